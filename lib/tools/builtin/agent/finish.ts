@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { Tool } from "../../tool";
+import { ToolResult } from "../../tool-result";
+
+const FinishArgs = z.object({
+  answer: z.string().min(1, "give the final answer").describe("The final answer or summary of what was done, for the person."),
+});
+type FinishArgs = z.infer<typeof FinishArgs>;
+
+/** Ends the agent's work with a final answer. */
+export class FinishTool extends Tool<FinishArgs> {
+  readonly name = "finish";
+  readonly title = "Finish";
+  readonly description = "Finish the task and give the final answer. Call it once, when the work is done.";
+  readonly icon = "flag";
+  readonly domain = "agent";
+  readonly origin = "core" as const;
+  readonly verified = true;
+  readonly inputModel = FinishArgs;
+
+  override isReadOnly(): boolean {
+    return true;
+  }
+  override isConcurrencySafe(): boolean {
+    return false;
+  }
+
+  override progressMessage(): string {
+    return "Finishing…";
+  }
+
+  override async call(args: FinishArgs): Promise<ToolResult> {
+    return ToolResult.withControl(args.answer, { kind: "finish", value: args.answer });
+  }
+}

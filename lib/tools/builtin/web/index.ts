@@ -1,0 +1,5 @@
+import type { Tool } from "../../tool";
+
+export function webTools(): Tool[] {
+  return [];
+}

@@ -1,0 +1,158 @@
+import { confinePath, PathConfinementError, relativeToRoot, resolveRoot } from "./confinement";
+import { checkPermissions } from "./permissions/gate";
+import { pathRefusal } from "./permissions/path-rules";
+import { parseSecretReference, SecretMasker } from "./secrets";
+import type { RunOptions, Tool } from "./tool";
+import type { ToolContext, ToolEventSink } from "./tool-context";
+import { mapStrings, ToolResult } from "./tool-result";
+import { describeIssues } from "./validation";
+
+/** A refusal on the way to `call()`: becomes a `ToolResult.error`, never an exception. */
+class CallRefused extends Error {}
+
+/**
+ * Runs one call of `tool` the way every host must: validate, resolve secrets,
+ * confine paths, pass the permission gate, call, and mask secrets in whatever
+ * leaves. Bad input and refusals come back as `ToolResult.error`; a tool that
+ * throws is reported as an error too, so one bad tool cannot crash a run.
+ */
+export async function executeTool(
+  tool: Tool,
+  rawArgs: unknown,
+  ctx: ToolContext,
+  options: RunOptions = {},
+): Promise<ToolResult> {
+  const masker = new SecretMasker();
+  try {
+    if (ctx.signal.aborted) return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`);
+    const merged = mergeArguments(tool, rawArgs, options.boundArgs ?? {});
+    checkOperation(tool, merged);
+    const settings = parseSettings(tool, ctx.settings);
+    await resolveSecretInputs(tool, merged, ctx, masker);
+
+    const model = tool.inputModelFor(merged);
+    const parsed = model.safeParse(merged);
+    if (!parsed.success) {
+      throw new CallRefused(`Invalid arguments for \`${tool.name}\`:\n${describeIssues(parsed.error)}\nFix these and call it again.`);
+    }
+    const args = parsed.data as Record<string, unknown>;
+
+    const callContext: ToolContext = { ...ctx, settings, events: maskingSink(ctx.events, masker) };
+    confinePathInputs(tool, args, callContext);
+
+    if (tool.isDestructive(args)) {
+      const requests = await tool.describeAction(args, callContext);
+      const decision = await checkPermissions(
+        requests.map((request) => mapStrings(request, (text) => masker.mask(text)) as typeof request),
+        callContext,
+      );
+      if (!decision.allowed) throw new CallRefused(decision.reason);
+    }
+    if (ctx.signal.aborted) return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`);
+
+    callContext.events.emit({ type: "tool-progress", tool: tool.name, message: tool.progressMessage(args) });
+    const result = await tool.call(args, callContext);
+    return masker.isEmpty ? result : result.mapText((text) => masker.mask(text));
+  } catch (error) {
+    if (error instanceof CallRefused || PathConfinementError.isInstance(error)) {
+      return ToolResult.error(masker.mask(error.message));
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
+  }
+}
+
+/**
+ * The model's arguments with secret inputs and bound arguments removed (the
+ * model cannot set those), then the builder's bound arguments on top.
+ */
+function mergeArguments(tool: Tool, rawArgs: unknown, boundArgs: Record<string, unknown>): Record<string, unknown> {
+  const given = rawArgs ?? {};
+  if (typeof given !== "object" || Array.isArray(given)) {
+    throw new CallRefused(`Invalid arguments for \`${tool.name}\`: expected an object of named arguments, got ${describeType(given)}.`);
+  }
+  const hidden = new Set([...tool.secretInputs, ...Object.keys(boundArgs)]);
+  const merged: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(given)) if (!hidden.has(key)) merged[key] = value;
+  return { ...merged, ...boundArgs };
+}
+
+function checkOperation(tool: Tool, args: Record<string, unknown>): void {
+  if (!tool.operations) return;
+  const known = Object.keys(tool.operations);
+  const chosen = args.operation;
+  if (chosen === undefined) {
+    throw new CallRefused(`Invalid arguments for \`${tool.name}\`:\n- \`operation\`: required; expected one of ${known.join(", ")}.`);
+  }
+  if (typeof chosen !== "string" || !Object.hasOwn(tool.operations, chosen)) {
+    throw new CallRefused(
+      `Invalid arguments for \`${tool.name}\`:\n- \`operation\`: unknown operation ${JSON.stringify(chosen)}; expected one of ${known.join(", ")}.`,
+    );
+  }
+}
+
+function parseSettings(tool: Tool, settings: unknown): Record<string, unknown> {
+  if (!tool.settingsModel) return {};
+  const parsed = tool.settingsModel.safeParse(settings ?? {});
+  if (!parsed.success) {
+    throw new CallRefused(
+      `The settings of \`${tool.name}\` are not valid (they are chosen by whoever built the workflow, not by the model):\n${describeIssues(parsed.error, "settings")}`,
+    );
+  }
+  return parsed.data as Record<string, unknown>;
+}
+
+async function resolveSecretInputs(
+  tool: Tool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  masker: SecretMasker,
+): Promise<void> {
+  for (const input of tool.secretInputs) {
+    const raw = args[input];
+    if (raw === undefined) continue;
+    if (typeof raw !== "string") throw new CallRefused(`\`${input}\`: expected a secret as text or a \${NAME} reference.`);
+    const reference = parseSecretReference(raw);
+    let value = raw;
+    if (reference) {
+      const resolved = await ctx.secrets(reference);
+      if (resolved === undefined) {
+        throw new CallRefused(
+          `\`${input}\`: the secret \${${reference}} is not set. Store it in Settings → Secrets under the name ${reference}.`,
+        );
+      }
+      value = resolved;
+    }
+    masker.add(value);
+    const problem = tool.checkSecret(input, value);
+    if (problem) {
+      const source = reference ? `the secret \${${reference}}` : "the value";
+      throw new CallRefused(`\`${input}\`: ${source} ${problem}. ${tool.credentialHelp}`.trim());
+    }
+    args[input] = value;
+  }
+}
+
+/** Replaces each declared path input by its confined absolute path; refuses escapes and denied paths. */
+function confinePathInputs(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): void {
+  if (!tool.rootSetting) return;
+  const root = resolveRoot(ctx.settings[tool.rootSetting], tool.rootSetting);
+  ctx.root = root;
+  for (const input of tool.pathInputs) {
+    const value = args[input];
+    if (value === undefined) continue;
+    const confined = confinePath(root, value, input);
+    const refusal = pathRefusal(ctx.permissions.guardrails, relativeToRoot(root, confined));
+    if (refusal) throw new CallRefused(`\`${input}\`: refused by a guardrail: ${refusal}`);
+    args[input] = confined;
+  }
+}
+
+function maskingSink(sink: ToolEventSink, masker: SecretMasker): ToolEventSink {
+  return { emit: (event) => sink.emit(mapStrings(event, (text) => masker.mask(text)) as typeof event) };
+}
+
+function describeType(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "string" ? "text" : typeof value;
+}

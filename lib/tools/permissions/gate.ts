@@ -1,0 +1,110 @@
+import path from "node:path";
+import { relativeToRoot } from "../confinement";
+import { toWriteApproval } from "../io-handler";
+import type { ToolContext, WriteGrant } from "../tool-context";
+import { firstMatch, pathRefusal } from "./path-rules";
+import type { PermissionRequest } from "./permission-request";
+import { isReadOnlyCommand } from "./read-only-command";
+
+/** The gate's verdict on one action. A refusal's reason is written for the model to read. */
+export type GateDecision = { allowed: true } | { allowed: false; reason: string };
+
+const ALLOW: GateDecision = { allowed: true };
+
+function refuse(reason: string): GateDecision {
+  return { allowed: false, reason };
+}
+
+function refuseWithFeedback(what: string, feedback: string | undefined): GateDecision {
+  const instruction = feedback?.trim();
+  return refuse(instruction ? `${what} The person said: ${instruction}` : `${what} Do not retry it as is.`);
+}
+
+const PLAN_FIRST =
+  "Plan mode: nothing that changes anything runs until a person approves a plan. Present your plan first.";
+
+/**
+ * Decides one destructive action: refuse (a denying guardrail, which always
+ * wins), allow (mode, policy or an earlier grant), or ask a person through the
+ * context's IOHandler. "Always" on a write widens the write scope to the
+ * file's folder and persists that through `ctx.permissions.persistGrant`.
+ */
+export async function checkPermission(request: PermissionRequest, ctx: ToolContext): Promise<GateDecision> {
+  switch (request.kind) {
+    case "write":
+      return checkWrite(request, ctx);
+    case "shell":
+      return checkShell(request, ctx);
+    case "network":
+      return checkNetwork(request, ctx);
+    case "mcp":
+      return checkMcp(request, ctx);
+  }
+}
+
+/** Checks every request in order; the first refusal wins and later ones are not asked. */
+export async function checkPermissions(requests: readonly PermissionRequest[], ctx: ToolContext): Promise<GateDecision> {
+  for (const request of requests) {
+    const decision = await checkPermission(request, ctx);
+    if (!decision.allowed) return decision;
+  }
+  return ALLOW;
+}
+
+async function checkWrite(request: Extract<PermissionRequest, { kind: "write" }>, ctx: ToolContext): Promise<GateDecision> {
+  const { mode, guardrails, planApproved } = ctx.permissions;
+  const root = ctx.root ?? ctx.cwd;
+  const relative = relativeToRoot(root, request.path);
+  const refusal = pathRefusal(guardrails, relative);
+  if (refusal) return refuse(`Refused by a guardrail: ${refusal}`);
+  if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
+  if (mode === "bypass" || mode === "accept_edits") return ALLOW;
+  if (firstMatch(guardrails.writeScope, relative)) return ALLOW;
+  if (ctx.permissions.grants.some((grant) => grant.root === root && firstMatch([grant.pattern], relative))) return ALLOW;
+
+  const answer = toWriteApproval(await ctx.io.requestWriteApproval(relative, request.summary));
+  if (answer.decision === "deny") return refuseWithFeedback(`The person denied writing "${relative}".`, answer.feedback);
+  if (answer.decision === "always") {
+    const folder = path.posix.dirname(relative);
+    const grant: WriteGrant = { root, pattern: folder === "." ? "**" : `${folder}/**` };
+    ctx.permissions.grants.push(grant);
+    await ctx.permissions.persistGrant?.(grant);
+  }
+  return ALLOW;
+}
+
+async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>, ctx: ToolContext): Promise<GateDecision> {
+  const { mode, guardrails, planApproved } = ctx.permissions;
+  const policy = guardrails.shellPolicy;
+  if (policy === "denied") return refuse("Refused by a guardrail: shell commands are denied in this workflow.");
+  if (policy === "readonly") {
+    return isReadOnlyCommand(request.command)
+      ? ALLOW
+      : refuse(
+          "Refused by a guardrail: only read-only shell commands (ls, cat, grep, git status, ...) may run in this workflow, without redirections.",
+        );
+  }
+  if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
+  if (mode === "bypass" || policy === "open") return ALLOW;
+  const answer = await ctx.io.requestShellApproval(request.command, request.reason);
+  return answer.approved ? ALLOW : refuseWithFeedback("The person denied running this command.", answer.feedback);
+}
+
+async function checkNetwork(request: Extract<PermissionRequest, { kind: "network" }>, ctx: ToolContext): Promise<GateDecision> {
+  const { mode, guardrails, planApproved } = ctx.permissions;
+  if (guardrails.networkPolicy === "denied") return refuse("Refused by a guardrail: network access is denied in this workflow.");
+  if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
+  if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
+  const answer = await ctx.io.requestShellApproval(`${request.method} ${request.url}`, request.reason);
+  return answer.approved ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
+}
+
+async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ctx: ToolContext): Promise<GateDecision> {
+  const { mode, guardrails, planApproved } = ctx.permissions;
+  if (guardrails.mcpPolicy === "denied") return refuse("Refused by a guardrail: MCP tools are denied in this workflow.");
+  if (request.readOnly) return ALLOW;
+  if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
+  if (mode === "bypass" || guardrails.mcpPolicy === "open") return ALLOW;
+  const answer = await ctx.io.requestShellApproval(`${request.tool} ${request.argumentsText}`, `Call the MCP tool ${request.tool}`);
+  return answer.approved ? ALLOW : refuseWithFeedback(`The person denied calling ${request.tool}.`, answer.feedback);
+}

@@ -1,0 +1,67 @@
+/**
+ * Looks up a stored secret by name. The host provides it (the studio reads its
+ * encrypted store; a script may read the environment). `undefined` = not set.
+ */
+export type SecretResolver = (name: string) => string | undefined | Promise<string | undefined>;
+
+const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** `"${DB_URL}"` -> `"DB_URL"`; anything else (a literal) -> `null`. */
+export function parseSecretReference(value: string): string | null {
+  return SECRET_REFERENCE.exec(value.trim())?.[1] ?? null;
+}
+
+/** A resolver over a plain record, e.g. `process.env` in a script. */
+export function secretsFromRecord(record: Readonly<Record<string, string | undefined>>): SecretResolver {
+  return (name) => record[name];
+}
+
+export const NO_SECRETS: SecretResolver = () => undefined;
+
+/** The text a masked secret is replaced with. */
+export const SECRET_MASK = "••••••";
+
+/**
+ * Replaces every known secret value in text. Besides the whole value it masks
+ * the parts of it that leak on their own: a URL's password and a URL-encoded
+ * copy, since drivers and HTTP clients print those.
+ */
+export class SecretMasker {
+  private readonly needles: string[] = [];
+
+  constructor(values: Iterable<string> = []) {
+    for (const value of values) this.add(value);
+  }
+
+  add(value: string): void {
+    for (const needle of leakableForms(value)) {
+      // Very short values would mask ordinary words; a secret that short is not worth hiding this way.
+      if (needle.length >= 4 && !this.needles.includes(needle)) this.needles.push(needle);
+    }
+    // Longest first, so a value is not half-replaced through one of its parts.
+    this.needles.sort((left, right) => right.length - left.length);
+  }
+
+  get isEmpty(): boolean {
+    return this.needles.length === 0;
+  }
+
+  mask(text: string): string {
+    let masked = text;
+    for (const needle of this.needles) masked = masked.split(needle).join(SECRET_MASK);
+    return masked;
+  }
+}
+
+function leakableForms(value: string): string[] {
+  const forms = [value];
+  const encoded = encodeURIComponent(value);
+  if (encoded !== value) forms.push(encoded);
+  try {
+    const url = new URL(value);
+    if (url.password) forms.push(url.password, decodeURIComponent(url.password));
+  } catch {
+    // Not a URL: the whole value is all there is to mask.
+  }
+  return forms;
+}
