@@ -35,7 +35,10 @@ export async function executeTool(
     if (!parsed.success) {
       throw new CallRefused(`Invalid arguments for \`${tool.name}\`:\n${describeIssues(parsed.error)}\nFix these and call it again.`);
     }
-    const args = parsed.data as Record<string, unknown>;
+    // An operation's own model does not know the discriminator; keep it so the call can be routed.
+    const args = tool.operations
+      ? { ...(parsed.data as Record<string, unknown>), operation: merged.operation }
+      : (parsed.data as Record<string, unknown>);
 
     const callContext: ToolContext = { ...ctx, settings, events: maskingSink(ctx.events, masker) };
     confinePathInputs(tool, args, callContext);

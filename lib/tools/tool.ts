@@ -72,7 +72,7 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
   /** Verified tools rank first among providers of a capability. */
   readonly verified: boolean = false;
   /** Distinct actions of this tool, by stable name. `null` = a single action. */
-  readonly operations: Readonly<Record<string, Operation<never, never>>> | null = null;
+  readonly operations: Readonly<Record<string, Operation<unknown, unknown>>> | null = null;
 
   /**
    * Does the work. Tools with operations need not override it: the base
@@ -88,7 +88,7 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
   }
 
   /** The operation a call chose, for tools with operations. */
-  operationFor(args: unknown): Operation<never, never> | undefined {
+  operationFor(args: unknown): Operation<unknown, unknown> | undefined {
     if (!this.operations || args === null || typeof args !== "object") return undefined;
     const name = (args as { operation?: unknown }).operation;
     return typeof name === "string" && Object.hasOwn(this.operations, name) ? this.operations[name] : undefined;
@@ -199,8 +199,9 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
   /**
    * Validates, confines, resolves secrets, passes the permission gate, then
    * calls. Never throws for bad input: it comes back as `ToolResult.error`.
+   * Takes any context: the settings in it are validated against the settings model here.
    */
-  async run(args: unknown, ctx: ToolContext<Settings>, options: RunOptions = {}): Promise<ToolResult> {
+  async run(args: unknown, ctx: ToolContext<unknown>, options: RunOptions = {}): Promise<ToolResult> {
     return executeTool(this as unknown as Tool, args, ctx as unknown as ToolContext, options);
   }
 }
@@ -214,7 +215,7 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
  *   readonly inputModel = operationsInputModel(this.operations);
  */
 export function operationsInputModel(
-  operations: Readonly<Record<string, Operation<never, never>>>,
+  operations: Readonly<Record<string, Operation<unknown, unknown>>>,
 ): z.ZodType<OperationArgs> {
   const variants = Object.entries(operations).map(([name, operation]) =>
     operation.inputModel.extend({ operation: z.literal(name).describe(operation.title) }),

@@ -1,0 +1,36 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import { SiteHeader } from "@/components/site-header";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Neurosurfer Studio", template: "%s · Neurosurfer Studio" },
+  description: "Build and run agent workflows from the Neurosurfer tool framework, on your own machine.",
+};
+
+export const viewport: Viewport = {
+  colorScheme: "light dark",
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#161920" },
+  ],
+};
+
+export default function RootLayout({ children }: Readonly<{ children: ReactNode }>) {
+  return (
+    <html lang="en">
+      <body className="flex min-h-dvh flex-col bg-background text-foreground">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-3 focus:z-20 focus:rounded-md focus:bg-accent focus:px-3 focus:py-2 focus:text-sm focus:font-medium focus:text-accent-foreground"
+        >
+          Skip to content
+        </a>
+        <SiteHeader />
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

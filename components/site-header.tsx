@@ -1,0 +1,26 @@
+import Link from "next/link";
+import { NavLink } from "./nav-link";
+import { StudioLogo } from "./tool-icon";
+
+/** Pages in the top navigation. Add one here only when its page exists. */
+const NAVIGATION = [{ href: "/", label: "Tools" }] as const;
+
+export function SiteHeader() {
+  return (
+    <header className="sticky top-0 z-10 border-b border-line bg-surface/85 backdrop-blur">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
+        <Link href="/" className="flex items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
+          <StudioLogo className="size-7" />
+          <span>Neurosurfer Studio</span>
+        </Link>
+        <nav aria-label="Main" className="flex items-center gap-1">
+          {NAVIGATION.map((item) => (
+            <NavLink key={item.href} href={item.href}>
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+      </div>
+    </header>
+  );
+}

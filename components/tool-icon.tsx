@@ -1,0 +1,182 @@
+import type { ReactNode } from "react";
+
+// Drawn on a 24×24 grid with a 2px round stroke, in the spirit of lucide, so
+// the names tools declare ("list-checks", "database") can be looked up here
+// without an icon package.
+const ICONS: Record<string, ReactNode> = {
+  folder: <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5H9l2 2h8.5A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5Z" />,
+  file: (
+    <>
+      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+      <path d="M14 3v5h5" />
+    </>
+  ),
+  "file-text": (
+    <>
+      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+      <path d="M14 3v5h5M9 13h6M9 17h6M9 9h1" />
+    </>
+  ),
+  "file-pen": (
+    <>
+      <path d="M12 21H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7l5 5v3" />
+      <path d="M14 3v5h5" />
+      <path d="m15 21 .5-2.5 4.2-4.2a1.4 1.4 0 0 1 2 2l-4.2 4.2Z" />
+    </>
+  ),
+  "file-diff": (
+    <>
+      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+      <path d="M14 3v5h5M12 10v6M9 13h6M9 18h6" />
+    </>
+  ),
+  "file-plus": (
+    <>
+      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+      <path d="M14 3v5h5M12 11v6M9 14h6" />
+    </>
+  ),
+  "folder-open": <path d="M5 19 7.6 11.6A1.5 1.5 0 0 1 9 10.5h11.5a1 1 0 0 1 1 1.3l-2.2 6.1a1.5 1.5 0 0 1-1.4 1.1H4.5A1.5 1.5 0 0 1 3 17.5v-11A1.5 1.5 0 0 1 4.5 5H9l2 2h6a1.5 1.5 0 0 1 1.5 1.5v2" />,
+  "folder-tree": (
+    <>
+      <path d="M3 3v13a2 2 0 0 0 2 2h4M3 7h6" />
+      <path d="M12 4.5a1 1 0 0 1 1-1h2.5l1.5 1.5h3a1 1 0 0 1 1 1V9a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1Z" />
+      <path d="M12 15.5a1 1 0 0 1 1-1h2.5l1.5 1.5h3a1 1 0 0 1 1 1V20a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1Z" />
+    </>
+  ),
+  download: <path d="M12 3v12M7 10l5 5 5-5M4 21h16" />,
+  braces: <path d="M8 3H7a2 2 0 0 0-2 2v5a2 2 0 0 1-2 2 2 2 0 0 1 2 2v5a2 2 0 0 0 2 2h1M16 3h1a2 2 0 0 1 2 2v5a2 2 0 0 0 2 2 2 2 0 0 0-2 2v5a2 2 0 0 1-2 2h-1" />,
+  plug: <path d="M9 2v6M15 2v6M6 8h12v3a6 6 0 0 1-12 0ZM12 17v5" />,
+  pencil: <path d="M4 20h4L19.3 8.7a2.8 2.8 0 0 0-4-4L4 16Z M13.5 6.5l4 4" />,
+  search: (
+    <>
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-3.5-3.5" />
+    </>
+  ),
+  table: (
+    <>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="M3 10h18M3 15h18M9 10v10" />
+    </>
+  ),
+  database: (
+    <>
+      <ellipse cx="12" cy="5" rx="8" ry="3" />
+      <path d="M4 5v14c0 1.7 3.6 3 8 3s8-1.3 8-3V5" />
+      <path d="M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3" />
+    </>
+  ),
+  terminal: (
+    <>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <path d="m7 9 3 3-3 3M13 15h4" />
+    </>
+  ),
+  globe: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M3 12h18M12 3a14 14 0 0 1 0 18 14 14 0 0 1 0-18" />
+    </>
+  ),
+  bot: (
+    <>
+      <rect x="4" y="8" width="16" height="12" rx="3" />
+      <path d="M12 8V4M9 13v2M15 13v2M2 14v2M22 14v2" />
+      <circle cx="12" cy="3.5" r="1" />
+    </>
+  ),
+  "message-circle-question": (
+    <>
+      <path d="M21 12a9 9 0 0 1-13.4 7.9L3 21l1.1-4.6A9 9 0 1 1 21 12Z" />
+      <path d="M9.6 9.5a2.5 2.5 0 1 1 3.4 2.3c-.6.3-1 .8-1 1.5v.2M12 17h.01" />
+    </>
+  ),
+  "list-checks": <path d="m3 6 1.5 1.5L7 5M3 13l1.5 1.5L7 12M3 19.5 4.5 21 7 18.5M11 6h10M11 13h10M11 20h10" />,
+  flag: <path d="M5 21V4M5 4h12l-2.5 4.5L17 13H5" />,
+  mail: (
+    <>
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <path d="m3 7 9 6 9-6" />
+    </>
+  ),
+  "chart-column": <path d="M3 3v18h18M8 17v-5M13 17V8M18 17v-8" />,
+  link: (
+    <>
+      <path d="M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7" />
+      <path d="M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7" />
+    </>
+  ),
+  blocks: (
+    <>
+      <rect x="3" y="3" width="7.5" height="7.5" rx="1.5" />
+      <rect x="13.5" y="3" width="7.5" height="7.5" rx="1.5" />
+      <rect x="3" y="13.5" width="7.5" height="7.5" rx="1.5" />
+      <rect x="13.5" y="13.5" width="7.5" height="7.5" rx="1.5" />
+    </>
+  ),
+};
+
+/** The icon a domain falls back to when a tool names none, or one this file does not draw. */
+const DOMAIN_ICONS: Record<string, string> = {
+  filesystem: "folder",
+  data: "table",
+  database: "database",
+  system: "terminal",
+  web: "globe",
+  agent: "bot",
+  custom: "blocks",
+};
+
+const FALLBACK_ICON = "blocks";
+
+/** The name of the icon that will be drawn: the tool's own, else its domain's, else a generic one. */
+export function resolveIconName(icon: string | null | undefined, domain?: string): string {
+  if (icon && icon in ICONS) return icon;
+  const domainIcon = domain ? DOMAIN_ICONS[domain] : undefined;
+  return domainIcon ?? FALLBACK_ICON;
+}
+
+interface ToolIconProps {
+  /** A lucide-style icon name, as tools declare it. */
+  icon?: string | null;
+  /** The tool's domain, used when `icon` is missing or unknown. */
+  domain?: string;
+  className?: string;
+}
+
+/** A decorative icon for a tool or a domain; screen readers skip it, the text beside it names the thing. */
+export function ToolIcon({ icon, domain, className = "size-5" }: ToolIconProps) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      className={className}
+      data-icon={resolveIconName(icon, domain)}
+    >
+      {ICONS[resolveIconName(icon, domain)]}
+    </svg>
+  );
+}
+
+/** The product mark: a wave over three nodes, i.e. a workflow riding a signal. */
+export function StudioLogo({ className = "size-6" }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" aria-hidden="true" focusable="false" className={className}>
+      <rect width="24" height="24" rx="6" fill="var(--accent)" />
+      <path
+        d="M4 14.5c2.2 0 2.8-5 5.3-5s2.6 5 5.2 5 3-5 5.5-5"
+        stroke="var(--accent-foreground)"
+        strokeWidth={2}
+        strokeLinecap="round"
+        fill="none"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/**
+ * The studio's environment, parsed in one place. Every variable is optional;
+ * an empty value counts as unset (a blank line in a .env file is not a setting).
+ * Read it with `readEnvironment()` when needed rather than at import time, so
+ * tests and scripts can set variables first.
+ */
+
+const unsetWhenEmpty = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+const SECRET_KEY_BYTES = 32;
+
+export const EnvironmentSchema = z.object({
+  STUDIO_DATA_DIR: z.preprocess(
+    unsetWhenEmpty,
+    z.string().describe("The folder the studio keeps its database and secret key in; default <working directory>/.data.").optional(),
+  ),
+  DATABASE_URL: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .regex(/^file:./, "expected a SQLite file URL such as file:/var/lib/studio/studio.db")
+      .refine((url) => url !== "file::memory:" && !url.includes("?"), {
+        message: "expected a plain SQLite file URL (no :memory:, no ?options), such as file:/var/lib/studio/studio.db",
+      })
+      .describe("The SQLite database; default file:<STUDIO_DATA_DIR>/studio.db.")
+      .optional(),
+  ),
+  STUDIO_SECRET_KEY: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .trim()
+      .refine((value) => isBase64OfLength(value, SECRET_KEY_BYTES), {
+        message: `expected the base64 of ${SECRET_KEY_BYTES} random bytes (make one with: openssl rand -base64 32)`,
+      })
+      .describe("The key that encrypts stored secrets; default a key file in the data folder.")
+      .optional(),
+  ),
+  STUDIO_PASSWORD: z.preprocess(
+    unsetWhenEmpty,
+    z.string().describe("The password that protects the studio, if set.").optional(),
+  ),
+  PORT: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce
+      .number()
+      .int("expected a whole number")
+      .min(1, "expected a port from 1 to 65535")
+      .max(65_535, "expected a port from 1 to 65535")
+      .default(3000),
+  ),
+  HOST: z.preprocess(unsetWhenEmpty, z.string().min(1).default("127.0.0.1")),
+});
+
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
+/** A malformed environment variable; the message names it and says what it should hold. */
+export class EnvironmentError extends Error {
+  readonly marker = "neurosurfer.environment";
+  constructor(
+    message: string,
+    readonly variables: string[],
+  ) {
+    super(message);
+    this.name = "EnvironmentError";
+  }
+  static isInstance(error: unknown): error is EnvironmentError {
+    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.environment";
+  }
+}
+
+/** Parses the studio's variables from `source` (default `process.env`); throws an `EnvironmentError` naming each bad one. */
+export function readEnvironment(source: Readonly<Record<string, string | undefined>> = process.env): Environment {
+  const result = EnvironmentSchema.safeParse(source);
+  if (result.success) return result.data;
+  const variables = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
+  const lines = result.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
+  throw new EnvironmentError(`Invalid environment: ${lines.join("; ")}. Fix or unset the variable and start again.`, variables);
+}
+
+function isBase64OfLength(value: string, bytes: number): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  return Buffer.from(value, "base64").length === bytes;
+}

@@ -1,0 +1,71 @@
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { databaseFilePath, databaseUrl } from "./data-folder";
+import { PrismaClient } from "./generated/client";
+import { migrate, type MigrateOptions } from "./migrate";
+
+/** The studio's Prisma client (SQLite through better-sqlite3). */
+export type StudioDatabase = PrismaClient;
+
+/**
+ * Run on every connection the adapter opens (the first, and any reconnect
+ * after `$disconnect`): journal_mode persists in the file, the others are per
+ * connection. synchronous=NORMAL is safe in WAL mode (a crash may lose the
+ * last commits, never corrupt the file).
+ */
+export const CONNECTION_PRAGMAS =
+  "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;";
+
+const GLOBAL_KEY = Symbol.for("neurosurfer.studio-database");
+type GlobalWithDatabase = typeof globalThis & { [GLOBAL_KEY]?: { url: string; client: StudioDatabase } };
+
+/**
+ * The process's database client, kept on globalThis so Next.js dev reloads
+ * reuse it. The first call applies pending migrations (synchronously, before
+ * the client exists).
+ *
+ * @example
+ * const workflows = await getDatabase().workflow.findMany();
+ */
+export function getDatabase(): StudioDatabase {
+  const holder = globalThis as GlobalWithDatabase;
+  const existing = holder[GLOBAL_KEY];
+  if (existing) return existing.client;
+  const url = databaseUrl();
+  const client = openDatabase(url);
+  holder[GLOBAL_KEY] = { url, client };
+  return client;
+}
+
+/** Disconnects the process's client, if any; the next `getDatabase()` opens a new one. */
+export async function closeDatabase(): Promise<void> {
+  const holder = globalThis as GlobalWithDatabase;
+  const existing = holder[GLOBAL_KEY];
+  delete holder[GLOBAL_KEY];
+  await existing?.client.$disconnect();
+}
+
+/**
+ * A fresh client on the SQLite file at `url` (`file:/abs/path.db`), migrated
+ * first; for tests and scripts. The caller disconnects it.
+ */
+export function openDatabase(url: string, options: MigrateOptions = {}): StudioDatabase {
+  const filePath = databaseFilePath(url);
+  migrate(filePath, options);
+  return new PrismaClient({ adapter: withPragmas(new PrismaBetterSQLite3({ url: `file:${filePath}`, timeout: 5000 })) });
+}
+
+/** Wraps the adapter factory so every connection it opens gets CONNECTION_PRAGMAS. */
+type AdapterFactory = Pick<PrismaBetterSQLite3, "provider" | "adapterName" | "connect" | "connectToShadowDb">;
+
+function withPragmas(factory: PrismaBetterSQLite3): AdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect() {
+      const connection = await factory.connect();
+      await connection.executeScript(CONNECTION_PRAGMAS);
+      return connection;
+    },
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  };
+}

@@ -1,0 +1,15 @@
+/** Prisma's known request errors, read by code so no class identity is needed across module copies. */
+function prismaCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/** A unique constraint refused the write (P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return prismaCode(error) === "P2002";
+}
+
+/** The row to update or delete does not exist (P2025). */
+export function isRecordNotFound(error: unknown): boolean {
+  return prismaCode(error) === "P2025";
+}

@@ -1,0 +1,225 @@
+import {
+  WorkflowDefinitionSchema,
+  type WorkflowDefinition,
+  type WorkflowDefinitionInput,
+} from "@/lib/workflow/definition";
+import { getDatabase, type StudioDatabase } from "./database";
+import { ConflictError, NotFoundError } from "./errors";
+import { newId } from "./ids";
+import { isUniqueViolation } from "./prisma-errors";
+
+/**
+ * Workflows and their versions. Every save stores the whole definition as a
+ * new version; the Workflow row mirrors the newest one's name and description
+ * for lists. Definitions are parsed with WorkflowDefinitionSchema on the way
+ * in and on the way out. Each function takes the database last, default the
+ * process's (`getDatabase()`).
+ */
+
+export interface WorkflowSummary {
+  id: string;
+  name: string;
+  description: string;
+  latestVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The newest run's status (running, succeeded, ...), or null when it never ran. */
+  lastRunStatus: string | null;
+  lastRunAt: Date | null;
+}
+
+export interface WorkflowDetail {
+  id: string;
+  name: string;
+  description: string;
+  latestVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+  definition: WorkflowDefinition;
+}
+
+export interface WorkflowVersionSummary {
+  id: string;
+  version: number;
+  createdAt: Date;
+}
+
+export interface WorkflowVersionDetail extends WorkflowVersionSummary {
+  workflowId: string;
+  definition: WorkflowDefinition;
+}
+
+export interface SaveWorkflowOptions {
+  /** The version the editor started from; a newer stored one means someone else saved: ConflictError. */
+  expectedVersion?: number;
+}
+
+/** Stores a new workflow at version 1. */
+export async function createWorkflow(
+  definition: WorkflowDefinitionInput,
+  database: StudioDatabase = getDatabase(),
+): Promise<WorkflowDetail> {
+  const parsed = WorkflowDefinitionSchema.parse(definition);
+  const id = newId();
+  const versionId = newId();
+  const [workflow] = await database.$transaction([
+    database.workflow.create({
+      data: { id, name: parsed.name, description: parsed.description, latestVersion: 1 },
+    }),
+    database.workflowVersion.create({
+      data: { id: versionId, workflowId: id, version: 1, definition: JSON.stringify(parsed) },
+    }),
+  ]);
+  return { ...workflowFields(workflow), definition: parsed };
+}
+
+/** Every workflow, most recently changed first, with its newest run's status. */
+export async function listWorkflows(database: StudioDatabase = getDatabase()): Promise<WorkflowSummary[]> {
+  const rows = await database.workflow.findMany({
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    include: { runs: { orderBy: { createdAt: "desc" }, take: 1, select: { status: true, createdAt: true } } },
+  });
+  return rows.map(({ runs, ...workflow }) => ({
+    ...workflowFields(workflow),
+    lastRunStatus: runs[0]?.status ?? null,
+    lastRunAt: runs[0]?.createdAt ?? null,
+  }));
+}
+
+/** The workflow with its newest definition; NotFoundError for an unknown id. */
+export async function getWorkflow(id: string, database: StudioDatabase = getDatabase()): Promise<WorkflowDetail> {
+  const workflow = await database.workflow.findUnique({ where: { id } });
+  if (!workflow) throw new NotFoundError("workflow", id);
+  const version = await database.workflowVersion.findUnique({
+    where: { workflowId_version: { workflowId: id, version: workflow.latestVersion } },
+  });
+  if (!version) throw new Error(`Workflow ${id} names version ${workflow.latestVersion} as its newest, but that version is not stored.`);
+  return { ...workflowFields(workflow), definition: parseStoredDefinition(version.definition, id, version.version) };
+}
+
+/**
+ * Stores `definition` as the next version and mirrors its name and
+ * description, in one transaction. NotFoundError for an unknown id;
+ * ConflictError when `expectedVersion` is given and is no longer the newest.
+ */
+export async function saveWorkflow(
+  id: string,
+  definition: WorkflowDefinitionInput,
+  options: SaveWorkflowOptions = {},
+  database: StudioDatabase = getDatabase(),
+): Promise<WorkflowDetail> {
+  const parsed = WorkflowDefinitionSchema.parse(definition);
+  try {
+    return await database.$transaction(async (transaction) => {
+      // Bumping the counter first takes SQLite's write lock, so concurrent
+      // saves queue up and each gets its own version number.
+      const bumped = await transaction.workflow.updateMany({
+        where: { id, ...(options.expectedVersion !== undefined ? { latestVersion: options.expectedVersion } : {}) },
+        data: { latestVersion: { increment: 1 }, name: parsed.name, description: parsed.description },
+      });
+      if (bumped.count === 0) {
+        const current = await transaction.workflow.findUnique({ where: { id }, select: { latestVersion: true } });
+        if (!current) throw new NotFoundError("workflow", id);
+        throw staleVersion(id, options.expectedVersion, current.latestVersion);
+      }
+      const workflow = await transaction.workflow.findUniqueOrThrow({ where: { id } });
+      await transaction.workflowVersion.create({
+        data: { id: newId(), workflowId: id, version: workflow.latestVersion, definition: JSON.stringify(parsed) },
+      });
+      return { ...workflowFields(workflow), definition: parsed };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw staleVersion(id, options.expectedVersion, undefined);
+    throw error;
+  }
+}
+
+/** The versions, newest first, without their definitions; NotFoundError for an unknown id. */
+export async function listVersions(id: string, database: StudioDatabase = getDatabase()): Promise<WorkflowVersionSummary[]> {
+  const workflow = await database.workflow.findUnique({
+    where: { id },
+    select: { versions: { orderBy: { version: "desc" }, select: { id: true, version: true, createdAt: true } } },
+  });
+  if (!workflow) throw new NotFoundError("workflow", id);
+  return workflow.versions;
+}
+
+/** One version with its definition; NotFoundError (kind "workflow version", id `<id>@<version>`) when missing. */
+export async function getVersion(
+  id: string,
+  version: number,
+  database: StudioDatabase = getDatabase(),
+): Promise<WorkflowVersionDetail> {
+  const row = Number.isSafeInteger(version)
+    ? await database.workflowVersion.findUnique({ where: { workflowId_version: { workflowId: id, version } } })
+    : null;
+  if (!row) {
+    const exists = await database.workflow.count({ where: { id } });
+    if (exists === 0) throw new NotFoundError("workflow", id);
+    throw new NotFoundError("workflow version", `${id}@${version}`);
+  }
+  return {
+    id: row.id,
+    workflowId: row.workflowId,
+    version: row.version,
+    createdAt: row.createdAt,
+    definition: parseStoredDefinition(row.definition, id, row.version),
+  };
+}
+
+/** Deletes the workflow with its versions, runs and grants; NotFoundError for an unknown id. */
+export async function deleteWorkflow(id: string, database: StudioDatabase = getDatabase()): Promise<void> {
+  const { count } = await database.workflow.deleteMany({ where: { id } });
+  if (count === 0) throw new NotFoundError("workflow", id);
+}
+
+/** A new workflow (version 1) from the newest definition; its name defaults to "<name> (copy)". */
+export async function duplicateWorkflow(
+  id: string,
+  name?: string,
+  database: StudioDatabase = getDatabase(),
+): Promise<WorkflowDetail> {
+  const source = await getWorkflow(id, database);
+  const copyName = name?.trim() || `${source.name} (copy)`.slice(0, 200);
+  return createWorkflow({ ...source.definition, name: copyName }, database);
+}
+
+function workflowFields(workflow: {
+  id: string;
+  name: string;
+  description: string;
+  latestVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}): Omit<WorkflowDetail, "definition"> {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    description: workflow.description,
+    latestVersion: workflow.latestVersion,
+    createdAt: workflow.createdAt,
+    updatedAt: workflow.updatedAt,
+  };
+}
+
+function parseStoredDefinition(json: string, id: string, version: number): WorkflowDefinition {
+  const result = WorkflowDefinitionSchema.safeParse(JSON.parse(json));
+  if (!result.success) {
+    // A stored definition the schema no longer accepts is a bug (a schema change without a data migration), not bad input.
+    const issue = result.error.issues[0];
+    throw new Error(
+      `Workflow ${id} version ${version} no longer matches WorkflowDefinitionSchema (${issue?.path.join(".") || "root"}: ${issue?.message}).`,
+    );
+  }
+  return result.data;
+}
+
+function staleVersion(id: string, expected: number | undefined, current: number | undefined): ConflictError {
+  return new ConflictError(
+    "workflow",
+    id,
+    `The workflow was saved elsewhere meanwhile` +
+      (expected !== undefined && current !== undefined ? ` (you edited version ${expected}, the newest is ${current})` : "") +
+      `. Reload it to see the newest version, then apply your changes again.`,
+  );
+}

@@ -1,0 +1,67 @@
+import {
+  operationInputJsonSchema,
+  settingsJsonSchema,
+  type JsonSchema,
+  type Tool,
+  type ToolOrigin,
+  type ToolRuntime,
+} from "@/lib/tools";
+
+/** One operation as the palette and the inspector show it. */
+export interface CatalogOperation {
+  name: string;
+  title: string;
+  description: string;
+  readOnly: boolean;
+  capabilities: string[];
+  inputSchema: JsonSchema;
+}
+
+/** One tool as the palette renders it: everything a person needs, nothing secret. */
+export interface CatalogTool {
+  name: string;
+  title: string;
+  description: string;
+  icon: string | null;
+  domain: string;
+  origin: ToolOrigin;
+  runtime: ToolRuntime;
+  capabilities: string[];
+  flags: { readOnly: boolean; concurrencySafe: boolean; destructive: boolean };
+  operations: CatalogOperation[];
+  /** The tool's own input schema (for tools with operations: the operation discriminator and every operation's fields). */
+  inputSchema: JsonSchema;
+  /** `null` = nothing to configure: the inspector shows no settings section. */
+  settingsSchema: JsonSchema | null;
+  rootSetting: string | null;
+  pathInputs: string[];
+  secretInputs: { name: string; credentialHelp: string }[];
+}
+
+export function catalogEntry(tool: Tool): CatalogTool {
+  const operations = Object.entries(tool.operations ?? {}).map(([name, operation]) => ({
+    name,
+    title: operation.title,
+    description: operation.description,
+    readOnly: operation.readOnly,
+    capabilities: [...operation.capabilities],
+    inputSchema: operationInputJsonSchema(tool, name),
+  }));
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    icon: tool.icon,
+    domain: tool.domain,
+    origin: tool.origin,
+    runtime: tool.runtime,
+    capabilities: [...new Set([...tool.capabilities, ...operations.flatMap((operation) => operation.capabilities)])],
+    flags: { readOnly: tool.isReadOnly(), concurrencySafe: tool.isConcurrencySafe(), destructive: tool.isDestructive() },
+    operations,
+    inputSchema: operationInputJsonSchema(tool, null),
+    settingsSchema: settingsJsonSchema(tool),
+    rootSetting: tool.rootSetting,
+    pathInputs: [...tool.pathInputs],
+    secretInputs: tool.secretInputs.map((name) => ({ name, credentialHelp: tool.credentialHelp })),
+  };
+}

@@ -1,0 +1,133 @@
+import type { ToolContext } from "../../../tool-context";
+import { ToolResult } from "../../../tool-result";
+import { parseDsn } from "./dsn";
+import type { READ_ONLY_STATEMENTS } from "./read-only-sql";
+
+/** A table or view as listed. */
+export interface TableEntry {
+  /** PostgreSQL schema; absent for SQLite. */
+  schema?: string;
+  name: string;
+  kind: "table" | "view" | "materialized view" | "foreign table" | "partitioned table";
+  /** PostgreSQL's planner estimate, when the table has been analyzed. */
+  rowEstimate?: number;
+}
+
+export interface ColumnDescription {
+  name: string;
+  type: string;
+  nullable: boolean;
+  default: string | null;
+  primaryKey: boolean;
+}
+
+export interface TableDescription {
+  table: TableEntry;
+  columns: ColumnDescription[];
+  /** "customer_id -> customers(id)" */
+  foreignKeys: string[];
+  /** Exact for SQLite; PostgreSQL gives an estimate in `table.rowEstimate` instead of counting. */
+  rowCount?: number;
+}
+
+export interface QueryColumn {
+  name: string;
+  type: string;
+}
+
+export interface QueryOutcome {
+  columns: QueryColumn[];
+  rows: unknown[][];
+  /** More rows existed than `limit`. */
+  truncated: boolean;
+}
+
+export interface ConnectionInfo {
+  engine: "PostgreSQL" | "SQLite";
+  version: string;
+  /** Database name (PostgreSQL) or file name (SQLite). */
+  database: string;
+  user?: string;
+  tableCount: number;
+}
+
+/**
+ * One open, read-only connection. Every operation opens one, uses it and
+ * closes it: nothing is pooled, so nothing leaks between calls or runs.
+ */
+export interface DatabaseSession {
+  readonly engine: "PostgreSQL" | "SQLite";
+  info(): Promise<ConnectionInfo>;
+  listTables(limit: number): Promise<TableEntry[]>;
+  /** `null` when there is no such table or view. */
+  describeTable(table: string): Promise<TableDescription | null>;
+  query(statement: string, keyword: (typeof READ_ONLY_STATEMENTS)[number], limit: number): Promise<QueryOutcome>;
+  close(): Promise<void>;
+}
+
+/** A failure the model or a person can act on; its message never contains the connection URL. */
+export class DatabaseToolError extends Error {
+  readonly marker = "neurosurfer.database-tool";
+  constructor(message: string) {
+    super(message);
+    this.name = "DatabaseToolError";
+  }
+  static isInstance(error: unknown): error is DatabaseToolError {
+    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.database-tool";
+  }
+}
+
+/** The text of a driver error, including the parts some drivers leave out of `message`. */
+export function driverMessage(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    // Connecting to "localhost" tries ::1 and 127.0.0.1; Node reports both with an empty message.
+    return [...new Set(error.errors.map(driverMessage))].join("; ");
+  }
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return error.message || code || error.name;
+  }
+  return String(error);
+}
+
+/**
+ * Opens a session for `dsn`, runs `work`, always closes it, and turns any
+ * failure into a `ToolResult.error`. The framework has already resolved and
+ * checked the DSN and masks it in whatever leaves; still, no message here
+ * repeats it.
+ */
+export async function withDatabase(
+  dsn: string,
+  ctx: ToolContext,
+  work: (session: DatabaseSession) => Promise<ToolResult>,
+): Promise<ToolResult> {
+  const parsed = parseDsn(dsn);
+  if (!parsed.ok) {
+    return ToolResult.error(`\`dsn\`: the connection URL ${parsed.problem}. Store it in Settings → Secrets and reference it as \${NAME}.`);
+  }
+  let session: DatabaseSession;
+  try {
+    if (parsed.dsn.kind === "postgres") {
+      const { openPostgres } = await import("./postgres-session");
+      session = await openPostgres(parsed.dsn.connectionString, ctx.signal);
+    } else {
+      const { openSqlite } = await import("./sqlite-session");
+      session = await openSqlite(parsed.dsn.file);
+    }
+  } catch (error) {
+    if (DatabaseToolError.isInstance(error)) return ToolResult.error(error.message);
+    const engine = parsed.dsn.kind === "postgres" ? "PostgreSQL" : "SQLite";
+    return ToolResult.error(
+      `Could not connect to the ${engine} database: ${driverMessage(error)}. Check that the server is running and that the connection URL stored in Settings → Secrets is right.`,
+    );
+  }
+  try {
+    return await work(session);
+  } catch (error) {
+    if (ctx.signal.aborted) return ToolResult.error("The database call was cancelled.");
+    if (DatabaseToolError.isInstance(error)) return ToolResult.error(error.message);
+    return ToolResult.error(`The ${session.engine} database reported an error: ${driverMessage(error)}.`);
+  } finally {
+    await session.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,156 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { relativeToRoot } from "../../confinement";
+import type { PermissionRequest } from "../../permissions/permission-request";
+import { Tool } from "../../tool";
+import type { ToolContext } from "../../tool-context";
+import { ToolResult } from "../../tool-result";
+import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
+import { ensureParentFolder, writeFileAtomic } from "./atomic-write";
+import {
+  decodeText,
+  describeFileError,
+  displayName,
+  errorCode,
+  formatBytes,
+  identityOf,
+  looksBinary,
+  readExisting,
+  rootOf,
+  snapshotOf,
+  specialFileError,
+  type ExistingFile,
+} from "./file-content";
+import { unifiedDiff } from "./unified-diff";
+
+const WriteFileArgs = z.object({
+  path: z
+    .string()
+    .min(1, "give the path of the file to write")
+    .describe('The file to create or overwrite, relative to the working folder (e.g. "reports/summary.md").'),
+  content: z.string().describe("The complete new content of the file. It replaces whatever the file held."),
+  createDirectories: z
+    .boolean()
+    .default(true)
+    .describe("Create missing folders on the way to the file. Set false to fail instead when the folder does not exist."),
+});
+type WriteFileArgs = z.infer<typeof WriteFileArgs>;
+
+/** The target as found before writing: checked for the approval, and again before writing. */
+type WriteTarget =
+  | { ok: true; relativePath: string; identity: string | null; existing: ExistingFile }
+  | { ok: false; error: string };
+
+/** Creates or overwrites a file with the given content, atomically. */
+export class WriteFileTool extends Tool<WriteFileArgs, WorkingDirectorySettings> {
+  readonly name = "write_file";
+  readonly title = "Write a File";
+  readonly description =
+    "Create a file in the working folder, or replace a file's whole content. Missing folders are created. " +
+    "To change part of an existing file, use apply_edit instead.";
+  readonly icon = "file-pen";
+  readonly domain = "filesystem";
+  readonly origin = "core" as const;
+  readonly verified = true;
+  readonly inputModel = WriteFileArgs;
+  readonly settingsModel = WorkingDirectory;
+  readonly rootSetting = "root";
+  readonly pathInputs = ["path"] as const;
+  readonly capabilities = ["file.write"] as const;
+
+  // The framework hands describeAction() and call() the same arguments object.
+  // Keeping the plan under it lets call() refuse a file that changed while a
+  // person was looking at the diff, so what was approved is what is written.
+  private readonly described = new WeakMap<object, WriteTarget>();
+
+  override progressMessage(args: WriteFileArgs): string {
+    return `Writing ${displayName(args.path)}…`;
+  }
+
+  override async describeAction(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<PermissionRequest[]> {
+    const target = await this.inspect(args, ctx);
+    this.described.set(args, target);
+    // A write that cannot happen is not worth a person's attention; call() reports why.
+    if (!target.ok) return [];
+    return [{ kind: "write", path: args.path, summary: summarize(target.relativePath, target.existing, args.content), edit: false }];
+  }
+
+  override async call(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+    const described = this.described.get(args);
+    this.described.delete(args);
+    if (described && !described.ok) return ToolResult.error(described.error);
+    const target = await this.inspect(args, ctx);
+    if (!target.ok) return ToolResult.error(target.error);
+    const { relativePath, existing } = target;
+    if (described && described.identity !== target.identity) {
+      return ToolResult.error(
+        `\`path\`: "${relativePath}" changed while the write was waiting for approval, so nothing was written. Read it again and decide whether to write it.`,
+      );
+    }
+    try {
+      if (args.createDirectories) await ensureParentFolder(args.path);
+      await writeFileAtomic(args.path, args.content);
+      const written = Buffer.from(args.content, "utf8");
+      ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
+      const previousSize = existing.kind === "file" ? existing.bytes.length : existing.kind === "too-large" ? existing.size : null;
+      const text =
+        previousSize === null
+          ? `Created ${relativePath} (${written.length} bytes written).`
+          : `Overwrote ${relativePath} (${written.length} bytes written; it held ${previousSize} bytes before).`;
+      return ToolResult.ok(text, { path: relativePath, created: previousSize === null, bytes: written.length });
+    } catch (error) {
+      return ToolResult.error(`${describeFileError(error, "path", relativePath)} Nothing was written.`);
+    }
+  }
+
+  private async inspect(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WriteTarget> {
+    const relativePath = relativeToRoot(rootOf(ctx), args.path);
+    try {
+      const existing = await readExisting(args.path);
+      if (existing.kind === "directory") {
+        const example = relativePath === "." ? "notes.md" : `${relativePath}/notes.md`;
+        return { ok: false, error: `\`path\`: "${relativePath}" is a folder. Give the path of a file, e.g. "${example}".` };
+      }
+      if (existing.kind === "special") return { ok: false, error: specialFileError("path", relativePath) };
+      if (existing.kind === "missing") {
+        const problem = await this.folderProblem(args, relativePath);
+        if (problem) return { ok: false, error: problem };
+      }
+      return { ok: true, relativePath, identity: identityOf(existing), existing };
+    } catch (error) {
+      return { ok: false, error: describeFileError(error, "path", relativePath) };
+    }
+  }
+
+  /** Why the file's folder is not usable, or null. */
+  private async folderProblem(args: WriteFileArgs, relativePath: string): Promise<string | null> {
+    const folder = path.posix.dirname(relativePath);
+    try {
+      const stats = await stat(path.dirname(args.path));
+      if (!stats.isDirectory()) return `\`path\`: "${folder}" is a file, so "${relativePath}" cannot be created inside it.`;
+      return null;
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR") throw error;
+      if (args.createDirectories) return null;
+      return `\`path\`: the folder "${folder}" does not exist. Set createDirectories to true to create it, or write somewhere else.`;
+    }
+  }
+}
+
+/** What a person approving the write reads: a unified diff when both sides are text. */
+function summarize(relativePath: string, existing: ExistingFile, content: string): string {
+  const newSize = formatBytes(Buffer.byteLength(content, "utf8"));
+  switch (existing.kind) {
+    case "missing":
+    case "directory":
+    case "special":
+      return unifiedDiff(relativePath, null, content);
+    case "too-large":
+      return `Replace ${relativePath} (${formatBytes(existing.size)}, too large to compare) with ${newSize} of new content.`;
+    case "file":
+      return looksBinary(existing.bytes)
+        ? `Replace the binary file ${relativePath} (${formatBytes(existing.bytes.length)}) with ${newSize} of text.`
+        : unifiedDiff(relativePath, decodeText(existing.bytes), content);
+  }
+}

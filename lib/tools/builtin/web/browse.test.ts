@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AutoApproveIOHandler } from "../../io-handler";
+import type { Tool } from "../../tool";
+import { createToolContext, type ToolContext } from "../../tool-context";
+import { BrowseTool, chromiumPath } from "./browse";
+import { startTestServer, type TestServer } from "./test-server";
+
+const browseTool = new BrowseTool();
+const tool: Tool = browseTool;
+let server: TestServer;
+
+const PAGE = `<!doctype html>
+<html><head><title>Studio test page</title><style>.hidden { display: none }</style></head>
+<body>
+  <h1>Hello from the test page</h1>
+  <p class="hidden">invisible words</p>
+  <div id="later"></div>
+  <script>
+    document.body.insertAdjacentHTML("beforeend", "<p>drawn by a script</p>");
+    setTimeout(() => { document.getElementById("later").innerHTML = "<p id='late'>arrived late</p>"; }, 300);
+  </script>
+</body></html>`;
+
+beforeAll(async () => {
+  server = await startTestServer(async (request, response) => {
+    if (request.url === "/slow") {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+    }
+    response.setHeader("content-type", "text/html; charset=utf-8");
+    response.end(PAGE);
+  });
+});
+afterAll(() => server.close());
+
+const context = (signal?: AbortSignal): ToolContext =>
+  createToolContext({ io: new AutoApproveIOHandler(), ...(signal ? { signal } : {}) });
+
+describe("browse: declaration", () => {
+  it("is read-only but not concurrency-safe, with nothing to configure", () => {
+    expect(browseTool.name).toBe("browse");
+    expect(browseTool.title).toBe("Browse a Web Page");
+    expect(browseTool.capabilities).toEqual(["web.browse"]);
+    expect(browseTool.runtime).toBe("local_subprocess");
+    expect(browseTool.settingsModel).toBeNull();
+    expect(tool.isReadOnly()).toBe(true);
+    expect(tool.isDestructive()).toBe(false);
+    expect(tool.isConcurrencySafe()).toBe(false);
+  });
+
+  it("is disabled when no Chromium binary exists", () => {
+    const previous = process.env.CHROMIUM_PATH;
+    process.env.CHROMIUM_PATH = "/nonexistent/chromium";
+    try {
+      expect(tool.isEnabled()).toBe(false);
+    } finally {
+      if (previous === undefined) delete process.env.CHROMIUM_PATH;
+      else process.env.CHROMIUM_PATH = previous;
+    }
+  });
+
+  it("refuses addresses that are not http(s), naming the field", async () => {
+    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "example.com"]) {
+      const result = await tool.run({ url }, context());
+      expect(result.isError).toBe(true);
+      expect(result.content).toContain("`url`: expected an absolute http:// or https:// address");
+    }
+    const badTimeout = await tool.run({ url: "http://127.0.0.1/", timeoutSeconds: 0 }, context());
+    expect(badTimeout.content).toContain("`timeoutSeconds`");
+  });
+});
+
+describe(`browse: in Chromium (${chromiumPath()})`, () => {
+  // `npm test` installs Debian's Chromium (scripts/ensure-services.sh); without it these must fail, not vanish.
+  it("finds a Chromium to drive", () => {
+    expect(new BrowseTool().isEnabled(), `no Chromium at ${chromiumPath()}: run scripts/ensure-services.sh`).toBe(true);
+  });
+
+  it("returns the title, the visible text and a PNG screenshot", async () => {
+    const result = await tool.run({ url: `${server.url}/page`, waitForSelector: "#late" }, context());
+    expect(result.isError, result.content).toBe(false);
+    expect(result.content).toContain("Title: Studio test page");
+    expect(result.content).toContain("Status: 200");
+    expect(result.content).toContain("Hello from the test page");
+    expect(result.content).toContain("drawn by a script");
+    expect(result.content).toContain("arrived late");
+    expect(result.content).not.toContain("invisible words");
+    expect(result.images).toHaveLength(1);
+    expect(result.images[0]!.mediaType).toBe("image/png");
+    expect(Buffer.from(result.images[0]!.data, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(result.data).toMatchObject({ title: "Studio test page", status: 200 });
+  });
+
+  it("reports a selector that never appears, naming the field", async () => {
+    const result = await tool.run({ url: `${server.url}/page`, waitForSelector: "#never", timeoutSeconds: 1 }, context());
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('`waitForSelector`: nothing matching "#never" became visible');
+  });
+
+  it("reports an unreachable page and a page that does not load in time", async () => {
+    const closed = await startTestServer(() => undefined);
+    await closed.close();
+    const refused = await tool.run({ url: `${closed.url}/` }, context());
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toContain("the connection was refused");
+
+    const slow = await tool.run({ url: `${server.url}/slow`, timeoutSeconds: 1 }, context());
+    expect(slow.isError).toBe(true);
+    expect(slow.content).toContain("did not finish loading within 1 s");
+  });
+
+  it("stops when the run is cancelled", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1_000);
+    const started = Date.now();
+    const result = await tool.run({ url: `${server.url}/slow`, timeoutSeconds: 30 }, context(controller.signal));
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("cancelled");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

@@ -1,0 +1,208 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { Tool } from "../../tool";
+import type { ToolContext } from "../../tool-context";
+import { ToolResult } from "../../tool-result";
+import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
+import { commandEnvironment } from "../shared/command-environment";
+import { httpUrl } from "./web-support";
+
+/** Debian's Chromium; `CHROMIUM_PATH` points elsewhere. */
+export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
+
+/**
+ * Flags for a headless Chromium on a closed network: without the networking
+ * ones it floods the network with refused background connections.
+ */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+const VIEWPORT = { width: 1280, height: 800 };
+/** Starting the browser is not the page's fault, so it does not count against the call's time limit. */
+const LAUNCH_TIMEOUT_MS = 30_000;
+
+/** The Chromium binary this machine would use. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH?.trim() || DEFAULT_CHROMIUM_PATH;
+}
+
+const BrowseArgs = z.object({
+  url: httpUrl("The absolute http:// or https:// address of the page to open."),
+  waitForSelector: z
+    .string()
+    .trim()
+    .min(1, "give a CSS selector, or leave the field out")
+    .optional()
+    .describe("A CSS selector to wait for before reading the page, for content drawn by scripts (e.g. `#results li`)."),
+  timeoutSeconds: z.number().int().min(1).max(120).default(30).describe("Give up loading (and waiting) after this many seconds."),
+});
+type BrowseArgs = z.infer<typeof BrowseArgs>;
+
+/**
+ * Opens a page in a real headless Chromium and returns its title, visible
+ * text and a screenshot. For pages that only show their content after
+ * scripts run; plain documents and APIs are cheaper through `http`.
+ *
+ * @example
+ *   await new BrowseTool().run({ url: "https://example.com", waitForSelector: "main" }, ctx);
+ */
+export class BrowseTool extends Tool<BrowseArgs> {
+  readonly name = "browse";
+  readonly title = "Browse a Web Page";
+  readonly description =
+    "Open a web page in a real browser (scripts run) and return its title, its visible text and a screenshot. Use http instead for APIs and plain documents.";
+  readonly icon = "app-window";
+  readonly domain = "web";
+  readonly origin = "core" as const;
+  readonly verified = true;
+  readonly runtime = "local_subprocess" as const;
+  readonly capabilities = ["web.browse"] as const;
+  readonly inputModel = BrowseArgs;
+
+  override isReadOnly(): boolean {
+    return true;
+  }
+  // Each call starts a whole browser; several at once would starve the machine.
+  override isConcurrencySafe(): boolean {
+    return false;
+  }
+
+  override isEnabled(): boolean {
+    return existsSync(/*turbopackIgnore: true*/ chromiumPath());
+  }
+
+  override progressMessage(args: BrowseArgs): string {
+    return `Opening ${args.url}…`;
+  }
+
+  override async call(args: BrowseArgs, ctx: ToolContext): Promise<ToolResult> {
+    const executablePath = chromiumPath();
+    if (!existsSync(/*turbopackIgnore: true*/ executablePath)) {
+      return ToolResult.error(
+        `No browser is installed at ${executablePath}, so pages cannot be browsed here. Use http instead, or ask an administrator to install Chromium (or set CHROMIUM_PATH).`,
+      );
+    }
+    const timeout = args.timeoutSeconds * 1000;
+    // Loaded only when used: most runs never open a browser.
+    const { chromium } = await import("playwright-core");
+    const userDataDir = await mkdtemp(path.join(tmpdir(), "neurosurfer-browse-"));
+    let context: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
+    // One shared close: a second close() returns before the first is done, and the
+    // profile folder can only be removed once Chromium has really exited.
+    let closing: Promise<void> | undefined;
+    const closeBrowser = (): Promise<void> => {
+      if (!context) return Promise.resolve();
+      closing ??= context.close().catch(() => undefined);
+      return closing;
+    };
+    const closeOnAbort = () => void closeBrowser();
+    ctx.signal.addEventListener("abort", closeOnAbort, { once: true });
+    try {
+      try {
+        context = await chromium.launchPersistentContext(userDataDir, {
+          executablePath,
+          args: CHROMIUM_ARGS,
+          headless: true,
+          viewport: VIEWPORT,
+          timeout: LAUNCH_TIMEOUT_MS,
+          // The browser has no business with the studio's environment (its secret key among it).
+          env: commandEnvironment(),
+          acceptDownloads: false,
+        });
+      } catch (error) {
+        return ToolResult.error(`Could not start the browser at ${executablePath}: ${firstLine(error)}`);
+      }
+      if (ctx.signal.aborted) return cancelled(args.url);
+      const page = context.pages()[0] ?? (await context.newPage());
+
+      let status: number | null = null;
+      try {
+        const response = await page.goto(args.url, { waitUntil: "load", timeout });
+        status = response?.status() ?? null;
+      } catch (error) {
+        if (ctx.signal.aborted) return cancelled(args.url);
+        if (isTimeout(error)) {
+          return ToolResult.error(`${args.url} did not finish loading within ${args.timeoutSeconds} s. Try again, or allow more time with timeoutSeconds.`);
+        }
+        return ToolResult.error(`Could not open ${args.url}: ${describeNavigationError(error)}`);
+      }
+
+      if (args.waitForSelector !== undefined) {
+        try {
+          await page.waitForSelector(args.waitForSelector, { state: "visible", timeout });
+        } catch (error) {
+          if (ctx.signal.aborted) return cancelled(args.url);
+          if (isTimeout(error)) {
+            return ToolResult.error(
+              `\`waitForSelector\`: nothing matching "${args.waitForSelector}" became visible on ${args.url} within ${args.timeoutSeconds} s. Check the selector, or leave it out to read the page as it loads.`,
+            );
+          }
+          return ToolResult.error(`\`waitForSelector\`: "${args.waitForSelector}" is not a usable CSS selector: ${firstLine(error)}`);
+        }
+      }
+
+      const title = await page.title();
+      const visibleText = await page.evaluate(() => (document.body?.innerText ?? document.documentElement?.textContent ?? "").trim());
+      const screenshot = await page.screenshot({ type: "png", timeout });
+      const text = truncateMiddle(visibleText.replace(/\n{3,}/g, "\n\n"), MAX_RESULT_CHARACTERS - 1_000);
+      const finalUrl = page.url();
+      const header = [
+        `Title: ${title || "(none)"}`,
+        `URL: ${finalUrl}`,
+        ...(status !== null ? [`Status: ${status}`] : []),
+      ].join("\n");
+      return ToolResult.withImages(
+        `${header}\n\n${text === "" ? "(the page shows no text)" : text}`,
+        [{ mediaType: "image/png", data: screenshot.toString("base64") }],
+        { url: finalUrl, status, title, text, truncated: text.length < visibleText.length },
+      );
+    } catch (error) {
+      if (ctx.signal.aborted) return cancelled(args.url);
+      throw error;
+    } finally {
+      ctx.signal.removeEventListener("abort", closeOnAbort);
+      await closeBrowser();
+      // Chromium may still be flushing its profile as it exits; rm retries ENOTEMPTY.
+      await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+    }
+  }
+}
+
+function cancelled(url: string): ToolResult {
+  return ToolResult.error(`Browsing ${url} was cancelled.`);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === "TimeoutError";
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0]!.trim();
+}
+
+/** Chromium's net::ERR_* codes, in words. */
+function describeNavigationError(error: unknown): string {
+  const message = firstLine(error);
+  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  const reasons: Record<string, string> = {
+    ERR_CONNECTION_REFUSED: "the connection was refused (nothing is listening there)",
+    ERR_NAME_NOT_RESOLVED: "the host name could not be found",
+    ERR_INTERNET_DISCONNECTED: "this machine has no internet connection",
+    ERR_CONNECTION_RESET: "the connection was reset",
+    ERR_CERT_AUTHORITY_INVALID: "the site's certificate is not trusted",
+    ERR_ABORTED: "the navigation was aborted (the address may be a download)",
+  };
+  return code ? `${reasons[code] ?? code}.` : message;
+}

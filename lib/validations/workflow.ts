@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
+
+/** POST /workflows: the whole definition; its name and description become the workflow's. */
+export const CreateWorkflowBodySchema = WorkflowDefinitionSchema;
+export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBodySchema>;
+
+/** PUT /workflows/:id: the whole definition; every save adds a version. */
+export const UpdateWorkflowBodySchema = WorkflowDefinitionSchema;
+export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBodySchema>;
+
+/** POST /workflows/:id/duplicate: an optional name for the copy (default "<name> (copy)"). */
+export const DuplicateWorkflowBodySchema = z.object({
+  name: WorkflowDefinitionSchema.shape.name.optional(),
+});
+export type DuplicateWorkflowBody = z.infer<typeof DuplicateWorkflowBodySchema>;

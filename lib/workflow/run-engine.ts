@@ -1,0 +1,543 @@
+import os from "node:os";
+import {
+  createToolContext,
+  parseSecretReference,
+  SECRET_MASK,
+  type SecretResolver,
+  type Tool,
+  type ToolPool,
+  type WriteGrant,
+} from "@/lib/tools";
+import { ApprovalIOHandler } from "./approval-io-handler";
+import type { OutputNode, RouterNode, ToolNode, WorkflowDefinition, WorkflowNode } from "./definition";
+import type { RunEventBus } from "./event-bus";
+import { ReadWriteLock } from "./read-write-lock";
+import { chooseRoute } from "./router-conditions";
+import type {
+  ApprovalDecisionInput,
+  ApprovalRecord,
+  ApprovalRequest,
+  RunChange,
+  RunEvent,
+  RunEventType,
+  RunStatus,
+  RunStore,
+  StepChange,
+  StepOutput,
+} from "./run-types";
+import { RunWriter } from "./run-writer";
+import { buildGraph, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
+import { asText, resolveTemplates, TemplateError, type TemplateScope } from "./templates";
+
+export interface RunEngineOptions {
+  store: RunStore;
+  bus: RunEventBus;
+  /** The tools runs may use (built-ins, later MCP tools); asked per run. */
+  pool: () => ToolPool;
+  secrets: SecretResolver;
+  /** Working directory for tools without a root setting; never the server's checkout. */
+  workingDirectory?: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** A step failure: its message becomes the node's error. */
+class StepFailure extends Error {}
+
+/** Raised inside a waiting step when its run is cancelled. */
+class RunCancelled extends Error {
+  constructor() {
+    super("The run was cancelled.");
+  }
+}
+
+interface Waiter {
+  runId: string;
+  resolve: (approval: ApprovalRecord) => void;
+  reject: (error: Error) => void;
+}
+
+/** The approval key of a run's plan (plan mode); one per run. */
+const PLAN_KEY = "__run__:plan";
+const PLAN_NODE = "__run__";
+
+/** The in-memory state of a run this process is executing. */
+class ActiveRun {
+  readonly graph: WorkflowGraph;
+  readonly nodes: Map<string, WorkflowNode>;
+  readonly statuses: Record<string, NodeStatus> = {};
+  readonly routes: Record<string, string> = {};
+  readonly outputs: Record<string, StepOutput> = {};
+  readonly attempts: Record<string, number> = {};
+  readonly abort = new AbortController();
+  readonly lock = new ReadWriteLock();
+  readonly writer: RunWriter;
+  grants: WriteGrant[] = [];
+  planApproved = false;
+  waitingCount = 0;
+  inFlight = 0;
+  cancelled = false;
+  /** Who cancelled, for the run-cancelled event. */
+  cancelledBy: string | null = null;
+  finished = false;
+  readonly settled: Promise<void>;
+  resolveSettled!: () => void;
+
+  constructor(
+    readonly runId: string,
+    readonly workflowId: string,
+    readonly definition: WorkflowDefinition,
+    readonly inputs: Record<string, unknown>,
+    public seq: number,
+    store: RunStore,
+  ) {
+    this.graph = buildGraph(definition);
+    this.nodes = new Map(definition.nodes.map((node) => [node.id, node]));
+    this.writer = new RunWriter(store, runId);
+    this.settled = new Promise((resolve) => (this.resolveSettled = resolve));
+  }
+
+  scope(): TemplateScope {
+    const nodes: Record<string, { output: unknown; data?: unknown }> = {};
+    for (const [id, output] of Object.entries(this.outputs)) nodes[id] = { output: output.content, data: output.data };
+    return { inputs: this.inputs, nodes };
+  }
+}
+
+/**
+ * Executes workflow runs on the server: schedules nodes with the pure
+ * scheduler, runs them through the tool framework, persists every state
+ * change and event (before publishing it), waits for people through stored
+ * approvals, and resumes unfinished runs after a restart without re-running
+ * finished steps.
+ */
+export class RunEngine {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly workingDirectory: string;
+
+  constructor(private readonly options: RunEngineOptions) {
+    this.workingDirectory = options.workingDirectory ?? os.homedir();
+  }
+
+  /** Starts a run created by the API (status running, no steps finished). */
+  async start(runId: string): Promise<void> {
+    const run = await this.activate(runId);
+    if (!run) return;
+    await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs } }], { status: "running" });
+    void this.begin(run);
+  }
+
+  /** Continues every run that was running or waiting when the process stopped. */
+  async resumeAll(): Promise<string[]> {
+    const ids = await this.options.store.unfinishedRunIds();
+    for (const runId of ids) {
+      if (this.active.has(runId)) continue;
+      const run = await this.activate(runId);
+      if (!run) continue;
+      await this.emit(run, [{ type: "run-resumed", nodeId: null, payload: {} }], { status: "running" });
+      void this.begin(run);
+    }
+    return ids;
+  }
+
+  isActive(runId: string): boolean {
+    return this.active.has(runId);
+  }
+
+  /** Resolves when the run has finished (or at once if it is not active here). */
+  async settled(runId: string): Promise<void> {
+    await this.active.get(runId)?.settled;
+  }
+
+  /** Resolves when every active run has finished. */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.all([...this.active.values()].map((run) => run.settled));
+  }
+
+  /**
+   * Records a person's decision and wakes the step waiting for it. A second
+   * decision on the same approval changes nothing (`changed: false`).
+   */
+  async decide(approvalId: string, decision: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null> {
+    const result = await this.options.store.decideApproval(approvalId, decision);
+    if (result?.changed) {
+      const waiter = this.waiters.get(approvalId);
+      if (waiter) {
+        this.waiters.delete(approvalId);
+        waiter.resolve(result.approval);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Stops a run: aborts running tools, fails its pending approvals and marks
+   * it cancelled. Returns false when the run is not running here.
+   */
+  async cancel(runId: string, by: string | null = null): Promise<boolean> {
+    const run = this.active.get(runId);
+    if (!run || run.finished) return false;
+    run.cancelled = true;
+    run.abort.abort();
+    await this.options.store.cancelApprovals(runId);
+    for (const [approvalId, waiter] of this.waiters) {
+      if (waiter.runId !== runId) continue;
+      this.waiters.delete(approvalId);
+      waiter.reject(new RunCancelled());
+    }
+    run.cancelledBy = by;
+    this.pump(run);
+    await run.settled;
+    return true;
+  }
+
+  private async activate(runId: string): Promise<ActiveRun | null> {
+    const loaded = await this.options.store.loadRun(runId);
+    if (!loaded) return null;
+    const { run: record, definition, steps } = loaded;
+    const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, this.options.store);
+    for (const step of steps) {
+      run.attempts[step.nodeId] = step.attempt;
+      // A step that was running or waiting when the process stopped did not finish: run it again.
+      if (step.status === "succeeded" || step.status === "failed" || step.status === "skipped") {
+        run.statuses[step.nodeId] = step.status;
+        if (step.status === "succeeded" && step.output) {
+          run.outputs[step.nodeId] = step.output;
+          if (step.output.route) run.routes[step.nodeId] = step.output.route;
+        }
+      }
+    }
+    run.grants = await this.options.store.listGrants(record.workflowId);
+    this.active.set(runId, run);
+    return run;
+  }
+
+  private async begin(run: ActiveRun): Promise<void> {
+    try {
+      if (run.definition.mode === "plan") {
+        const approval = await this.awaitApproval(run, {
+          runId: run.runId,
+          nodeId: PLAN_NODE,
+          key: PLAN_KEY,
+          kind: "plan",
+          tool: null,
+          operation: null,
+          arguments: {},
+          preview: describePlan(run.definition, this.options.pool()),
+        });
+        if (approval.decision !== "approve") {
+          const reason = approval.feedback ? ` The person said: ${approval.feedback}` : "";
+          await this.finish(run, "failed", { error: `The plan was rejected.${reason}` });
+          return;
+        }
+        run.planApproved = true;
+      }
+      this.pump(run);
+    } catch (error) {
+      if (error instanceof RunCancelled) this.pump(run);
+      else await this.crash(run, error);
+    }
+  }
+
+  /** Starts what is ready, skips what cannot run, and finishes the run when nothing is left. */
+  private pump(run: ActiveRun): void {
+    if (run.finished) return;
+    if (run.cancelled) {
+      if (run.inFlight === 0) void this.finish(run, "cancelled", { error: "Cancelled." });
+      return;
+    }
+    const decision = nextSteps(run.graph, { statuses: run.statuses, routes: run.routes }, run.definition.onError);
+    const changes: StepChange[] = [];
+    const events: PendingEvent[] = [];
+    for (const nodeId of decision.skip) {
+      run.statuses[nodeId] = "skipped";
+      changes.push({ nodeId, status: "skipped", finishedAt: now() });
+      events.push({ type: "node-skipped", nodeId, payload: {} });
+    }
+    if (changes.length > 0) void this.emit(run, events, undefined, changes).catch((error) => this.crash(run, error));
+    for (const nodeId of decision.start) {
+      run.statuses[nodeId] = "running";
+      run.inFlight += 1;
+      void this.executeNode(run, nodeId).finally(() => {
+        run.inFlight -= 1;
+        this.pump(run);
+      });
+    }
+    if (decision.finished && run.inFlight === 0) {
+      const failedNodes = Object.entries(run.statuses).filter(([, status]) => status === "failed").map(([id]) => id);
+      if (failedNodes.length > 0) {
+        void this.finish(run, "failed", { error: `${failedNodes.length === 1 ? "Node" : "Nodes"} ${failedNodes.join(", ")} failed.` });
+      } else {
+        void this.finish(run, "succeeded", { output: runOutput(run) });
+      }
+    }
+  }
+
+  private async executeNode(run: ActiveRun, nodeId: string): Promise<void> {
+    const node = run.nodes.get(nodeId)!;
+    const attempt = (run.attempts[nodeId] ?? 0) + 1;
+    run.attempts[nodeId] = attempt;
+    try {
+      await this.emit(
+        run,
+        [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(node.kind === "tool" ? { tool: node.tool, operation: node.operation } : {}) } }],
+        undefined,
+        [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null }],
+      );
+      const { output, input } = await this.runNode(run, node);
+      run.outputs[nodeId] = output;
+      if (output.route) run.routes[nodeId] = output.route;
+      run.statuses[nodeId] = "succeeded";
+      await this.emit(
+        run,
+        [{ type: "node-succeeded", nodeId, payload: { output } }],
+        undefined,
+        [{ nodeId, status: "succeeded", input, output, finishedAt: now() }],
+      );
+    } catch (error) {
+      const message =
+        error instanceof StepFailure || error instanceof RunCancelled || error instanceof TemplateError
+          ? error.message
+          : `Internal error: ${error instanceof Error ? error.message : String(error)}`;
+      if (!(error instanceof StepFailure || error instanceof RunCancelled || error instanceof TemplateError)) {
+        this.options.log?.(`Node ${nodeId} of run ${run.runId} crashed`, error);
+      }
+      run.statuses[nodeId] = "failed";
+      try {
+        await this.emit(run, [{ type: "node-failed", nodeId, payload: { error: message } }], undefined, [
+          { nodeId, status: "failed", error: message, finishedAt: now() },
+        ]);
+      } catch (persistError) {
+        await this.crash(run, persistError);
+      }
+    }
+  }
+
+  private async runNode(run: ActiveRun, node: WorkflowNode): Promise<{ output: StepOutput; input: unknown }> {
+    switch (node.kind) {
+      case "input":
+        return { output: { content: JSON.stringify(run.inputs), data: run.inputs }, input: null };
+      case "output":
+        return this.runOutputNode(run, node);
+      case "router":
+        return this.runRouterNode(run, node);
+      case "tool":
+        return this.runToolNode(run, node);
+      case "agent":
+        throw new StepFailure("Agent nodes cannot run in this version of the studio.");
+    }
+  }
+
+  private runOutputNode(run: ActiveRun, node: OutputNode): { output: StepOutput; input: unknown } {
+    const value = resolveTemplates(node.value, run.scope());
+    return { output: { content: asText(value), ...(typeof value === "string" ? {} : { data: value }) }, input: null };
+  }
+
+  private runRouterNode(run: ActiveRun, node: RouterNode): { output: StepOutput; input: unknown } {
+    let route: string;
+    try {
+      route = chooseRoute(node.routes, run.scope());
+    } catch (error) {
+      throw new StepFailure(error instanceof Error ? error.message : String(error));
+    }
+    const label = node.routes.find((each) => each.id === route)?.label ?? route;
+    return { output: { content: `Took the route "${label}".`, route }, input: null };
+  }
+
+  private async runToolNode(run: ActiveRun, node: ToolNode): Promise<{ output: StepOutput; input: unknown }> {
+    const tool = this.options.pool().get(node.tool);
+    if (!tool || tool.name !== node.tool) throw new StepFailure(`The tool "${node.tool}" is not available.`);
+    const resolved = resolveTemplates(node.arguments, run.scope()) as Record<string, unknown>;
+    const boundArgs = node.operation ? { ...resolved, operation: node.operation } : resolved;
+    const recordedArgs = maskSecretInputs(tool, boundArgs);
+
+    const io = new ApprovalIOHandler(
+      (request) => this.awaitApproval(run, request),
+      { runId: run.runId, nodeId: node.id },
+      { tool, operation: node.operation, arguments: recordedArgs },
+      (message) => this.emit(run, [{ type: "node-notified", nodeId: node.id, payload: { message } }]),
+    );
+    const ctx = createToolContext({
+      io,
+      cwd: this.workingDirectory,
+      settings: node.settings,
+      signal: run.abort.signal,
+      secrets: this.options.secrets,
+      events: {
+        emit: (event) => {
+          const payload = event.type === "tool-progress" ? { message: event.message } : { ...event };
+          void this.emit(run, [{ type: "node-progress", nodeId: node.id, payload }]).catch((error) =>
+            this.options.log?.("Could not record a progress event", error),
+          );
+        },
+      },
+      permissions: {
+        mode: run.definition.mode,
+        guardrails: run.definition.guardrails,
+        planApproved: run.planApproved,
+        grants: run.grants,
+        persistGrant: (grant) => this.options.store.addGrant(run.workflowId, grant, null),
+      },
+    });
+    const exclusive = !tool.isConcurrencySafe(boundArgs as never);
+    const result = await run.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));
+    if (run.cancelled) throw new RunCancelled();
+    if (result.isError) throw new StepFailure(result.content);
+    const output: StepOutput = { content: result.content };
+    if (result.data !== undefined) output.data = result.data;
+    if (result.images.length > 0) output.images = result.images;
+    return { output, input: recordedArgs };
+  }
+
+  /**
+   * Finds or creates the stored approval and waits for its decision. While it
+   * waits, the node shows `waiting` and the run `awaiting_input`.
+   */
+  private async awaitApproval(run: ActiveRun, request: ApprovalRequest): Promise<ApprovalRecord> {
+    if (run.cancelled) throw new RunCancelled();
+    const { approval, created } = await this.options.store.openApproval(request);
+    if (approval.status === "cancelled") throw new RunCancelled();
+    if (approval.status !== "pending") return approval;
+
+    // Register before announcing, so a decision that arrives at once is not lost.
+    const decided = new Promise<ApprovalRecord>((resolve, reject) => {
+      this.waiters.set(approval.id, { runId: run.runId, resolve, reject });
+    });
+    const isStep = run.nodes.has(request.nodeId);
+    run.waitingCount += 1;
+    if (isStep) run.statuses[request.nodeId] = "waiting";
+    const summary = approvalSummary(approval);
+    const events: PendingEvent[] = created ? [{ type: "approval-requested", nodeId: isStep ? request.nodeId : null, payload: { approval: summary } }] : [];
+    events.push({ type: "run-awaiting-input", nodeId: null, payload: { approvalId: approval.id } });
+    await this.emit(run, events, { status: "awaiting_input" }, isStep ? [{ nodeId: request.nodeId, status: "waiting" }] : []);
+
+    // It may have been decided before we registered (another process, a restart): look once more.
+    const fresh = await this.options.store.getApproval(approval.id);
+    if (fresh && fresh.status !== "pending" && this.waiters.has(approval.id)) {
+      this.waiters.get(approval.id)!.resolve(fresh);
+      this.waiters.delete(approval.id);
+    }
+
+    let decision: ApprovalRecord;
+    try {
+      decision = await decided;
+    } finally {
+      run.waitingCount -= 1;
+    }
+    if (isStep) run.statuses[request.nodeId] = "running";
+    await this.emit(
+      run,
+      [{ type: "approval-decided", nodeId: isStep ? request.nodeId : null, payload: { approval: approvalSummary(decision) } }],
+      run.waitingCount === 0 ? { status: "running" } : undefined,
+      isStep ? [{ nodeId: request.nodeId, status: "running" }] : [],
+    );
+    return decision;
+  }
+
+  private async finish(run: ActiveRun, status: RunStatus, result: { output?: unknown; error?: string }): Promise<void> {
+    if (run.finished) return;
+    run.finished = true;
+    const type: RunEventType = status === "succeeded" ? "run-succeeded" : status === "cancelled" ? "run-cancelled" : "run-failed";
+    const payload: Record<string, unknown> = status === "succeeded" ? { output: result.output ?? null } : { error: result.error ?? null };
+    if (status === "cancelled" && run.cancelledBy) payload.cancelledBy = run.cancelledBy;
+    try {
+      await this.emit(run, [{ type, nodeId: null, payload }], {
+        status,
+        output: result.output ?? null,
+        error: result.error ?? null,
+        finishedAt: now(),
+      });
+    } catch (error) {
+      this.options.log?.(`Could not record the end of run ${run.runId}`, error);
+    } finally {
+      this.active.delete(run.runId);
+      run.resolveSettled();
+    }
+  }
+
+  /** An infrastructure failure (the database went away): stop the run here; a restart resumes it. */
+  private async crash(run: ActiveRun, error: unknown): Promise<void> {
+    this.options.log?.(`Run ${run.runId} stopped on an internal error; it resumes at the next start`, error);
+    run.finished = true;
+    run.abort.abort();
+    this.active.delete(run.runId);
+    run.resolveSettled();
+  }
+
+  /** Persists events (with the step and run changes they announce), then publishes them. */
+  private async emit(run: ActiveRun, pending: PendingEvent[], runChange?: RunChange, steps: StepChange[] = []): Promise<void> {
+    const createdAt = now();
+    const events: RunEvent[] = pending.map((event) => ({
+      runId: run.runId,
+      seq: ++run.seq,
+      type: event.type,
+      nodeId: event.nodeId,
+      payload: event.payload,
+      createdAt,
+    }));
+    await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events });
+    for (const event of events) this.options.bus.publish(event);
+  }
+}
+
+interface PendingEvent {
+  type: RunEventType;
+  nodeId: string | null;
+  payload: Record<string, unknown>;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** A run's output: its output node's value, or each output node's by label when there are several. */
+function runOutput(run: ActiveRun): unknown {
+  const outputs = run.definition.nodes.filter((node) => node.kind === "output" && run.statuses[node.id] === "succeeded");
+  const valueOf = (id: string) => {
+    const output = run.outputs[id];
+    return output?.data !== undefined ? output.data : (output?.content ?? null);
+  };
+  if (outputs.length === 0) return null;
+  if (outputs.length === 1) return valueOf(outputs[0]!.id);
+  return Object.fromEntries(outputs.map((node) => [node.label ?? node.id, valueOf(node.id)]));
+}
+
+/** Arguments as recorded and shown: literal secret values replaced; `${NAME}` references kept. */
+function maskSecretInputs(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  const masked = { ...args };
+  for (const input of tool.secretInputs) {
+    const value = masked[input];
+    if (typeof value === "string" && !parseSecretReference(value)) masked[input] = SECRET_MASK;
+  }
+  return masked;
+}
+
+/** What an event says about an approval: enough for the inbox, nothing secret. */
+function approvalSummary(approval: ApprovalRecord): Record<string, unknown> {
+  return {
+    id: approval.id,
+    kind: approval.kind,
+    nodeId: approval.nodeId,
+    tool: approval.tool,
+    operation: approval.operation,
+    arguments: approval.arguments,
+    preview: approval.preview,
+    status: approval.status,
+    decision: approval.decision,
+    feedback: approval.feedback,
+    decidedBy: approval.decidedBy,
+    decidedAt: approval.decidedAt,
+  };
+}
+
+/** The plan a person approves in plan mode: each step in order, with what it will be given. */
+function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {
+  const lines = definition.nodes.flatMap((node, index): string[] => {
+    if (node.kind !== "tool") return [];
+    const tool = pool.get(node.tool);
+    const operation = node.operation && tool?.operations?.[node.operation] ? ` — ${tool.operations[node.operation]!.title}` : "";
+    const args = tool ? maskSecretInputs(tool, node.arguments) : node.arguments;
+    return [`${index + 1}. ${node.label ?? tool?.title ?? node.tool}${operation}: ${JSON.stringify(args)}`];
+  });
+  return [`Plan for "${definition.name}":`, ...lines].join("\n");
+}

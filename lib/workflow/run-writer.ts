@@ -1,0 +1,52 @@
+import type { RunCommit, RunStore } from "./run-types";
+
+interface Pending {
+  commit: RunCommit;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Serialises one run's writes and groups those that queue up while a write
+ * is in flight into one transaction (group commit): order is preserved, each
+ * caller learns when its own changes are durable, and a busy run costs one
+ * transaction per batch rather than one per event.
+ */
+export class RunWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly runId: string,
+  ) {}
+
+  /** Resolves once `commit` is durable. */
+  write(commit: RunCommit): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ commit, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      const merged: RunCommit = { steps: [], events: [] };
+      for (const { commit } of batch) {
+        if (commit.run) merged.run = { ...merged.run, ...commit.run };
+        merged.steps.push(...commit.steps);
+        merged.events.push(...commit.events);
+      }
+      try {
+        await this.store.commit(this.runId, merged);
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    this.flushing = false;
+  }
+}

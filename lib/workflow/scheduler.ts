@@ -1,0 +1,162 @@
+import type { WorkflowDefinition, WorkflowEdge } from "./definition";
+
+/** Where one node of a run stands. `waiting` = waiting for a person. */
+export type NodeStatus = "pending" | "running" | "waiting" | "succeeded" | "failed" | "skipped";
+
+const SETTLED: ReadonlySet<NodeStatus> = new Set(["succeeded", "failed", "skipped"]);
+const ACTIVE: ReadonlySet<NodeStatus> = new Set(["running", "waiting"]);
+
+/** The graph of a definition, indexed once per run. */
+export interface WorkflowGraph {
+  nodeIds: readonly string[];
+  kinds: ReadonlyMap<string, string>;
+  incoming: ReadonlyMap<string, readonly WorkflowEdge[]>;
+  outgoing: ReadonlyMap<string, readonly WorkflowEdge[]>;
+}
+
+export function buildGraph(definition: Pick<WorkflowDefinition, "nodes" | "edges">): WorkflowGraph {
+  const incoming = new Map<string, WorkflowEdge[]>();
+  const outgoing = new Map<string, WorkflowEdge[]>();
+  for (const node of definition.nodes) {
+    incoming.set(node.id, []);
+    outgoing.set(node.id, []);
+  }
+  for (const edge of definition.edges) {
+    incoming.get(edge.target)?.push(edge);
+    outgoing.get(edge.source)?.push(edge);
+  }
+  return {
+    nodeIds: definition.nodes.map((node) => node.id),
+    kinds: new Map(definition.nodes.map((node) => [node.id, node.kind])),
+    incoming,
+    outgoing,
+  };
+}
+
+/** What the scheduler knows of a run: each node's status, and each finished router's chosen route. */
+export interface RunState {
+  statuses: Readonly<Record<string, NodeStatus>>;
+  routes: Readonly<Record<string, string>>;
+}
+
+/** What to do next. */
+export interface SchedulerDecision {
+  /** Nodes whose inputs are settled and at least one incoming edge is live: start them. */
+  start: string[];
+  /** Nodes no live edge can reach any more: mark them skipped. */
+  skip: string[];
+  /** Nothing is pending or active: the run is over. */
+  finished: boolean;
+  /** A node failed and the workflow stops at the first failure. */
+  failed: boolean;
+}
+
+/**
+ * Decides what runs next. Pure: no I/O, no clock. A node starts when every
+ * node feeding it has settled and at least one feeding edge is live (its
+ * source succeeded and, for a router, the edge follows the chosen route); it
+ * is skipped when all feeding edges are dead. Skips cascade within one call.
+ * With `onError: "stop"`, a failure starts nothing new.
+ *
+ * @example
+ *   nextSteps(graph, { statuses: { in: "succeeded", a: "pending" }, routes: {} }, "stop").start // ["a"]
+ */
+export function nextSteps(graph: WorkflowGraph, state: RunState, onError: "stop" | "continue"): SchedulerDecision {
+  const statuses: Record<string, NodeStatus> = { ...state.statuses };
+  const statusOf = (id: string): NodeStatus => statuses[id] ?? "pending";
+  const failed = graph.nodeIds.some((id) => statusOf(id) === "failed") && onError === "stop";
+  const start: string[] = [];
+  const skip: string[] = [];
+
+  if (!failed) {
+    // Skips can make further nodes decidable, so repeat until nothing changes.
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const id of graph.nodeIds) {
+        if (statusOf(id) !== "pending") continue;
+        const edges = graph.incoming.get(id) ?? [];
+        if (edges.length === 0) {
+          start.push(id);
+          statuses[id] = "running";
+          continue;
+        }
+        if (!edges.every((edge) => SETTLED.has(statusOf(edge.source)))) continue;
+        if (edges.some((edge) => isLive(edge, graph, statusOf, state.routes))) {
+          start.push(id);
+          statuses[id] = "running";
+        } else {
+          skip.push(id);
+          statuses[id] = "skipped";
+          changed = true;
+        }
+      }
+    }
+  }
+
+  const anyActive = graph.nodeIds.some((id) => ACTIVE.has(statusOf(id)));
+  const anyPending = graph.nodeIds.some((id) => statusOf(id) === "pending");
+  const finished = failed ? !anyActive && start.length === 0 : !anyActive && !anyPending;
+  return { start, skip, finished, failed };
+}
+
+function isLive(
+  edge: WorkflowEdge,
+  graph: WorkflowGraph,
+  statusOf: (id: string) => NodeStatus,
+  routes: Readonly<Record<string, string>>,
+): boolean {
+  if (statusOf(edge.source) !== "succeeded") return false;
+  if (graph.kinds.get(edge.source) !== "router") return true;
+  return edge.sourceHandle === routes[edge.source];
+}
+
+/** Every node id upstream of `nodeId` (its transitive sources). */
+export function upstreamOf(graph: WorkflowGraph, nodeId: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [nodeId];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (const edge of graph.incoming.get(current) ?? []) {
+      if (!seen.has(edge.source)) {
+        seen.add(edge.source);
+        stack.push(edge.source);
+      }
+    }
+  }
+  return seen;
+}
+
+/** Node ids that sit on a cycle. Empty for a valid workflow. */
+export function nodesOnCycles(graph: WorkflowGraph): string[] {
+  // Kahn's algorithm: whatever cannot be peeled off in topological order is on or behind a cycle;
+  // of those, keep the ones that can reach themselves.
+  const remaining = new Map(graph.nodeIds.map((id) => [id, (graph.incoming.get(id) ?? []).length]));
+  const queue = graph.nodeIds.filter((id) => remaining.get(id) === 0);
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    remaining.delete(id);
+    for (const edge of graph.outgoing.get(id) ?? []) {
+      const count = remaining.get(edge.target);
+      if (count === undefined) continue;
+      remaining.set(edge.target, count - 1);
+      if (count - 1 === 0) queue.push(edge.target);
+    }
+  }
+  return [...remaining.keys()].filter((id) => upstreamOf(graph, id).has(id));
+}
+
+/** Nodes reachable from `starts` along edges. */
+export function reachableFrom(graph: WorkflowGraph, starts: Iterable<string>): Set<string> {
+  const seen = new Set<string>(starts);
+  const stack = [...seen];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (const edge of graph.outgoing.get(current) ?? []) {
+      if (!seen.has(edge.target)) {
+        seen.add(edge.target);
+        stack.push(edge.target);
+      }
+    }
+  }
+  return seen;
+}

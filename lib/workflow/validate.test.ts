@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { defaultPool, secretsFromRecord } from "@/lib/tools";
+import { validateWorkflow } from "./validate";
+
+const options = {
+  pool: defaultPool(),
+  secrets: secretsFromRecord({ GOOD_DB: "postgresql://app:pw@127.0.0.1:5432/app", BAD_DB: "not a url" }),
+};
+
+const base = {
+  name: "Nightly report",
+  nodes: [
+    { id: "in", kind: "input", fields: [{ name: "topic" }] },
+    { id: "write", kind: "tool", tool: "write_file", settings: { root: "/tmp" }, arguments: { path: "{{ inputs.topic }}.md", content: "x" } },
+    { id: "out", kind: "output", value: "{{ nodes.write.output }}" },
+  ],
+  edges: [
+    { id: "e1", source: "in", target: "write" },
+    { id: "e2", source: "write", target: "out" },
+  ],
+};
+
+describe("validateWorkflow", () => {
+  it("accepts a sound workflow", async () => {
+    const result = await validateWorkflow(base, options);
+    expect(result.problems).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("reports every problem at once, each with its node and field", async () => {
+    const result = await validateWorkflow(
+      {
+        ...base,
+        nodes: [
+          ...base.nodes.slice(0, 2),
+          { id: "out", kind: "output", value: "{{ nodes.later.output }} {{ inputs.missing }}" },
+          { id: "later", kind: "tool", tool: "teleport" },
+          { id: "q", kind: "tool", tool: "sql", operation: "drop_everything" },
+          { id: "w2", kind: "tool", tool: "write_file", settings: {}, arguments: { nonsense: 1 } },
+        ],
+        edges: [...base.edges, { id: "e3", source: "write", target: "later" }, { id: "e4", source: "write", target: "q" }, { id: "e5", source: "in", target: "w2" }],
+      },
+      options,
+    );
+    const summary = result.problems.map((problem) => `${problem.nodeId}|${problem.field}|${problem.message}`);
+    expect(result.valid).toBe(false);
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^out\|value\|\{\{ nodes\.later\.output \}\}: node "later" is not upstream/),
+        expect.stringMatching(/^out\|value\|\{\{ inputs\.missing \}\}: the run has no input "missing"/),
+        expect.stringMatching(/^later\|tool\|Unknown tool "teleport"\. Known tools: read_file/),
+        expect.stringMatching(/^q\|operation\|SQL Database has no operation "drop_everything"; expected one of test_connection, list_tables, table_schema, query/),
+        expect.stringMatching(/^w2\|settings\.root\|/),
+        expect.stringMatching(/^w2\|arguments\.nonsense\|Write a File has no input "nonsense"/),
+      ]),
+    );
+  });
+
+  it("derives secret requirements and tells set from usable", async () => {
+    const sqlNode = (id: string, dsn: string) => ({ id, kind: "tool", tool: "sql", operation: "list_tables", arguments: { dsn } });
+    const result = await validateWorkflow(
+      {
+        name: "db",
+        nodes: [sqlNode("good", "${GOOD_DB}"), sqlNode("bad", "${BAD_DB}"), sqlNode("unset", "${NOPE}"), sqlNode("plain", "postgresql://u:p@h/d")],
+        edges: [],
+      },
+      options,
+    );
+    expect(result.requirements).toEqual([
+      { nodeId: "good", kind: "secret", name: "GOOD_DB", field: "dsn", satisfied: true, problem: "" },
+      { nodeId: "bad", kind: "secret", name: "BAD_DB", field: "dsn", satisfied: false, problem: expect.stringContaining("is not a database connection URL") },
+      { nodeId: "unset", kind: "secret", name: "NOPE", field: "dsn", satisfied: false, problem: "is not set" },
+    ]);
+    expect(result.problems.find((problem) => problem.nodeId === "plain")).toMatchObject({ severity: "warning", field: "arguments.dsn" });
+    expect(JSON.stringify(result)).not.toContain("app:pw");
+  });
+
+  it("finds cycles and unreachable nodes", async () => {
+    const result = await validateWorkflow(
+      {
+        name: "loops",
+        nodes: [
+          { id: "in", kind: "input" },
+          { id: "a", kind: "output" },
+          { id: "b", kind: "output" },
+          { id: "lonely", kind: "output" },
+        ],
+        edges: [
+          { id: "1", source: "in", target: "a" },
+          { id: "2", source: "a", target: "b" },
+          { id: "3", source: "b", target: "a" },
+        ],
+      },
+      options,
+    );
+    const byNode = (id: string) => result.problems.filter((problem) => problem.nodeId === id).map((problem) => problem.message);
+    expect(byNode("a")).toContainEqual(expect.stringContaining("cycle"));
+    expect(byNode("b")).toContainEqual(expect.stringContaining("cycle"));
+    expect(byNode("lonely")).toEqual([expect.stringContaining("Nothing leads to this node")]);
+  });
+
+  it("attributes schema errors to the node they sit in", async () => {
+    const result = await validateWorkflow({ name: "", nodes: [{ id: "x", kind: "tool", tool: 5 }], edges: [] }, options);
+    expect(result.definition).toBeNull();
+    expect(result.problems).toEqual([
+      expect.objectContaining({ nodeId: null, field: "name", message: "give the workflow a name" }),
+      expect.objectContaining({ nodeId: "x", field: "tool", message: "expected string, received number" }),
+    ]);
+    const dangling = await validateWorkflow({ name: "n", nodes: [{ id: "x", kind: "output" }], edges: [{ id: "e", source: "x", target: "ghost" }] }, options);
+    expect(dangling.problems).toEqual([expect.objectContaining({ nodeId: null, field: "edges[0].target", message: 'no node with id "ghost"' })]);
+  });
+
+  it("checks router edges follow a route", async () => {
+    const result = await validateWorkflow(
+      {
+        name: "route",
+        nodes: [
+          { id: "r", kind: "router", routes: [{ id: "big", value: "1", operator: "is_true" }] },
+          { id: "o", kind: "output" },
+        ],
+        edges: [{ id: "e", source: "r", target: "o", sourceHandle: "small" }],
+      },
+      options,
+    );
+    expect(result.problems).toEqual([expect.objectContaining({ nodeId: "r", field: "edges[0].sourceHandle" })]);
+  });
+});

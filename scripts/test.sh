@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# What `npm test` runs, locally and in CI: services, types, lint, unit and
+# integration tests, the production build, then browser tests when there are any.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "services (PostgreSQL, Chromium)"
+bash scripts/ensure-services.sh
+
+step "type check: tsc --noEmit"
+npx tsc --noEmit
+
+step "lint: eslint ."
+npx eslint .
+
+step "unit and integration tests: vitest run"
+npx vitest run
+
+# Last among the fast checks: a broken build must fail CI, and the browser
+# tests below run against this build.
+step "production build: next build"
+npx next build
+
+# Browser tests hook: runs once e2e/ holds Playwright specs and a Playwright
+# config exists (they drive /usr/bin/chromium; see STACK.md for launch args).
+shopt -s nullglob
+e2e_specs=(e2e/*.spec.ts)
+e2e_configs=(playwright.config.ts playwright.config.mts playwright.config.js playwright.config.mjs)
+e2e_config=""
+for candidate in "${e2e_configs[@]}"; do
+  if [ -f "$candidate" ]; then
+    e2e_config=$candidate
+    break
+  fi
+done
+if [ "${#e2e_specs[@]}" -gt 0 ] && [ -n "$e2e_config" ]; then
+  step "browser tests: playwright test (${#e2e_specs[@]} spec files, $e2e_config)"
+  # The local runner only: a bare `npx playwright` would fetch a package from the registry.
+  if [ ! -x node_modules/.bin/playwright ]; then
+    echo "e2e/ has specs but @playwright/test is not installed: npm i -D -E @playwright/test@1.65.1" >&2
+    exit 1
+  fi
+  node_modules/.bin/playwright test --config "$e2e_config"
+elif [ "${#e2e_specs[@]}" -gt 0 ]; then
+  echo "e2e/ has ${#e2e_specs[@]} spec files but no playwright.config.*: add one so they run." >&2
+  exit 1
+else
+  step "browser tests: none yet (no e2e/*.spec.ts)"
+fi
+
+printf '\nAll checks passed.\n'
