@@ -10,7 +10,7 @@ type EnvironmentSource = Readonly<Record<string, string | undefined>>;
  * secret key.
  */
 export function dataFolder(source: EnvironmentSource = process.env): string {
-  const folder = path.resolve(readEnvironment(source).STUDIO_DATA_DIR ?? path.join(process.cwd(), ".data"));
+  const folder = path.resolve(/*turbopackIgnore: true*/ readEnvironment(source).STUDIO_DATA_DIR ?? path.join(process.cwd(), ".data"));
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   return folder;
 }
@@ -28,5 +28,5 @@ export function databaseFilePath(url: string): string {
   if (!url.startsWith("file:") || url === "file::memory:") {
     throw new Error(`Expected a SQLite file URL such as file:/var/lib/studio/studio.db, got "${url}".`);
   }
-  return path.resolve(url.slice("file:".length));
+  return path.resolve(/*turbopackIgnore: true*/ url.slice("file:".length));
 }

@@ -59,15 +59,15 @@ export function defaultMigrationsFolder(): string {
 
 /** The committed migrations, sorted by folder name. */
 export function readMigrations(folder: string = defaultMigrationsFolder()): Migration[] {
-  if (!existsSync(folder)) {
+  if (!existsSync(/*turbopackIgnore: true*/ folder)) {
     throw new MigrationError(`No migrations folder at ${folder}. Start the studio from its project folder (where prisma/ is).`);
   }
-  return readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(path.join(folder, entry.name, "migration.sql")))
+  return readdirSync(/*turbopackIgnore: true*/ folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(/*turbopackIgnore: true*/ folder, entry.name, "migration.sql")))
     .map((entry) => entry.name)
     .sort()
     .map((name) => {
-      const sql = readFileSync(path.join(folder, name, "migration.sql"), "utf8");
+      const sql = readFileSync(path.join(/*turbopackIgnore: true*/ folder, name, "migration.sql"), "utf8");
       return { name, sql, checksum: sha256(sql) };
     });
 }

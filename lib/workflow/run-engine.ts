@@ -99,6 +99,8 @@ class ActiveRun {
   scope(): TemplateScope {
     const nodes: Record<string, { output: unknown; data?: unknown }> = {};
     for (const [id, output] of Object.entries(this.outputs)) nodes[id] = { output: output.content, data: output.data };
+    // A skipped branch reads as empty, so a join after a router can refer to every branch.
+    for (const [id, status] of Object.entries(this.statuses)) if (status === "skipped") nodes[id] = { output: null, data: null };
     return { inputs: this.inputs, nodes };
   }
 }

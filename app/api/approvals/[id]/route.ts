@@ -1,0 +1,22 @@
+import { getApprovalDetail } from "@/lib/persistence/run-queries";
+import { decideApproval } from "@/lib/server/approvals";
+import { json, pathId, readBody, route } from "@/lib/server/http";
+import { currentUser } from "@/lib/server/session";
+import { startStudio } from "@/lib/server/studio";
+import { DecisionBodySchema } from "@/lib/validations/run";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = route(async (_request, { params }: Context) => {
+  await startStudio();
+  return json({ approval: await getApprovalDetail(pathId((await params).id, "approval")) });
+});
+
+/** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions. */
+export const POST = route(async (request, { params }: Context) => {
+  const id = pathId((await params).id, "approval");
+  const body = await readBody(request, DecisionBodySchema);
+  return json({ approval: await decideApproval(id, body, currentUser(request)) });
+});

@@ -1,0 +1,12 @@
+import { listApprovals } from "@/lib/persistence/run-queries";
+import { json, readQuery, route } from "@/lib/server/http";
+import { startStudio } from "@/lib/server/studio";
+import { ListApprovalsQuerySchema } from "@/lib/validations/run";
+
+export const dynamic = "force-dynamic";
+
+/** What each approval is about: the run, node, tool, operation, masked arguments and a preview of what would happen. */
+export const GET = route(async (request) => {
+  await startStudio();
+  return json({ approvals: await listApprovals(readQuery(request, ListApprovalsQuerySchema)) });
+});

@@ -1,0 +1,21 @@
+import { createSecret, listSecrets } from "@/lib/persistence";
+import { json, readBody, route } from "@/lib/server/http";
+import { secretProblem } from "@/lib/server/secrets";
+import { startStudio } from "@/lib/server/studio";
+import { CreateSecretBodySchema } from "@/lib/validations/secret";
+
+export const dynamic = "force-dynamic";
+
+/** Names, descriptions, tools and times: never a value. */
+export const GET = route(async () => {
+  await startStudio();
+  return json({ secrets: await listSecrets() });
+});
+
+/** Stores a secret encrypted. `problem` is the tool's checkSecret answer: set is not the same as usable. */
+export const POST = route(async (request) => {
+  const studio = await startStudio();
+  const body = await readBody(request, CreateSecretBodySchema);
+  const secret = await createSecret(body);
+  return json({ secret, problem: secretProblem(studio.pool(), body.tool, body.value) }, 201);
+});

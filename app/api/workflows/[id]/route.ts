@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { deleteWorkflow, getWorkflow, saveWorkflow } from "@/lib/persistence";
+import { json, pathId, readBody, readQuery, route } from "@/lib/server/http";
+import { startStudio } from "@/lib/server/studio";
+import { UpdateWorkflowBodySchema } from "@/lib/validations/workflow";
+
+export const dynamic = "force-dynamic";
+
+type Context = { params: Promise<{ id: string }> };
+
+export const GET = route(async (_request, { params }: Context) => {
+  await startStudio();
+  const id = pathId((await params).id, "workflow");
+  return json({ workflow: await getWorkflow(id) });
+});
+
+const SaveQuerySchema = z.object({
+  /** The version the editor started from; a newer saved version is a 409 rather than a silent overwrite. */
+  expectedVersion: z.coerce.number().int().positive().optional(),
+});
+
+/** Saves a new version. */
+export const PUT = route(async (request, { params }: Context) => {
+  await startStudio();
+  const id = pathId((await params).id, "workflow");
+  const { expectedVersion } = readQuery(request, SaveQuerySchema);
+  const definition = await readBody(request, UpdateWorkflowBodySchema);
+  return json({ workflow: await saveWorkflow(id, definition, expectedVersion === undefined ? {} : { expectedVersion }) });
+});
+
+export const DELETE = route(async (_request, { params }: Context) => {
+  await startStudio();
+  const id = pathId((await params).id, "workflow");
+  await deleteWorkflow(id);
+  return new Response(null, { status: 204 });
+});

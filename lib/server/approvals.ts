@@ -1,0 +1,45 @@
+import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
+import type { ApprovalKind } from "@/lib/workflow/run-types";
+import type { DecisionBody } from "@/lib/validations/run";
+import { HttpError } from "./http";
+import { startStudio } from "./studio";
+
+/** The decisions each kind of approval accepts. */
+const DECISIONS_BY_KIND: Record<ApprovalKind, readonly DecisionBody["decision"][]> = {
+  write: ["once", "always", "deny"],
+  shell: ["approve", "deny"],
+  network: ["approve", "deny"],
+  mcp: ["approve", "deny"],
+  plan: ["approve", "deny"],
+  ask: ["answer", "deny"],
+};
+
+/**
+ * Records a person's decision and resumes the waiting step: 422 for a
+ * decision the approval's kind does not take, 409 when it was already decided.
+ */
+export async function decideApproval(id: string, body: DecisionBody, decidedBy: string | null): Promise<ApprovalDetail> {
+  const studio = await startStudio();
+  const approval = await getApprovalDetail(id, studio.database);
+  const allowed = DECISIONS_BY_KIND[approval.kind];
+  if (!allowed.includes(body.decision)) {
+    throw new HttpError(422, `decision: a ${approval.kind} approval takes ${allowed.join(", ")}; got "${body.decision}".`, {
+      issues: [{ path: "decision", message: `expected one of ${allowed.join(", ")}`, code: "invalid_value" }],
+    });
+  }
+  if (body.decision === "answer" && !body.feedback) {
+    throw new HttpError(422, "feedback: write the answer to the question.", {
+      issues: [{ path: "feedback", message: "write the answer", code: "too_small" }],
+    });
+  }
+  if (approval.status !== "pending") throw alreadyDecided(approval);
+  const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy });
+  if (!result) throw new HttpError(404, `No approval "${id}" exists.`);
+  if (!result.changed) throw alreadyDecided(await getApprovalDetail(id, studio.database));
+  return getApprovalDetail(id, studio.database);
+}
+
+function alreadyDecided(approval: ApprovalDetail): HttpError {
+  const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  return new HttpError(409, `This approval was already ${approval.status}${by}; a decision cannot be changed.`, { approval });
+}

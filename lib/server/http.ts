@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { ConflictError, NotFoundError, SecretKeyMismatchError } from "@/lib/persistence";
+import { fieldPath } from "@/lib/tools/validation";
+import { isAuthorised } from "./session";
+
+/** Bodies larger than this are refused with 413 before they are parsed. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/** An error with an HTTP status and a message written for the caller. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** One zod issue as the API reports it: the field as a dotted path, and what was expected. */
+export interface ApiIssue {
+  path: string;
+  message: string;
+  code: string;
+}
+
+export function toApiIssues(error: z.ZodError): ApiIssue[] {
+  return error.issues.map((issue) => ({
+    path: fieldPath(issue.path),
+    message: issue.message.replace(/^Invalid input: /, ""),
+    code: issue.code,
+  }));
+}
+
+/** 422 with every issue, each naming its field. */
+export function unprocessable(error: z.ZodError, what = "The request"): Response {
+  const issues = toApiIssues(error);
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+  return json({ error: `${what} is not valid: ${summary}`, issues }, 422);
+}
+
+/**
+ * Reads and parses a JSON body with `schema`: 415 unless it is JSON (which
+ * also keeps cross-site form posts out), 413 when too large, 400 when it is
+ * not JSON at all, 422 (via ZodError) when it does not fit.
+ */
+export async function readBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(contentType)) {
+    throw new HttpError(415, "Send the body as JSON with the header Content-Type: application/json.");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimited(request);
+  let value: unknown;
+  try {
+    value = text.trim() === "" ? undefined : JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return schema.parse(value);
+}
+
+async function readLimited(request: Request): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(413, `The body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+}
+
+/** Parses query parameters with `schema` (422 naming the parameter on failure). */
+export function readQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.infer<Schema> {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  return schema.parse(params);
+}
+
+/** An id from the path: short, printable; anything else cannot name a record, so 404. */
+export const PathIdSchema = z.string().min(1).max(200).regex(/^[A-Za-z0-9_.:-]+$/);
+
+export function pathId(value: string, kind: string): string {
+  const parsed = PathIdSchema.safeParse(value);
+  if (!parsed.success) throw new NotFoundError(kind, value.slice(0, 200));
+  return parsed.data;
+}
+
+type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
+
+/**
+ * Wraps a route handler so every failure is a clear 4xx (or an honest 5xx
+ * with nothing internal leaked): zod -> 422, not found -> 404, conflict -> 409.
+ * With STUDIO_PASSWORD set it also refuses requests without a session (401),
+ * behind the same check in proxy.ts, so a route is never open by accident.
+ */
+export function route<Context>(handler: Handler<Context>, options: { public?: boolean } = {}): Handler<Context> {
+  return async (request, context) => {
+    if (!options.public && !isAuthorised(request)) {
+      return json({ error: "Sign in first: this studio is protected by a password." }, 401);
+    }
+    try {
+      return await handler(request, context);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof z.ZodError) return unprocessable(error);
+  if (error instanceof HttpError) return json({ error: error.message, ...error.details }, error.status);
+  if (NotFoundError.isInstance(error)) return json({ error: error.message }, 404);
+  if (ConflictError.isInstance(error)) return json({ error: error.message }, 409);
+  if (SecretKeyMismatchError.isInstance(error)) return json({ error: error.message }, 503);
+  console.error("[studio] unexpected error in a route", error);
+  return json({ error: "Something went wrong on the server; the details are in its log." }, 500);
+}

@@ -1,0 +1,302 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { allTools, secretsFromRecord, Tool, ToolPool, ToolResult, type ToolContext } from "@/lib/tools";
+import { createWorkflow } from "@/lib/persistence";
+import { createRun, getRunDetail, readEvents } from "@/lib/persistence/run-queries";
+import { PrismaRunStore } from "@/lib/persistence/run-store";
+import { openTempDatabase } from "@/lib/persistence/temp-database";
+import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
+import { RunEventBus } from "@/lib/workflow/event-bus";
+import { RunEngine } from "@/lib/workflow/run-engine";
+import type { RunEvent } from "@/lib/workflow/run-types";
+
+/** Counts its calls in a file, so a test can tell whether a step ran again. */
+class CountingTool extends Tool<{ label: string; token?: string }> {
+  name = "count";
+  title = "Count calls";
+  description = "Appends its label to calls.log.";
+  inputModel = z.object({ label: z.string(), token: z.string().optional() });
+  secretInputs = ["token"];
+  credentialHelp = "Any token. Store it in Settings → Secrets and reference it as ${NAME}.";
+  constructor(private readonly logFile: string) {
+    super();
+  }
+  override isReadOnly(): boolean {
+    return true;
+  }
+  override async call(args: { label: string; token?: string }, ctx: ToolContext): Promise<ToolResult> {
+    const { appendFileSync } = await import("node:fs");
+    appendFileSync(this.logFile, `${args.label}\n`);
+    ctx.events.emit({ type: "tool-progress", tool: this.name, message: `counting with ${args.token ?? "no token"}` });
+    return ToolResult.ok(`counted ${args.label} using ${args.token ?? "nothing"}`, { label: args.label });
+  }
+}
+
+let temp: ReturnType<typeof openTempDatabase>;
+let workRoot: string;
+let logFile: string;
+let engine: RunEngine;
+let bus: RunEventBus;
+let store: PrismaRunStore;
+const secrets = secretsFromRecord({ API_TOKEN: "tok-very-secret-4242" });
+
+function newEngine(): RunEngine {
+  return new RunEngine({
+    store,
+    bus,
+    pool: () => new ToolPool([...allTools(), new CountingTool(logFile)]),
+    secrets,
+    workingDirectory: workRoot,
+  });
+}
+
+beforeAll(() => {
+  temp = openTempDatabase();
+  workRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "engine-work-")));
+  logFile = path.join(workRoot, "calls.log");
+  bus = new RunEventBus();
+  store = new PrismaRunStore(temp.database);
+  engine = newEngine();
+});
+
+afterAll(async () => {
+  await engine.idle();
+  await temp.close();
+});
+
+async function startRun(definition: WorkflowDefinitionInput, inputs: Record<string, unknown> = {}) {
+  const workflow = await createWorkflow(definition, temp.database);
+  const { runId } = await createRun(workflow.id, inputs, {}, temp.database);
+  await engine.start(runId);
+  return { runId, workflowId: workflow.id };
+}
+
+/** Resolves with the first event of `type` of the run (already published or future). */
+function nextEvent(runId: string, type: RunEvent["type"]): Promise<RunEvent> {
+  return new Promise((resolve) => {
+    const unsubscribe = bus.subscribe(runId, (event) => {
+      if (event.type === type) {
+        unsubscribe();
+        resolve(event);
+      }
+    });
+  });
+}
+
+const writeWorkflow = (mode: "default" | "bypass" | "plan", file: string, content = "hello {{ inputs.name }}"): WorkflowDefinitionInput => ({
+  name: `write ${file}`,
+  mode,
+  nodes: [
+    { id: "in", kind: "input", fields: [{ name: "name" }] },
+    { id: "write", kind: "tool", tool: "write_file", settings: { root: workRoot }, arguments: { path: file, content } },
+    { id: "out", kind: "output", value: "{{ nodes.write.output }}" },
+  ],
+  edges: [
+    { id: "a", source: "in", target: "write" },
+    { id: "b", source: "write", target: "out" },
+  ],
+});
+
+describe("RunEngine on a real SQLite file", () => {
+  it("runs a linear workflow, persisting steps and a gap-free event sequence", async () => {
+    const { runId } = await startRun(writeWorkflow("bypass", "bypass.txt"), { name: "Ada" });
+    await engine.settled(runId);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    expect(readFileSync(path.join(workRoot, "bypass.txt"), "utf8")).toBe("hello Ada");
+    expect(detail.steps.map((step) => [step.nodeId, step.status])).toEqual([
+      ["in", "succeeded"],
+      ["write", "succeeded"],
+      ["out", "succeeded"],
+    ]);
+    expect(detail.steps[1]?.input).toEqual({ path: "bypass.txt", content: "hello Ada" });
+    const events = await readEvents(runId, 0, 1000, temp.database);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events.map((event) => event.type)).toEqual([
+      "run-started",
+      "node-started",
+      "node-succeeded",
+      "node-started",
+      "node-progress",
+      "node-succeeded",
+      "node-started",
+      "node-succeeded",
+      "run-succeeded",
+    ]);
+    expect(detail.lastSeq).toBe(events.length);
+    expect(String(detail.output)).toMatch(/bypass\.txt/);
+  });
+
+  it("waits for a person on a write, then writes once approved", async () => {
+    const requested = new Promise<RunEvent>((resolve) => {
+      const unsubscribe = bus.subscribeAll((event) => {
+        if (event.type === "approval-requested") {
+          unsubscribe();
+          resolve(event);
+        }
+      });
+    });
+    const { runId } = await startRun(writeWorkflow("default", "approved.txt"), { name: "Grace" });
+    const event = await requested;
+    const approval = event.payload.approval as { id: string; kind: string; preview: string };
+    expect(approval.kind).toBe("write");
+    expect(approval.preview).toContain("+hello Grace");
+    expect(existsSync(path.join(workRoot, "approved.txt"))).toBe(false);
+    expect((await getRunDetail(runId, temp.database)).status).toBe("awaiting_input");
+
+    const decided = await engine.decide(approval.id, { decision: "once", feedback: null, decidedBy: "tester" });
+    expect(decided?.changed).toBe(true);
+    // A second decision changes nothing.
+    expect((await engine.decide(approval.id, { decision: "deny", feedback: null, decidedBy: "tester" }))?.changed).toBe(false);
+    await engine.settled(runId);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    expect(readFileSync(path.join(workRoot, "approved.txt"), "utf8")).toBe("hello Grace");
+    expect(detail.approvals).toMatchObject([{ status: "approved", decision: "once", decidedBy: "tester" }]);
+  });
+
+  it("fails the node with the person's reason when a write is denied", async () => {
+    const requested = nextEventOfAnyRun("approval-requested");
+    const { runId } = await startRun(writeWorkflow("default", "denied.txt"), { name: "x" });
+    const approval = (await requested).payload.approval as { id: string };
+    await engine.decide(approval.id, { decision: "deny", feedback: "wrong folder, use drafts/", decidedBy: null });
+    await engine.settled(runId);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("failed");
+    expect(detail.steps.find((step) => step.nodeId === "write")).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("wrong folder, use drafts/"),
+    });
+    expect(detail.steps.find((step) => step.nodeId === "out")?.status).toBe("pending");
+    expect(existsSync(path.join(workRoot, "denied.txt"))).toBe(false);
+  });
+
+  it("cancels a waiting run and fails its pending approval", async () => {
+    const requested = nextEventOfAnyRun("approval-requested");
+    const { runId } = await startRun(writeWorkflow("default", "cancelled.txt"), { name: "x" });
+    await requested;
+    expect(await engine.cancel(runId, "tester")).toBe(true);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("cancelled");
+    expect(detail.approvals).toMatchObject([{ status: "cancelled" }]);
+    expect(existsSync(path.join(workRoot, "cancelled.txt"))).toBe(false);
+    expect(await engine.cancel(runId)).toBe(false);
+  });
+
+  it("asks for the plan first in plan mode, and writes nothing when it is rejected", async () => {
+    const requested = nextEventOfAnyRun("approval-requested");
+    const { runId } = await startRun(writeWorkflow("plan", "planned.txt"), { name: "x" });
+    const approval = (await requested).payload.approval as { id: string; kind: string; preview: string };
+    expect(approval.kind).toBe("plan");
+    expect(approval.preview).toContain("Write a File");
+    await engine.decide(approval.id, { decision: "deny", feedback: "not today", decidedBy: null });
+    await engine.settled(runId);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("failed");
+    expect(detail.error).toContain("not today");
+    expect(existsSync(path.join(workRoot, "planned.txt"))).toBe(false);
+  });
+
+  it("follows the chosen route and skips the other branch", async () => {
+    const { runId } = await startRun(
+      {
+        name: "route",
+        mode: "bypass",
+        nodes: [
+          { id: "in", kind: "input", fields: [{ name: "size", type: "number" }] },
+          { id: "r", kind: "router", routes: [{ id: "big", value: "{{ inputs.size }}", operator: "greater_than", compareTo: "10" }] },
+          { id: "big", kind: "tool", tool: "count", arguments: { label: "big" } },
+          { id: "small", kind: "tool", tool: "count", arguments: { label: "small" } },
+          { id: "out", kind: "output", value: "{{ nodes.big.output }}{{ nodes.small.output }}" },
+        ],
+        edges: [
+          { id: "1", source: "in", target: "r" },
+          { id: "2", source: "r", target: "big", sourceHandle: "big" },
+          { id: "3", source: "r", target: "small", sourceHandle: "default" },
+          { id: "4", source: "big", target: "out" },
+          { id: "5", source: "small", target: "out" },
+        ],
+      },
+      { size: 42 },
+    );
+    await engine.settled(runId);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    expect(Object.fromEntries(detail.steps.map((step) => [step.nodeId, step.status]))).toEqual({
+      in: "succeeded",
+      r: "succeeded",
+      big: "succeeded",
+      small: "skipped",
+      out: "succeeded",
+    });
+  });
+
+  it("resumes an interrupted run without running finished steps again", async () => {
+    const definition: WorkflowDefinitionInput = {
+      name: "resume",
+      mode: "bypass",
+      nodes: [
+        { id: "first", kind: "tool", tool: "count", arguments: { label: "first" } },
+        { id: "second", kind: "tool", tool: "count", arguments: { label: "second" } },
+      ],
+      edges: [{ id: "1", source: "first", target: "second" }],
+    };
+    const workflow = await createWorkflow(definition, temp.database);
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    // The state a SIGKILL leaves: `first` finished, `second` was running.
+    await store.commit(runId, {
+      steps: [
+        { nodeId: "first", status: "succeeded", output: { content: "counted first" }, attempt: 1, finishedAt: new Date().toISOString() },
+        { nodeId: "second", status: "running", attempt: 1 },
+      ],
+      events: [
+        { runId, seq: 1, type: "run-started", nodeId: null, payload: {}, createdAt: new Date().toISOString() },
+        { runId, seq: 2, type: "node-started", nodeId: "first", payload: {}, createdAt: new Date().toISOString() },
+      ],
+    });
+    const before = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
+    const restarted = newEngine();
+    expect(await restarted.resumeAll()).toContain(runId);
+    await restarted.settled(runId);
+    const calls = readFileSync(logFile, "utf8").slice(before.length);
+    expect(calls).toBe("second\n");
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    expect(detail.steps.find((step) => step.nodeId === "second")?.attempt).toBe(2);
+    const events = await readEvents(runId, 0, 1000, temp.database);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events[2]?.type).toBe("run-resumed");
+  });
+
+  it("hands the tool the secret and keeps it out of steps and events", async () => {
+    const { runId } = await startRun({
+      name: "secret",
+      mode: "bypass",
+      nodes: [{ id: "c", kind: "tool", tool: "count", arguments: { label: "s", token: "${API_TOKEN}" } }],
+      edges: [],
+    });
+    await engine.settled(runId);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    const stored = JSON.stringify(detail) + JSON.stringify(await readEvents(runId, 0, 1000, temp.database));
+    expect(stored).not.toContain("tok-very-secret-4242");
+    expect(stored).toContain("counted s using ••••••");
+    expect(readFileSync(temp.filePath).includes("tok-very-secret-4242")).toBe(false);
+  });
+});
+
+function nextEventOfAnyRun(type: RunEvent["type"]): Promise<RunEvent> {
+  return new Promise((resolve) => {
+    const unsubscribe = bus.subscribeAll((event) => {
+      if (event.type === type) {
+        unsubscribe();
+        resolve(event);
+      }
+    });
+  });
+}
+
+void nextEvent;

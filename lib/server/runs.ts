@@ -1,0 +1,40 @@
+import { getVersion, getWorkflow } from "@/lib/persistence";
+import { createRun, getRunDetail, type RunDetail } from "@/lib/persistence/run-queries";
+import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
+import { validateWorkflow } from "@/lib/workflow/validate";
+import type { StartRunBody } from "@/lib/validations/run";
+import { HttpError, toApiIssues } from "./http";
+import { startStudio } from "./studio";
+
+/**
+ * Starts a run: checks the inputs against the input node and the workflow
+ * against the tools and secrets (422 with every problem, nothing written),
+ * then creates the run and hands it to the engine.
+ */
+export async function startRun(workflowId: string, body: StartRunBody): Promise<RunDetail> {
+  const studio = await startStudio();
+  const definition =
+    body.version === undefined ? (await getWorkflow(workflowId)).definition : (await getVersion(workflowId, body.version)).definition;
+
+  const inputs = runInputsSchema(inputFieldsOf(definition)).safeParse(body.inputs);
+  if (!inputs.success) {
+    const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
+    throw new HttpError(422, `The run's inputs are not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
+  }
+  const validation = await validateWorkflow(definition, { pool: studio.pool(), secrets: studio.secrets });
+  if (!validation.valid) {
+    const errors = validation.problems.filter((problem) => problem.severity === "error");
+    throw new HttpError(422, `The workflow cannot run yet: ${errors.map((problem) => describe(problem)).join("; ")}`, {
+      problems: validation.problems,
+    });
+  }
+  const { runId } = await createRun(workflowId, inputs.data, body.version === undefined ? {} : { version: body.version }, studio.database);
+  await studio.engine.start(runId);
+  return getRunDetail(runId, studio.database);
+}
+
+function describe(problem: { nodeId: string | null; field: string | null; message: string }): string {
+  const where = [problem.nodeId, problem.field].filter(Boolean).join(".");
+  return where ? `${where}: ${problem.message}` : problem.message;
+}
+

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/** POST /workflows/:id/runs */
+export const StartRunBodySchema = z.object({
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  /** Run an earlier version; default the newest. */
+  version: z.number().int().positive().optional(),
+});
+export type StartRunBody = z.infer<typeof StartRunBodySchema>;
+
+export const RunStatusSchema = z.enum(["running", "succeeded", "failed", "cancelled", "awaiting_input"]);
+
+/** GET /runs */
+export const ListRunsQuerySchema = z.object({
+  status: RunStatusSchema.optional(),
+  workflowId: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  before: z.string().max(200).optional(),
+});
+
+/** POST /approvals/:id */
+export const DecisionBodySchema = z.object({
+  decision: z.enum(["once", "always", "approve", "deny", "answer"]),
+  /** A reason for a denial or an instruction ("no, do this instead"); for questions, the answer. */
+  feedback: z.string().trim().max(10_000).optional(),
+});
+export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+
+/** GET /approvals */
+export const ListApprovalsQuerySchema = z.object({
+  status: z.enum(["pending", "approved", "denied", "answered", "cancelled"]).optional(),
+  runId: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});

@@ -1,0 +1,23 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { isAuthorised } from "@/lib/server/session";
+
+/**
+ * With STUDIO_PASSWORD set, every page, route and event stream needs a
+ * session: pages redirect to /login, API calls get 401. Route handlers check
+ * again (lib/server/http.ts), so this is the first gate, not the only one.
+ */
+export function proxy(request: NextRequest): NextResponse {
+  if (isAuthorised(request)) return NextResponse.next();
+  const { pathname, search } = request.nextUrl;
+  if (pathname.startsWith("/api/")) {
+    return NextResponse.json({ error: "Sign in first: this studio is protected by a password." }, { status: 401 });
+  }
+  const login = new URL("/login", request.url);
+  login.searchParams.set("next", `${pathname}${search}`);
+  return NextResponse.redirect(login);
+}
+
+export const config = {
+  // Everything except the sign-in page and endpoints and Next's own assets.
+  matcher: ["/((?!login|api/auth/|_next/static|_next/image|icon.svg|favicon.ico).*)"],
+};
