@@ -7,6 +7,10 @@ import { isAuthorised } from "@/lib/server/session";
  * again (lib/server/http.ts), so this is the first gate, not the only one.
  */
 export function proxy(request: NextRequest): NextResponse {
+  // Next answers a path that is not valid percent-encoding (`/api/runs/%E0%A4%A`) with a bare 500 when it decodes route params.
+  if (!isDecodable(request.nextUrl.pathname)) {
+    return NextResponse.json({ error: "The address is not valid percent-encoding; check the link." }, { status: 400 });
+  }
   if (isAuthorised(request)) return NextResponse.next();
   const { pathname, search } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
@@ -15,6 +19,15 @@ export function proxy(request: NextRequest): NextResponse {
   const login = new URL("/login", request.url);
   login.searchParams.set("next", `${pathname}${search}`);
   return NextResponse.redirect(login);
+}
+
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

@@ -1,9 +1,16 @@
 import Link from "next/link";
+import { InboxCount } from "./navigation/inbox-count";
 import { NavLink } from "./nav-link";
 import { StudioLogo } from "./tool-icon";
 
 /** Pages in the top navigation. Add one here only when its page exists. */
-const NAVIGATION = [{ href: "/", label: "Tools" }] as const;
+const NAVIGATION = [
+  { href: "/workflows", label: "Workflows" },
+  { href: "/runs", label: "Runs" },
+  { href: "/inbox", label: "Inbox" },
+  { href: "/", label: "Tools" },
+  { href: "/settings/secrets", label: "Secrets" },
+] as const;
 
 export function SiteHeader() {
   return (
@@ -17,6 +24,7 @@ export function SiteHeader() {
           {NAVIGATION.map((item) => (
             <NavLink key={item.href} href={item.href}>
               {item.label}
+              {item.href === "/inbox" ? <InboxCount /> : null}
             </NavLink>
           ))}
         </nav>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What `npm test` runs, locally and in CI: services, types, lint, unit and
-# integration tests, the production build, then browser tests when there are any.
+# What `npm test` runs, locally and in CI: services, types, lint, the
+# production build, unit and integration tests (the API tests against the
+# built server), then browser tests when there are any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -16,13 +17,13 @@ npx tsc --noEmit
 step "lint: eslint ."
 npx eslint .
 
-step "unit and integration tests: vitest run"
-npx vitest run
-
-# Last among the fast checks: a broken build must fail CI, and the browser
-# tests below run against this build.
+# Before the tests: a broken build must fail CI, the API tests (tests/api)
+# start the real server from this build, and so do the browser tests below.
 step "production build: next build"
 npx next build
+
+step "unit and integration tests: vitest run"
+npx vitest run
 
 # Browser tests hook: runs once e2e/ holds Playwright specs and a Playwright
 # config exists (they drive /usr/bin/chromium; see STACK.md for launch args).

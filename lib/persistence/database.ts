@@ -1,4 +1,5 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { databaseFilePath, databaseUrl } from "./data-folder";
 import { PrismaClient } from "./generated/client";
 import { migrate, type MigrateOptions } from "./migrate";
@@ -51,21 +52,63 @@ export async function closeDatabase(): Promise<void> {
 export function openDatabase(url: string, options: MigrateOptions = {}): StudioDatabase {
   const filePath = databaseFilePath(url);
   migrate(filePath, options);
-  return new PrismaClient({ adapter: withPragmas(new PrismaBetterSQLite3({ url: `file:${filePath}`, timeout: 5000 })) });
+  const holder: ConnectionHolder = { current: null };
+  const client = new PrismaClient({ adapter: withPragmas(new PrismaBetterSQLite3({ url: `file:${filePath}`, timeout: 5000 }), holder) });
+  connections.set(client, holder);
+  return client;
 }
 
-/** Wraps the adapter factory so every connection it opens gets CONNECTION_PRAGMAS. */
-type AdapterFactory = Pick<PrismaBetterSQLite3, "provider" | "adapterName" | "connect" | "connectToShadowDb">;
+/**
+ * The SQLite connection under a client from `openDatabase`, for a hot write
+ * path that runs prepared statements instead of Prisma queries (each of which
+ * is compiled anew). `transaction()` takes the same lock Prisma's own
+ * transactions take and issues BEGIN; the caller runs its statements, COMMIT
+ * (or ROLLBACK), then `release()`s. Null for other clients.
+ */
+export interface SqliteConnection {
+  database: BetterSqlite3.Database;
+  transaction(): Promise<{ release: () => Promise<void> }>;
+}
 
-function withPragmas(factory: PrismaBetterSQLite3): AdapterFactory {
+export async function sqliteConnection(client: StudioDatabase): Promise<SqliteConnection | null> {
+  const holder = connections.get(client);
+  if (!holder) return null;
+  // Prisma connects lazily and again after $disconnect; make sure this client has a live connection.
+  if (!holder.current || !holder.current.database.open) await client.$connect();
+  return holder.current;
+}
+
+/** Wraps the adapter factory so every connection it opens gets CONNECTION_PRAGMAS and is remembered for `sqliteConnection`. */
+type AdapterFactory = Pick<PrismaBetterSQLite3, "provider" | "adapterName" | "connect" | "connectToShadowDb">;
+type AdapterConnection = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
+interface ConnectionHolder {
+  current: SqliteConnection | null;
+}
+
+const connections = new WeakMap<StudioDatabase, ConnectionHolder>();
+
+function withPragmas(factory: PrismaBetterSQLite3, holder: ConnectionHolder): AdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
     async connect() {
       const connection = await factory.connect();
       await connection.executeScript(CONNECTION_PRAGMAS);
+      holder.current = exposeConnection(connection);
       return connection;
     },
     connectToShadowDb: () => factory.connectToShadowDb(),
+  };
+}
+
+/** The adapter keeps its better-sqlite3 handle in a public `client` field; its transactions share one lock. */
+function exposeConnection(connection: AdapterConnection): SqliteConnection {
+  const database = (connection as unknown as { client: BetterSqlite3.Database }).client;
+  return {
+    database,
+    async transaction() {
+      const transaction = await connection.startTransaction();
+      return { release: () => transaction.commit() };
+    },
   };
 }

@@ -19,6 +19,8 @@ import type {
   StepRecord,
 } from "@/lib/workflow/run-types";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
+import type BetterSqlite3 from "better-sqlite3";
+import { sqliteConnection, type SqliteConnection } from "./database";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 type ApprovalRow = Prisma.ApprovalGetPayload<object>;
@@ -90,11 +92,24 @@ export function toRunEvent(row: EventRow): RunEvent {
   };
 }
 
-/** The engine's {@link RunStore} on the studio database. */
+/**
+ * The engine's {@link RunStore} on the studio database. On a SQLite client
+ * from `openDatabase`, the engine's per-step path (commits) and per-run reads
+ * (loadRun, listGrants) use cached prepared statements on Prisma's own
+ * connection: through Prisma each query is compiled and interpreted anew,
+ * which cost several milliseconds a step. Commits are also grouped: those
+ * that arrive in the same turn of the event loop (from any run) share one
+ * transaction, each in its own savepoint, so one failing commit fails alone.
+ */
 export class PrismaRunStore implements RunStore {
+  private queued: QueuedCommit[] = [];
+  private flushScheduled = false;
+
   constructor(private readonly db: PrismaClient) {}
 
   async loadRun(runId: string): Promise<LoadedRun | null> {
+    const connection = await sqliteConnection(this.db);
+    if (connection) return loadRunWithStatements(connection.database, runId);
     const row = await this.db.run.findUnique({ where: { id: runId }, include: { version: true, steps: true } });
     if (!row) return null;
     return {
@@ -114,6 +129,53 @@ export class PrismaRunStore implements RunStore {
   }
 
   async commit(runId: string, commit: RunCommit): Promise<void> {
+    const connection = await sqliteConnection(this.db);
+    if (!connection) return this.commitWithPrisma(runId, commit);
+    const writes = commitWrites(runId, commit);
+    if (writes.length === 0) return;
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push({ runId, writes, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        // One turn later: every run's commit issued meanwhile joins the same transaction.
+        setImmediate(() => void this.flush(connection));
+      }
+    });
+  }
+
+  /** Writes every queued commit in one transaction, each in its own savepoint; resolves each once COMMIT is done. */
+  private async flush(connection: SqliteConnection): Promise<void> {
+    let batch: QueuedCommit[] = [];
+    const outcomes: unknown[] = [];
+    try {
+      const transaction = await connection.transaction();
+      // Taken after the lock, so commits queued while waiting for it come along.
+      batch = this.queued;
+      this.queued = [];
+      this.flushScheduled = false;
+      const { database } = connection;
+      try {
+        for (const { runId, writes } of batch) outcomes.push(applyInSavepoint(database, runId, writes));
+        statement(database, "COMMIT").run();
+      } catch (error) {
+        if (database.inTransaction) statement(database, "ROLLBACK").run();
+        throw error;
+      } finally {
+        await transaction.release();
+      }
+    } catch (error) {
+      if (batch.length === 0) {
+        batch = this.queued;
+        this.queued = [];
+        this.flushScheduled = false;
+      }
+      for (const { reject } of batch) reject(error);
+      return;
+    }
+    batch.forEach(({ resolve, reject }, index) => (outcomes[index] === null ? resolve() : reject(outcomes[index])));
+  }
+
+  private async commitWithPrisma(runId: string, commit: RunCommit): Promise<void> {
     const operations: Prisma.PrismaPromise<unknown>[] = [];
     const lastSeq = commit.events.reduce((highest, event) => Math.max(highest, event.seq), 0);
     const runData: Prisma.RunUpdateInput = {};
@@ -201,7 +263,25 @@ export class PrismaRunStore implements RunStore {
     return pending.map((row) => row.id);
   }
 
+  async announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }> {
+    const rows = await this.db.runEvent.findMany({
+      where: { runId, type: { in: ["approval-requested", "approval-decided"] } },
+      select: { type: true, payload: true },
+    });
+    const announced = { requested: new Set<string>(), decided: new Set<string>() };
+    for (const row of rows) {
+      const id = parseJson<{ approval?: { id?: unknown } }>(row.payload, {}).approval?.id;
+      if (typeof id === "string") (row.type === "approval-requested" ? announced.requested : announced.decided).add(id);
+    }
+    return announced;
+  }
+
   async listGrants(workflowId: string): Promise<WriteGrant[]> {
+    const connection = await sqliteConnection(this.db);
+    if (connection) {
+      const rows = statement(connection.database, LIST_GRANTS).all(workflowId) as { root: string; pattern: string }[];
+      return rows.map((row) => ({ root: row.root, pattern: row.pattern }));
+    }
     const rows = await this.db.grant.findMany({ where: { workflowId }, orderBy: { createdAt: "asc" } });
     return rows.map((row) => ({ root: row.root, pattern: row.pattern }));
   }
@@ -213,4 +293,178 @@ export class PrismaRunStore implements RunStore {
       create: { id: randomUUID(), workflowId, root: grant.root, pattern: grant.pattern, createdBy },
     });
   }
+}
+
+/*
+ * The prepared-statement path. It writes and reads what Prisma would, in the
+ * formats Prisma's SQLite adapter uses (JSON as text, DateTime as ISO 8601
+ * text with +00:00).
+ */
+
+interface Write {
+  sql: string;
+  values: unknown[];
+  /** An UPDATE that must change a row (the run exists). */
+  mustChange?: string;
+}
+
+interface QueuedCommit {
+  runId: string;
+  writes: Write[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** The SQLite text Prisma's adapter stores for a DateTime. */
+const sqliteDate = (value: string): string => new Date(value).toISOString().replace("Z", "+00:00");
+
+/** A DateTime as read back: ISO text (Prisma's), SQLite's CURRENT_TIMESTAMP (UTC), or epoch milliseconds. */
+function readDate(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value)).toISOString();
+  const text = String(value);
+  return (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(text) ? new Date(`${text.replace(" ", "T")}Z`) : new Date(text)).toISOString();
+}
+
+const statementCaches = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+/** A prepared statement, cached per connection; integers read as numbers (the adapter turns on BigInts). */
+function statement(database: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
+  let cache = statementCaches.get(database);
+  if (!cache) {
+    cache = new Map();
+    statementCaches.set(database, cache);
+  }
+  let prepared = cache.get(sql);
+  if (!prepared) {
+    prepared = database.prepare(sql);
+    if (prepared.reader) prepared.safeIntegers(false);
+    cache.set(sql, prepared);
+  }
+  return prepared;
+}
+
+const INSERT_EVENT = `INSERT INTO "RunEvent" ("runId", "seq", "type", "nodeId", "payload", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
+const LIST_GRANTS = `SELECT "root", "pattern" FROM "Grant" WHERE "workflowId" = ? ORDER BY "createdAt" ASC`;
+const LOAD_RUN = `SELECT "Run".*, "WorkflowVersion"."version" AS "versionNumber", "WorkflowVersion"."definition" AS "definition"
+  FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
+const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ?`;
+
+/** The statements a commit makes, serialised up front so the transaction holds the lock only to write. */
+function commitWrites(runId: string, commit: RunCommit): Write[] {
+  const writes: Write[] = [];
+  const runColumns: [string, unknown][] = [];
+  if (commit.run?.status !== undefined) runColumns.push(["status", commit.run.status]);
+  if (commit.run?.output !== undefined) runColumns.push(["output", JSON.stringify(commit.run.output)]);
+  if (commit.run?.error !== undefined) runColumns.push(["error", commit.run.error]);
+  if (commit.run?.finishedAt !== undefined) runColumns.push(["finishedAt", commit.run.finishedAt ? sqliteDate(commit.run.finishedAt) : null]);
+  const lastSeq = commit.events.reduce((highest, event) => Math.max(highest, event.seq), 0);
+  if (lastSeq > 0) runColumns.push(["lastSeq", lastSeq]);
+  if (runColumns.length > 0) {
+    writes.push({
+      sql: `UPDATE "Run" SET ${runColumns.map(([name]) => `"${name}" = ?`).join(", ")} WHERE "id" = ?`,
+      values: [...runColumns.map(([, value]) => value), runId],
+      mustChange: `Run ${runId} is not in the database, so its changes cannot be recorded.`,
+    });
+  }
+  for (const step of commit.steps) {
+    const columns: [string, unknown][] = [["status", step.status]];
+    if (step.input !== undefined) columns.push(["input", JSON.stringify(step.input)]);
+    if (step.output !== undefined) columns.push(["output", step.output === null ? null : JSON.stringify(step.output)]);
+    if (step.error !== undefined) columns.push(["error", step.error]);
+    if (step.attempt !== undefined) columns.push(["attempt", step.attempt]);
+    if (step.startedAt !== undefined) columns.push(["startedAt", sqliteDate(step.startedAt)]);
+    if (step.finishedAt !== undefined) columns.push(["finishedAt", step.finishedAt ? sqliteDate(step.finishedAt) : null]);
+    const names = columns.map(([name]) => `"${name}"`);
+    writes.push({
+      sql:
+        `INSERT INTO "Step" ("id", "runId", "nodeId", ${names.join(", ")}) VALUES (?, ?, ?, ${names.map(() => "?").join(", ")}) ` +
+        `ON CONFLICT ("runId", "nodeId") DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`,
+      values: [randomUUID(), runId, step.nodeId, ...columns.map(([, value]) => value)],
+    });
+  }
+  for (const event of commit.events) {
+    writes.push({
+      sql: INSERT_EVENT,
+      values: [runId, event.seq, event.type, event.nodeId, JSON.stringify(event.payload), sqliteDate(event.createdAt)],
+    });
+  }
+  return writes;
+}
+
+/** Applies one commit inside the open transaction; returns null, or the error that undid it (and only it). */
+function applyInSavepoint(database: BetterSqlite3.Database, runId: string, writes: Write[]): unknown {
+  statement(database, "SAVEPOINT run_commit").run();
+  try {
+    for (const write of writes) {
+      const { changes } = statement(database, write.sql).run(...write.values);
+      if (write.mustChange && changes === 0) throw new Error(write.mustChange);
+    }
+    statement(database, "RELEASE run_commit").run();
+    return null;
+  } catch (error) {
+    statement(database, "ROLLBACK TO run_commit").run();
+    statement(database, "RELEASE run_commit").run();
+    return error;
+  }
+}
+
+interface RunJoinRow {
+  id: string;
+  workflowId: string;
+  versionId: string;
+  status: string;
+  inputs: string;
+  output: string | null;
+  error: string | null;
+  lastSeq: number;
+  createdAt: unknown;
+  startedAt: unknown;
+  finishedAt: unknown;
+  versionNumber: number;
+  definition: string;
+}
+
+interface StepSqlRow {
+  nodeId: string;
+  status: string;
+  input: string | null;
+  output: string | null;
+  error: string | null;
+  attempt: number;
+  startedAt: unknown;
+  finishedAt: unknown;
+}
+
+function loadRunWithStatements(database: BetterSqlite3.Database, runId: string): LoadedRun | null {
+  const row = statement(database, LOAD_RUN).get(runId) as RunJoinRow | undefined;
+  if (!row) return null;
+  const steps = statement(database, LOAD_STEPS).all(runId) as StepSqlRow[];
+  return {
+    run: {
+      id: row.id,
+      workflowId: row.workflowId,
+      versionId: row.versionId,
+      version: row.versionNumber,
+      status: row.status as RunStatus,
+      inputs: parseJson(row.inputs, {}),
+      output: parseJson(row.output, null),
+      error: row.error,
+      lastSeq: row.lastSeq,
+      createdAt: readDate(row.createdAt)!,
+      startedAt: readDate(row.startedAt)!,
+      finishedAt: readDate(row.finishedAt),
+    },
+    definition: WorkflowDefinitionSchema.parse(JSON.parse(row.definition)),
+    steps: steps.map((step) => ({
+      nodeId: step.nodeId,
+      status: step.status as NodeStatus,
+      input: parseJson(step.input, null),
+      output: parseJson<StepOutput | null>(step.output, null),
+      error: step.error,
+      attempt: step.attempt,
+      startedAt: readDate(step.startedAt),
+      finishedAt: readDate(step.finishedAt),
+    })),
+  };
 }

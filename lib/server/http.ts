@@ -6,6 +6,13 @@ import { isAuthorised } from "./session";
 /** Bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Bodies nesting deeper than this are refused with 422: no workflow needs it,
+ * and storing or validating such a value overflows the stack (JSON.stringify
+ * and the template walk recurse), which would be a 500.
+ */
+export const MAX_BODY_DEPTH = 100;
+
 /** An error with an HTTP status and a message written for the caller. */
 export class HttpError extends Error {
   constructor(
@@ -66,7 +73,24 @@ export async function readBody<Schema extends z.ZodType>(request: Request, schem
   } catch (error) {
     throw new HttpError(400, `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+    throw new HttpError(422, `The body nests deeper than ${MAX_BODY_DEPTH} levels; flatten it.`, {
+      issues: [{ path: "(body)", message: `nests deeper than ${MAX_BODY_DEPTH} levels`, code: "too_big" }],
+    });
+  }
   return schema.parse(value);
+}
+
+/** Whether arrays and objects in `value` nest deeper than `limit`; iterative, so any depth is safe to check. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= limit) return true;
+    for (const inner of Object.values(current)) pending.push([inner, depth + 1]);
+  }
+  return false;
 }
 
 async function readLimited(request: Request): Promise<string> {

@@ -170,7 +170,8 @@ describe("RunEngine on a real SQLite file", () => {
       status: "failed",
       error: expect.stringContaining("wrong folder, use drafts/"),
     });
-    expect(detail.steps.find((step) => step.nodeId === "out")?.status).toBe("pending");
+    expect(detail.steps.find((step) => step.nodeId === "out")?.status).toBe("skipped");
+    expect(detail.error).toMatch(/^Write a File failed: The person denied writing "denied.txt"/);
     expect(existsSync(path.join(workRoot, "denied.txt"))).toBe(false);
   });
 

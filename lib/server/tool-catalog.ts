@@ -1,4 +1,5 @@
 import {
+  modelToolSchema,
   operationInputJsonSchema,
   settingsJsonSchema,
   type JsonSchema,
@@ -29,7 +30,7 @@ export interface CatalogTool {
   capabilities: string[];
   flags: { readOnly: boolean; concurrencySafe: boolean; destructive: boolean };
   operations: CatalogOperation[];
-  /** The tool's own input schema (for tools with operations: the operation discriminator and every operation's fields). */
+  /** The tool's input schema as a model sees it (one object; with operations, an `operation` enum and every operation's fields), secret inputs removed. */
   inputSchema: JsonSchema;
   /** `null` = nothing to configure: the inspector shows no settings section. */
   settingsSchema: JsonSchema | null;
@@ -45,7 +46,8 @@ export function catalogEntry(tool: Tool): CatalogTool {
     description: operation.description,
     readOnly: operation.readOnly,
     capabilities: [...operation.capabilities],
-    inputSchema: operationInputJsonSchema(tool, name),
+    // Secret inputs are listed in `secretInputs` and bound to `${NAME}`; no schema shows them.
+    inputSchema: operationInputJsonSchema(tool, name, tool.secretInputs),
   }));
   return {
     name: tool.name,
@@ -58,7 +60,7 @@ export function catalogEntry(tool: Tool): CatalogTool {
     capabilities: [...new Set([...tool.capabilities, ...operations.flatMap((operation) => operation.capabilities)])],
     flags: { readOnly: tool.isReadOnly(), concurrencySafe: tool.isConcurrencySafe(), destructive: tool.isDestructive() },
     operations,
-    inputSchema: operationInputJsonSchema(tool, null),
+    inputSchema: modelToolSchema(tool).inputSchema,
     settingsSchema: settingsJsonSchema(tool),
     rootSetting: tool.rootSetting,
     pathInputs: [...tool.pathInputs],

@@ -40,8 +40,15 @@ export interface RunEngineOptions {
   log?: (message: string, error?: unknown) => void;
 }
 
-/** A step failure: its message becomes the node's error. */
-class StepFailure extends Error {}
+/** A step failure: its message becomes the node's error; `input` is what the step was given, when known. */
+class StepFailure extends Error {
+  constructor(
+    message: string,
+    readonly input?: unknown,
+  ) {
+    super(message);
+  }
+}
 
 /** Raised inside a waiting step when its run is cancelled. */
 class RunCancelled extends Error {
@@ -68,10 +75,14 @@ class ActiveRun {
   readonly routes: Record<string, string> = {};
   readonly outputs: Record<string, StepOutput> = {};
   readonly attempts: Record<string, number> = {};
+  /** Each failed node's error, for the run's own error message. */
+  readonly errors: Record<string, string> = {};
   readonly abort = new AbortController();
   readonly lock = new ReadWriteLock();
   readonly writer: RunWriter;
   grants: WriteGrant[] = [];
+  /** Approvals already announced as requested / decided (stored events), for a resumed run. */
+  announced: { requested: Set<string>; decided: Set<string> } = { requested: new Set(), decided: new Set() };
   planApproved = false;
   waitingCount = 0;
   inFlight = 0;
@@ -96,12 +107,24 @@ class ActiveRun {
     this.settled = new Promise((resolve) => (this.resolveSettled = resolve));
   }
 
+  /** What templates see, kept up to date as nodes finish (rebuilding it per step made long runs quadratic). */
+  private readonly scopeNodes: Record<string, { output: unknown; data?: unknown }> = {};
+
   scope(): TemplateScope {
-    const nodes: Record<string, { output: unknown; data?: unknown }> = {};
-    for (const [id, output] of Object.entries(this.outputs)) nodes[id] = { output: output.content, data: output.data };
+    return { inputs: this.inputs, nodes: this.scopeNodes };
+  }
+
+  succeeded(nodeId: string, output: StepOutput): void {
+    this.statuses[nodeId] = "succeeded";
+    this.outputs[nodeId] = output;
+    if (output.route) this.routes[nodeId] = output.route;
+    this.scopeNodes[nodeId] = { output: output.content, data: output.data };
+  }
+
+  skipped(nodeId: string): void {
+    this.statuses[nodeId] = "skipped";
     // A skipped branch reads as empty, so a join after a router can refer to every branch.
-    for (const [id, status] of Object.entries(this.statuses)) if (status === "skipped") nodes[id] = { output: null, data: null };
-    return { inputs: this.inputs, nodes };
+    this.scopeNodes[nodeId] = { output: null, data: null };
   }
 }
 
@@ -201,15 +224,14 @@ export class RunEngine {
     for (const step of steps) {
       run.attempts[step.nodeId] = step.attempt;
       // A step that was running or waiting when the process stopped did not finish: run it again.
-      if (step.status === "succeeded" || step.status === "failed" || step.status === "skipped") {
-        run.statuses[step.nodeId] = step.status;
-        if (step.status === "succeeded" && step.output) {
-          run.outputs[step.nodeId] = step.output;
-          if (step.output.route) run.routes[step.nodeId] = step.output.route;
-        }
-      }
+      if (step.status === "succeeded" && step.output) run.succeeded(step.nodeId, step.output);
+      else if (step.status === "skipped") run.skipped(step.nodeId);
+      else if (step.status === "succeeded" || step.status === "failed") run.statuses[step.nodeId] = step.status;
+      if (step.status === "failed" && step.error) run.errors[step.nodeId] = step.error;
     }
     run.grants = await this.options.store.listGrants(record.workflowId);
+    // A run with events may be resuming: learn which approvals it already announced.
+    if (record.lastSeq > 0) run.announced = await this.options.store.announcedApprovals(runId);
     this.active.set(runId, run);
     return run;
   }
@@ -252,7 +274,7 @@ export class RunEngine {
     const changes: StepChange[] = [];
     const events: PendingEvent[] = [];
     for (const nodeId of decision.skip) {
-      run.statuses[nodeId] = "skipped";
+      run.skipped(nodeId);
       changes.push({ nodeId, status: "skipped", finishedAt: now() });
       events.push({ type: "node-skipped", nodeId, payload: {} });
     }
@@ -268,7 +290,13 @@ export class RunEngine {
     if (decision.finished && run.inFlight === 0) {
       const failedNodes = Object.entries(run.statuses).filter(([, status]) => status === "failed").map(([id]) => id);
       if (failedNodes.length > 0) {
-        void this.finish(run, "failed", { error: `${failedNodes.length === 1 ? "Node" : "Nodes"} ${failedNodes.join(", ")} failed.` });
+        // What never got to run because the run stopped reads as skipped, not as still pending.
+        const notRun = run.graph.nodeIds.filter((id) => (run.statuses[id] ?? "pending") === "pending");
+        for (const nodeId of notRun) run.skipped(nodeId);
+        const steps: StepChange[] = notRun.map((nodeId) => ({ nodeId, status: "skipped", finishedAt: now() }));
+        const skippedEvents: PendingEvent[] = notRun.map((nodeId) => ({ type: "node-skipped", nodeId, payload: { reason: "the run stopped" } }));
+        if (steps.length > 0) void this.emit(run, skippedEvents, undefined, steps).catch((error) => this.crash(run, error));
+        void this.finish(run, "failed", { error: describeFailures(run, failedNodes, this.options.pool()) });
       } else {
         void this.finish(run, "succeeded", { output: runOutput(run) });
       }
@@ -279,6 +307,7 @@ export class RunEngine {
     const node = run.nodes.get(nodeId)!;
     const attempt = (run.attempts[nodeId] ?? 0) + 1;
     run.attempts[nodeId] = attempt;
+    const started = Date.now();
     try {
       await this.emit(
         run,
@@ -287,15 +316,15 @@ export class RunEngine {
         [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null }],
       );
       const { output, input } = await this.runNode(run, node);
-      run.outputs[nodeId] = output;
-      if (output.route) run.routes[nodeId] = output.route;
-      run.statuses[nodeId] = "succeeded";
-      await this.emit(
+      run.succeeded(nodeId, output);
+      // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
+      // transaction, and a next step's tool starts only once its own node-started (so this too) is durable.
+      this.emit(
         run,
-        [{ type: "node-succeeded", nodeId, payload: { output } }],
+        [{ type: "node-succeeded", nodeId, payload: { output, durationMs: Date.now() - started } }],
         undefined,
         [{ nodeId, status: "succeeded", input, output, finishedAt: now() }],
-      );
+      ).catch((error: unknown) => this.crash(run, error));
     } catch (error) {
       const message =
         error instanceof StepFailure || error instanceof RunCancelled || error instanceof TemplateError
@@ -305,9 +334,11 @@ export class RunEngine {
         this.options.log?.(`Node ${nodeId} of run ${run.runId} crashed`, error);
       }
       run.statuses[nodeId] = "failed";
+      run.errors[nodeId] = message;
+      const input = error instanceof StepFailure && error.input !== undefined ? { input: error.input } : {};
       try {
-        await this.emit(run, [{ type: "node-failed", nodeId, payload: { error: message } }], undefined, [
-          { nodeId, status: "failed", error: message, finishedAt: now() },
+        await this.emit(run, [{ type: "node-failed", nodeId, payload: { error: message, durationMs: Date.now() - started } }], undefined, [
+          { nodeId, status: "failed", error: message, finishedAt: now(), ...input },
         ]);
       } catch (persistError) {
         await this.crash(run, persistError);
@@ -384,7 +415,7 @@ export class RunEngine {
     const exclusive = !tool.isConcurrencySafe(boundArgs as never);
     const result = await run.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));
     if (run.cancelled) throw new RunCancelled();
-    if (result.isError) throw new StepFailure(result.content);
+    if (result.isError) throw new StepFailure(result.content, recordedArgs);
     const output: StepOutput = { content: result.content };
     if (result.data !== undefined) output.data = result.data;
     if (result.images.length > 0) output.images = result.images;
@@ -399,17 +430,26 @@ export class RunEngine {
     if (run.cancelled) throw new RunCancelled();
     const { approval, created } = await this.options.store.openApproval(request);
     if (approval.status === "cancelled") throw new RunCancelled();
-    if (approval.status !== "pending") return approval;
+    const isStep = run.nodes.has(request.nodeId);
+    // The approval row is written before the events that announce it, and decided before the
+    // waiting step says so: after a crash in between, a replay announces what is missing, once.
+    const unannounced = created || !run.announced.requested.has(approval.id);
+    const requestedEvent: PendingEvent = { type: "approval-requested", nodeId: isStep ? request.nodeId : null, payload: { approval: approvalSummary(approval) } };
+    if (approval.status !== "pending") {
+      if (!run.announced.decided.has(approval.id)) {
+        const decidedEvent: PendingEvent = { type: "approval-decided", nodeId: requestedEvent.nodeId, payload: { approval: approvalSummary(approval) } };
+        await this.emit(run, unannounced ? [requestedEvent, decidedEvent] : [decidedEvent]);
+      }
+      return approval;
+    }
 
     // Register before announcing, so a decision that arrives at once is not lost.
     const decided = new Promise<ApprovalRecord>((resolve, reject) => {
       this.waiters.set(approval.id, { runId: run.runId, resolve, reject });
     });
-    const isStep = run.nodes.has(request.nodeId);
     run.waitingCount += 1;
     if (isStep) run.statuses[request.nodeId] = "waiting";
-    const summary = approvalSummary(approval);
-    const events: PendingEvent[] = created ? [{ type: "approval-requested", nodeId: isStep ? request.nodeId : null, payload: { approval: summary } }] : [];
+    const events: PendingEvent[] = unannounced ? [requestedEvent] : [];
     events.push({ type: "run-awaiting-input", nodeId: null, payload: { approvalId: approval.id } });
     await this.emit(run, events, { status: "awaiting_input" }, isStep ? [{ nodeId: request.nodeId, status: "waiting" }] : []);
 
@@ -502,6 +542,18 @@ function runOutput(run: ActiveRun): unknown {
   if (outputs.length === 0) return null;
   if (outputs.length === 1) return valueOf(outputs[0]!.id);
   return Object.fromEntries(outputs.map((node) => [node.label ?? node.id, valueOf(node.id)]));
+}
+
+/** "Write a File failed: …": what a person reads as the run's error, naming nodes as the canvas does. */
+function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: ToolPool): string {
+  return failedNodes
+    .map((nodeId) => {
+      const node = run.nodes.get(nodeId);
+      const name = node?.label ?? (node?.kind === "tool" ? (pool.get(node.tool)?.title ?? node.tool) : nodeId);
+      const firstLine = (run.errors[nodeId] ?? "").split("\n")[0] ?? "";
+      return `${name} failed${firstLine ? `: ${firstLine}` : "."}`;
+    })
+    .join(" ");
 }
 
 /** Arguments as recorded and shown: literal secret values replaced; `${NAME}` references kept. */

@@ -167,6 +167,11 @@ export interface RunStore {
   decideApproval(id: string, decision: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null>;
   /** Cancels every pending approval of a run; returns their ids. */
   cancelApprovals(runId: string): Promise<string[]>;
+  /**
+   * Ids of the run's approvals whose `approval-requested` and `approval-decided`
+   * events are stored, so a resumed run announces exactly what a crash cut off.
+   */
+  announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }>;
   listGrants(workflowId: string): Promise<WriteGrant[]>;
   addGrant(workflowId: string, grant: WriteGrant, createdBy: string | null): Promise<void>;
 }

@@ -25,12 +25,16 @@ export class RunWriter {
   write(commit: RunCommit): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ commit, resolve, reject });
-      if (!this.flushing) void this.flush();
+      if (!this.flushing) {
+        this.flushing = true;
+        // One turn later, so what the run does next in this turn (a step's success, the next step's
+        // start) joins the same transaction.
+        setImmediate(() => void this.flush());
+      }
     });
   }
 
   private async flush(): Promise<void> {
-    this.flushing = true;
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];

@@ -62,9 +62,17 @@ export interface SchedulerDecision {
  *   nextSteps(graph, { statuses: { in: "succeeded", a: "pending" }, routes: {} }, "stop").start // ["a"]
  */
 export function nextSteps(graph: WorkflowGraph, state: RunState, onError: "stop" | "continue"): SchedulerDecision {
-  const statuses: Record<string, NodeStatus> = { ...state.statuses };
-  const statusOf = (id: string): NodeStatus => statuses[id] ?? "pending";
-  const failed = graph.nodeIds.some((id) => statusOf(id) === "failed") && onError === "stop";
+  // Decisions made in this call, over the given statuses (not a copy: runs of thousands of nodes call this per step).
+  const decided = new Map<string, NodeStatus>();
+  const statusOf = (id: string): NodeStatus => decided.get(id) ?? state.statuses[id] ?? "pending";
+  let anyFailed = false;
+  for (const id of graph.nodeIds) {
+    if (state.statuses[id] === "failed") {
+      anyFailed = true;
+      break;
+    }
+  }
+  const failed = anyFailed && onError === "stop";
   const start: string[] = [];
   const skip: string[] = [];
 
@@ -77,24 +85,29 @@ export function nextSteps(graph: WorkflowGraph, state: RunState, onError: "stop"
         const edges = graph.incoming.get(id) ?? [];
         if (edges.length === 0) {
           start.push(id);
-          statuses[id] = "running";
+          decided.set(id, "running");
           continue;
         }
         if (!edges.every((edge) => SETTLED.has(statusOf(edge.source)))) continue;
         if (edges.some((edge) => isLive(edge, graph, statusOf, state.routes))) {
           start.push(id);
-          statuses[id] = "running";
+          decided.set(id, "running");
         } else {
           skip.push(id);
-          statuses[id] = "skipped";
+          decided.set(id, "skipped");
           changed = true;
         }
       }
     }
   }
 
-  const anyActive = graph.nodeIds.some((id) => ACTIVE.has(statusOf(id)));
-  const anyPending = graph.nodeIds.some((id) => statusOf(id) === "pending");
+  let anyActive = false;
+  let anyPending = false;
+  for (const id of graph.nodeIds) {
+    const status = statusOf(id);
+    if (ACTIVE.has(status)) anyActive = true;
+    else if (status === "pending") anyPending = true;
+  }
   const finished = failed ? !anyActive && start.length === 0 : !anyActive && !anyPending;
   return { start, skip, finished, failed };
 }

@@ -71,7 +71,7 @@ describe("validateWorkflow", () => {
       { nodeId: "bad", kind: "secret", name: "BAD_DB", field: "dsn", satisfied: false, problem: expect.stringContaining("is not a database connection URL") },
       { nodeId: "unset", kind: "secret", name: "NOPE", field: "dsn", satisfied: false, problem: "is not set" },
     ]);
-    expect(result.problems.find((problem) => problem.nodeId === "plain")).toMatchObject({ severity: "warning", field: "arguments.dsn" });
+    expect(result.problems.find((problem) => problem.nodeId === "plain")).toMatchObject({ severity: "error", field: "arguments.dsn" });
     expect(JSON.stringify(result)).not.toContain("app:pw");
   });
 

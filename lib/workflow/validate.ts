@@ -225,7 +225,7 @@ async function checkSecretInput(
   const value = node.arguments[input];
   const required = schema ? !schema.safeParse(undefined).success : false;
   if (value === undefined || value === "") {
-    if (required) error(field, `${tool.title} needs a secret for "${input}". ${tool.credentialHelp}`);
+    if (required) error(field, `${tool.title} needs a secret for "${input}": choose a stored secret, or store one in Settings → Secrets.`);
     return;
   }
   if (typeof value !== "string") {
@@ -234,7 +234,8 @@ async function checkSecretInput(
   }
   const reference = parseSecretReference(value);
   if (!reference) {
-    error(field, "This secret is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.", "warning");
+    // Secrets are encrypted at rest; one typed into a workflow would not be, so such a workflow does not run.
+    error(field, "This secret is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.");
     return;
   }
   const stored = await secrets(reference);

@@ -14,17 +14,20 @@ export const POST = route(
   async (request) => {
     const password = studioPassword();
     if (password === null) throw new HttpError(409, "This studio has no password (STUDIO_PASSWORD is not set); there is nothing to sign in to.");
-    const address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "local";
-    const wait = loginRetryAfter(address);
+    // One count for the whole studio: it has one password, and X-Forwarded-For is whatever the
+    // client sends (Next only fills it in when absent), so counting per address let a guesser
+    // rotate the header for unlimited tries.
+    const throttleKey = "studio";
+    const wait = loginRetryAfter(throttleKey);
     if (wait > 0) throw new HttpError(429, `Too many wrong passwords; try again in ${wait} s.`);
     const body = await readBody(request, LoginBodySchema);
     if (!passwordMatches(body.password, password)) {
-      recordLoginFailure(address);
+      recordLoginFailure(throttleKey);
       throw new HttpError(401, "That password is not right.", {
         issues: [{ path: "password", message: "that password is not right", code: "custom" }],
       });
     }
-    clearLoginFailures(address);
+    clearLoginFailures(throttleKey);
     const { token, maxAgeSeconds } = createSessionToken(body.name, password);
     const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
     return json({ name: body.name }, 200, {

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { InboxList } from "@/components/approvals/inbox-list";
+import { PageHeader } from "@/components/ui/page-header";
+import { listApprovals, type ApprovalDetail } from "@/lib/persistence/run-queries";
+import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
+import { startStudio } from "@/lib/server/studio";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Inbox" };
+
+export default async function InboxPage() {
+  const studio = await startStudio();
+  const toolTitles = toolTitlesFromTools(studio.pool().all());
+  let approvals: ApprovalDetail[] | null = null;
+  let error: string | null = null;
+  try {
+    approvals = await listApprovals({ status: "pending" }, studio.database);
+  } catch (caught) {
+    error = `The approvals could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
+  }
+  return (
+    <>
+      <PageHeader
+        title="Inbox"
+        description="What your runs want to do and are waiting for you to decide. Each decision resumes its run at once."
+      />
+      <InboxList initialApprovals={approvals} initialError={error} toolTitles={toolTitles} />
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { RunList } from "@/components/runs/run-list";
+import { PageHeader } from "@/components/ui/page-header";
+import { listRuns, type RunSummary } from "@/lib/persistence/run-queries";
+import { statusFilterFrom } from "@/lib/run-view/run-status-filters";
+import { startStudio } from "@/lib/server/studio";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Runs" };
+
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const status = statusFilterFrom((await searchParams).status);
+  let runs: RunSummary[] | null = null;
+  let error: string | null = null;
+  try {
+    const studio = await startStudio();
+    runs = await listRuns(status === "all" ? {} : { status }, studio.database);
+  } catch (caught) {
+    error = `The runs could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
+  }
+  return (
+    <>
+      <PageHeader title="Runs" description="Every run of every workflow, newest first. Statuses, durations and approvals update live." />
+      <RunList key={status} initialRuns={runs} initialError={error} initialStatus={status} />
+    </>
+  );
+}

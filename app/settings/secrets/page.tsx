@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { SecretList } from "@/components/secrets/secret-list";
+import { toSecretRow, type SecretTool } from "@/components/secrets/secret-types";
+import { listSecrets } from "@/lib/persistence";
+import { startStudio } from "@/lib/server/studio";
+import { catalogEntry } from "@/lib/server/tool-catalog";
+
+export const metadata: Metadata = { title: "Secrets" };
+export const dynamic = "force-dynamic";
+
+export default async function SecretsPage() {
+  const studio = await startStudio();
+  const secrets = await listSecrets();
+  const tools = studio.pool().all().map(catalogEntry);
+  const secretTools: SecretTool[] = tools
+    .filter((tool) => tool.secretInputs.length > 0)
+    .map((tool) => ({ name: tool.name, title: tool.title, credentialHelp: tool.secretInputs[0]?.credentialHelp ?? "" }))
+    .sort((a, b) => a.title.localeCompare(b.title));
+  const toolTitles = Object.fromEntries(tools.map((tool) => [tool.name, tool.title]));
+  return <SecretList initialSecrets={secrets.map(toSecretRow)} secretTools={secretTools} toolTitles={toolTitles} />;
+}

@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { WorkflowEditor } from "@/components/editor/workflow-editor";
+import { getWorkflow, NotFoundError, type WorkflowDetail } from "@/lib/persistence";
+import { startStudio } from "@/lib/server/studio";
+import { catalogEntry } from "@/lib/server/tool-catalog";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ id: string }> };
+
+/** The workflow, or a 404 for an id that names none (including ids no workflow could have). */
+async function loadWorkflow(id: string): Promise<WorkflowDetail> {
+  await startStudio();
+  if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(id)) notFound();
+  try {
+    return await getWorkflow(id);
+  } catch (error) {
+    if (NotFoundError.isInstance(error)) notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const workflow = await loadWorkflow((await params).id);
+  return { title: workflow.name };
+}
+
+export default async function WorkflowEditorPage({ params }: Props) {
+  const workflow = await loadWorkflow((await params).id);
+  const studio = await startStudio();
+  const tools = studio.pool().all().map(catalogEntry);
+  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} definition={workflow.definition} tools={tools} />;
+}

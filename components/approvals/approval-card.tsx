@@ -1,0 +1,280 @@
+"use client";
+
+import Link from "next/link";
+import { useId, useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { useNow } from "@/components/runs/use-now";
+import { ToolIcon } from "@/components/tool-icon";
+import { api, ApiError } from "@/lib/client/api";
+import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
+import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus } from "@/lib/workflow/run-types";
+import { ApprovalPreview } from "./approval-preview";
+import { ArgumentList } from "./argument-list";
+
+/** What a card needs about an approval: the inbox's ApprovalDetail, or one the run view assembles. */
+export interface ApprovalCardData {
+  id: string;
+  runId: string;
+  nodeId: string;
+  kind: ApprovalKind;
+  tool: string | null;
+  operation: string | null;
+  arguments: Record<string, unknown>;
+  preview: string;
+  status: ApprovalStatus;
+  decision: ApprovalDecision | null;
+  feedback: string | null;
+  decidedBy: string | null;
+  nodeLabel: string;
+  workflowName: string;
+  createdAt?: string;
+}
+
+interface ApprovalCardProps {
+  approval: ApprovalCardData;
+  toolTitles: ToolTitles;
+  /** Shows the workflow and a link to the run (the inbox); the run view already says where it is. */
+  showContext?: boolean;
+  /** After a decision was recorded here. */
+  onDecided?: (approval: ApprovalRecord) => void;
+  /** After a 409: decided elsewhere, so whatever lists it should refresh. */
+  onStale?: () => void;
+}
+
+const KIND_HEADLINE: Record<ApprovalKind, string> = {
+  write: "wants to change a file",
+  shell: "wants to run a command",
+  network: "wants to reach the network",
+  mcp: "wants to call an MCP tool",
+  plan: "asks you to approve its plan",
+  ask: "has a question for you",
+};
+
+/** The folder a write's path is in, for "future writes in this folder". */
+function folderOf(args: Record<string, unknown>): string | null {
+  const path = typeof args.path === "string" ? args.path : null;
+  if (!path) return null;
+  const index = path.replace(/\\/g, "/").lastIndexOf("/");
+  return index <= 0 ? "the top folder" : path.slice(0, index);
+}
+
+function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "decidedBy" | "feedback">, folder: string | null): string {
+  const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  switch (approval.decision) {
+    case "once":
+      return `Approved once${by}. The write goes ahead.`;
+    case "always":
+      return `Always allowed${by}. Future writes in ${folder ?? "this folder"} won’t ask again.`;
+    case "approve":
+      return `Approved${by}. It goes ahead.`;
+    case "answer":
+      return `Answered${by}.`;
+    case "deny":
+      return `Denied${by}.${approval.feedback ? ` Your reason was passed on: “${approval.feedback}”` : ""}`;
+    default:
+      return approval.status === "cancelled" ? "Withdrawn: the run was cancelled." : "Decided.";
+  }
+}
+
+/**
+ * One approval: what wants to happen and where, its arguments, a preview,
+ * and the decision buttons for its kind. The same card in the inbox and
+ * beside the waiting node in the run view.
+ */
+export function ApprovalCard({ approval, toolTitles, showContext = true, onDecided, onStale }: ApprovalCardProps) {
+  const id = useId();
+  const now = useNow(30_000);
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState("");
+  const [answer, setAnswer] = useState("");
+  const [answerError, setAnswerError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [decided, setDecided] = useState<ApprovalRecord | null>(null);
+  const [stale, setStale] = useState(false);
+
+  const tool = approval.tool ? toolTitle(toolTitles, approval.tool) : null;
+  // The server falls back to the tool's name for an unlabelled node; people read its title instead.
+  const label = approval.tool && approval.nodeLabel === approval.tool ? (tool ?? approval.nodeLabel) : approval.nodeLabel;
+  const operation = operationTitle(toolTitles, approval.tool, approval.operation);
+  const folder = folderOf(approval.arguments);
+  const pending = approval.status === "pending" && !decided && !stale;
+
+  async function decide(decision: ApprovalDecision, feedback?: string) {
+    setBusy(true);
+    setError(null);
+    try {
+      const body = feedback && feedback.trim() !== "" ? { decision, feedback: feedback.trim() } : { decision };
+      const result = await api<{ approval: ApprovalRecord }>(`/api/approvals/${encodeURIComponent(approval.id)}`, { method: "POST", body });
+      setDecided(result.approval);
+      onDecided?.(result.approval);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 409) {
+        setStale(true);
+        onStale?.();
+      } else {
+        setError(caught instanceof ApiError ? caught.message : "The decision could not be sent. Try again.");
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submitDenial(event: FormEvent) {
+    event.preventDefault();
+    void decide("deny", reason);
+  }
+
+  function submitAnswer(event: FormEvent) {
+    event.preventDefault();
+    if (answer.trim() === "") {
+      setAnswerError("Write an answer first, or deny the question.");
+      return;
+    }
+    setAnswerError(undefined);
+    void decide("answer", answer);
+  }
+
+  const titleId = `${id}-title`;
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={`rounded-xl border bg-surface shadow-card transition-opacity ${pending ? "border-line-strong" : "border-line opacity-90"}`}
+      data-approval-id={approval.id}
+    >
+      <header className="flex items-start gap-3 border-b border-line px-4 py-3">
+        <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-md bg-caution-soft text-caution">
+          <ToolIcon icon={approval.tool ? (toolTitles[approval.tool]?.icon ?? null) : "list-checks"} domain={approval.tool ? toolTitles[approval.tool]?.domain : undefined} className="size-4" />
+        </span>
+        <div className="min-w-0 flex-1">
+          <h3 id={titleId} className="text-sm font-semibold text-foreground">
+            {label} {KIND_HEADLINE[approval.kind]}
+          </h3>
+          <p className="mt-0.5 text-xs text-muted">
+            {[tool, operation].filter(Boolean).join(" · ")}
+            {showContext ? (
+              <>
+                {tool ? " in " : "In "}
+                <span className="font-medium text-foreground">{approval.workflowName}</span> ·{" "}
+                <Link href={`/runs/${approval.runId}`} className="font-medium text-accent underline-offset-4 hover:underline">
+                  open the run
+                </Link>
+              </>
+            ) : null}
+            {approval.createdAt ? (
+              <>
+                {" · asked "}
+                <time dateTime={approval.createdAt} title={formatExact(approval.createdAt)} suppressHydrationWarning>
+                  {formatRelative(approval.createdAt, now)}
+                </time>
+              </>
+            ) : null}
+          </p>
+        </div>
+      </header>
+
+      <div className="space-y-4 px-4 py-4">
+        <ApprovalPreview kind={approval.kind} preview={approval.preview} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
+        {approval.kind !== "mcp" && approval.kind !== "plan" && approval.kind !== "ask" && Object.keys(approval.arguments).length > 0 ? (
+          <details className="group" open={approval.kind !== "write"}>
+            <summary className="cursor-pointer text-xs font-medium text-muted hover:text-foreground">Arguments</summary>
+            <div className="mt-2">
+              <ArgumentList values={approval.arguments} />
+            </div>
+          </details>
+        ) : null}
+      </div>
+
+      <footer className="border-t border-line px-4 py-3" aria-live="polite">
+        {decided ? (
+          <p role="status" className={`text-sm font-medium ${decided.decision === "deny" ? "text-caution" : "text-safe"}`}>
+            {outcomeText(decided, folder)}
+          </p>
+        ) : stale ? (
+          <p role="status" className="text-sm text-muted">
+            Someone already decided this elsewhere; the list is refreshing.
+          </p>
+        ) : approval.status !== "pending" ? (
+          <p className="text-sm text-muted">{outcomeText(approval, folder)}</p>
+        ) : denying ? (
+          <form onSubmit={submitDenial} className="space-y-3">
+            <Field id={`${id}-reason`} label="What should it do instead?" help="Optional. Your reason is passed on, so the step can fail with it.">
+              <textarea
+                {...fieldAria(`${id}-reason`, { help: true })}
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+                rows={2}
+                maxLength={10_000}
+                autoFocus
+                className={CONTROL_CLASS}
+              />
+            </Field>
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" variant="danger" disabled={busy}>
+                {busy ? "Denying…" : "Deny"}
+              </Button>
+              <Button onClick={() => setDenying(false)} disabled={busy}>
+                Back
+              </Button>
+            </div>
+          </form>
+        ) : approval.kind === "ask" ? (
+          <form onSubmit={submitAnswer} className="space-y-3">
+            <Field id={`${id}-answer`} label="Your answer" error={answerError}>
+              <textarea
+                {...fieldAria(`${id}-answer`, { error: answerError })}
+                value={answer}
+                onChange={(event) => setAnswer(event.target.value)}
+                rows={3}
+                maxLength={10_000}
+                className={CONTROL_CLASS}
+              />
+            </Field>
+            <div className="flex flex-wrap gap-2">
+              <Button type="submit" variant="primary" disabled={busy}>
+                Send answer
+              </Button>
+              <Button onClick={() => setDenying(true)} disabled={busy}>
+                Deny
+              </Button>
+            </div>
+          </form>
+        ) : (
+          <div className="space-y-2">
+            <div className="flex flex-wrap items-center gap-2">
+              {approval.kind === "write" ? (
+                <>
+                  <Button variant="primary" onClick={() => void decide("once")} disabled={busy}>
+                    Approve once
+                  </Button>
+                  <Button onClick={() => void decide("always")} disabled={busy} aria-describedby={`${id}-always`}>
+                    Always allow
+                  </Button>
+                </>
+              ) : (
+                <Button variant="primary" onClick={() => void decide("approve")} disabled={busy}>
+                  Approve
+                </Button>
+              )}
+              <Button variant="ghost" onClick={() => setDenying(true)} disabled={busy} className="text-caution hover:text-caution">
+                Deny
+              </Button>
+            </div>
+            {approval.kind === "write" ? (
+              <p id={`${id}-always`} className="text-xs text-muted">
+                Always allow: future writes in {folder ?? "this folder"} won’t ask again for this workflow.
+              </p>
+            ) : null}
+          </div>
+        )}
+        {error ? (
+          <p role="alert" className="mt-2 text-sm font-medium text-caution">
+            {error}
+          </p>
+        ) : null}
+      </footer>
+    </article>
+  );
+}

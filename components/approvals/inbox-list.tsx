@@ -1,0 +1,103 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import { useChangeFeed } from "@/components/runs/use-change-feed";
+import { Button } from "@/components/ui/button";
+import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
+import { api, ApiError } from "@/lib/client/api";
+import type { ApprovalDetail } from "@/lib/persistence/run-queries";
+import type { ToolTitles } from "@/lib/run-view/tool-titles";
+import { ApprovalCard } from "./approval-card";
+
+/** How long a decided card stays, showing its outcome, before it leaves the list. */
+const LINGER_MS = 2500;
+
+/** Every pending approval across runs, oldest first, live. */
+export function InboxList({
+  initialApprovals,
+  initialError = null,
+  toolTitles,
+}: {
+  /** Null when the server could not read them; `initialError` says why. */
+  initialApprovals: ApprovalDetail[] | null;
+  initialError?: string | null;
+  toolTitles: ToolTitles;
+}) {
+  const [approvals, setApprovals] = useState<ApprovalDetail[] | null>(initialApprovals);
+  const [error, setError] = useState<string | null>(initialError);
+  const [decidedIds, setDecidedIds] = useState<ReadonlySet<string>>(new Set());
+  // Decided here and still showing their outcome: kept in place whatever the server now says.
+  const lingering = useRef(new Map<string, ApprovalDetail>());
+  const request = useRef(0);
+
+  const load = useCallback(async () => {
+    const ticket = ++request.current;
+    try {
+      const { approvals: fresh } = await api<{ approvals: ApprovalDetail[] }>("/api/approvals?status=pending");
+      if (ticket !== request.current) return;
+      setApprovals((previous) => {
+        const merged = [...fresh];
+        for (const [id, approval] of lingering.current) {
+          if (merged.some((each) => each.id === id)) continue;
+          const at = previous?.findIndex((each) => each.id === id) ?? -1;
+          merged.splice(at === -1 ? merged.length : Math.min(at, merged.length), 0, approval);
+        }
+        return merged;
+      });
+      setError(null);
+    } catch (caught) {
+      if (ticket !== request.current) return;
+      setError(caught instanceof ApiError ? caught.message : "The inbox could not be loaded.");
+    }
+  }, []);
+
+  useChangeFeed(load);
+
+  const onDecided = useCallback((approval: ApprovalDetail) => {
+    const id = approval.id;
+    lingering.current.set(id, approval);
+    setDecidedIds((current) => new Set([...current, id]));
+    setTimeout(() => {
+      lingering.current.delete(id);
+      setDecidedIds((current) => new Set([...current].filter((each) => each !== id)));
+      setApprovals((current) => current?.filter((each) => each.id !== id) ?? current);
+    }, LINGER_MS);
+  }, []);
+
+  if (approvals === null) {
+    return error ? (
+      <ErrorNotice title="Could not load the inbox">
+        <p>{error}</p>
+        <Button size="sm" className="mt-2" onClick={() => void load()}>
+          Try again
+        </Button>
+      </ErrorNotice>
+    ) : (
+      <Spinner label="Loading the inbox" />
+    );
+  }
+  const waiting = approvals.filter((approval) => !decidedIds.has(approval.id)).length;
+  return (
+    <div className="space-y-4">
+      {error ? <ErrorNotice title="The inbox may be out of date">{error}</ErrorNotice> : null}
+      {approvals.length === 0 ? (
+        <EmptyState title="Nothing is waiting for you">
+          When a run wants to write a file, run a command, reach the network or asks you something, it waits here for your decision.
+        </EmptyState>
+      ) : (
+        <>
+          <p className="text-sm text-muted" aria-live="polite">
+            {waiting === 0 ? "All decided." : `${waiting} waiting, oldest first.`}
+          </p>
+          <ul className="space-y-4">
+            {approvals.map((approval) => (
+              <li key={approval.id}>
+                <ApprovalCard approval={approval} toolTitles={toolTitles} onDecided={() => onDecided(approval)} onStale={() => void load()} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

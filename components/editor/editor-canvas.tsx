@@ -1,0 +1,153 @@
+"use client";
+
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  type IsValidConnection,
+  type NodeTypes,
+  type OnConnect,
+  type OnDelete,
+  type OnEdgesChange,
+  type OnInit,
+  type OnNodesChange,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { useSyncExternalStore, type CSSProperties, type DragEvent } from "react";
+import { Spinner } from "@/components/ui/page-header";
+import { NodeCard } from "@/components/flow/node-card";
+import type { PaletteItem } from "@/lib/editor/definition-edits";
+import { FLOW_NODE_TYPES, type FlowEdge, type FlowNode } from "@/lib/editor/to-flow";
+import { PALETTE_MIME } from "./node-palette";
+
+/** Every kind of node is drawn by the one NodeCard; defined once, so React Flow never remounts cards. */
+const nodeTypes = {
+  [FLOW_NODE_TYPES.input]: NodeCard,
+  [FLOW_NODE_TYPES.tool]: NodeCard,
+  [FLOW_NODE_TYPES.agent]: NodeCard,
+  [FLOW_NODE_TYPES.router]: NodeCard,
+  [FLOW_NODE_TYPES.output]: NodeCard,
+} as unknown as NodeTypes;
+
+/** React Flow's colours, from the studio's tokens, so both themes follow prefers-color-scheme. */
+const THEME = {
+  "--xy-background-color": "var(--surface-sunken)",
+  "--xy-edge-stroke": "var(--line-strong)",
+  "--xy-edge-stroke-selected": "var(--accent)",
+  "--xy-edge-stroke-width": "1.5",
+  "--xy-connectionline-stroke": "var(--accent)",
+  "--xy-controls-button-background-color": "var(--surface)",
+  "--xy-controls-button-background-color-hover": "var(--surface-sunken)",
+  "--xy-controls-button-color": "var(--foreground)",
+  "--xy-controls-button-color-hover": "var(--foreground)",
+  "--xy-controls-button-border-color": "var(--line)",
+  "--xy-controls-box-shadow": "var(--shadow)",
+  "--xy-minimap-background-color": "var(--surface)",
+  "--xy-minimap-mask-background-color": "color-mix(in srgb, var(--surface-sunken) 70%, transparent)",
+  "--xy-minimap-node-background-color": "var(--line-strong)",
+  "--xy-selection-background-color": "color-mix(in srgb, var(--accent) 10%, transparent)",
+  "--xy-selection-border": "1px dashed var(--accent)",
+  "--xy-node-border-radius": "8px",
+} as CSSProperties;
+
+const DELETE_KEYS = ["Delete", "Backspace"];
+const MULTI_SELECT_KEYS = ["Shift", "Meta", "Control"];
+const PRO_OPTIONS = { hideAttribution: true };
+const DEFAULT_EDGE_OPTIONS = { interactionWidth: 16 };
+
+interface EditorCanvasProps {
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  onNodesChange: OnNodesChange<FlowNode>;
+  onEdgesChange: OnEdgesChange<FlowEdge>;
+  onConnect: OnConnect;
+  isValidConnection: IsValidConnection<FlowEdge>;
+  onDelete: OnDelete<FlowNode, FlowEdge>;
+  onInit: OnInit<FlowNode, FlowEdge>;
+  /** A palette item dropped at a point on the screen. */
+  onDropItem: (item: PaletteItem, clientPoint: { x: number; y: number }) => void;
+  onNodeDragStop: () => void;
+  /** Off for very large workflows, where drawing every node twice would cost more than it shows. */
+  showMiniMap: boolean;
+}
+
+function readPaletteItem(event: DragEvent): PaletteItem | null {
+  const raw = event.dataTransfer.getData(PALETTE_MIME);
+  if (!raw) return null;
+  try {
+    const item = JSON.parse(raw) as PaletteItem;
+    return item && typeof item === "object" && typeof item.kind === "string" ? item : null;
+  } catch {
+    return null;
+  }
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * The canvas: React Flow drawing the nodes and edges derived from the
+ * definition, nothing more. Drawn in the browser only: the server knows no
+ * viewport, so it would render every card of a large workflow for nothing.
+ */
+export function EditorCanvas(props: EditorCanvasProps) {
+  const inBrowser = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  if (!inBrowser) {
+    return (
+      <div className="flex h-full items-center justify-center bg-surface-sunken">
+        <Spinner label="Drawing the workflow" />
+      </div>
+    );
+  }
+  return <FlowCanvas {...props} />;
+}
+
+function FlowCanvas(props: EditorCanvasProps) {
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  };
+  const onDrop = (event: DragEvent) => {
+    const item = readPaletteItem(event);
+    if (!item) return;
+    event.preventDefault();
+    props.onDropItem(item, { x: event.clientX, y: event.clientY });
+  };
+  return (
+    <ReactFlow<FlowNode, FlowEdge>
+      nodes={props.nodes}
+      edges={props.edges}
+      nodeTypes={nodeTypes}
+      onNodesChange={props.onNodesChange}
+      onEdgesChange={props.onEdgesChange}
+      onConnect={props.onConnect}
+      isValidConnection={props.isValidConnection}
+      onDelete={props.onDelete}
+      onInit={props.onInit}
+      onNodeDragStop={props.onNodeDragStop}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      deleteKeyCode={DELETE_KEYS}
+      selectionKeyCode="Shift"
+      multiSelectionKeyCode={MULTI_SELECT_KEYS}
+      onlyRenderVisibleElements
+      minZoom={0.1}
+      maxZoom={2}
+      defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+      proOptions={PRO_OPTIONS}
+      style={THEME}
+      aria-label="Workflow canvas"
+      className="bg-surface-sunken"
+    >
+      <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
+      <Controls showInteractive={false} />
+      {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" /> : null}
+    </ReactFlow>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import Link from "next/link";
+import { memo } from "react";
+import { Button } from "@/components/ui/button";
+
+interface EditorToolbarProps {
+  name: string;
+  version: number;
+  dirty: boolean;
+  saving: boolean;
+  problemCount: number;
+  checking: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  running: boolean;
+  onSave: () => void;
+  onVersions: () => void;
+  onAutoLayout: () => void;
+  onFitView: () => void;
+  onUndo: () => void;
+  onRedo: () => void;
+  onRun: () => void;
+}
+
+const SHORTCUT = "Ctrl/⌘+";
+
+/** The editor's header: which workflow and version, whether it is saved, and its commands. */
+export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
+  const { name, version, dirty, saving, problemCount, checking } = props;
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
+      <div className="flex min-w-0 items-center gap-3">
+        <Link href="/workflows" className="rounded-md text-sm text-muted hover:text-foreground">
+          Workflows
+        </Link>
+        <span aria-hidden="true" className="text-line-strong">
+          /
+        </span>
+        <h1 className="truncate text-base font-semibold tracking-tight" title={name}>
+          {name || "Untitled workflow"}
+        </h1>
+        <span className="rounded-full border border-line bg-surface-sunken px-2 py-0.5 font-mono text-[0.6875rem] text-muted">v{version}</span>
+        <span role="status" className="flex items-center gap-1.5 whitespace-nowrap text-xs text-muted">
+          <span aria-hidden="true" className={`size-2 rounded-full ${saving ? "animate-pulse bg-accent" : dirty ? "bg-caution" : "bg-safe"}`} />
+          {saving ? "Saving…" : dirty ? "Unsaved changes" : "Saved"}
+        </span>
+        {problemCount > 0 ? (
+          <span className="whitespace-nowrap rounded-full bg-caution-soft px-2 py-0.5 text-xs font-medium text-caution">
+            {problemCount} problem{problemCount === 1 ? "" : "s"}
+          </span>
+        ) : checking ? null : (
+          <span className="whitespace-nowrap rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe">Ready to run</span>
+        )}
+      </div>
+      <div className="ml-auto flex flex-wrap items-center gap-1.5" role="toolbar" aria-label="Workflow">
+        <Button size="sm" variant="ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${SHORTCUT}Z)`}>
+          Undo
+        </Button>
+        <Button size="sm" variant="ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${SHORTCUT}Shift+Z)`}>
+          Redo
+        </Button>
+        <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
+        <Button size="sm" variant="ghost" onClick={props.onAutoLayout} title="Arrange the nodes left to right">
+          Auto-layout
+        </Button>
+        <Button size="sm" variant="ghost" onClick={props.onFitView} title="Show the whole workflow">
+          Fit view
+        </Button>
+        <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
+        <Button size="sm" onClick={props.onVersions}>
+          Versions
+        </Button>
+        <Button size="sm" onClick={props.onSave} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
+          Save
+        </Button>
+        <Button size="sm" variant="primary" onClick={props.onRun} disabled={props.running || saving}>
+          {props.running ? "Starting…" : "Run"}
+        </Button>
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,64 @@
+"use client";
+
+import { memo } from "react";
+import { Button } from "@/components/ui/button";
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { NodeInspector } from "./inspector/node-inspector";
+import { WorkflowSettingsPanel } from "./workflow-settings-panel";
+
+type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError">;
+
+const NO_PROBLEMS: WorkflowProblem[] = [];
+
+interface InspectorPanelProps {
+  definition: WorkflowDefinition;
+  tools: CatalogTool[];
+  /** The one selected node, if exactly one is selected. */
+  node: WorkflowNode | undefined;
+  selectedCount: number;
+  problemsByNode: ReadonlyMap<string, readonly WorkflowProblem[]>;
+  generalProblems: readonly WorkflowProblem[];
+  onNodeChange: (node: WorkflowNode) => void;
+  onDeleteSelection: () => void;
+  onSettingsChange: <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => void;
+}
+
+/** The right panel: the selected node's inspector, a note for several, else the workflow's own settings. */
+export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanelProps) {
+  const { definition, node, selectedCount } = props;
+  if (node) {
+    return (
+      <NodeInspector
+        key={node.id}
+        node={node}
+        definition={definition}
+        tools={props.tools}
+        problems={(props.problemsByNode.get(node.id) as WorkflowProblem[] | undefined) ?? NO_PROBLEMS}
+        onChange={props.onNodeChange}
+        onDelete={props.onDeleteSelection}
+      />
+    );
+  }
+  if (selectedCount > 0) {
+    return (
+      <section className="space-y-3 p-4" aria-label="Selection">
+        <h2 className="text-sm font-semibold">
+          {selectedCount} {selectedCount === 1 ? "item" : "items"} selected
+        </h2>
+        <p className="text-xs text-muted">Select a single node to configure it. Press Delete to remove the selection.</p>
+        <Button variant="danger" size="sm" onClick={props.onDeleteSelection}>
+          Delete {selectedCount === 1 ? "it" : `${selectedCount} items`}
+        </Button>
+      </section>
+    );
+  }
+  return (
+    <WorkflowSettingsPanel
+      settings={{ name: definition.name, description: definition.description, mode: definition.mode, onError: definition.onError }}
+      problems={props.generalProblems}
+      onChange={props.onSettingsChange}
+    />
+  );
+});

@@ -1,0 +1,122 @@
+"use client";
+
+import { useMemo } from "react";
+import { SchemaForm } from "@/components/schema-form";
+import { CONTROL_CLASS, Field } from "@/components/ui/field";
+import { ErrorNotice } from "@/components/ui/page-header";
+import { problemsUnder, type JsonSchema } from "@/lib/schema-form/field-descriptors";
+import { referenceOptions } from "@/lib/schema-form/references";
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { ToolNode, WorkflowDefinition } from "@/lib/workflow/definition";
+import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { CredentialsSection } from "./credentials-section";
+import { PanelSection } from "./panel-section";
+import { ToolInputsSection } from "./tool-inputs-section";
+
+interface ToolPanelProps {
+  node: ToolNode;
+  tool: CatalogTool | undefined;
+  definition: WorkflowDefinition;
+  tools: readonly CatalogTool[];
+  problems: readonly WorkflowProblem[];
+  onChange: (node: ToolNode) => void;
+}
+
+/**
+ * A tool step in two parts that never mix: Settings (how the step is set up,
+ * from the tool's settings model; absent when it has none) and Inputs (what
+ * each call receives, fixed or taken from the run and upstream steps).
+ */
+export function ToolPanel({ node, tool, definition, tools, problems, onChange }: ToolPanelProps) {
+  const toolTitles = useMemo(() => new Map(tools.map((each) => [each.name, each.title])), [tools]);
+  const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
+  const settingsProblems = useMemo(() => problemsUnder("settings", problems), [problems]);
+  const argumentProblems = useMemo(() => problemsUnder("arguments", problems), [problems]);
+
+  if (!tool) {
+    return (
+      <div className="p-4">
+        <ErrorNotice title="Unknown tool">
+          This step uses the tool “{node.tool}”, which this studio does not have. Delete the step, or add it again from the palette.
+        </ErrorNotice>
+      </div>
+    );
+  }
+
+  const operation = tool.operations.find((each) => each.name === node.operation);
+  const inputSchema: JsonSchema | null = tool.operations.length > 0 ? (operation?.inputSchema ?? null) : tool.inputSchema;
+  const settingsSchema = tool.settingsSchema;
+  const operationError = problems.find((problem) => problem.field === "operation")?.message;
+  const operationId = `inspector-${node.id}-operation`;
+  const secretNames = tool.secretInputs.map((input) => input.name);
+
+  const chooseOperation = (name: string) => {
+    const next = tool.operations.find((each) => each.name === name);
+    const allowed = new Set([...Object.keys((next?.inputSchema.properties as Record<string, unknown> | undefined) ?? {}), ...secretNames]);
+    // Another operation's inputs are not this one's: keep only what it also takes, and the credentials.
+    const kept = Object.fromEntries(Object.entries(node.arguments).filter(([key]) => allowed.has(key)));
+    onChange({ ...node, operation: name === "" ? null : name, arguments: kept });
+  };
+
+  return (
+    <>
+      <p className="border-t border-line px-4 py-4 text-xs leading-relaxed text-muted">{tool.description}</p>
+      {settingsSchema ? (
+        <PanelSection
+          title="Settings"
+          description={
+            <>
+              {typeof settingsSchema.title === "string" ? <span className="font-medium text-foreground">{settingsSchema.title}. </span> : null}
+              {typeof settingsSchema.description === "string" ? settingsSchema.description : "How this step is set up."}
+            </>
+          }
+        >
+          <SchemaForm
+            schema={settingsSchema}
+            value={node.settings}
+            idPrefix={`inspector-${node.id}-settings`}
+            problems={settingsProblems}
+            onChange={(settings) => onChange({ ...node, settings })}
+          />
+        </PanelSection>
+      ) : null}
+      <CredentialsSection node={node} tool={tool} problems={argumentProblems} onChange={onChange} />
+      <PanelSection title="Inputs" description="What the step receives on each run: a fixed value, or a value from the run's inputs or an earlier step.">
+        {tool.operations.length > 0 ? (
+          <Field id={operationId} label="Operation" required error={operationError} help={operation?.description}>
+            <select
+              id={operationId}
+              className={CONTROL_CLASS}
+              value={node.operation ?? ""}
+              aria-invalid={operationError ? true : undefined}
+              aria-describedby={[operation ? `${operationId}-help` : null, operationError ? `${operationId}-error` : null].filter(Boolean).join(" ") || undefined}
+              onChange={(event) => chooseOperation(event.target.value)}
+            >
+              <option value="" disabled>
+                Choose what to do…
+              </option>
+              {tool.operations.map((each) => (
+                <option key={each.name} value={each.name}>
+                  {each.title}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
+        {inputSchema ? (
+          <ToolInputsSection
+            key={node.operation ?? ""}
+            node={node}
+            tool={tool}
+            schema={inputSchema}
+            references={references}
+            problems={Object.fromEntries(Object.entries(argumentProblems).filter(([key]) => !secretNames.includes(key)))}
+            onChange={onChange}
+          />
+        ) : (
+          <p className="text-sm text-muted">Choose an operation to see its inputs.</p>
+        )}
+      </PanelSection>
+    </>
+  );
+}

@@ -1,0 +1,462 @@
+"use client";
+
+import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { api, ApiError } from "@/lib/client/api";
+import { autoLayout, CARD_HEIGHT, CARD_WIDTH, type Point } from "@/lib/editor/auto-layout";
+import {
+  addEdge,
+  addNode,
+  createNode,
+  edgeForConnection,
+  moveNodes,
+  removeElements,
+  replaceNode,
+  type PaletteItem,
+} from "@/lib/editor/definition-edits";
+import {
+  createFlowEdgeMapper,
+  createFlowNodeMapper,
+  definitionBounds,
+  type FlowEdge,
+  type FlowNode,
+} from "@/lib/editor/to-flow";
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { EditorCanvas } from "./editor-canvas";
+import { EditorToolbar } from "./editor-toolbar";
+import { InspectorPanel } from "./inspector-panel";
+import { LeaveGuard } from "./leave-guard";
+import { NodePalette } from "./node-palette";
+import { RunDialog } from "./run-dialog";
+import { SaveProblemDialog, type SaveProblem } from "./save-problem-dialog";
+import { useEditorDocument } from "./use-editor-document";
+import { useValidation } from "./use-validation";
+import { VersionsDialog } from "./versions-dialog";
+
+interface WorkflowEditorProps {
+  workflowId: string;
+  version: number;
+  definition: WorkflowDefinition;
+  tools: CatalogTool[];
+}
+
+const NONE: ReadonlySet<string> = new Set();
+/** Above this many nodes the minimap is left out: it would draw every node a second time. */
+const MINIMAP_LIMIT = 500;
+/** A first view smaller than this shows the start of the workflow instead of all of it. */
+const SMALLEST_FIRST_ZOOM = 0.5;
+
+type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError">;
+
+/** The workflow editor: palette, canvas and inspector around one workflow definition. */
+export function WorkflowEditor(props: WorkflowEditorProps) {
+  return (
+    <ReactFlowProvider>
+      <EditorShell {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function isEditableTarget(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+function EditorShell({ workflowId, version: loadedVersion, definition: loadedDefinition, tools }: WorkflowEditorProps) {
+  const document = useEditorDocument(loadedDefinition, loadedVersion);
+  const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
+  const validation = useValidation(definition);
+  const { screenToFlowPosition, fitBounds, setViewport } = useReactFlow<FlowNode, FlowEdge>();
+  const canvasRef = useRef<HTMLDivElement>(null);
+
+  const toolsByName = useMemo(() => new Map(tools.map((tool) => [tool.name, tool])), [tools]);
+  const [selectedNodes, setSelectedNodes] = useState<ReadonlySet<string>>(NONE);
+  const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(NONE);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveProblem, setSaveProblem] = useState<SaveProblem | null>(null);
+  const [reloading, setReloading] = useState(false);
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  const [runOpen, setRunOpen] = useState(false);
+  const [startingRun, setStartingRun] = useState(false);
+
+  // Mappers keep the previous React Flow objects for unchanged nodes, so one change re-renders one card.
+  // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
+  const [nodeMapper] = useState(createFlowNodeMapper);
+  const [mapEdges] = useState(createFlowEdgeMapper);
+  const flowNodes = useMemo(
+    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes }),
+    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes],
+  );
+  const flowEdges = useMemo(() => mapEdges(definition.edges, selectedEdges), [mapEdges, definition.edges, selectedEdges]);
+
+  useEffect(() => {
+    if (notice === null) return;
+    const timer = window.setTimeout(() => setNotice(null), 4000);
+    return () => window.clearTimeout(timer);
+  }, [notice]);
+
+  const select = useCallback((nodeIds: ReadonlySet<string>, edgeIds: ReadonlySet<string> = NONE) => {
+    setSelectedNodes(nodeIds);
+    setSelectedEdges(edgeIds);
+  }, []);
+
+  // ---- canvas changes -------------------------------------------------------
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      const positions = new Map<string, Point>();
+      let gestureEnded = false;
+      let selection: Map<string, boolean> | null = null;
+      for (const change of changes) {
+        if (change.type === "position") {
+          if (change.position) positions.set(change.id, change.position);
+          if (!change.dragging) gestureEnded = true;
+        } else if (change.type === "select") {
+          (selection ??= new Map()).set(change.id, change.selected);
+        } else if (change.type === "dimensions" && change.dimensions) {
+          nodeMapper.measure(change.id, change.dimensions);
+        }
+        // "remove" arrives through onDelete, as one undo step with the edges.
+      }
+      if (positions.size > 0) preview((current) => moveNodes(current, positions));
+      if (gestureEnded) settle();
+      if (selection) {
+        const changed = selection;
+        setSelectedNodes((current) => {
+          const next = new Set(current);
+          for (const [id, selected] of changed) {
+            if (selected) next.add(id);
+            else next.delete(id);
+          }
+          return next;
+        });
+      }
+    },
+    [preview, settle, nodeMapper],
+  );
+
+  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
+    const selection = changes.filter((change) => change.type === "select");
+    if (selection.length === 0) return;
+    setSelectedEdges((current) => {
+      const next = new Set(current);
+      for (const change of selection) {
+        if (change.selected) next.add(change.id);
+        else next.delete(change.id);
+      }
+      return next;
+    });
+  }, []);
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const result = edgeForConnection(definition, connection);
+      if ("refused" in result) {
+        setNotice(result.refused);
+        return;
+      }
+      commit((current) => addEdge(current, result.edge));
+    },
+    [definition, commit],
+  );
+
+  const isValidConnection = useCallback(
+    (connection: Connection | Edge) => "edge" in edgeForConnection(definition, connection),
+    [definition],
+  );
+
+  const deleteElements = useCallback(
+    (nodeIds: ReadonlySet<string>, edgeIds: ReadonlySet<string>) => {
+      commit((current) => removeElements(current, nodeIds, edgeIds));
+      setSelectedNodes((current) => new Set([...current].filter((id) => !nodeIds.has(id))));
+      setSelectedEdges((current) => new Set([...current].filter((id) => !edgeIds.has(id))));
+    },
+    [commit],
+  );
+
+  const onDelete = useCallback(
+    ({ nodes, edges }: { nodes: FlowNode[]; edges: FlowEdge[] }) =>
+      deleteElements(new Set(nodes.map((node) => node.id)), new Set(edges.map((edge) => edge.id))),
+    [deleteElements],
+  );
+
+  // ---- adding nodes ---------------------------------------------------------
+  const addItemAt = useCallback(
+    (item: PaletteItem, position: Point) => {
+      const node = createNode(item, position, definition, toolsByName);
+      if (!node) {
+        setNotice(item.kind === "input" ? "A workflow has one Run inputs node at most." : "That tool is not available in this studio.");
+        return;
+      }
+      commit((current) => addNode(current, node));
+      select(new Set([node.id]));
+    },
+    [definition, toolsByName, commit, select],
+  );
+
+  const addAtCentre = useCallback(
+    (item: PaletteItem) => {
+      const rect = canvasRef.current?.getBoundingClientRect();
+      if (!rect) return;
+      const centre = screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
+      const position = { x: centre.x - CARD_WIDTH / 2, y: centre.y - CARD_HEIGHT / 2 };
+      // Clicking twice should not stack two cards exactly on top of each other.
+      while (definition.nodes.some((node) => Math.abs(node.position.x - position.x) < 12 && Math.abs(node.position.y - position.y) < 12)) {
+        position.x += 32;
+        position.y += 32;
+      }
+      addItemAt(item, position);
+    },
+    [screenToFlowPosition, definition.nodes, addItemAt],
+  );
+
+  const onDropItem = useCallback(
+    (item: PaletteItem, point: { x: number; y: number }) => {
+      const at = screenToFlowPosition(point);
+      addItemAt(item, { x: at.x - CARD_WIDTH / 2, y: at.y - 24 });
+    },
+    [screenToFlowPosition, addItemAt],
+  );
+
+  // ---- view -----------------------------------------------------------------
+  const fitView = useCallback(
+    (duration = 200) => {
+      const bounds = definitionBounds(definition, nodeMapper.sizes());
+      if (bounds) void fitBounds(bounds, { padding: 0.15, duration });
+    },
+    [definition, fitBounds, nodeMapper],
+  );
+
+  const onInit = useCallback(() => {
+    const bounds = definitionBounds(loadedDefinition);
+    const rect = canvasRef.current?.getBoundingClientRect();
+    if (!bounds || !rect) return;
+    const zoom = Math.min(1, (rect.width * 0.85) / bounds.width, (rect.height * 0.85) / bounds.height);
+    if (zoom >= SMALLEST_FIRST_ZOOM) {
+      void setViewport({
+        zoom,
+        x: rect.width / 2 - (bounds.x + bounds.width / 2) * zoom,
+        y: rect.height / 2 - (bounds.y + bounds.height / 2) * zoom,
+      });
+    } else {
+      // Too big to see whole at a readable size: show where it starts, at a readable size.
+      const readable = 0.75;
+      void setViewport({ zoom: readable, x: 40 - bounds.x * readable, y: rect.height / 2 - (bounds.y + bounds.height / 2) * readable });
+    }
+  }, [loadedDefinition, setViewport]);
+
+  const onAutoLayout = useCallback(() => {
+    const laidOut = autoLayout(definition);
+    commit(() => laidOut);
+    const bounds = definitionBounds(laidOut, nodeMapper.sizes());
+    if (bounds) window.requestAnimationFrame(() => void fitBounds(bounds, { padding: 0.15, duration: 300 }));
+  }, [definition, commit, fitBounds, nodeMapper]);
+
+  // ---- saving and running -----------------------------------------------------
+  const save = useCallback(async (): Promise<boolean> => {
+    if (saving) return false;
+    const sent = definition;
+    setSaving(true);
+    try {
+      const { workflow } = await api<{ workflow: { latestVersion: number } }>(
+        `/api/workflows/${encodeURIComponent(workflowId)}?expectedVersion=${version}`,
+        { method: "PUT", body: sent },
+      );
+      markSaved(sent, workflow.latestVersion);
+      return true;
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409) setSaveProblem({ kind: "conflict", message: failure.message });
+      else if (failure instanceof ApiError && failure.status === 422) setSaveProblem({ kind: "invalid", message: failure.message, issues: failure.issues });
+      else setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The workflow could not be saved." });
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  }, [saving, definition, workflowId, version, markSaved]);
+
+  const reloadNewest = useCallback(async () => {
+    setReloading(true);
+    try {
+      const { workflow } = await api<{ workflow: { latestVersion: number; definition: WorkflowDefinition } }>(
+        `/api/workflows/${encodeURIComponent(workflowId)}`,
+      );
+      reset(workflow.definition, workflow.latestVersion);
+      select(NONE);
+      setSaveProblem(null);
+    } catch (failure) {
+      setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The newest version could not be loaded." });
+    } finally {
+      setReloading(false);
+    }
+  }, [workflowId, reset, select]);
+
+  const restoreVersion = useCallback(
+    (restored: WorkflowDefinition, restoredVersion: number) => {
+      commit(() => restored);
+      select(NONE);
+      setVersionsOpen(false);
+      setNotice(`Version ${restoredVersion} is loaded as unsaved changes. Save to make it the newest version.`);
+    },
+    [commit, select],
+  );
+
+  const startRun = useCallback(async () => {
+    if (dirty) {
+      setStartingRun(true);
+      const saved = await save();
+      setStartingRun(false);
+      if (!saved) return;
+    }
+    setRunOpen(true);
+  }, [dirty, save]);
+
+  // ---- keyboard -------------------------------------------------------------
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === "s") {
+        event.preventDefault();
+        void save();
+        return;
+      }
+      // Inside a text field, undo belongs to the field.
+      if (isEditableTarget(event.target)) return;
+      if (key === "z" && !event.shiftKey) {
+        event.preventDefault();
+        undo();
+      } else if ((key === "z" && event.shiftKey) || key === "y") {
+        event.preventDefault();
+        redo();
+      }
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [save, undo, redo]);
+
+  // ---- inspector --------------------------------------------------------------
+  const selectedNode = useMemo<WorkflowNode | undefined>(() => {
+    if (selectedNodes.size !== 1) return undefined;
+    const [id] = selectedNodes;
+    return definition.nodes.find((node) => node.id === id);
+  }, [selectedNodes, definition.nodes]);
+  const selectedId = selectedNode?.id;
+
+  const onNodeChange = useCallback(
+    (node: WorkflowNode) => {
+      if (selectedId === undefined) return;
+      commit((current) => replaceNode(current, selectedId, node), `node:${selectedId}`);
+      if (node.id !== selectedId) select(new Set([node.id]));
+    },
+    [selectedId, commit, select],
+  );
+
+  const deleteSelection = useCallback(() => deleteElements(selectedNodes, selectedEdges), [deleteElements, selectedNodes, selectedEdges]);
+
+  const onSettingsChange = useCallback(
+    <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => {
+      commit((current) => (current[key] === value ? current : { ...current, [key]: value }), `workflow:${key}`);
+    },
+    [commit],
+  );
+
+  const hasInputNode = definition.nodes.some((node) => node.kind === "input");
+  const inputFields = useMemo(() => definition.nodes.find((node) => node.kind === "input")?.fields ?? [], [definition.nodes]);
+  const nodeNames = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const node of flowNodes) names.set(node.id, node.data.title);
+    return names;
+  }, [flowNodes]);
+  const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
+
+  return (
+    <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
+      <EditorToolbar
+        name={definition.name}
+        version={version}
+        dirty={dirty}
+        saving={saving}
+        problemCount={errorCount}
+        checking={validation.checking}
+        canUndo={document.canUndo}
+        canRedo={document.canRedo}
+        running={startingRun}
+        onSave={() => void save()}
+        onVersions={() => setVersionsOpen(true)}
+        onAutoLayout={onAutoLayout}
+        onFitView={() => fitView()}
+        onUndo={undo}
+        onRedo={redo}
+        onRun={() => void startRun()}
+      />
+      <div className="flex min-h-0 flex-1">
+        <aside className="w-64 shrink-0 border-r border-line bg-surface">
+          <NodePalette tools={tools} hasInputNode={hasInputNode} onAdd={addAtCentre} />
+        </aside>
+        <div ref={canvasRef} className="relative min-w-0 flex-1">
+          <EditorCanvas
+            nodes={flowNodes}
+            edges={flowEdges}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onConnect={onConnect}
+            isValidConnection={isValidConnection}
+            onDelete={onDelete}
+            onInit={onInit}
+            onDropItem={onDropItem}
+            onNodeDragStop={settle}
+            showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
+          />
+          {definition.nodes.length === 0 ? (
+            <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
+              <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
+                <p className="text-sm font-semibold">Start with Run inputs</p>
+                <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them.</p>
+              </div>
+            </div>
+          ) : null}
+          <div aria-live="polite" className="pointer-events-none absolute inset-x-0 bottom-4 flex justify-center px-4">
+            {notice ? (
+              <p className="pointer-events-auto rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card-raised">{notice}</p>
+            ) : null}
+          </div>
+          {validation.error ? (
+            <p role="alert" className="absolute left-4 top-3 rounded-md bg-caution-soft px-3 py-1.5 text-xs text-caution">
+              {validation.error}
+            </p>
+          ) : null}
+        </div>
+        <aside aria-label="Inspector" className="w-96 shrink-0 overflow-y-auto border-l border-line bg-surface">
+          <InspectorPanel
+            definition={definition}
+            tools={tools}
+            node={selectedNode}
+            selectedCount={selectedNodes.size + selectedEdges.size}
+            problemsByNode={validation.byNode}
+            generalProblems={validation.general}
+            onNodeChange={onNodeChange}
+            onDeleteSelection={deleteSelection}
+            onSettingsChange={onSettingsChange}
+          />
+        </aside>
+      </div>
+      <LeaveGuard dirty={dirty} />
+      <VersionsDialog
+        open={versionsOpen}
+        workflowId={workflowId}
+        currentVersion={version}
+        onClose={() => setVersionsOpen(false)}
+        onRestore={restoreVersion}
+      />
+      <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={() => setSaveProblem(null)} onReload={() => void reloadNewest()} />
+      <RunDialog
+        open={runOpen}
+        workflowId={workflowId}
+        fields={inputFields}
+        nodeNames={nodeNames}
+        onClose={() => setRunOpen(false)}
+        onProblems={validation.showProblems}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+"use client";
+
+import { Handle, Position } from "@xyflow/react";
+import { memo } from "react";
+import type { NodeStatus } from "@/lib/workflow/scheduler";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { ToolIcon } from "@/components/tool-icon";
+
+/**
+ * What a canvas card shows, for the editor and the run view alike. Kept to
+ * plain data so React Flow can compare it cheaply: a card re-renders only
+ * when its own data changes.
+ */
+export interface NodeCardData extends Record<string, unknown> {
+  kind: "input" | "tool" | "agent" | "router" | "output";
+  /** The node's label, else its tool's title: never the tool's name. */
+  title: string;
+  /** The operation's title, or a short line about the node. */
+  subtitle?: string;
+  icon?: string | null;
+  domain?: string;
+  /** Live status in the run view. */
+  status?: NodeStatus;
+  /** The running tool's progress message. */
+  progress?: string;
+  /** How many validation problems the node has (editor). */
+  problems?: number;
+  /** The first problem, shown on hover. */
+  problemText?: string;
+  /** Named outputs (a router's routes plus "default"); one unnamed output when absent. */
+  outputs?: readonly { id: string; label: string }[];
+  /** Input nodes have no incoming handle. */
+  hasInput?: boolean;
+  /** Output nodes have no outgoing handle. */
+  hasOutput?: boolean;
+}
+
+const KIND_ICON: Record<NodeCardData["kind"], string> = {
+  input: "log-in",
+  output: "flag",
+  router: "git-branch",
+  agent: "bot",
+  tool: "wrench",
+};
+
+const KIND_LABEL: Record<NodeCardData["kind"], string> = {
+  input: "Run inputs",
+  output: "Output",
+  router: "Router",
+  agent: "Agent",
+  tool: "Tool",
+};
+
+function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boolean }) {
+  const outputs = data.outputs ?? [];
+  const problems = data.problems ?? 0;
+  return (
+    <div
+      className={`w-60 rounded-lg border bg-surface text-left shadow-card transition-shadow ${
+        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : "border-line-strong"
+      }`}
+      data-testid={`node-card-${data.title}`}
+    >
+      {data.hasInput !== false ? (
+        <Handle type="target" position={Position.Left} aria-label={`Input of ${data.title}`} className="!size-3 !border-2 !border-surface !bg-muted" />
+      ) : null}
+      <div className="flex items-start gap-2.5 px-3 py-2.5">
+        <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-accent-soft text-accent">
+          <ToolIcon icon={data.icon ?? KIND_ICON[data.kind]} domain={data.domain} className="size-4" />
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="text-[0.6875rem] font-medium uppercase tracking-wide text-muted">{KIND_LABEL[data.kind]}</p>
+          <p className="truncate text-sm font-semibold text-foreground">{data.title}</p>
+          {data.subtitle ? <p className="truncate text-xs text-muted">{data.subtitle}</p> : null}
+        </div>
+        {problems > 0 ? (
+          <span
+            title={data.problemText}
+            aria-label={`${problems} problem${problems === 1 ? "" : "s"}`}
+            className="flex size-5 shrink-0 items-center justify-center rounded-full bg-caution text-[0.6875rem] font-bold text-white dark:text-background"
+          >
+            {problems}
+          </span>
+        ) : null}
+      </div>
+      {data.status ? (
+        <div className="flex items-center gap-2 border-t border-line px-3 py-1.5">
+          <StatusBadge status={data.status} />
+          {data.progress && data.status === "running" ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
+        </div>
+      ) : null}
+      {outputs.length > 0 ? (
+        <div className="space-y-1 border-t border-line px-3 py-1.5">
+          {outputs.map((output) => (
+            <div key={output.id} className="relative text-right text-xs text-muted">
+              {output.label}
+              <Handle
+                id={output.id}
+                type="source"
+                position={Position.Right}
+                aria-label={`Output ${output.label} of ${data.title}`}
+                className="!-right-[13px] !size-3 !border-2 !border-surface !bg-accent"
+              />
+            </div>
+          ))}
+        </div>
+      ) : data.hasOutput !== false ? (
+        <Handle type="source" position={Position.Right} aria-label={`Output of ${data.title}`} className="!size-3 !border-2 !border-surface !bg-accent" />
+      ) : null}
+    </div>
+  );
+}
+
+/** The one node component of every canvas, memoised: it re-renders only when its data or selection changes. */
+export const NodeCard = memo(NodeCardView);

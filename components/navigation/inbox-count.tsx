@@ -1,0 +1,32 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+/**
+ * The number of approvals waiting for a person, kept live by the studio's
+ * event feed (/api/events). EventSource reconnects by itself after a drop,
+ * and the feed opens with the current count, so a reconnect corrects it.
+ */
+export function InboxCount() {
+  const [count, setCount] = useState<number | null>(null);
+  useEffect(() => {
+    const source = new EventSource("/api/events");
+    const update = (event: MessageEvent<string>) => {
+      const data = JSON.parse(event.data) as { pendingApprovals?: number };
+      if (typeof data.pendingApprovals === "number") setCount(data.pendingApprovals);
+    };
+    source.addEventListener("pending-approvals", update);
+    source.addEventListener("change", update);
+    return () => source.close();
+  }, []);
+  if (!count) return null;
+  return (
+    <span
+      data-testid="inbox-count"
+      aria-label={`${count} waiting`}
+      className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-caution px-1.5 text-[0.6875rem] font-bold leading-5 text-white dark:text-background"
+    >
+      {count}
+    </span>
+  );
+}

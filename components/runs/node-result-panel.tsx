@@ -1,0 +1,185 @@
+"use client";
+
+import { ApprovalCard, type ApprovalCardData } from "@/components/approvals/approval-card";
+import { ArgumentList } from "@/components/approvals/argument-list";
+import { Spinner } from "@/components/ui/page-header";
+import { StatusBadge } from "@/components/ui/status-badge";
+import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
+import { formatDuration, formatExact } from "@/lib/run-view/format-time";
+import { resultTables } from "@/lib/run-view/result-tables";
+import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
+import type { WorkflowNode } from "@/lib/workflow/definition";
+import type { StepOutput } from "@/lib/workflow/run-types";
+import { ResultTableView } from "./result-table";
+
+interface NodeResultPanelProps {
+  node: WorkflowNode;
+  label: string;
+  step: StepView;
+  approvals: readonly ApprovalView[];
+  toolTitles: ToolTitles;
+  runId: string;
+  workflowName: string;
+  now: number;
+  /** Resolved arguments fetched on demand (the event stream does not carry them); "loading" while fetching. */
+  input: unknown;
+}
+
+/** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input }: NodeResultPanelProps) {
+  const pending = approvals.filter((approval) => approval.status === "pending");
+  const decided = approvals.filter((approval) => approval.status !== "pending");
+  const tool = node.kind === "tool" ? toolTitle(toolTitles, node.tool) : null;
+  const operation = node.kind === "tool" ? operationTitle(toolTitles, node.tool, node.operation) : null;
+  const duration =
+    step.startedAt && step.finishedAt
+      ? formatDuration(Date.parse(step.finishedAt) - Date.parse(step.startedAt))
+      : step.startedAt && (step.status === "running" || step.status === "waiting")
+        ? `running for ${formatDuration(now - Date.parse(step.startedAt))}`
+        : null;
+
+  return (
+    <div className="space-y-5">
+      <div>
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="text-base font-semibold text-foreground">{label}</h2>
+          <StatusBadge status={step.status} />
+        </div>
+        {tool && (tool !== label || operation) ? (
+          <p className="mt-0.5 text-xs text-muted">{[tool !== label ? tool : null, operation].filter(Boolean).join(" · ")}</p>
+        ) : null}
+        {step.startedAt ? (
+          <p className="mt-1 text-xs text-muted" suppressHydrationWarning>
+            Started <time dateTime={step.startedAt}>{formatExact(step.startedAt)}</time>
+            {duration ? ` · ${duration}` : ""}
+            {step.attempt > 1 ? ` · attempt ${step.attempt}` : ""}
+          </p>
+        ) : null}
+      </div>
+
+      {pending.map((approval) => (
+        <ApprovalCard key={approval.id} approval={cardData(approval, runId, label, workflowName)} toolTitles={toolTitles} showContext={false} />
+      ))}
+
+      {step.status === "running" ? (
+        <div className="rounded-lg border border-accent/30 bg-accent-soft px-3 py-2 text-sm text-foreground">
+          <Spinner label={step.progress ?? "Working"} />
+        </div>
+      ) : null}
+      {step.status === "pending" ? <p className="text-sm text-muted">Not started yet: it runs when the steps before it finish.</p> : null}
+      {step.status === "skipped" ? <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p> : null}
+
+      {step.status === "failed" && step.error ? (
+        <section aria-label="Error" className="rounded-lg border border-caution/40 bg-caution-soft px-3 py-2.5 text-sm text-caution">
+          <p className="font-semibold">Failed</p>
+          <p className="mt-0.5 whitespace-pre-wrap break-words">{step.error}</p>
+        </section>
+      ) : null}
+
+      {step.output ? <OutputView node={node} output={step.output} /> : null}
+
+      {node.kind === "tool" && step.status !== "pending" && step.status !== "skipped" ? (
+        <section aria-labelledby={`input-${node.id}`}>
+          <h3 id={`input-${node.id}`} className="mb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
+            {isRecord(input) || input === "loading" ? "Resolved arguments" : "Arguments"}
+          </h3>
+          {input === "loading" ? (
+            <Spinner label="Loading the arguments" />
+          ) : isRecord(input) ? (
+            <ArgumentList values={input} label="Resolved arguments" />
+          ) : (
+            <>
+              <p className="mb-1.5 text-xs text-muted">
+                {step.status === "running" || step.status === "waiting"
+                  ? "As configured; the resolved values are recorded when the step finishes:"
+                  : "Not recorded for this step; as configured in the workflow:"}
+              </p>
+              <ArgumentList values={maskSecrets(toolTitles, node.tool, node.arguments)} label="Arguments as configured" />
+            </>
+          )}
+        </section>
+      ) : null}
+
+      {decided.length > 0 ? (
+        <section aria-labelledby={`decisions-${node.id}`}>
+          <h3 id={`decisions-${node.id}`} className="mb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
+            Decisions
+          </h3>
+          <ul className="space-y-1 text-sm">
+            {decided.map((approval) => (
+              <li key={approval.id} className="text-muted">
+                {decisionLine(approval)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }) {
+  const tables = resultTables(output.data);
+  const isInputs = node.kind === "input" && isRecord(output.data);
+  return (
+    <section aria-labelledby={`output-${node.id}`} className="space-y-3">
+      <h3 id={`output-${node.id}`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+        {node.kind === "input" ? "Inputs given" : "Result"}
+      </h3>
+      {isInputs ? (
+        <ArgumentList values={output.data as Record<string, unknown>} label="Inputs given" />
+      ) : output.content && tables.length > 0 ? (
+        <details>
+          <summary className="cursor-pointer text-xs font-medium text-muted hover:text-foreground">The result as text</summary>
+          <pre className="mt-2 max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-surface-sunken p-3 font-mono text-xs leading-relaxed text-foreground">
+            {output.content}
+          </pre>
+        </details>
+      ) : output.content ? (
+        <pre className="max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-surface-sunken p-3 font-mono text-xs leading-relaxed text-foreground">
+          {output.content}
+        </pre>
+      ) : (
+        <p className="text-sm text-muted">No text.</p>
+      )}
+      {tables.map((table, index) => (
+        <ResultTableView key={index} table={table} />
+      ))}
+      {output.images?.map((image, index) => (
+        // eslint-disable-next-line @next/next/no-img-element -- inline base64 from the tool; nothing to optimise
+        <img
+          key={index}
+          src={`data:${image.mediaType};base64,${image.data}`}
+          alt={`Image ${index + 1} from ${node.label ?? "this step"} (${image.mediaType})`}
+          className="max-h-96 w-auto rounded-lg border border-line"
+        />
+      ))}
+    </section>
+  );
+}
+
+function decisionLine(approval: ApprovalView): string {
+  const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  switch (approval.decision) {
+    case "once":
+      return `Approved once${by}`;
+    case "always":
+      return `Always allowed${by}`;
+    case "approve":
+      return `Approved${by}`;
+    case "answer":
+      return `Answered${by}${approval.feedback ? `: “${approval.feedback}”` : ""}`;
+    case "deny":
+      return `Denied${by}${approval.feedback ? `: “${approval.feedback}”` : ""}`;
+    default:
+      return approval.status === "cancelled" ? "Withdrawn when the run was cancelled" : "Decided";
+  }
+}
+
+export function cardData(approval: ApprovalView, runId: string, nodeLabel: string, workflowName: string): ApprovalCardData {
+  return { ...approval, runId, nodeLabel, workflowName };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

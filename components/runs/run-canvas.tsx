@@ -1,0 +1,151 @@
+"use client";
+
+import "@xyflow/react/dist/style.css";
+import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes } from "@xyflow/react";
+import { useCallback, useMemo, type CSSProperties } from "react";
+import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
+import type { StepView } from "@/lib/run-view/apply-event";
+import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import type { ToolTitles } from "@/lib/run-view/tool-titles";
+import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+
+type RunNode = Node<NodeCardData, "card">;
+
+// Module scope: a new object on each render would remount every node.
+const NODE_TYPES: NodeTypes = { card: NodeCard };
+// Past this the cards are unreadable: a wide workflow opens readable, and the rest is a pan away.
+const FIT_VIEW_OPTIONS = { padding: 0.15, maxZoom: 1.1, minZoom: 0.6 } as const;
+const PRO_OPTIONS = { hideAttribution: false } as const;
+// React Flow's own colours, mapped onto the studio's tokens so both themes match the rest of the page.
+const FLOW_STYLE = {
+  "--xy-background-color": "var(--surface-sunken)",
+  "--xy-background-pattern-color": "var(--line-strong)",
+  "--xy-edge-stroke": "var(--line-strong)",
+  "--xy-controls-button-background-color": "var(--surface)",
+  "--xy-controls-button-background-color-hover": "var(--surface-sunken)",
+  "--xy-controls-button-color": "var(--foreground)",
+  "--xy-controls-button-color-hover": "var(--foreground)",
+  "--xy-controls-button-border-color": "var(--line)",
+  "--xy-controls-box-shadow": "var(--shadow)",
+  "--xy-attribution-background-color": "transparent",
+} as CSSProperties;
+
+interface RunCanvasProps {
+  definition: WorkflowDefinition;
+  steps: Readonly<Record<string, StepView>>;
+  toolTitles: ToolTitles;
+  selectedNodeId: string | null;
+  onSelect: (nodeId: string | null) => void;
+}
+
+function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
+  const tool = node.kind === "tool" ? titles[node.tool] : undefined;
+  const outputs = routerOutputs(node);
+  const subtitle = nodeSubtitle(node, titles);
+  return {
+    kind: node.kind,
+    title: nodeLabel(node, titles),
+    ...(subtitle ? { subtitle } : {}),
+    ...(tool ? { icon: tool.icon, domain: tool.domain } : {}),
+    ...(outputs ? { outputs } : {}),
+    hasInput: node.kind !== "input",
+    hasOutput: node.kind !== "output",
+  };
+}
+
+/**
+ * Canvas nodes by the step state they show. The reducer keeps a step's object
+ * while nothing about it changes, so an unchanged step finds its node here
+ * and React Flow and the memoised card skip it.
+ */
+const NODE_CACHE = new WeakMap<StepView, { base: NodeCardData; selected: boolean; node: RunNode }>();
+
+function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefined, selected: boolean): RunNode {
+  const cached = step ? NODE_CACHE.get(step) : undefined;
+  if (cached && cached.base === base && cached.selected === selected) return cached.node;
+  const status = step?.status ?? "pending";
+  const progress = status === "running" || status === "waiting" ? (step?.progress ?? undefined) : undefined;
+  const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}) };
+  const created: RunNode = {
+    id: node.id,
+    type: "card",
+    position: node.position,
+    data,
+    selected,
+    draggable: false,
+    connectable: false,
+    ariaLabel: `${data.title}, ${status === "waiting" ? "waiting for you" : status}`,
+  };
+  if (step) NODE_CACHE.set(step, { base, selected, node: created });
+  return created;
+}
+
+/**
+ * The pinned definition, read-only, with each node's live status. Node
+ * objects are reused while their status, progress and selection stay the
+ * same, so an event about one node re-renders that node only.
+ */
+export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect }: RunCanvasProps) {
+  const base = useMemo(() => new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles)])), [definition, toolTitles]);
+  const nodes = useMemo(
+    () => definition.nodes.map((node) => runNode(node, base.get(node.id)!, steps[node.id], node.id === selectedNodeId)),
+    [definition, steps, base, selectedNodeId],
+  );
+
+  const edges = useMemo<Edge[]>(
+    () =>
+      definition.edges.map((edge) => {
+        const targetStatus = steps[edge.target]?.status;
+        const sourceStatus = steps[edge.source]?.status;
+        return {
+          id: edge.id,
+          source: edge.source,
+          target: edge.target,
+          sourceHandle: edge.sourceHandle,
+          animated: targetStatus === "running" || targetStatus === "waiting",
+          style: sourceStatus === "succeeded" && targetStatus !== "skipped" ? { stroke: "var(--accent)", strokeWidth: 1.75 } : { stroke: "var(--line-strong)" },
+          focusable: false,
+        };
+      }),
+    [definition, steps],
+  );
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<RunNode>[]) => {
+      // Clicks and keyboard (Enter on a focused node) arrive as select changes.
+      for (const change of changes) {
+        if (change.type === "select" && change.selected) onSelect(change.id);
+      }
+    },
+    [onSelect],
+  );
+
+  return (
+    <div className="h-full w-full" aria-label="The workflow's canvas; choose a node to see its result" role="region">
+      <ReactFlow<RunNode, Edge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onNodesChange={onNodesChange}
+        onPaneClick={() => onSelect(null)}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        edgesFocusable={false}
+        elementsSelectable
+        onlyRenderVisibleElements
+        fitView
+        fitViewOptions={FIT_VIEW_OPTIONS}
+        minZoom={0.1}
+        colorMode="system"
+        style={FLOW_STYLE}
+        proOptions={PRO_OPTIONS}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+      >
+        <Background gap={20} size={1} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { api, ApiError } from "@/lib/client/api";
+import type { RunSummary } from "@/lib/persistence/run-queries";
+import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
+import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
+import { RunStatusFilter } from "./run-status-filter";
+import { useChangeFeed } from "./use-change-feed";
+import { useNow } from "./use-now";
+
+interface RunListProps {
+  /** Null when the server could not read them; `initialError` says why. */
+  initialRuns: RunSummary[] | null;
+  initialError?: string | null;
+  initialStatus: RunStatusFilterValue;
+}
+
+const ACTIVE = new Set(["running", "awaiting_input"]);
+
+/** Every run, newest first, filtered by status (kept in the URL) and refreshed as runs change. */
+export function RunList({ initialRuns, initialError = null, initialStatus }: RunListProps) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [status, setStatus] = useState<RunStatusFilterValue>(initialStatus);
+  const [runs, setRuns] = useState<RunSummary[] | null>(initialRuns);
+  const [error, setError] = useState<string | null>(initialError);
+  const [loading, setLoading] = useState(false);
+  const request = useRef(0);
+  const [cancelTarget, setCancelTarget] = useState<CancelTarget | null>(null);
+
+  const load = useCallback(async (filter: RunStatusFilterValue) => {
+    const ticket = ++request.current;
+    setLoading(true);
+    try {
+      const query = filter === "all" ? "" : `?status=${filter}`;
+      const { runs: fresh } = await api<{ runs: RunSummary[] }>(`/api/runs${query}`);
+      // A slower answer to an older filter must not replace a newer one.
+      if (ticket !== request.current) return;
+      setRuns(fresh);
+      setError(null);
+    } catch (caught) {
+      if (ticket !== request.current) return;
+      setError(caught instanceof ApiError ? caught.message : "The runs could not be loaded.");
+    } finally {
+      if (ticket === request.current) setLoading(false);
+    }
+  }, []);
+
+  const statusRef = useRef(status);
+  useEffect(() => {
+    statusRef.current = status;
+  }, [status]);
+  useChangeFeed(useCallback(() => void load(statusRef.current), [load]));
+
+  function changeFilter(next: RunStatusFilterValue) {
+    setStatus(next);
+    router.replace(next === "all" ? pathname : `${pathname}?status=${next}`, { scroll: false });
+    void load(next);
+  }
+
+  const anyActive = runs?.some((run) => ACTIVE.has(run.status)) ?? false;
+  const now = useNow(1000, anyActive);
+  const relativeNow = useNow(30_000);
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <RunStatusFilter value={status} onChange={changeFilter} />
+        {loading && runs !== null ? <Spinner label="Refreshing" /> : null}
+      </div>
+      {error ? (
+        <ErrorNotice title="Could not load the runs">
+          <p>{error}</p>
+          <Button size="sm" className="mt-2" onClick={() => void load(status)}>
+            Try again
+          </Button>
+        </ErrorNotice>
+      ) : null}
+      {runs === null ? (
+        loading ? (
+          <Spinner label="Loading runs" />
+        ) : null
+      ) : runs.length === 0 ? (
+        <EmptyState
+          title={status === "all" ? "No runs yet" : "No runs with this status"}
+          action={
+            status === "all" ? (
+              <Link href="/workflows" className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+                Open a workflow to run it
+              </Link>
+            ) : undefined
+          }
+        >
+          {status === "all"
+            ? "Runs appear here as soon as a workflow starts, and update live while they run."
+            : "Choose another status, or All, to see the other runs."}
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Runs, newest first</caption>
+            <thead className="border-b border-line bg-surface-sunken text-xs font-medium uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="px-4 py-2.5">Status</th>
+                <th scope="col" className="px-4 py-2.5">Workflow</th>
+                <th scope="col" className="px-4 py-2.5">Version</th>
+                <th scope="col" className="px-4 py-2.5">Started</th>
+                <th scope="col" className="px-4 py-2.5">Duration</th>
+                <th scope="col" className="px-4 py-2.5">Approvals</th>
+                <th scope="col" className="px-4 py-2.5">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {runs.map((run) => (
+                <RunRow key={run.id} run={run} now={now} relativeNow={relativeNow} onCancel={setCancelTarget} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load(status)} />
+    </div>
+  );
+}
+
+function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: number; relativeNow: number; onCancel: (target: CancelTarget) => void }) {
+  const active = ACTIVE.has(run.status);
+  const duration =
+    run.durationMs !== null ? formatDuration(run.durationMs) : active ? `running for ${formatDuration(now - Date.parse(run.startedAt))}` : "—";
+  return (
+    <tr className="transition-colors hover:bg-surface-sunken/60">
+      <td className="px-4 py-3">
+        <StatusBadge status={run.status} />
+      </td>
+      <td className="px-4 py-3">
+        <Link href={`/workflows/${run.workflowId}`} className="font-medium text-foreground underline-offset-4 hover:text-accent hover:underline">
+          {run.workflowName}
+        </Link>
+      </td>
+      <td className="px-4 py-3 tabular-nums text-muted">v{run.version}</td>
+      <td className="px-4 py-3">
+        <time dateTime={run.startedAt} title={formatExact(run.startedAt)} suppressHydrationWarning className="text-muted">
+          {formatRelative(run.startedAt, Math.max(relativeNow, now))}
+        </time>
+      </td>
+      <td className="px-4 py-3 tabular-nums text-muted" suppressHydrationWarning>
+        {duration}
+      </td>
+      <td className="px-4 py-3">
+        {run.pendingApprovals > 0 ? (
+          <Link
+            href="/inbox"
+            className="inline-flex items-center rounded-full bg-caution-soft px-2 py-0.5 text-xs font-semibold text-caution hover:underline"
+          >
+            {run.pendingApprovals} waiting
+          </Link>
+        ) : (
+          <span className="text-muted">—</span>
+        )}
+      </td>
+      <td className="px-4 py-3">
+        <div className="flex items-center justify-end gap-2">
+          {active ? (
+            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}>
+              Cancel
+            </Button>
+          ) : null}
+          <Link
+            href={`/runs/${run.id}`}
+            aria-label={`Open the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}
+            className="inline-flex h-7 items-center rounded-md border border-line-strong bg-surface px-2.5 text-xs font-medium text-foreground shadow-card hover:bg-surface-sunken"
+          >
+            Open
+          </Link>
+        </div>
+      </td>
+    </tr>
+  );
+}

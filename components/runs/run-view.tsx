@@ -1,0 +1,295 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { ApprovalCard } from "@/components/approvals/approval-card";
+import { ErrorNotice } from "@/components/ui/page-header";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { api } from "@/lib/client/api";
+import type { RunDetail } from "@/lib/persistence/run-queries";
+import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState } from "@/lib/run-view/apply-event";
+import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { nodeLabel } from "@/lib/run-view/node-labels";
+import type { ToolTitles } from "@/lib/run-view/tool-titles";
+import type { RunEvent, RunEventType } from "@/lib/workflow/run-types";
+import { CancelRunButton } from "./cancel-run-button";
+import { cardData, NodeResultPanel } from "./node-result-panel";
+import { RunCanvas } from "./run-canvas";
+import { RunTimeline } from "./run-timeline";
+import { useNow } from "./use-now";
+
+const EVENT_TYPES: readonly RunEventType[] = [
+  "run-started",
+  "run-resumed",
+  "run-awaiting-input",
+  "run-succeeded",
+  "run-failed",
+  "run-cancelled",
+  "node-started",
+  "node-progress",
+  "node-notified",
+  "node-succeeded",
+  "node-failed",
+  "node-skipped",
+  "approval-requested",
+  "approval-decided",
+];
+
+const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
+/** Plan approvals belong to the run, not a node. */
+const RUN_NODE = "__run__";
+
+function reducer(state: RunViewState, events: RunEvent[]): RunViewState {
+  return events.reduce(applyRunEvent, state);
+}
+
+type Connection = "live" | "reconnecting" | "closed";
+
+interface RunViewProps {
+  run: RunDetail;
+  history: RunEvent[];
+  toolTitles: ToolTitles;
+}
+
+/** A run as it happens: the canvas with live statuses, the selected node's result, and the timeline. */
+export function RunView({ run, history, toolTitles }: RunViewProps) {
+  const [state, dispatch] = useReducer(reducer, undefined, () => initialRunViewState(run, history));
+  const [selected, setSelected] = useState<string | null>(() => {
+    const waiting = run.approvals.find((approval) => approval.status === "pending" && approval.nodeId !== RUN_NODE);
+    return waiting?.nodeId ?? null;
+  });
+  const [connection, setConnection] = useState<Connection>(FINISHED.has(run.status) ? "closed" : "reconnecting");
+  const [inputs, setInputs] = useState<Record<string, unknown>>({});
+  const [inputError, setInputError] = useState<string | null>(null);
+
+  const nodesById = useMemo(() => new Map(run.definition.nodes.map((node) => [node.id, node])), [run.definition]);
+  const labelOf = useCallback(
+    (nodeId: string) => {
+      const node = nodesById.get(nodeId);
+      return node ? nodeLabel(node, toolTitles) : nodeId === RUN_NODE ? "Plan" : nodeId;
+    },
+    [nodesById, toolTitles],
+  );
+  const isNode = useCallback((nodeId: string) => nodesById.has(nodeId), [nodesById]);
+
+  // The live stream: events are queued and applied once per frame, so a chatty tool does not re-render per message.
+  const lastApplied = useRef(run.lastSeq);
+  useEffect(() => {
+    if (FINISHED.has(run.status)) return;
+    let source: EventSource | null = null;
+    let queue: RunEvent[] = [];
+    let frame: number | null = null;
+    let stopped = false;
+    const canvasNodes = new Set(run.definition.nodes.map((node) => node.id));
+    const flush = () => {
+      frame = null;
+      const events = queue;
+      queue = [];
+      if (events.length > 0) dispatch(events);
+    };
+    const connect = (after: number) => {
+      source?.close();
+      source = new EventSource(`/api/runs/${encodeURIComponent(run.id)}/events?after=${after}`);
+      source.onopen = () => setConnection("live");
+      source.onerror = () => {
+        // EventSource reconnects by itself and resends Last-Event-ID; the reducer drops any repeat.
+        if (!stopped) setConnection("reconnecting");
+      };
+      const onEvent = (message: MessageEvent<string>) => {
+        const event = JSON.parse(message.data) as RunEvent;
+        if (event.seq <= lastApplied.current) return;
+        if (event.seq > lastApplied.current + 1) {
+          // A gap would mean a missed event: start over from the last one applied.
+          connect(lastApplied.current);
+          return;
+        }
+        lastApplied.current = event.seq;
+        queue.push(event);
+        // Open the panel of a node as soon as it starts waiting for a person.
+        if (event.type === "approval-requested" && event.nodeId && canvasNodes.has(event.nodeId)) setSelected(event.nodeId);
+        frame ??= requestAnimationFrame(flush);
+      };
+      for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+      source.addEventListener("end", () => {
+        stopped = true;
+        source?.close();
+        if (frame !== null) cancelAnimationFrame(frame);
+        flush();
+        setConnection("closed");
+      });
+    };
+    connect(lastApplied.current);
+    return () => {
+      stopped = true;
+      source?.close();
+      if (frame !== null) cancelAnimationFrame(frame);
+    };
+  }, [run.id, run.status, run.definition]);
+
+  // Resolved arguments are in the step record, not in the events: fetch them when a finished node is opened.
+  const selectedStep = selected ? (state.steps[selected] ?? emptyStep()) : null;
+  const needsInput =
+    selected !== null &&
+    selectedStep !== null &&
+    selectedStep.input === undefined &&
+    (selectedStep.status === "succeeded" || selectedStep.status === "failed") &&
+    !(selected in inputs);
+  useEffect(() => {
+    if (!needsInput || selected === null) return;
+    let cancelled = false;
+    api<{ run: RunDetail }>(`/api/runs/${encodeURIComponent(run.id)}`)
+      .then(({ run: fresh }) => {
+        if (cancelled) return;
+        // Only finished steps: a step still running has no recorded arguments yet.
+        const finished = fresh.steps.filter((step) => step.status === "succeeded" || step.status === "failed");
+        setInputs((current) => ({ ...current, [selected]: null, ...Object.fromEntries(finished.map((step) => [step.nodeId, step.input])) }));
+      })
+      .catch(() => {
+        if (cancelled) return;
+        setInputError("The step's arguments could not be loaded.");
+        setInputs((current) => ({ ...current, [selected]: null }));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [needsInput, selected, run.id]);
+
+  const active = !FINISHED.has(state.status);
+  const now = useNow(1000, active);
+  const duration = state.finishedAt
+    ? formatDuration(Date.parse(state.finishedAt) - Date.parse(run.startedAt))
+    : `running for ${formatDuration(now - Date.parse(run.startedAt))}`;
+  const runApprovals = state.approvals.filter((approval) => approval.status === "pending" && !nodesById.has(approval.nodeId));
+  const selectedNode = selected ? nodesById.get(selected) : undefined;
+
+  return (
+    <div className="space-y-6" data-last-seq={state.lastSeq}>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="text-sm text-muted">
+            <Link href="/runs" className="hover:text-foreground hover:underline">
+              Runs
+            </Link>{" "}
+            / run
+          </p>
+          <h1 className="mt-1 flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
+            <Link href={`/workflows/${run.workflowId}`} className="hover:text-accent hover:underline">
+              {run.workflowName}
+            </Link>
+            <StatusBadge status={state.status} />
+          </h1>
+          <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
+            Version {run.version} · started{" "}
+            <time dateTime={run.startedAt} title={formatExact(run.startedAt)}>
+              {formatRelative(run.startedAt, now)}
+            </time>{" "}
+            · {duration}
+            {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
+            {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
+          </p>
+        </div>
+        {active ? <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" /> : null}
+      </div>
+
+      {state.status === "failed" && state.error ? <ErrorNotice title="The run failed">{state.error}</ErrorNotice> : null}
+      {runApprovals.map((approval) => (
+        <ApprovalCard key={approval.id} approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName)} toolTitles={toolTitles} showContext={false} />
+      ))}
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card lg:h-[34rem]">
+          <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} />
+        </div>
+        <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card">
+          <label htmlFor="run-node-picker" className="text-xs font-medium text-muted">
+            Show node
+          </label>
+          <select
+            id="run-node-picker"
+            value={selected ?? ""}
+            onChange={(event) => setSelected(event.target.value === "" ? null : event.target.value)}
+            className="mb-4 mt-1 w-full rounded-md border border-line-strong bg-surface px-2 py-1.5 text-sm text-foreground shadow-card"
+          >
+            <option value="">The whole run</option>
+            {run.definition.nodes.map((node) => (
+              <option key={node.id} value={node.id}>
+                {labelOf(node.id)} — {statusWord(state.steps[node.id]?.status ?? "pending")}
+              </option>
+            ))}
+          </select>
+          {selectedNode && selectedStep ? (
+            <NodeResultPanel
+              node={selectedNode}
+              label={labelOf(selectedNode.id)}
+              step={selectedStep}
+              approvals={state.approvals.filter((approval) => approval.nodeId === selectedNode.id)}
+              toolTitles={toolTitles}
+              runId={run.id}
+              workflowName={run.workflowName}
+              now={now}
+              input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
+            />
+          ) : (
+            <RunSummaryPanel state={state} inputs={run.inputs} />
+          )}
+          {inputError ? <p className="mt-3 text-xs text-caution">{inputError}</p> : null}
+        </aside>
+      </div>
+
+      <section aria-labelledby="timeline-heading" className="rounded-xl border border-line bg-surface p-4 shadow-card">
+        <h2 id="timeline-heading" className="mb-3 text-sm font-semibold">
+          Timeline
+        </h2>
+        <RunTimeline events={state.timeline} labelOf={labelOf} isNode={isNode} onSelect={setSelected} selectedNodeId={selected} />
+      </section>
+    </div>
+  );
+}
+
+function statusWord(status: string): string {
+  return status === "waiting" ? "waiting for you" : status;
+}
+
+function RunSummaryPanel({ state, inputs }: { state: RunViewState; inputs: Record<string, unknown> }) {
+  const counts = Object.values(state.steps).reduce<Record<string, number>>((total, step) => {
+    total[step.status] = (total[step.status] ?? 0) + 1;
+    return total;
+  }, {});
+  const output = state.output;
+  return (
+    <div className="space-y-4 text-sm">
+      <p className="text-muted">Choose a node on the canvas or in the timeline to see its result.</p>
+      <dl className="grid grid-cols-2 gap-2">
+        {(["succeeded", "running", "waiting", "failed", "pending", "skipped"] as const).map((status) =>
+          counts[status] ? (
+            <div key={status} className="rounded-lg border border-line px-3 py-2">
+              <dt className="text-xs text-muted">{statusWord(status)}</dt>
+              <dd className="text-lg font-semibold tabular-nums">{counts[status]}</dd>
+            </div>
+          ) : null,
+        )}
+      </dl>
+      {Object.keys(inputs).length > 0 ? (
+        <div>
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Inputs</h3>
+          <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
+            {Object.entries(inputs).map(([key, value]) => (
+              <div key={key} className="contents">
+                <dt className="font-mono text-muted">{key}</dt>
+                <dd className="break-all font-mono">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      ) : null}
+      {state.status === "succeeded" && output !== null && output !== undefined ? (
+        <div>
+          <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Output</h3>
+          <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-surface-sunken p-3 font-mono text-xs">
+            {typeof output === "string" ? output : JSON.stringify(output, null, 2)}
+          </pre>
+        </div>
+      ) : null}
+    </div>
+  );
+}

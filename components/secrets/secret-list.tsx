@@ -1,0 +1,254 @@
+"use client";
+
+import { useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { EmptyState, PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/workflow-list/relative-time";
+import { StatusMessage, type StatusMessageValue } from "@/components/workflow-list/status-message";
+import { CreateSecretDialog } from "./create-secret-dialog";
+import { DeleteSecretDialog } from "./delete-secret-dialog";
+import { EditSecretDialog } from "./edit-secret-dialog";
+import { ReplaceSecretValueDialog } from "./replace-secret-value-dialog";
+import { savedButUnusableMessage } from "./secret-problem";
+import { toSecretRow, type SecretRow, type SecretSaveResponse, type SecretTool } from "./secret-types";
+
+type OpenDialog =
+  | { kind: "create" }
+  | { kind: "replace"; secret: SecretRow }
+  | { kind: "edit"; secret: SecretRow }
+  | { kind: "delete"; secret: SecretRow }
+  | null;
+
+/**
+ * The stored secrets, never their values, and everything done to them. A
+ * save that the secret's tool finds unusable is kept as a warning on its row
+ * (for this visit: the check needs the value, which the list never has).
+ */
+export function SecretList({
+  initialSecrets,
+  secretTools,
+  toolTitles,
+}: {
+  initialSecrets: SecretRow[];
+  /** The tools that declare secret inputs, for the Tool picker. */
+  secretTools: SecretTool[];
+  /** Every installed tool's title by name, for secrets tied to any of them. */
+  toolTitles: Record<string, string>;
+}) {
+  const [secrets, setSecrets] = useState(initialSecrets);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [message, setMessage] = useState<StatusMessageValue | null>(null);
+  const heading = useRef<HTMLDivElement>(null);
+
+  const titleOf = (tool: string | null) => (tool ? (toolTitles[tool] ?? tool) : null);
+  const closeDialog = () => setDialog(null);
+
+  function saved({ secret, problem }: SecretSaveResponse, verb: string) {
+    const row = toSecretRow(secret);
+    setSecrets((current) => [...current.filter((each) => each.name !== row.name), row].sort((a, b) => a.name.localeCompare(b.name)));
+    setProblems((current) => {
+      const { [row.name]: _previous, ...rest } = current;
+      return problem ? { ...rest, [row.name]: problem } : rest;
+    });
+    const warning = savedButUnusableMessage(titleOf(row.tool), problem);
+    setMessage(warning ? { tone: "caution", text: warning } : { tone: "safe", text: `${verb} ${row.name}.` });
+    closeDialog();
+  }
+
+  const newButton = (
+    <Button variant="primary" onClick={() => setDialog({ kind: "create" })}>
+      <span aria-hidden="true" className="text-base leading-none">
+        +
+      </span>
+      New secret
+    </Button>
+  );
+
+  return (
+    <div>
+      <div ref={heading} tabIndex={-1} className="outline-none">
+        <PageHeader
+          title="Secrets"
+          description={
+            <>
+              Passwords, API keys and connection URLs for your tools. A step refers to one as{" "}
+              <code className="font-mono text-foreground">{"${NAME}"}</code>; the value is stored encrypted and never shown again after
+              saving.
+            </>
+          }
+          actions={newButton}
+        />
+      </div>
+
+      <StatusMessage message={message} onDismiss={() => setMessage(null)} />
+
+      {secrets.length === 0 ? (
+        <EmptyState
+          title="No secrets stored"
+          action={
+            <Button variant="primary" onClick={() => setDialog({ kind: "create" })}>
+              Add your first secret
+            </Button>
+          }
+        >
+          Tools like {secretTools.map((tool) => tool.title).join(" and ") || "SQL Database"} need a credential to connect. Store it here
+          once, then pick it in a step&apos;s settings.
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+          <table className="w-full min-w-[52rem] table-fixed text-left">
+            <caption className="sr-only">Stored secrets; values are never shown</caption>
+            <colgroup>
+              <col className="w-56" />
+              <col className="w-32" />
+              <col className="w-40" />
+              <col />
+              <col className="w-32" />
+              <col className="w-[17.5rem]" />
+            </colgroup>
+            <thead className="border-b border-line bg-surface-sunken/60 text-xs font-medium uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="py-2.5 pl-5 pr-3 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Value
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Tool
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Description
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Updated
+                </th>
+                <th scope="col" className="py-2.5 pl-3 pr-5 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {secrets.map((secret) => {
+                const problem = problems[secret.name];
+                const warning = problem ? savedButUnusableMessage(titleOf(secret.tool), problem) : "";
+                return (
+                  <SecretTableRow
+                    key={secret.name}
+                    secret={secret}
+                    toolTitle={titleOf(secret.tool)}
+                    warning={warning}
+                    onReplace={() => setDialog({ kind: "replace", secret })}
+                    onEdit={() => setDialog({ kind: "edit", secret })}
+                    onDelete={() => setDialog({ kind: "delete", secret })}
+                  />
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {dialog?.kind === "create" ? (
+        <CreateSecretDialog tools={secretTools} onClose={closeDialog} onSaved={(response) => saved(response, "Saved")} />
+      ) : null}
+      {dialog?.kind === "replace" ? (
+        <ReplaceSecretValueDialog secret={dialog.secret} onClose={closeDialog} onSaved={(response) => saved(response, "Replaced the value of")} />
+      ) : null}
+      {dialog?.kind === "edit" ? (
+        <EditSecretDialog secret={dialog.secret} tools={secretTools} onClose={closeDialog} onSaved={(response) => saved(response, "Updated")} />
+      ) : null}
+      {dialog?.kind === "delete" ? (
+        <DeleteSecretDialog
+          secret={dialog.secret}
+          onClose={closeDialog}
+          focusAfter={() => heading.current}
+          onDeleted={() => {
+            const name = dialog.secret.name;
+            setSecrets((current) => current.filter((each) => each.name !== name));
+            setProblems(({ [name]: _removed, ...rest }) => rest);
+            setMessage({ tone: "neutral", text: `Deleted ${name}.` });
+            closeDialog();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function SecretTableRow({
+  secret,
+  toolTitle,
+  warning,
+  onReplace,
+  onEdit,
+  onDelete,
+}: {
+  secret: SecretRow;
+  toolTitle: string | null;
+  warning: string;
+  onReplace: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const border = "border-t border-line";
+  return (
+    <>
+      <tr className={`align-top ${border}`} data-secret={secret.name}>
+        <th scope="row" className="py-3.5 pl-5 pr-3 text-left font-normal">
+          <span className="block truncate font-mono text-sm font-medium text-foreground" title={secret.name}>
+            {secret.name}
+          </span>
+        </th>
+        <td className="px-3 py-3.5">
+          <span aria-hidden="true" className="font-mono text-sm tracking-widest text-muted">
+            ••••••••
+          </span>
+          <span className="sr-only">hidden</span>
+        </td>
+        <td className="px-3 py-3.5 text-sm">
+          {toolTitle ? <span className="text-foreground">{toolTitle}</span> : <span className="text-muted">any tool</span>}
+        </td>
+        <td className="px-3 py-3.5 text-sm">
+          {secret.description ? (
+            <span className="line-clamp-2 text-foreground">{secret.description}</span>
+          ) : (
+            <span className="italic text-muted/80">No description</span>
+          )}
+        </td>
+        <td className="whitespace-nowrap px-3 py-3.5 text-sm text-muted">
+          <RelativeTime value={secret.updatedAt} />
+        </td>
+        <td className="py-3 pl-3 pr-4">
+          <div className="flex justify-end gap-0.5">
+            <Button size="sm" variant="ghost" onClick={onReplace}>
+              Replace value<span className="sr-only"> of {secret.name}</span>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={onEdit}>
+              Edit<span className="sr-only"> {secret.name}</span>
+            </Button>
+            <Button size="sm" variant="ghost" className="text-caution! hover:bg-caution-soft!" onClick={onDelete}>
+              Delete<span className="sr-only"> {secret.name}</span>
+            </Button>
+          </div>
+        </td>
+      </tr>
+      {warning ? (
+        <tr data-secret-warning={secret.name}>
+          <td colSpan={6} className="px-5 pb-3.5 pt-0">
+            <p className="flex items-start gap-2 rounded-md border border-caution/40 bg-caution-soft px-3 py-2 text-sm text-caution">
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 size-4 shrink-0" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+                <path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0ZM12 9v4M12 17h.01" />
+              </svg>
+              <span>
+                <span className="sr-only">Warning: </span>
+                {warning}
+              </span>
+            </p>
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,194 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { EmptyState, ErrorNotice, PageHeader } from "@/components/ui/page-header";
+import { api } from "@/lib/client/api";
+import { DeleteWorkflowDialog } from "./delete-workflow-dialog";
+import { downloadJson } from "./download-json";
+import { ImportWorkflowButton } from "./import-workflow-button";
+import { NewWorkflowDialog } from "./new-workflow-dialog";
+import { RenameWorkflowDialog } from "./rename-workflow-dialog";
+import { StatusMessage, type StatusMessageValue } from "./status-message";
+import { workflowPath, type WorkflowDetailResponse } from "./workflow-detail";
+import { exportFileName, sortByUpdated, toListItem, type WorkflowListItem } from "./workflow-list-item";
+import { WorkflowRow, type WorkflowAction } from "./workflow-row";
+
+type OpenDialog = { kind: "new" } | { kind: "rename"; workflow: WorkflowListItem } | { kind: "delete"; workflow: WorkflowListItem } | null;
+
+/** The workflow list with everything done to workflows as a whole: create, import, rename, duplicate, export, delete. */
+export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowListItem[] }) {
+  const [workflows, setWorkflows] = useState(initialWorkflows);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [busy, setBusy] = useState<{ id: string; action: WorkflowAction } | null>(null);
+  const [message, setMessage] = useState<StatusMessageValue | null>(null);
+  const [listError, setListError] = useState<string | null>(null);
+  const heading = useRef<HTMLDivElement>(null);
+
+  /** Reads the list again, so runs and saves made elsewhere show too. */
+  const reload = useCallback(async () => {
+    try {
+      const { workflows: latest } = await api<{ workflows: Parameters<typeof toListItem>[0][] }>("/api/workflows");
+      setWorkflows(latest.map(toListItem));
+      setListError(null);
+    } catch (error) {
+      setListError(error instanceof Error ? error.message : String(error));
+    }
+  }, []);
+
+  /** Shows a workflow the server just returned at once, before the reload confirms it. */
+  const upsert = useCallback((detail: WorkflowDetailResponse["workflow"]) => {
+    setWorkflows((current) => {
+      const previous = current.find((item) => item.id === detail.id);
+      const item = toListItem({ ...detail, lastRunStatus: previous?.lastRunStatus ?? null });
+      return sortByUpdated([item, ...current.filter((each) => each.id !== detail.id)]);
+    });
+  }, []);
+
+  async function act(action: WorkflowAction, workflow: WorkflowListItem) {
+    if (action === "rename" || action === "delete") {
+      setDialog({ kind: action, workflow });
+      return;
+    }
+    setBusy({ id: workflow.id, action });
+    try {
+      if (action === "duplicate") {
+        const { workflow: copy } = await api<WorkflowDetailResponse>(`${workflowPath(workflow.id)}/duplicate`, { method: "POST", body: {} });
+        upsert(copy);
+        setMessage({ tone: "safe", text: `Duplicated “${workflow.name}” as “${copy.name}”.` });
+      } else {
+        const { workflow: stored } = await api<WorkflowDetailResponse>(workflowPath(workflow.id));
+        downloadJson(stored.definition, exportFileName(stored.name));
+        setMessage({ tone: "neutral", text: `Exported “${stored.name}” (version ${stored.latestVersion}) as ${exportFileName(stored.name)}.` });
+      }
+    } catch (error) {
+      const verb = action === "duplicate" ? "duplicated" : "exported";
+      setMessage({ tone: "caution", text: `“${workflow.name}” was not ${verb}: ${error instanceof Error ? error.message : String(error)}` });
+      void reload();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const closeDialog = () => setDialog(null);
+  const newButton = (
+    <Button variant="primary" onClick={() => setDialog({ kind: "new" })}>
+      <span aria-hidden="true" className="text-base leading-none">
+        +
+      </span>
+      New workflow
+    </Button>
+  );
+
+  return (
+    <div>
+      <div ref={heading} tabIndex={-1} className="outline-none">
+        <PageHeader
+          title="Workflows"
+          description="Chains of tools that run on this machine. Open one to build it on the canvas, or import one exported from another studio."
+          actions={
+            <>
+              <ImportWorkflowButton
+                onImported={(workflow) => {
+                  upsert(workflow);
+                  setMessage({ tone: "safe", text: `Imported “${workflow.name}”.` });
+                }}
+              />
+              {newButton}
+            </>
+          }
+        />
+      </div>
+
+      <StatusMessage message={message} onDismiss={() => setMessage(null)} />
+      {listError ? (
+        <div className="mb-4">
+          <ErrorNotice title="The list could not be refreshed">{listError}</ErrorNotice>
+        </div>
+      ) : null}
+
+      {workflows.length === 0 ? (
+        <EmptyState
+          title="No workflows yet"
+          action={
+            <Button variant="primary" onClick={() => setDialog({ kind: "new" })}>
+              Create your first workflow
+            </Button>
+          }
+        >
+          A workflow takes the inputs you give it, passes them through tools (read files, query a database, search the web) and
+          returns a result. Start from an empty one, or import a JSON file with Import JSON above.
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+          <table className="w-full min-w-[44rem] table-fixed text-left">
+            <caption className="sr-only">
+              {workflows.length} {workflows.length === 1 ? "workflow" : "workflows"}, most recently changed first
+            </caption>
+            <colgroup>
+              <col />
+              <col className="w-20" />
+              <col className="w-40" />
+              <col className="w-36" />
+              <col className="w-[19rem]" />
+            </colgroup>
+            <thead className="border-b border-line bg-surface-sunken/60 text-xs font-medium uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="py-2.5 pl-5 pr-3 font-medium">
+                  Workflow
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Version
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Last run
+                </th>
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  Updated
+                </th>
+                <th scope="col" className="py-2.5 pl-3 pr-5 text-right font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {workflows.map((workflow) => (
+                <WorkflowRow
+                  key={workflow.id}
+                  workflow={workflow}
+                  busy={busy?.id === workflow.id ? busy.action : null}
+                  onAction={(action, target) => void act(action, target)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {dialog?.kind === "new" ? <NewWorkflowDialog onClose={closeDialog} /> : null}
+      {dialog?.kind === "rename" ? (
+        <RenameWorkflowDialog
+          workflow={dialog.workflow}
+          onClose={closeDialog}
+          onRenamed={(detail) => {
+            upsert(detail);
+            setMessage({ tone: "safe", text: `Renamed “${dialog.workflow.name}” to “${detail.name}” (version ${detail.latestVersion}).` });
+            closeDialog();
+          }}
+        />
+      ) : null}
+      {dialog?.kind === "delete" ? (
+        <DeleteWorkflowDialog
+          workflow={dialog.workflow}
+          onClose={closeDialog}
+          focusAfter={() => heading.current}
+          onDeleted={() => {
+            setWorkflows((current) => current.filter((item) => item.id !== dialog.workflow.id));
+            setMessage({ tone: "neutral", text: `Deleted “${dialog.workflow.name}”.` });
+            closeDialog();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import type { RunEvent } from "@/lib/workflow/run-types";
+
+/** How many lines of a node's output the readable log shows. */
+const OUTPUT_LINES = 3;
+const LINE_LENGTH = 160;
+
+/** The first lines of a text, each cut to a readable length, with a note of what was left out. */
+export function firstLines(text: string, count = OUTPUT_LINES): string[] {
+  const lines = text.replace(/\s+$/, "").split("\n");
+  const shown = lines.slice(0, count).map((line) => (line.length > LINE_LENGTH ? `${line.slice(0, LINE_LENGTH - 1)}…` : line));
+  if (lines.length > count) shown.push(`… (${lines.length - count} more line${lines.length - count === 1 ? "" : "s"})`);
+  return shown;
+}
+
+/** A value as the terminal shows it: text as is, anything else as JSON. */
+export function displayValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value, null, 2) ?? "null";
+}
+
+interface ApprovalSummary {
+  id?: string;
+  kind?: string;
+  tool?: string | null;
+  operation?: string | null;
+  decision?: string | null;
+  feedback?: string | null;
+  decidedBy?: string | null;
+  preview?: string;
+}
+
+/**
+ * The readable lines for one run event (none for events the log leaves out).
+ * Node lines start with the node id in brackets, so concurrent branches stay
+ * easy to follow.
+ */
+export function describeEvent(event: RunEvent): string[] {
+  const node = `[${event.nodeId ?? "run"}]`;
+  const payload = event.payload;
+  switch (event.type) {
+    case "run-started":
+      return ["Run started."];
+    case "run-resumed":
+      return ["Run resumed."];
+    case "run-awaiting-input":
+      return [];
+    case "node-started": {
+      const what = typeof payload.tool === "string" ? `${payload.tool}${typeof payload.operation === "string" ? ` ${payload.operation}` : ""}` : String(payload.kind ?? "");
+      const attempt = typeof payload.attempt === "number" && payload.attempt > 1 ? `, attempt ${payload.attempt}` : "";
+      return [`${node} started (${what}${attempt})`];
+    }
+    case "node-progress":
+    case "node-notified":
+      return typeof payload.message === "string" ? [`${node} … ${payload.message}`] : [];
+    case "node-succeeded": {
+      const output = payload.output as { content?: unknown } | undefined;
+      const lines = firstLines(typeof output?.content === "string" ? output.content : displayValue(output?.content ?? ""));
+      return [`${node} succeeded${lines.length > 0 && lines[0] !== "" ? `: ${lines[0]}` : ""}`, ...lines.slice(1).map((line) => `    ${line}`)];
+    }
+    case "node-failed":
+      return [`${node} FAILED: ${String(payload.error ?? "no reason given")}`];
+    case "node-skipped":
+      return [`${node} skipped (its branch was not taken)`];
+    case "approval-requested": {
+      const approval = payload.approval as ApprovalSummary;
+      return [`${node} waits for approval: ${approvalTitle(approval)}`];
+    }
+    case "approval-decided": {
+      const approval = payload.approval as ApprovalSummary;
+      const by = approval.decidedBy ? ` (by ${approval.decidedBy})` : "";
+      const feedback = approval.feedback ? `: ${approval.feedback}` : "";
+      return [`${node} ${approvalTitle(approval)} → ${approval.decision ?? "no decision"}${by}${feedback}`];
+    }
+    case "run-succeeded":
+      return ["Run succeeded."];
+    case "run-failed":
+      return [`Run failed: ${String(payload.error ?? "no reason given")}`];
+    case "run-cancelled":
+      return [`Run cancelled${typeof payload.cancelledBy === "string" ? ` by ${payload.cancelledBy}` : ""}.`];
+  }
+}
+
+/** "write (write_file)", "plan", "question" ... */
+export function approvalTitle(approval: ApprovalSummary): string {
+  const kind = approval.kind === "ask" ? "question" : (approval.kind ?? "approval");
+  const tool = approval.tool ? ` (${approval.tool}${approval.operation ? ` ${approval.operation}` : ""})` : "";
+  return `${kind}${tool}`;
+}

@@ -1,0 +1,52 @@
+/** An issue as the API reports it: the field and what was expected. */
+export interface ApiIssue {
+  path: string;
+  message: string;
+}
+
+/** A failed API call: the server's message, its status, and any field issues. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues: ApiIssue[] = [],
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/**
+ * Calls the studio's API with JSON in and out. Failures throw an ApiError
+ * carrying the server's message, which is written to be shown as is.
+ *
+ * @example
+ *   const { workflows } = await api<{ workflows: WorkflowSummary[] }>("/api/workflows");
+ */
+export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers: init.body === undefined ? undefined : { "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
+      cache: "no-store",
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, "The studio did not answer. Check that it is still running, then try again.");
+  }
+  if (response.status === 204) return undefined as T;
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    if (response.status === 401 && typeof window !== "undefined") {
+      // A full page load on purpose: the session is gone, so nothing on this page is worth keeping.
+      window.location.href = new URL(`/login?next=${encodeURIComponent(window.location.pathname)}`, window.location.origin).href;
+    }
+    const issues = Array.isArray(body.issues) ? (body.issues as ApiIssue[]) : [];
+    throw new ApiError(response.status, typeof body.error === "string" ? body.error : `The request failed (${response.status}).`, issues, body);
+  }
+  return body as T;
+}

@@ -1,0 +1,133 @@
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
+import type { Point } from "./auto-layout";
+
+/** What a palette item makes: a tool (with an operation) or a building block. */
+export type PaletteItem =
+  | { kind: "tool"; tool: string; operation?: string | null }
+  | { kind: "input" }
+  | { kind: "router" }
+  | { kind: "output" };
+
+const NODE_ID_LIMIT = 64;
+
+/** A node id like `write_file_3`: the base made id-safe, with the lowest free number. */
+export function uniqueNodeId(base: string, taken: ReadonlySet<string>): string {
+  let safe = base.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (!/^[A-Za-z]/.test(safe)) safe = `n${safe}`;
+  safe = safe.slice(0, NODE_ID_LIMIT - 6);
+  for (let number = 1; ; number += 1) {
+    const id = `${safe}_${number}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+/**
+ * A new node for a palette item at `position`; null when the item cannot be
+ * added (a second input node, or a tool the catalog does not have).
+ */
+export function createNode(
+  item: PaletteItem,
+  position: Point,
+  definition: Pick<WorkflowDefinition, "nodes">,
+  tools: ReadonlyMap<string, CatalogTool>,
+): WorkflowNode | null {
+  const taken = new Set(definition.nodes.map((node) => node.id));
+  const at = { x: Math.round(position.x), y: Math.round(position.y) };
+  switch (item.kind) {
+    case "input":
+      if (definition.nodes.some((node) => node.kind === "input")) return null;
+      return { id: uniqueNodeId("input", taken), kind: "input", position: at, fields: [] };
+    case "router":
+      return { id: uniqueNodeId("router", taken), kind: "router", position: at, routes: [] };
+    case "output":
+      return { id: uniqueNodeId("output", taken), kind: "output", position: at, value: "" };
+    case "tool": {
+      const tool = tools.get(item.tool);
+      if (!tool) return null;
+      const operation =
+        item.operation && tool.operations.some((each) => each.name === item.operation) ? item.operation : (tool.operations[0]?.name ?? null);
+      return { id: uniqueNodeId(tool.name, taken), kind: "tool", position: at, tool: tool.name, operation, settings: {}, arguments: {} };
+    }
+  }
+}
+
+export function addNode<T extends Pick<WorkflowDefinition, "nodes">>(definition: T, node: WorkflowNode): T {
+  return { ...definition, nodes: [...definition.nodes, node] };
+}
+
+/** Removes nodes and edges; edges touching a removed node go too. */
+export function removeElements<T extends Pick<WorkflowDefinition, "nodes" | "edges">>(
+  definition: T,
+  nodeIds: ReadonlySet<string>,
+  edgeIds: ReadonlySet<string> = new Set(),
+): T {
+  if (nodeIds.size === 0 && edgeIds.size === 0) return definition;
+  return {
+    ...definition,
+    nodes: definition.nodes.filter((node) => !nodeIds.has(node.id)),
+    edges: definition.edges.filter((edge) => !edgeIds.has(edge.id) && !nodeIds.has(edge.source) && !nodeIds.has(edge.target)),
+  };
+}
+
+/** Replaces the node `id`; if its id changed, the edges follow it. */
+export function replaceNode<T extends Pick<WorkflowDefinition, "nodes" | "edges">>(definition: T, id: string, node: WorkflowNode): T {
+  const nodes = definition.nodes.map((each) => (each.id === id ? node : each));
+  if (node.id === id) return { ...definition, nodes };
+  const edges = definition.edges.map((edge) =>
+    edge.source === id || edge.target === id
+      ? { ...edge, source: edge.source === id ? node.id : edge.source, target: edge.target === id ? node.id : edge.target }
+      : edge,
+  );
+  return { ...definition, nodes, edges };
+}
+
+/** Moves nodes; nodes not in `positions` (or already there) keep their objects. */
+export function moveNodes<T extends Pick<WorkflowDefinition, "nodes">>(definition: T, positions: ReadonlyMap<string, Point>): T {
+  if (positions.size === 0) return definition;
+  let changed = false;
+  const nodes = definition.nodes.map((node) => {
+    const position = positions.get(node.id);
+    if (!position || (position.x === node.position.x && position.y === node.position.y)) return node;
+    changed = true;
+    return { ...node, position: { x: position.x, y: position.y } };
+  });
+  return changed ? { ...definition, nodes } : definition;
+}
+
+export interface Connection {
+  source: string | null;
+  target: string | null;
+  sourceHandle?: string | null;
+}
+
+/**
+ * The edge a drag from one handle to another makes, or a reason it cannot:
+ * no loops onto the same node, nothing into the run inputs or out of an
+ * output, a router's edge leaves from one of its routes, no duplicates.
+ */
+export function edgeForConnection(
+  definition: Pick<WorkflowDefinition, "nodes" | "edges">,
+  connection: Connection,
+): { edge: WorkflowEdge } | { refused: string } {
+  const source = definition.nodes.find((node) => node.id === connection.source);
+  const target = definition.nodes.find((node) => node.id === connection.target);
+  if (!source || !target) return { refused: "Connect two nodes of this workflow." };
+  if (source.id === target.id) return { refused: "A node cannot feed itself." };
+  if (target.kind === "input") return { refused: "Run inputs start the workflow: nothing can flow into them." };
+  if (source.kind === "output") return { refused: "An output ends the workflow: nothing flows out of it." };
+  const handle = source.kind === "router" ? (connection.sourceHandle ?? null) : null;
+  if (source.kind === "router" && handle === null) return { refused: "Connect from one of the router's routes." };
+  if (definition.edges.some((edge) => edge.source === source.id && edge.target === target.id && edge.sourceHandle === handle)) {
+    return { refused: "These nodes are already connected." };
+  }
+  const taken = new Set(definition.edges.map((edge) => edge.id));
+  const base = `${source.id}${handle ? `.${handle}` : ""}->${target.id}`;
+  let id = base;
+  for (let number = 2; taken.has(id); number += 1) id = `${base}#${number}`;
+  return { edge: { id, source: source.id, target: target.id, sourceHandle: handle } };
+}
+
+export function addEdge<T extends Pick<WorkflowDefinition, "edges">>(definition: T, edge: WorkflowEdge): T {
+  return { ...definition, edges: [...definition.edges, edge] };
+}

@@ -1,0 +1,253 @@
+import type { Edge, Node } from "@xyflow/react";
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
+import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
+
+/**
+ * What the editor puts on a canvas card; the same shape as NodeCardData in
+ * components/flow/node-card.tsx (kept here so lib does not import components).
+ */
+export interface CardData extends Record<string, unknown> {
+  kind: WorkflowNode["kind"];
+  title: string;
+  subtitle?: string;
+  icon?: string | null;
+  domain?: string;
+  problems?: number;
+  problemText?: string;
+  outputs?: readonly { id: string; label: string }[];
+  hasInput?: boolean;
+  hasOutput?: boolean;
+}
+
+/**
+ * The React Flow node type of each kind. Not the bare kind: React Flow's own
+ * stylesheet draws a box around types named "input" and "output".
+ */
+export const FLOW_NODE_TYPES = {
+  input: "workflow-input",
+  tool: "workflow-tool",
+  agent: "workflow-agent",
+  router: "workflow-router",
+  output: "workflow-output",
+} as const satisfies Record<WorkflowNode["kind"], string>;
+
+export type FlowNodeType = (typeof FLOW_NODE_TYPES)[WorkflowNode["kind"]];
+export type FlowNode = Node<CardData, FlowNodeType>;
+export type FlowEdge = Edge;
+
+export interface Dimensions {
+  width: number;
+  height: number;
+}
+
+/** The router's fallback handle (DEFAULT_ROUTE in lib/workflow/definition.ts, which is not client-safe). */
+export const DEFAULT_ROUTE_HANDLE = "default";
+
+/** What a card shows for one node: the label, else the tool's title (never its name). */
+export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, problems: readonly WorkflowProblem[] = []): CardData {
+  const base = {
+    kind: node.kind,
+    ...(problems.length > 0 ? { problems: problems.length, problemText: problems[0]!.message } : {}),
+  };
+  switch (node.kind) {
+    case "input":
+      return {
+        ...base,
+        title: node.label || "Run inputs",
+        subtitle: node.fields.length === 0 ? "No fields yet" : `${node.fields.length} field${node.fields.length === 1 ? "" : "s"}`,
+        hasInput: false,
+      };
+    case "tool": {
+      const operation = tool?.operations.find((each) => each.name === node.operation);
+      const subtitle = !tool
+        ? "This tool is not installed"
+        : operation
+          ? operation.title
+          : tool.operations.length > 0
+            ? "Choose an operation"
+            : undefined;
+      return {
+        ...base,
+        title: node.label || tool?.title || "Unknown tool",
+        ...(subtitle ? { subtitle } : {}),
+        icon: tool?.icon ?? null,
+        domain: tool?.domain ?? "custom",
+      };
+    }
+    case "router":
+      return {
+        ...base,
+        title: node.label || "Router",
+        subtitle: node.routes.length === 0 ? "No routes yet" : `${node.routes.length} route${node.routes.length === 1 ? "" : "s"}`,
+        outputs: [
+          ...node.routes.map((route) => ({ id: route.id, label: route.label || route.id })),
+          { id: DEFAULT_ROUTE_HANDLE, label: "default" },
+        ],
+      };
+    case "output":
+      return { ...base, title: node.label || "Output", subtitle: "The run's result", hasOutput: false };
+    case "agent":
+      return { ...base, title: node.label || "Agent" };
+  }
+}
+
+export interface FlowContext {
+  tools: ReadonlyMap<string, CatalogTool>;
+  /** Problems by node id. */
+  problems: ReadonlyMap<string, readonly WorkflowProblem[]>;
+  selected: ReadonlySet<string>;
+}
+
+export interface FlowNodeMapper {
+  map: (nodes: readonly WorkflowNode[], context: FlowContext) => FlowNode[];
+  /**
+   * Notes a size React Flow measured. It is passed on whenever that node's
+   * object is made anew (without it React Flow would hide and measure the node
+   * again), but is no reason to make a new object: React Flow holds it already.
+   */
+  measure: (id: string, size: Dimensions) => void;
+  /** Every size noted so far. */
+  sizes: () => ReadonlyMap<string, Dimensions>;
+}
+
+interface NodeEntry {
+  source: WorkflowNode;
+  tool: CatalogTool | undefined;
+  problemCount: number;
+  problemText: string | undefined;
+  selected: boolean;
+  flowNode: FlowNode;
+}
+
+/**
+ * Returns a mapper from workflow nodes to React Flow nodes that reuses the
+ * previous object for every node whose inputs did not change, so moving or
+ * selecting one node re-renders one card, not all of them.
+ */
+export function createFlowNodeMapper(): FlowNodeMapper {
+  let cache = new Map<string, NodeEntry>();
+  const measured = new Map<string, Dimensions>();
+  const map = (nodes: readonly WorkflowNode[], context: FlowContext): FlowNode[] => {
+    const next = new Map<string, NodeEntry>();
+    const result = nodes.map((source) => {
+      const tool = source.kind === "tool" ? context.tools.get(source.tool) : undefined;
+      const problems = context.problems.get(source.id) ?? [];
+      const problemText = problems[0]?.message;
+      const selected = context.selected.has(source.id);
+      const previous = cache.get(source.id);
+      let entry: NodeEntry;
+      if (
+        previous &&
+        previous.source === source &&
+        previous.tool === tool &&
+        previous.problemCount === problems.length &&
+        previous.problemText === problemText &&
+        previous.selected === selected
+      ) {
+        entry = previous;
+      } else {
+        const sameData =
+          previous && previous.tool === tool && previous.problemCount === problems.length && previous.problemText === problemText && sameCardInputs(previous.source, source);
+        const data = sameData ? previous.flowNode.data : cardData(source, tool, problems);
+        const size = measured.get(source.id);
+        const flowNode: FlowNode = {
+          id: source.id,
+          type: FLOW_NODE_TYPES[source.kind],
+          position: source.position,
+          data,
+          // The card's accessible name: without it React Flow's group for the node has none.
+          ariaLabel: data.title,
+          selected,
+          ...(size ? { measured: size } : {}),
+        };
+        entry = { source, tool, problemCount: problems.length, problemText, selected, flowNode };
+      }
+      next.set(source.id, entry);
+      return entry.flowNode;
+    });
+    cache = next;
+    return result;
+  };
+  return {
+    map,
+    measure: (id, size) => {
+      const known = measured.get(id);
+      if (!known || known.width !== size.width || known.height !== size.height) measured.set(id, { width: size.width, height: size.height });
+    },
+    sizes: () => measured,
+  };
+}
+
+/** Whether two versions of a node show the same card (only its position may differ). */
+function sameCardInputs(a: WorkflowNode, b: WorkflowNode): boolean {
+  if (a === b) return true;
+  if (a.kind !== b.kind || a.label !== b.label) return false;
+  switch (b.kind) {
+    case "tool":
+      return a.kind === "tool" && a.tool === b.tool && a.operation === b.operation;
+    case "input":
+      return a.kind === "input" && a.fields.length === b.fields.length;
+    case "router":
+      return a.kind === "router" && a.routes === b.routes;
+    default:
+      return true;
+  }
+}
+
+interface EdgeEntry {
+  source: WorkflowEdge;
+  selected: boolean;
+  flowEdge: FlowEdge;
+}
+
+/** Like {@link createFlowNodeMapper}, for edges. */
+export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selected: ReadonlySet<string>) => FlowEdge[] {
+  let cache = new Map<string, EdgeEntry>();
+  return (edges, selectedEdges) => {
+    const next = new Map<string, EdgeEntry>();
+    const result = edges.map((source) => {
+      const selected = selectedEdges.has(source.id);
+      const previous = cache.get(source.id);
+      const entry =
+        previous && previous.source === source && previous.selected === selected
+          ? previous
+          : { source, selected, flowEdge: toFlowEdge(source, selected) };
+      next.set(source.id, entry);
+      return entry.flowEdge;
+    });
+    cache = next;
+    return result;
+  };
+}
+
+export function toFlowEdge(edge: WorkflowEdge, selected = false): FlowEdge {
+  return {
+    id: edge.id,
+    source: edge.source,
+    target: edge.target,
+    ...(edge.sourceHandle ? { sourceHandle: edge.sourceHandle } : {}),
+    selected,
+  };
+}
+
+/** The rectangle around every node, with measured sizes where known and estimates elsewhere. */
+export function definitionBounds(
+  definition: Pick<WorkflowDefinition, "nodes">,
+  measured: ReadonlyMap<string, Dimensions> = new Map(),
+): { x: number; y: number; width: number; height: number } | null {
+  if (definition.nodes.length === 0) return null;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const node of definition.nodes) {
+    const size = measured.get(node.id) ?? { width: CARD_WIDTH, height: node.kind === "router" ? estimatedHeight(node) : CARD_HEIGHT };
+    minX = Math.min(minX, node.position.x);
+    minY = Math.min(minY, node.position.y);
+    maxX = Math.max(maxX, node.position.x + size.width);
+    maxY = Math.max(maxY, node.position.y + size.height);
+  }
+  return { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
+}

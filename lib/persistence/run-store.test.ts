@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunCommit } from "@/lib/workflow/run-types";
+import { createRun, getRunDetail, readEvents } from "./run-queries";
+import { PrismaRunStore } from "./run-store";
+import { openTempDatabase } from "./temp-database";
+import { createWorkflow } from "./workflow-store";
+
+let temp: ReturnType<typeof openTempDatabase>;
+let store: PrismaRunStore;
+let workflowId: string;
+
+beforeAll(async () => {
+  temp = openTempDatabase();
+  store = new PrismaRunStore(temp.database);
+  const workflow = await createWorkflow(
+    { name: "store", mode: "bypass", nodes: [{ id: "a", kind: "tool", tool: "noop" }], edges: [] },
+    temp.database,
+  );
+  workflowId = workflow.id;
+});
+
+afterAll(() => temp.close());
+
+const at = "2026-01-02T03:04:05.678Z";
+
+function started(runId: string, seq: number): RunCommit {
+  return {
+    run: { status: "running" },
+    steps: [{ nodeId: "a", status: "running", attempt: 1, startedAt: at }],
+    events: [{ runId, seq, type: "node-started", nodeId: "a", payload: { n: seq }, createdAt: at }],
+  };
+}
+
+describe("PrismaRunStore's prepared-statement path", () => {
+  it("writes what Prisma reads back: statuses, JSON, dates and lastSeq", async () => {
+    const { runId } = await createRun(workflowId, { x: 1 }, {}, temp.database);
+    await store.commit(runId, started(runId, 1));
+    await store.commit(runId, {
+      run: { status: "succeeded", output: { answer: 42 }, error: null, finishedAt: at },
+      steps: [{ nodeId: "a", status: "succeeded", input: { label: "x" }, output: { content: "done", data: [1] }, finishedAt: at }],
+      events: [{ runId, seq: 2, type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } }, createdAt: at }],
+    });
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail).toMatchObject({ status: "succeeded", output: { answer: 42 }, lastSeq: 2, finishedAt: at });
+    expect(detail.steps).toEqual([
+      { nodeId: "a", status: "succeeded", input: { label: "x" }, output: { content: "done", data: [1] }, error: null, attempt: 1, startedAt: at, finishedAt: at },
+    ]);
+    expect(await readEvents(runId, 0, 10, temp.database)).toEqual([
+      { runId, seq: 1, type: "node-started", nodeId: "a", payload: { n: 1 }, createdAt: at },
+      { runId, seq: 2, type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } }, createdAt: at },
+    ]);
+    const loaded = await store.loadRun(runId);
+    const { workflowName, durationMs, pendingApprovals, definition, steps, approvals, ...record } = detail;
+    // What the engine loads through SQL equals what the API reads through Prisma.
+    expect(loaded?.run).toEqual(record);
+    expect(loaded?.steps).toEqual(detail.steps);
+    expect(loaded?.definition.name).toBe("store");
+  });
+
+  it("groups concurrent commits into one transaction, yet a failing commit fails alone", async () => {
+    const first = await createRun(workflowId, {}, {}, temp.database);
+    const second = await createRun(workflowId, {}, {}, temp.database);
+    await store.commit(first.runId, started(first.runId, 1));
+    const results = await Promise.allSettled([
+      // seq 1 again: the unique (runId, seq) index refuses it.
+      store.commit(first.runId, started(first.runId, 1)),
+      store.commit(second.runId, started(second.runId, 1)),
+      store.commit("no-such-run", started("no-such-run", 1)),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(["rejected", "fulfilled", "rejected"]);
+    expect((await readEvents(first.runId, 0, 10, temp.database)).map((event) => event.seq)).toEqual([1]);
+    expect((await getRunDetail(first.runId, temp.database)).lastSeq).toBe(1);
+    expect((await readEvents(second.runId, 0, 10, temp.database)).map((event) => event.seq)).toEqual([1]);
+  });
+
+  it("keeps working after the client disconnects", async () => {
+    const { runId } = await createRun(workflowId, {}, {}, temp.database);
+    await temp.database.$disconnect();
+    await store.commit(runId, started(runId, 1));
+    expect((await store.loadRun(runId))?.run.lastSeq).toBe(1);
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import type { RunEvent, StepRecord } from "@/lib/workflow/run-types";
+import { applyRunEvent, initialRunViewState, pendingApprovalsOf, TIMELINE_LIMIT, type RunSnapshot, type RunViewState } from "./apply-event";
+
+const step = (nodeId: string, status: StepRecord["status"] = "pending"): StepRecord => ({
+  nodeId,
+  status,
+  input: null,
+  output: null,
+  error: null,
+  attempt: 0,
+  startedAt: null,
+  finishedAt: null,
+});
+
+const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
+  status: "running",
+  error: null,
+  output: null,
+  finishedAt: null,
+  lastSeq: 0,
+  steps: [step("in"), step("write"), step("out")],
+  approvals: [],
+  ...overrides,
+});
+
+let seq = 0;
+function event(type: RunEvent["type"], nodeId: string | null, payload: Record<string, unknown> = {}, at = seq + 1): RunEvent {
+  seq = Math.max(seq, at);
+  return { runId: "r1", seq: at, type, nodeId, payload, createdAt: `2025-01-01T00:00:${String(at % 60).padStart(2, "0")}.000Z` };
+}
+
+const approval = (status: string, decision: string | null = null, feedback: string | null = null) => ({
+  id: "a1",
+  kind: "write",
+  nodeId: "write",
+  tool: "write_file",
+  operation: null,
+  arguments: { path: "x.txt" },
+  preview: "--- /dev/null\n+++ x.txt\n@@ -0,0 +1 @@\n+hi\n",
+  status,
+  decision,
+  feedback,
+  decidedBy: decision ? "Ada" : null,
+  decidedAt: decision ? "2025-01-01T00:01:00.000Z" : null,
+});
+
+function applyAll(state: RunViewState, events: RunEvent[]): RunViewState {
+  return events.reduce(applyRunEvent, state);
+}
+
+describe("applyRunEvent", () => {
+  it("follows a run through start, approval, decision and success", () => {
+    seq = 0;
+    const events = [
+      event("run-started", null, { inputs: {} }),
+      event("node-started", "in", { kind: "input", attempt: 1 }),
+      event("node-succeeded", "in", { output: { content: "{}", data: {} } }),
+      event("node-started", "write", { kind: "tool", attempt: 1, tool: "write_file", operation: null }),
+      event("node-progress", "write", { message: "checking the folder" }),
+      event("approval-requested", "write", { approval: approval("pending") }),
+      event("run-awaiting-input", null, { approvalId: "a1" }),
+    ];
+    let state = applyAll(initialRunViewState(snapshot()), events);
+    expect(state.status).toBe("awaiting_input");
+    expect(state.steps.in?.status).toBe("succeeded");
+    expect(state.steps.write?.status).toBe("waiting");
+    expect(state.steps.write?.progress).toBe("checking the folder");
+    expect(pendingApprovalsOf(state, "write").map((each) => each.id)).toEqual(["a1"]);
+    expect(state.lastSeq).toBe(7);
+    expect(state.timeline).toHaveLength(7);
+
+    state = applyAll(state, [
+      event("approval-decided", "write", { approval: approval("approved", "once") }),
+      event("node-succeeded", "write", { output: { content: "Wrote x.txt" } }),
+      event("node-started", "out", { kind: "output", attempt: 1 }),
+      event("node-succeeded", "out", { output: { content: "done" } }),
+      event("run-succeeded", null, { output: "done" }),
+    ]);
+    expect(state.status).toBe("succeeded");
+    expect(state.output).toBe("done");
+    expect(state.finishedAt).not.toBeNull();
+    expect(state.steps.write).toMatchObject({ status: "succeeded", output: { content: "Wrote x.txt" } });
+    // The resolved arguments are not in the event: unknown (to be fetched), not "none".
+    expect(state.steps.write?.input).toBeUndefined();
+    expect(pendingApprovalsOf(state, "write")).toEqual([]);
+    expect(state.approvals[0]).toMatchObject({ status: "approved", decision: "once", decidedBy: "Ada" });
+  });
+
+  it("ignores an event it has already applied (a reconnect resending from Last-Event-ID)", () => {
+    seq = 0;
+    const first = [event("run-started", null), event("node-started", "in", { attempt: 1 }), event("node-succeeded", "in", { output: { content: "a" } })];
+    const state = applyAll(initialRunViewState(snapshot()), first);
+    // The connection dropped after seq 2 from the server's point of view; it resends 2 and 3.
+    const again = applyAll(state, [first[1]!, first[2]!]);
+    expect(again).toBe(state);
+    expect(again.timeline.map((each) => each.seq)).toEqual([1, 2, 3]);
+    // A repeated node-started must not reset a finished step.
+    expect(again.steps.in?.status).toBe("succeeded");
+    const next = applyRunEvent(again, event("node-started", "write", { attempt: 1 }, 4));
+    expect(next.lastSeq).toBe(4);
+    expect(next.steps.write?.status).toBe("running");
+  });
+
+  it("starts after the snapshot: events the snapshot already holds change nothing", () => {
+    seq = 0;
+    const history = [event("run-started", null), event("node-started", "in"), event("node-succeeded", "in", { output: { content: "x" } })];
+    const state = initialRunViewState(snapshot({ lastSeq: 3, steps: [step("in", "succeeded"), step("write"), step("out")] }), history);
+    expect(state.timeline).toHaveLength(3);
+    expect(applyAll(state, history)).toBe(state);
+    // Events past the snapshot in the history are left for the stream, not shown twice.
+    const ahead = initialRunViewState(snapshot({ lastSeq: 2 }), history);
+    expect(ahead.timeline.map((each) => each.seq)).toEqual([1, 2]);
+    expect(applyRunEvent(ahead, history[2]!).timeline.map((each) => each.seq)).toEqual([1, 2, 3]);
+  });
+
+  it("records failures, skips, denials and cancellation", () => {
+    seq = 0;
+    const state = applyAll(initialRunViewState(snapshot()), [
+      event("node-started", "write", { attempt: 1 }),
+      event("approval-requested", "write", { approval: approval("pending") }),
+      event("approval-decided", "write", { approval: approval("denied", "deny", "use notes.md") }),
+      event("node-failed", "write", { error: "The write was denied: use notes.md" }),
+      event("node-skipped", "out"),
+      event("run-failed", null, { error: "Node write failed." }),
+    ]);
+    expect(state.steps.write).toMatchObject({ status: "failed", error: "The write was denied: use notes.md" });
+    expect(state.steps.out?.status).toBe("skipped");
+    expect(state.approvals[0]).toMatchObject({ status: "denied", feedback: "use notes.md" });
+    expect(state).toMatchObject({ status: "failed", error: "Node write failed." });
+
+    const cancelled = applyRunEvent(state, event("run-cancelled", null, { error: "Cancelled.", cancelledBy: "Ada" }));
+    expect(cancelled.status).toBe("cancelled");
+  });
+
+  it("keeps the latest progress while running and clears it when the step restarts", () => {
+    seq = 0;
+    let state = applyAll(initialRunViewState(snapshot()), [
+      event("node-started", "write", { attempt: 1 }),
+      event("node-progress", "write", { message: "10%" }),
+      event("node-progress", "write", { message: "50%" }),
+      event("node-progress", "write", { type: "tool-output" }),
+    ]);
+    expect(state.steps.write?.progress).toBe("50%");
+    state = applyRunEvent(state, event("node-progress", "write", { type: "tool-output", text: "part 1\npart 2\n" }));
+    expect(state.steps.write?.progress).toBe("part 2");
+    state = applyRunEvent(state, event("node-started", "write", { attempt: 2 }));
+    expect(state.steps.write).toMatchObject({ progress: null, attempt: 2, status: "running" });
+  });
+
+  it("restores the progress of a running step from the history", () => {
+    seq = 0;
+    const history = [event("node-started", "write"), event("node-progress", "write", { message: "row 400 of 1000" })];
+    const state = initialRunViewState(snapshot({ lastSeq: 2, steps: [step("write", "running")] }), history);
+    expect(state.steps.write?.progress).toBe("row 400 of 1000");
+  });
+
+  it("keeps the timeline bounded on a long run", () => {
+    seq = 0;
+    let state = initialRunViewState(snapshot());
+    for (let index = 1; index <= TIMELINE_LIMIT + 50; index += 1) state = applyRunEvent(state, event("node-progress", "write", { message: `${index}` }, index));
+    expect(state.timeline).toHaveLength(TIMELINE_LIMIT);
+    expect(state.timeline[0]?.seq).toBe(51);
+    expect(state.steps.write?.progress).toBe(String(TIMELINE_LIMIT + 50));
+  });
+
+  it("ignores an approval event without a readable approval", () => {
+    seq = 0;
+    const state = applyRunEvent(initialRunViewState(snapshot()), event("approval-requested", "write", { approval: { id: 3 } }));
+    expect(state.approvals).toEqual([]);
+    expect(state.lastSeq).toBe(1);
+  });
+});

@@ -1,0 +1,249 @@
+import type { NodeStatus } from "@/lib/workflow/scheduler";
+import type {
+  ApprovalDecision,
+  ApprovalKind,
+  ApprovalStatus,
+  RunEvent,
+  RunStatus,
+  StepOutput,
+  StepRecord,
+} from "@/lib/workflow/run-types";
+
+/**
+ * What the run view shows, kept up to date by applying the run's events one
+ * by one. Pure: no I/O, no clock; the same events give the same state.
+ */
+export interface RunViewState {
+  status: RunStatus;
+  error: string | null;
+  output: unknown;
+  finishedAt: string | null;
+  /** The sequence number of the last event applied; anything at or below it is a repeat. */
+  lastSeq: number;
+  steps: Readonly<Record<string, StepView>>;
+  /** Approvals in the order they were asked for. */
+  approvals: readonly ApprovalView[];
+  /** The most recent events, oldest first, for the timeline (at most `TIMELINE_LIMIT`). */
+  timeline: readonly RunEvent[];
+}
+
+export interface StepView {
+  status: NodeStatus;
+  /** The latest progress or notification message while it runs. */
+  progress: string | null;
+  output: StepOutput | null;
+  error: string | null;
+  /** The resolved arguments; `undefined` = not known yet (the stream does not carry them). */
+  input: unknown;
+  attempt: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** An approval as the run view knows it: from the run's record or from an event's summary. */
+export interface ApprovalView {
+  id: string;
+  nodeId: string;
+  kind: ApprovalKind;
+  tool: string | null;
+  operation: string | null;
+  arguments: Record<string, unknown>;
+  preview: string;
+  status: ApprovalStatus;
+  decision: ApprovalDecision | null;
+  feedback: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+}
+
+/** Older timeline entries are dropped past this, so a run of thousands of steps stays light. */
+export const TIMELINE_LIMIT = 1000;
+
+/** The fields of a RunDetail the view starts from (kept structural so tests need no database). */
+export interface RunSnapshot {
+  status: RunStatus;
+  error: string | null;
+  output: unknown;
+  finishedAt: string | null;
+  lastSeq: number;
+  steps: readonly StepRecord[];
+  approvals: readonly ApprovalView[];
+}
+
+export function emptyStep(): StepView {
+  return { status: "pending", progress: null, output: null, error: null, input: undefined, attempt: 0, startedAt: null, finishedAt: null };
+}
+
+/** The state a run view opens with: the run as stored, and the events that led to it (for the timeline). */
+export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent[] = []): RunViewState {
+  const steps: Record<string, StepView> = {};
+  for (const step of run.steps) {
+    steps[step.nodeId] = {
+      status: step.status,
+      progress: null,
+      output: step.output,
+      error: step.error,
+      input: step.input,
+      attempt: step.attempt,
+      startedAt: step.startedAt,
+      finishedAt: step.finishedAt,
+    };
+  }
+  // Only events the snapshot already reflects: later ones arrive through the stream.
+  const timeline = history.filter((event) => event.seq <= run.lastSeq).slice(-TIMELINE_LIMIT);
+  // A running step's last progress message is only in the events.
+  for (const event of timeline) {
+    const step = event.nodeId ? steps[event.nodeId] : undefined;
+    if (!step) continue;
+    if (event.type === "node-started") step.progress = null;
+    const message = progressMessage(event);
+    if (message !== null) step.progress = message;
+  }
+  return {
+    status: run.status,
+    error: run.error,
+    output: run.output,
+    finishedAt: run.finishedAt,
+    lastSeq: run.lastSeq,
+    steps,
+    approvals: run.approvals.map((approval) => ({ ...approval, arguments: { ...approval.arguments } })),
+    timeline,
+  };
+}
+
+/**
+ * Applies one event. An event at or below `lastSeq` was already applied (a
+ * reconnecting EventSource resends from its Last-Event-ID) and changes
+ * nothing: the same state object comes back.
+ */
+export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewState {
+  if (event.seq <= state.lastSeq) return state;
+  const timeline = state.timeline.length >= TIMELINE_LIMIT ? [...state.timeline.slice(1 - TIMELINE_LIMIT), event] : [...state.timeline, event];
+  const next: RunViewState = { ...state, lastSeq: event.seq, timeline };
+  const payload = event.payload;
+  switch (event.type) {
+    case "run-started":
+    case "run-resumed":
+      return { ...next, status: "running" };
+    case "run-awaiting-input":
+      return { ...next, status: "awaiting_input" };
+    case "run-succeeded":
+      return { ...next, status: "succeeded", output: payload.output ?? null, error: null, finishedAt: event.createdAt };
+    case "run-failed":
+      return { ...next, status: "failed", error: stringOr(payload.error, "The run failed."), finishedAt: event.createdAt };
+    case "run-cancelled":
+      return { ...next, status: "cancelled", error: stringOr(payload.error, "Cancelled."), finishedAt: event.createdAt };
+    case "node-started":
+      return updateStep(next, event.nodeId, () => ({
+        ...emptyStep(),
+        status: "running",
+        attempt: typeof payload.attempt === "number" ? payload.attempt : 1,
+        startedAt: event.createdAt,
+      }));
+    case "node-progress":
+    case "node-notified": {
+      const message = progressMessage(event);
+      return message === null ? next : updateStep(next, event.nodeId, (step) => ({ ...step, progress: message }));
+    }
+    case "node-succeeded":
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "succeeded",
+        output: isStepOutput(payload.output) ? payload.output : { content: "" },
+        error: null,
+        // Recorded with the step, not carried by the event: unknown until fetched.
+        input: undefined,
+        finishedAt: event.createdAt,
+      }));
+    case "node-failed":
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "failed",
+        error: stringOr(payload.error, "The step failed."),
+        input: undefined,
+        finishedAt: event.createdAt,
+      }));
+    case "node-skipped":
+      return updateStep(next, event.nodeId, (step) => ({ ...step, status: "skipped", finishedAt: event.createdAt }));
+    case "approval-requested": {
+      const approval = approvalFrom(payload.approval);
+      if (!approval) return next;
+      const withApproval = { ...next, approvals: upsert(next.approvals, approval) };
+      return event.nodeId ? updateStep(withApproval, event.nodeId, (step) => ({ ...step, status: "waiting" })) : withApproval;
+    }
+    case "approval-decided": {
+      const approval = approvalFrom(payload.approval);
+      if (!approval) return next;
+      const withApproval = { ...next, approvals: upsert(next.approvals, approval) };
+      return event.nodeId
+        ? updateStep(withApproval, event.nodeId, (step) => (step.status === "waiting" ? { ...step, status: "running" } : step))
+        : withApproval;
+    }
+  }
+  return next;
+}
+
+/** The pending approvals of a node (for the panel beside it). */
+export function pendingApprovalsOf(state: RunViewState, nodeId: string): ApprovalView[] {
+  return state.approvals.filter((approval) => approval.nodeId === nodeId && approval.status === "pending");
+}
+
+function updateStep(state: RunViewState, nodeId: string | null, change: (step: StepView) => StepView): RunViewState {
+  if (!nodeId) return state;
+  const step = state.steps[nodeId] ?? emptyStep();
+  return { ...state, steps: { ...state.steps, [nodeId]: change(step) } };
+}
+
+function upsert(approvals: readonly ApprovalView[], approval: ApprovalView): ApprovalView[] {
+  const index = approvals.findIndex((each) => each.id === approval.id);
+  if (index === -1) return [...approvals, approval];
+  const copy = [...approvals];
+  copy[index] = approval;
+  return copy;
+}
+
+/** The message of a progress or notification event, if it carries one. */
+export function progressMessage(event: RunEvent): string | null {
+  if (event.type !== "node-progress" && event.type !== "node-notified") return null;
+  const message = event.payload.message;
+  if (typeof message === "string" && message.trim() !== "") return message;
+  // A tool's streamed output (a command's stdout): its latest line shows the step is alive.
+  const text = event.payload.text;
+  if (typeof text === "string") {
+    const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+    const last = lines[lines.length - 1];
+    if (last) return last.length > 200 ? `${last.slice(0, 200)}…` : last;
+  }
+  return null;
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" && value !== "" ? value : fallback;
+}
+
+function isStepOutput(value: unknown): value is StepOutput {
+  return typeof value === "object" && value !== null && typeof (value as { content?: unknown }).content === "string";
+}
+
+const KINDS: ReadonlySet<string> = new Set(["write", "shell", "network", "mcp", "plan", "ask"]);
+
+function approvalFrom(value: unknown): ApprovalView | null {
+  if (typeof value !== "object" || value === null) return null;
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.id !== "string" || typeof raw.kind !== "string" || !KINDS.has(raw.kind)) return null;
+  const text = (field: unknown) => (typeof field === "string" ? field : null);
+  return {
+    id: raw.id,
+    nodeId: text(raw.nodeId) ?? "",
+    kind: raw.kind as ApprovalKind,
+    tool: text(raw.tool),
+    operation: text(raw.operation),
+    arguments: typeof raw.arguments === "object" && raw.arguments !== null ? (raw.arguments as Record<string, unknown>) : {},
+    preview: text(raw.preview) ?? "",
+    status: (text(raw.status) ?? "pending") as ApprovalStatus,
+    decision: text(raw.decision) as ApprovalDecision | null,
+    feedback: text(raw.feedback),
+    decidedBy: text(raw.decidedBy),
+    decidedAt: text(raw.decidedAt),
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "@/lib/workflow/run-types";
+import { describeEvent } from "./describe-event";
+
+const event = (type: RunEvent["type"], nodeId: string | null, payload: Record<string, unknown> = {}): RunEvent => ({
+  runId: "r",
+  seq: 1,
+  type,
+  nodeId,
+  payload,
+  createdAt: "2025-01-01T00:00:00.000Z",
+});
+const labels: Record<string, string> = { write: "Write a File" };
+const labelOf = (id: string) => labels[id] ?? id;
+
+describe("describeEvent", () => {
+  it("says what happened in words, with the node's label", () => {
+    expect(describeEvent(event("node-started", "write", { attempt: 1 }), labelOf)).toMatchObject({ subject: "Write a File", text: "Started" });
+    expect(describeEvent(event("node-started", "write", { attempt: 2 }), labelOf).text).toBe("Started (attempt 2)");
+    expect(describeEvent(event("approval-requested", "write", { approval: { kind: "write" } }), labelOf).text).toBe("Waiting for your approval");
+    expect(describeEvent(event("approval-decided", "write", { approval: { decision: "once", decidedBy: "Ada", status: "approved" } }), labelOf).text).toBe(
+      "Approved once by Ada",
+    );
+    expect(
+      describeEvent(event("approval-decided", "write", { approval: { decision: "deny", decidedBy: "Ada", feedback: "not there", status: "denied" } }), labelOf),
+    ).toMatchObject({ text: "Denied by Ada: “not there”", tone: "bad" });
+    expect(describeEvent(event("node-failed", "write", { error: "disk full" }), labelOf).text).toBe("Failed: disk full");
+    expect(describeEvent(event("node-progress", "write", { message: "50%" }), labelOf).text).toBe("50%");
+    expect(describeEvent(event("run-cancelled", null, { cancelledBy: "Ada" }), labelOf)).toMatchObject({ subject: null, text: "Run cancelled by Ada" });
+  });
+
+  it("names the plan for run-level approvals", () => {
+    const description = describeEvent(event("approval-requested", null, { approval: { kind: "plan" } }), labelOf);
+    expect(description).toMatchObject({ subject: "Plan", text: "Waiting for you to approve the plan" });
+  });
+});

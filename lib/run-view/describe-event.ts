@@ -1,0 +1,92 @@
+import type { RunEvent } from "@/lib/workflow/run-types";
+import { progressMessage } from "./apply-event";
+
+/** How a timeline entry is coloured: by meaning, and always with words too. */
+export type EventTone = "neutral" | "progress" | "good" | "bad" | "waiting";
+
+export interface EventDescription {
+  /** The node it is about, by label; null for the run as a whole. */
+  subject: string | null;
+  /** What happened, as a sentence a person reads. */
+  text: string;
+  tone: EventTone;
+}
+
+/** Plan approvals are asked for the run, under this node id. */
+const RUN_NODE = "__run__";
+
+const DECISIONS: Record<string, string> = {
+  once: "Approved once",
+  always: "Always allowed",
+  approve: "Approved",
+  answer: "Answered",
+  deny: "Denied",
+};
+
+/**
+ * One event as a line of the run's timeline: "Write a File" · "Started",
+ * "Waiting for your approval", "Approved once by Ada", "Failed: <error>".
+ * `labelOf` gives a node's label (never a tool's raw name).
+ */
+export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => string): EventDescription {
+  const payload = event.payload;
+  const subject = event.nodeId && event.nodeId !== RUN_NODE ? labelOf(event.nodeId) : null;
+  const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : null);
+  switch (event.type) {
+    case "run-started":
+      return { subject: null, text: "Run started", tone: "neutral" };
+    case "run-resumed":
+      return { subject: null, text: "Run resumed after the studio restarted", tone: "neutral" };
+    case "run-awaiting-input":
+      return { subject: null, text: "Waiting for you", tone: "waiting" };
+    case "run-succeeded":
+      return { subject: null, text: "Run succeeded", tone: "good" };
+    case "run-failed":
+      return { subject: null, text: `Run failed: ${text(payload.error) ?? "no reason given"}`, tone: "bad" };
+    case "run-cancelled": {
+      const by = text(payload.cancelledBy);
+      return { subject: null, text: by ? `Run cancelled by ${by}` : "Run cancelled", tone: "bad" };
+    }
+    case "node-started": {
+      const attempt = typeof payload.attempt === "number" && payload.attempt > 1 ? ` (attempt ${payload.attempt})` : "";
+      return { subject, text: `Started${attempt}`, tone: "progress" };
+    }
+    case "node-progress":
+      return { subject, text: progressMessage(event) ?? "Working", tone: "progress" };
+    case "node-notified":
+      return { subject, text: text(payload.message) ?? "Sent a note", tone: "neutral" };
+    case "node-succeeded":
+      return { subject, text: "Succeeded", tone: "good" };
+    case "node-failed":
+      return { subject, text: `Failed: ${text(payload.error) ?? "no reason given"}`, tone: "bad" };
+    case "node-skipped":
+      return { subject, text: "Skipped: an earlier step failed or its route was not taken", tone: "neutral" };
+    case "approval-requested": {
+      const approval = asRecord(payload.approval);
+      const kind = approval.kind;
+      const what =
+        kind === "ask" ? "Asked you a question" : kind === "plan" ? "Waiting for you to approve the plan" : "Waiting for your approval";
+      return { subject: subject ?? (kind === "plan" ? "Plan" : null), text: what, tone: "waiting" };
+    }
+    case "approval-decided": {
+      const approval = asRecord(payload.approval);
+      if (approval.status === "cancelled") return { subject, text: "Approval withdrawn: the run was cancelled", tone: "neutral" };
+      const decision = typeof approval.decision === "string" ? approval.decision : "";
+      const by = text(approval.decidedBy);
+      const feedback = text(approval.feedback);
+      const verb = DECISIONS[decision] ?? "Decided";
+      const sentence = `${verb}${by ? ` by ${by}` : ""}`;
+      const withReason = decision === "deny" && feedback ? `${sentence}: “${feedback}”` : sentence;
+      return {
+        subject: subject ?? (approval.kind === "plan" ? "Plan" : null),
+        text: withReason,
+        tone: decision === "deny" ? "bad" : "good",
+      };
+    }
+  }
+  return { subject, text: String(event.type), tone: "neutral" };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}

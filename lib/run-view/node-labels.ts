@@ -1,0 +1,42 @@
+import type { WorkflowNode } from "@/lib/workflow/definition";
+import { operationTitle, toolTitle, type ToolTitles } from "./tool-titles";
+
+const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
+  input: "Run inputs",
+  output: "Output",
+  router: "Router",
+  agent: "Agent",
+  tool: "Tool",
+};
+
+/** A node's name for people: its label, else its tool's title, else its kind. Never a raw tool name. */
+export function nodeLabel(node: WorkflowNode, titles: ToolTitles): string {
+  if (node.label && node.label.trim() !== "") return node.label;
+  if (node.kind === "tool") return toolTitle(titles, node.tool);
+  return KIND_NAMES[node.kind];
+}
+
+/** The line under a node's title: the operation's title, or a short line about the node. */
+export function nodeSubtitle(node: WorkflowNode, titles: ToolTitles): string | undefined {
+  switch (node.kind) {
+    case "tool": {
+      const operation = operationTitle(titles, node.tool, node.operation);
+      if (operation) return operation;
+      return node.label ? toolTitle(titles, node.tool) : undefined;
+    }
+    case "input":
+      return node.fields.length === 0 ? "No inputs" : `${node.fields.length} input${node.fields.length === 1 ? "" : "s"}`;
+    case "router":
+      return `${node.routes.length} route${node.routes.length === 1 ? "" : "s"} and a default`;
+    case "output":
+      return "The run's result";
+    case "agent":
+      return undefined;
+  }
+}
+
+/** A router's outputs: each route, then the default. */
+export function routerOutputs(node: WorkflowNode): { id: string; label: string }[] | undefined {
+  if (node.kind !== "router") return undefined;
+  return [...node.routes.map((route) => ({ id: route.id, label: route.label ?? route.id })), { id: "default", label: "Default" }];
+}

@@ -1,0 +1,19 @@
+import type { RunStatus } from "@/lib/workflow/run-types";
+
+export type RunStatusFilterValue = RunStatus | "all";
+
+/** The run list's status filter, in the order it shows them. */
+export const RUN_STATUS_FILTERS: readonly { value: RunStatusFilterValue; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "running", label: "Running" },
+  { value: "awaiting_input", label: "Waiting for you" },
+  { value: "succeeded", label: "Succeeded" },
+  { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
+];
+
+/** The filter a `?status=` value asks for; anything unknown means all. */
+export function statusFilterFrom(value: string | string[] | undefined | null): RunStatusFilterValue {
+  const candidate = Array.isArray(value) ? value[0] : value;
+  return RUN_STATUS_FILTERS.find((option) => option.value === candidate)?.value ?? "all";
+}
