@@ -1,8 +1,9 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalRecord, ApprovalStatus, RunEvent, RunRecord, RunStatus, StepRecord } from "@/lib/workflow/run-types";
-import { getDatabase, type StudioDatabase } from "./database";
+import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
+import { sqliteDate, statement } from "./prepared";
 import { toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
 
 /**
@@ -23,12 +24,68 @@ export interface RunDetail extends RunSummary {
   approvals: ApprovalRecord[];
 }
 
-/** Creates a run of the workflow's newest version (or `version`), with every node pending. */
+/** Parsed definitions by version id: a version never changes once saved, so parsing once is enough. */
+const definitionsByVersion = new Map<string, WorkflowDefinition>();
+const DEFINITION_CACHE_SIZE = 200;
+
+function parsedDefinition(versionId: string, json: string): WorkflowDefinition {
+  let definition = definitionsByVersion.get(versionId);
+  if (!definition) {
+    definition = WorkflowDefinitionSchema.parse(JSON.parse(json));
+    if (definitionsByVersion.size >= DEFINITION_CACHE_SIZE) definitionsByVersion.delete(definitionsByVersion.keys().next().value!);
+    definitionsByVersion.set(versionId, definition);
+  }
+  return definition;
+}
+
+const FIND_VERSION = `SELECT v."id" AS "id", v."definition" AS "definition" FROM "Workflow" w
+  JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?)`;
+const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt") VALUES (?, ?, ?, 'pending', 0)`;
+
+/**
+ * Creates a run of the workflow's newest version (or `version`), with every
+ * node pending, in one transaction. On the hot path of every run, so it uses
+ * prepared statements on Prisma's connection where there is one.
+ */
 export async function createRun(
   workflowId: string,
   inputs: Record<string, unknown>,
   options: { version?: number } = {},
   database: StudioDatabase = getDatabase(),
+): Promise<{ runId: string; definition: WorkflowDefinition }> {
+  const connection = await sqliteConnection(database);
+  if (!connection) return createRunWithPrisma(workflowId, inputs, options, database);
+  const sqlite = connection.database;
+  const row = statement(sqlite, FIND_VERSION).get(options.version ?? null, workflowId) as { id: string; definition: string } | undefined;
+  if (!row) {
+    const exists = statement(sqlite, `SELECT 1 FROM "Workflow" WHERE "id" = ?`).get(workflowId);
+    if (!exists) throw new NotFoundError("workflow", workflowId);
+    throw new NotFoundError("workflow version", `${workflowId}@${options.version}`);
+  }
+  const definition = parsedDefinition(row.id, row.definition);
+  const runId = newId();
+  const now = sqliteDate(new Date().toISOString());
+  const transaction = await connection.transaction();
+  try {
+    statement(sqlite, INSERT_RUN).run(runId, workflowId, row.id, JSON.stringify(inputs), now, now);
+    for (const node of definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id);
+    statement(sqlite, "COMMIT").run();
+  } catch (error) {
+    if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
+    throw error;
+  } finally {
+    await transaction.release();
+  }
+  return { runId, definition };
+}
+
+async function createRunWithPrisma(
+  workflowId: string,
+  inputs: Record<string, unknown>,
+  options: { version?: number },
+  database: StudioDatabase,
 ): Promise<{ runId: string; definition: WorkflowDefinition }> {
   const workflow = await database.workflow.findUnique({ where: { id: workflowId }, select: { latestVersion: true } });
   if (!workflow) throw new NotFoundError("workflow", workflowId);
@@ -37,7 +94,7 @@ export async function createRun(
     where: { workflowId_version: { workflowId, version: versionNumber } },
   });
   if (!version) throw new NotFoundError("workflow version", `${workflowId}@${versionNumber}`);
-  const definition = WorkflowDefinitionSchema.parse(JSON.parse(version.definition));
+  const definition = parsedDefinition(version.id, version.definition);
   const runId = newId();
   await database.$transaction([
     database.run.create({

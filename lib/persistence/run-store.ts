@@ -21,6 +21,7 @@ import type {
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import type BetterSqlite3 from "better-sqlite3";
 import { sqliteConnection, type SqliteConnection } from "./database";
+import { readDate, sqliteDate, statement } from "./prepared";
 import type { Prisma, PrismaClient } from "./generated/client";
 
 type ApprovalRow = Prisma.ApprovalGetPayload<object>;
@@ -313,35 +314,6 @@ interface QueuedCommit {
   writes: Write[];
   resolve: () => void;
   reject: (error: unknown) => void;
-}
-
-/** The SQLite text Prisma's adapter stores for a DateTime. */
-const sqliteDate = (value: string): string => new Date(value).toISOString().replace("Z", "+00:00");
-
-/** A DateTime as read back: ISO text (Prisma's), SQLite's CURRENT_TIMESTAMP (UTC), or epoch milliseconds. */
-function readDate(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value)).toISOString();
-  const text = String(value);
-  return (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(text) ? new Date(`${text.replace(" ", "T")}Z`) : new Date(text)).toISOString();
-}
-
-const statementCaches = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-/** A prepared statement, cached per connection; integers read as numbers (the adapter turns on BigInts). */
-function statement(database: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
-  let cache = statementCaches.get(database);
-  if (!cache) {
-    cache = new Map();
-    statementCaches.set(database, cache);
-  }
-  let prepared = cache.get(sql);
-  if (!prepared) {
-    prepared = database.prepare(sql);
-    if (prepared.reader) prepared.safeIntegers(false);
-    cache.set(sql, prepared);
-  }
-  return prepared;
 }
 
 const INSERT_EVENT = `INSERT INTO "RunEvent" ("runId", "seq", "type", "nodeId", "payload", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
