@@ -1,0 +1,163 @@
+import { connectEventStream, runEventsOf, type RunEventJson } from "./sse-client";
+
+/**
+ * A small JSON client for the studio's API, plus polling helpers. Every
+ * answer is returned (never thrown) so tests can assert on 4xx statuses.
+ */
+
+export interface ApiResponse<Body = Json> {
+  status: number;
+  headers: Headers;
+  body: Body;
+  /** The raw text of the body. */
+  text: string;
+}
+
+// Answers are asserted on field by field; a loose type keeps those assertions short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** Sent as is (no JSON encoding, no content type added). */
+  rawBody?: string | Uint8Array;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    /** Sent as the Cookie header, e.g. after signing in. */
+    public cookie: string | null = null,
+  ) {}
+
+  get(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request("GET", path, undefined, options);
+  }
+
+  post(path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request("POST", path, body, options);
+  }
+
+  put(path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request("PUT", path, body, options);
+  }
+
+  delete(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request("DELETE", path, undefined, options);
+  }
+
+  async request(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...(this.cookie ? { cookie: this.cookie } : {}) };
+    let payload: string | Uint8Array | undefined;
+    if (options.rawBody !== undefined) payload = options.rawBody;
+    else if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers["content-type"] = "application/json";
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { ...headers, ...options.headers },
+      body: payload as BodyInit | undefined,
+      redirect: "manual",
+      // An event stream never ends by itself; nothing else should take this long.
+      signal: AbortSignal.timeout(60_000),
+    });
+    const text = await response.text();
+    let parsed: Json = text;
+    if ((response.headers.get("content-type") ?? "").includes("application/json") && text !== "") parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  /** The JSON body of a request that must answer `expected`; otherwise fails with what came back. */
+  async expect(expected: number, method: string, path: string, body?: unknown): Promise<Json> {
+    const response = await this.request(method, path, body);
+    if (response.status !== expected) {
+      throw new Error(`${method} ${path}: expected ${expected}, got ${response.status}: ${response.text.slice(0, 2000)}`);
+    }
+    return response.body;
+  }
+
+  // The flows tests repeat, spelled once.
+
+  async createWorkflow(definition: unknown): Promise<Json> {
+    return (await this.expect(201, "POST", "/api/workflows", definition)).workflow;
+  }
+
+  async startRun(workflowId: string, inputs: Record<string, unknown> = {}): Promise<Json> {
+    return (await this.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs })).run;
+  }
+
+  async getRun(runId: string): Promise<Json> {
+    return (await this.expect(200, "GET", `/api/runs/${runId}`)).run;
+  }
+
+  async pendingApprovals(runId?: string): Promise<Json[]> {
+    const query = runId ? `&runId=${runId}` : "";
+    return (await this.expect(200, "GET", `/api/approvals?status=pending${query}`)).approvals;
+  }
+
+  /** Polls until the run has a pending approval, and returns it. */
+  async waitForApproval(runId: string, timeoutMs = 15_000): Promise<Json> {
+    return waitFor(
+      async () => {
+        const [approval] = await this.pendingApprovals(runId);
+        return approval;
+      },
+      { timeoutMs, what: `a pending approval of run ${runId}` },
+    );
+  }
+
+  /** Polls until the run reaches one of `statuses` (default: finished), and returns it. */
+  async waitForRun(runId: string, statuses: string[] = ["succeeded", "failed", "cancelled"], timeoutMs = 20_000): Promise<Json> {
+    let last: Json = null;
+    return waitFor(
+      async () => {
+        last = await this.getRun(runId);
+        return statuses.includes(last.status) ? last : undefined;
+      },
+      { timeoutMs, what: () => `run ${runId} to be ${statuses.join(" or ")} (last: ${last?.status}, error: ${last?.error})` },
+    );
+  }
+
+  /** Every stored event of a finished run, read through the SSE endpoint (which ends after the last one). */
+  async events(runId: string): Promise<RunEventJson[]> {
+    const stream = await connectEventStream(`${this.baseUrl}/api/runs/${runId}/events`, { cookie: this.cookie });
+    try {
+      return runEventsOf(await stream.rest(15_000));
+    } finally {
+      stream.close();
+    }
+  }
+
+  /** Counts of everything a request could write, to show that a refused one wrote nothing. */
+  async counts(): Promise<Record<string, number>> {
+    const workflows: Json[] = (await this.expect(200, "GET", "/api/workflows")).workflows;
+    const versions = await Promise.all(
+      workflows.map(async (workflow) => (await this.expect(200, "GET", `/api/workflows/${workflow.id}/versions`)).versions.length as number),
+    );
+    return {
+      workflows: workflows.length,
+      versions: versions.reduce((sum, count) => sum + count, 0),
+      runs: (await this.expect(200, "GET", "/api/runs?limit=500")).runs.length,
+      approvals: (await this.expect(200, "GET", "/api/approvals?limit=1000")).approvals.length,
+      pendingApprovals: (await this.expect(200, "GET", "/api/approvals?status=pending&limit=1000")).approvals.length,
+      secrets: (await this.expect(200, "GET", "/api/secrets")).secrets.length,
+    };
+  }
+}
+
+/** Polls `check` until it returns something other than undefined; fails after `timeoutMs` naming what it waited for. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  options: { timeoutMs?: number; intervalMs?: number; what: string | (() => string) },
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${typeof options.what === "function" ? options.what() : options.what}.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+  }
+}

@@ -1,0 +1,160 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, waitFor, type Json } from "./api-client";
+import { removeWorkFolders, shellChainWorkflow, workFolder, writeFileWorkflow } from "./fixtures";
+import type { RunEventJson } from "./sse-client";
+import { startStudioServer, type StudioServer } from "./studio-server";
+
+/**
+ * The headline promise: SIGKILL the server at any point of a run, start it
+ * again on the same data folder, and nothing is lost or done twice.
+ */
+
+let server: StudioServer;
+let api: ApiClient;
+
+beforeAll(async () => {
+  server = await startStudioServer();
+  api = new ApiClient(server.url);
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+  removeWorkFolders();
+});
+
+/** Events numbered 1, 2, 3, ... with no gap and no repeat. */
+function expectContiguous(events: RunEventJson[]): void {
+  expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+}
+
+const count = (events: RunEventJson[], type: string, nodeId?: string) =>
+  events.filter((event) => event.type === type && (nodeId === undefined || event.nodeId === nodeId)).length;
+
+function shuffle<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
+}
+
+describe("durability across SIGKILL", () => {
+  it("keeps a run waiting for approval, and its approval, across a kill; a decision after the restart completes it", async () => {
+    const root = workFolder();
+    const { id } = await api.createWorkflow(writeFileWorkflow(root));
+    const run = await api.startRun(id, { text: "survived", file: "survivor.txt" });
+    const approval = await api.waitForApproval(run.id);
+
+    await server.kill("SIGKILL");
+    await server.restart();
+
+    const resumed = await api.waitForRun(run.id, ["awaiting_input"]);
+    expect(resumed.steps.find((step: Json) => step.nodeId === "in").attempt).toBe(1);
+    const pending = await api.pendingApprovals(run.id);
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ id: approval.id, status: "pending", arguments: approval.arguments, preview: approval.preview });
+    expect(server.logs()).toMatch(/resumed 1 unfinished run/);
+    expect(existsSync(path.join(root, "survivor.txt"))).toBe(false);
+
+    await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "once" });
+    const finished = await api.waitForRun(run.id);
+    expect(finished.status, finished.error).toBe("succeeded");
+    expect(readFileSync(path.join(root, "survivor.txt"), "utf8")).toBe("survived");
+
+    const events = await api.events(run.id);
+    expectContiguous(events);
+    expect(count(events, "run-resumed")).toBe(1);
+    expect(count(events, "approval-requested")).toBe(1);
+    expect(count(events, "approval-decided")).toBe(1);
+    expect(count(events, "node-succeeded", "write")).toBe(1);
+    expect(count(events, "node-succeeded", "in")).toBe(1);
+    expect(events.at(-1)!.type).toBe("run-succeeded");
+    expect((await api.expect(200, "GET", `/api/approvals?runId=${run.id}`)).approvals).toHaveLength(1);
+  });
+
+  it("resumes a run killed midway without running its finished steps again", async () => {
+    const root = workFolder();
+    const { id } = await api.createWorkflow(
+      shellChainWorkflow(root, ["echo first >> log.txt", "sleep 3", "echo third >> log.txt"], "Killed midway"),
+    );
+    const run = await api.startRun(id);
+    await waitFor(
+      async () => {
+        const current = await api.getRun(run.id);
+        return current.steps.find((step: Json) => step.nodeId === "step2").status === "running" ? current : undefined;
+      },
+      { what: "the sleep step to start" },
+    );
+    expect(readFileSync(path.join(root, "log.txt"), "utf8")).toBe("first\n");
+
+    await server.kill("SIGKILL");
+    await server.restart();
+
+    const finished = await api.waitForRun(run.id, undefined, 20_000);
+    expect(finished.status, finished.error).toBe("succeeded");
+    expect(readFileSync(path.join(root, "log.txt"), "utf8")).toBe("first\nthird\n");
+    const attempts = Object.fromEntries(finished.steps.map((step: Json) => [step.nodeId, step.attempt]));
+    expect(attempts).toEqual({ step1: 1, step2: 2, step3: 1 });
+
+    const events = await api.events(run.id);
+    expectContiguous(events);
+    expect(count(events, "node-started", "step1")).toBe(1);
+    expect(count(events, "node-started", "step2")).toBe(2);
+    expect(count(events, "node-succeeded", "step2")).toBe(1);
+    expect(count(events, "run-resumed")).toBe(1);
+  });
+
+  it("finishes 20 runs waiting at once, decided in random order, with a kill halfway through", async () => {
+    const root = workFolder();
+    const { id } = await api.createWorkflow(writeFileWorkflow(root, { name: "Many approvals" }));
+    const runs: Json[] = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => api.startRun(id, { text: `content of run ${index}`, file: `run-${index}.txt` })),
+    );
+    const approvals = await waitFor(
+      async () => {
+        const pending = (await api.pendingApprovals()).filter((approval: Json) => approval.workflowId === id);
+        return pending.length === 20 ? pending : undefined;
+      },
+      { what: "20 pending approvals" },
+    );
+    const indexOfRun = new Map(runs.map((run, index) => [run.id, index]));
+    // Every fifth run is denied; the rest approved once.
+    const decisionFor = (approval: Json) => (indexOfRun.get(approval.runId)! % 5 === 0 ? "deny" : "once");
+    const order = shuffle(approvals);
+
+    const firstHalf = await Promise.all(
+      order.slice(0, 10).map((approval) => api.post(`/api/approvals/${approval.id}`, { decision: decisionFor(approval) })),
+    );
+    expect(firstHalf.map((response) => response.status)).toEqual(Array(10).fill(200));
+
+    await server.kill("SIGKILL");
+    await server.restart();
+
+    for (const approval of order.slice(10)) {
+      const response = await api.post(`/api/approvals/${approval.id}`, { decision: decisionFor(approval), feedback: "decided after restart" });
+      expect(response.status, response.text).toBe(200);
+    }
+    // A repeated decision is harmless: 409, nothing changes.
+    expect((await api.post(`/api/approvals/${order[0]!.id}`, { decision: "once" })).status).toBe(409);
+
+    for (const [index, run] of runs.entries()) {
+      const finished = await api.waitForRun(run.id);
+      const file = path.join(root, `run-${index}.txt`);
+      if (index % 5 === 0) {
+        expect(finished.status, `run ${index}`).toBe("failed");
+        expect(existsSync(file), `run ${index}`).toBe(false);
+      } else {
+        expect(finished.status, `run ${index}: ${finished.error}`).toBe("succeeded");
+        expect(readFileSync(file, "utf8")).toBe(`content of run ${index}`);
+      }
+      const events = await api.events(run.id);
+      expectContiguous(events);
+      expect(count(events, "approval-requested"), `run ${index}: approval-requested events`).toBe(1);
+      expect(count(events, "approval-decided"), `run ${index}: approval-decided events`).toBe(1);
+    }
+    expect((await api.pendingApprovals()).filter((approval: Json) => approval.workflowId === id)).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiClient, type Json } from "./api-client";
+import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { freePort, startStudioServer, type StudioServer } from "./studio-server";
+
+/**
+ * A planted secret value must never appear in anything the API returns,
+ * streams or logs, nor unencrypted in the data folder.
+ */
+
+const PLANTED = "planted-secret-7f3a9c";
+
+let server: StudioServer;
+let api: ApiClient;
+/** Every response body this file received, to search for the planted value at the end. */
+const received: string[] = [];
+
+beforeAll(async () => {
+  server = await startStudioServer();
+  api = new ApiClient(server.url);
+  const request = api.request.bind(api);
+  api.request = async (...args) => {
+    const response = await request(...args);
+    received.push(response.text);
+    return response;
+  };
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+  removeWorkFolders();
+});
+
+/** Every file under `folder`, recursively. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const file = path.join(folder, name);
+    return statSync(file).isDirectory() ? filesUnder(file) : [file];
+  });
+}
+
+describe("secrets", () => {
+  it("stores secrets write-only: never returned, with the tool's verdict on the value", async () => {
+    const closedPort = await freePort();
+    const created = await api.post("/api/secrets", {
+      name: "SALES_DB",
+      value: `postgresql://studio:${PLANTED}@127.0.0.1:${closedPort}/sales`,
+      description: "The sales database",
+      tool: "sql",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      secret: { name: "SALES_DB", description: "The sales database", tool: "sql", createdAt: expect.any(String), updatedAt: expect.any(String) },
+      problem: "",
+    });
+
+    const listed = await api.expect(200, "GET", "/api/secrets");
+    expect(listed.secrets).toContainEqual(expect.objectContaining({ name: "SALES_DB", tool: "sql" }));
+    const one = await api.expect(200, "GET", "/api/secrets/SALES_DB");
+    expect(Object.keys(one.secret).sort()).toEqual(["createdAt", "description", "name", "tool", "updatedAt"]);
+
+    const unusable = await api.post("/api/secrets", { name: "BROKEN_DB", value: `mysql-ish ${PLANTED}`, tool: "sql" });
+    expect(unusable.status).toBe(201);
+    expect(unusable.body.problem).toMatch(/connection URL/);
+    expect(unusable.body.problem).not.toContain(PLANTED);
+
+    const duplicate = await api.post("/api/secrets", { name: "SALES_DB", value: "other" });
+    expect(duplicate.status).toBe(409);
+    const badName = await api.post("/api/secrets", { name: "sales-db", value: "x" });
+    expect(badName.status).toBe(422);
+    expect(badName.body.issues[0].path).toBe("name");
+    expect((await api.get("/api/secrets/NOT_THERE")).status).toBe(404);
+
+    const described = await api.put("/api/secrets/BROKEN_DB", { description: "still broken" });
+    expect(described.status).toBe(200);
+    expect(described.body.problem).toMatch(/connection URL/);
+    expect((await api.delete("/api/secrets/BROKEN_DB")).status).toBe(204);
+    expect((await api.get("/api/secrets/BROKEN_DB")).status).toBe(404);
+  });
+
+  it("uses a secret in a sql run without the value reaching events, steps, approvals, logs or the database file", async () => {
+    const root = workFolder();
+    const database = {
+      id: "database",
+      kind: "tool",
+      label: "Check the sales database",
+      tool: "sql",
+      operation: "test_connection",
+      arguments: { dsn: "${SALES_DB}" },
+    };
+    const validation = await api.expect(200, "POST", "/api/workflows/validate", {
+      name: "Sales check",
+      nodes: [database],
+    });
+    expect(validation.requirements).toEqual([expect.objectContaining({ nodeId: "database", name: "SALES_DB", satisfied: true, problem: "" })]);
+
+    // A shell step names the secret too: only declared secret inputs are substituted, never free text.
+    const { id } = await api.createWorkflow({
+      name: "Sales check",
+      ...BYPASS,
+      onError: "continue",
+      nodes: [{ id: "in", kind: "input", fields: [] }, database, shellNode("shell", root, "echo 'dsn is ${SALES_DB}'; env")],
+      edges: [...chain("in", "database"), ...chain("in", "shell")],
+    });
+    const run = await api.startRun(id);
+    const finished = await api.waitForRun(run.id);
+    expect(finished.status).toBe("failed");
+    const databaseStep = finished.steps.find((step: Json) => step.nodeId === "database");
+    expect(databaseStep.status).toBe("failed");
+    expect(databaseStep.error).toMatch(/connect|refused|reach/i);
+    const shellStep = finished.steps.find((step: Json) => step.nodeId === "shell");
+    expect(shellStep.status).toBe("succeeded");
+    expect(shellStep.output.content).toContain("dsn is ${SALES_DB}");
+
+    // Plan mode: the plan a person approves names the reference, not the value.
+    const planned = await api.createWorkflow({ name: "Planned sales check", mode: "plan", nodes: [database] });
+    const plannedRun = await api.startRun(planned.id);
+    const plan = await api.waitForApproval(plannedRun.id);
+    expect(plan.kind).toBe("plan");
+    expect(plan.preview).toContain("${SALES_DB}");
+    await api.expect(200, "POST", `/api/approvals/${plan.id}`, { decision: "deny", feedback: "not today" });
+    await api.waitForRun(plannedRun.id);
+
+    const everything = [
+      JSON.stringify(await api.events(run.id)),
+      JSON.stringify(await api.events(plannedRun.id)),
+      JSON.stringify(await api.getRun(run.id)),
+      JSON.stringify(await api.expect(200, "GET", "/api/approvals?limit=1000")),
+      JSON.stringify(await api.expect(200, "GET", "/api/runs")),
+      JSON.stringify(await api.expect(200, "GET", "/api/workflows")),
+      JSON.stringify(await api.expect(200, "GET", "/api/tools")),
+      ...received,
+    ];
+    for (const text of everything) expect(text).not.toContain(PLANTED);
+    expect(server.logs()).not.toContain(PLANTED);
+  });
+
+  it("never stores the value unencrypted, in the database, its journal or anywhere in the data folder", async () => {
+    // A restart checkpoints the journal and proves the key still opens what is stored.
+    await server.kill("SIGKILL");
+    for (const file of filesUnder(server.dataDir)) {
+      expect(readFileSync(file).includes(PLANTED), file).toBe(false);
+      expect(readFileSync(file).includes(Buffer.from(PLANTED, "utf16le")), file).toBe(false);
+    }
+    await server.restart();
+    const validation = await api.expect(200, "POST", "/api/workflows/validate", {
+      name: "After restart",
+      nodes: [{ id: "database", kind: "tool", tool: "sql", operation: "test_connection", arguments: { dsn: "${SALES_DB}" } }],
+    });
+    expect(validation.requirements[0]).toMatchObject({ name: "SALES_DB", satisfied: true });
+    for (const file of filesUnder(server.dataDir)) expect(readFileSync(file).includes(PLANTED), file).toBe(false);
+    expect(server.logs()).not.toContain(PLANTED);
+  });
+});

@@ -1,0 +1,254 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+
+/**
+ * Starts the real studio (the production build, `next start`) as a child
+ * process with its own data folder, for tests that drive the HTTP API the way
+ * a browser would. One server per test file; `restart()` keeps the data folder
+ * and the port, so a test can SIGKILL the process and see what survives.
+ */
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
+const NEXT_BIN = path.join(REPO_ROOT, "node_modules/.bin/next");
+const BUILD_ID = path.join(REPO_ROOT, ".next/BUILD_ID");
+
+/** What the production build is made of: a change to any of these makes `.next` stale. */
+const BUILD_INPUTS = ["app", "lib", "components", "public", "prisma", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json"];
+
+/** The environment variables the studio reads; the caller's own values never leak into a test server. */
+const STUDIO_VARIABLES = ["STUDIO_DATA_DIR", "DATABASE_URL", "STUDIO_SECRET_KEY", "STUDIO_PASSWORD", "PORT", "HOST"];
+
+export interface StudioServerOptions {
+  /** The data folder; default a fresh temporary folder, removed by `stop()`. */
+  dataDir?: string;
+  /** Extra environment, e.g. `{ STUDIO_PASSWORD: "..." }`. */
+  env?: Record<string, string>;
+  /** Milliseconds to wait for the server to answer. */
+  startTimeoutMs?: number;
+}
+
+export interface StudioServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** The pid of the current `next start` process. */
+  readonly pid: number;
+  /** Everything the server printed on stdout and stderr, across restarts. */
+  logs(): string;
+  /** Sends `signal` to the process (default SIGKILL) and waits until it has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the server again on the same data folder and port (stopping it first if it still runs). */
+  restart(): Promise<void>;
+  /** Stops the server for good and removes a data folder this harness created. */
+  stop(): Promise<void>;
+}
+
+export async function startStudioServer(options: StudioServerOptions = {}): Promise<StudioServer> {
+  ensureBuild();
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "studio-api-data-"));
+  mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of STUDIO_VARIABLES) delete environment[name];
+  Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env });
+
+  let output = "";
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+
+  const launch = async () => {
+    const spawned = spawn(NEXT_BIN, startArguments(port), { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawned;
+    spawned.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
+    spawned.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
+    let exitCode: number | null | undefined;
+    exited = new Promise((resolve) =>
+      spawned.once("exit", (code) => {
+        exitCode = code;
+        resolve();
+      }),
+    );
+    await waitUntilAnswering(url, options.startTimeoutMs ?? 30_000, () =>
+      exitCode === undefined ? null : `the server exited (code ${exitCode}) before answering:\n${output}`,
+    );
+  };
+
+  const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    process.kill(current.pid!, signal);
+    await exited;
+  };
+
+  const stopGracefully = async () => {
+    const current = child;
+    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    const timer = setTimeout(() => current.pid && process.kill(current.pid, "SIGKILL"), 5_000);
+    await kill("SIGTERM");
+    clearTimeout(timer);
+  };
+
+  await launch();
+  return {
+    url,
+    port,
+    dataDir,
+    get pid() {
+      return child?.pid ?? -1;
+    },
+    logs: () => output,
+    kill,
+    restart: async () => {
+      await stopGracefully();
+      await launch();
+    },
+    stop: async () => {
+      await stopGracefully();
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The arguments of the package's own `start` script with the port replaced,
+ * so the tests start the server exactly as `npm start` does (host included).
+ */
+export function startArguments(port: number): string[] {
+  const script = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
+    .start;
+  if (!script) throw new Error('package.json has no "start" script.');
+  const words = script.split(/\s+/);
+  const args = words.slice(words.indexOf("next") + 1);
+  const portIndex = args.findIndex((word) => word === "-p" || word === "--port");
+  if (portIndex >= 0) args.splice(portIndex, 2);
+  return [...args, "-p", String(port)];
+}
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilAnswering(url: string, timeoutMs: number, failure: () => string | null): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reason = failure();
+    if (reason) throw new Error(reason);
+    try {
+      // Any HTTP answer (401 with a password set) means the server is up; boot runs before the first request.
+      await fetch(`${url}/api/auth/logout`, { method: "POST", signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`The studio at ${url} did not answer within ${timeoutMs} ms.`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
+ * Builds when `.next/BUILD_ID` is missing or older than a source file changed
+ * before this test run started, at most once per run. `npm test` builds before
+ * vitest, so this only costs time when running the API tests by hand after an
+ * edit. A lock folder keeps parallel test files from building at the same
+ * time; the first file to take it decides for the whole run (the others read
+ * its result), so no build ever pulls `.next` out from under a server another
+ * file is running, and files saved during the run do not count.
+ */
+export function ensureBuild(): void {
+  const changedBefore = inject("testRunStartedAt");
+  const buildIsStale = () => isStale(changedBefore);
+  const name = `neurosurfer-studio-build-${Buffer.from(REPO_ROOT).toString("hex").slice(-24)}`;
+  const lock = path.join(os.tmpdir(), `${name}.lock`);
+  const outcome = path.join(os.tmpdir(), `${name}-${changedBefore}.outcome`);
+  const decided = () => {
+    try {
+      const failure = readFileSync(outcome, "utf8");
+      if (failure) throw new Error(failure);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  };
+  if (decided() || !buildIsStale()) return;
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than any build is left over from a killed run.
+      if (Date.now() - lockAge(lock) > 5 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`Waited too long for another test file's build (lock ${lock}).`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  let failure: string | null = null;
+  try {
+    if (decided() || !buildIsStale()) return;
+    failure = "";
+    const startedAt = new Date();
+    const result = spawnSync(NEXT_BIN, ["build"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (result.status !== 0) {
+      failure = `next build failed:\n${result.stdout}\n${result.stderr}`;
+      throw new Error(failure);
+    }
+    // The build read the sources as they were when it started: a file saved during it must count as newer.
+    utimesSync(BUILD_ID, startedAt, startedAt);
+  } finally {
+    if (failure !== null) writeFileSync(outcome, failure);
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** When the lock was taken (its mtime), or now when it is gone. */
+function lockAge(lock: string): number {
+  try {
+    return statSync(lock).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+function isStale(changedBefore: number): boolean {
+  let built: number;
+  try {
+    built = statSync(BUILD_ID).mtimeMs;
+  } catch {
+    return true;
+  }
+  return BUILD_INPUTS.some((input) => newestSource(path.join(REPO_ROOT, input), changedBefore) > built);
+}
+
+function newestSource(file: string, changedBefore: number): number {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return 0;
+  }
+  if (!stats.isDirectory()) return /\.test\.tsx?$/.test(file) || stats.mtimeMs > changedBefore ? 0 : stats.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(file)) newest = Math.max(newest, newestSource(path.join(file, entry), changedBefore));
+  return newest;
+}
