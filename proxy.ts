@@ -11,7 +11,8 @@ export function proxy(request: NextRequest): NextResponse {
   if (!isDecodable(request.nextUrl.pathname)) {
     return NextResponse.json({ error: "The address is not valid percent-encoding; check the link." }, { status: 400 });
   }
-  if (isAuthorised(request)) return NextResponse.next();
+  // MCP clients carry the studio's MCP token instead of a session; the route checks it.
+  if (isAuthorised(request) || request.nextUrl.pathname === "/api/mcp") return NextResponse.next();
   const { pathname, search } = request.nextUrl;
   if (pathname.startsWith("/api/")) {
     return NextResponse.json({ error: "Sign in first: this studio is protected by a password." }, { status: 401 });

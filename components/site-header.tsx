@@ -10,6 +10,7 @@ const NAVIGATION = [
   { href: "/inbox", label: "Inbox" },
   { href: "/", label: "Tools" },
   { href: "/settings/secrets", label: "Secrets" },
+  { href: "/settings/mcp", label: "MCP" },
 ] as const;
 
 export function SiteHeader() {

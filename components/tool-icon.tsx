@@ -117,6 +117,8 @@ const ICONS: Record<string, ReactNode> = {
     </>
   ),
   wrench: <path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.8-3.8a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9Z" />,
+  // The Model Context Protocol's mark: two interlocking strokes.
+  mcp: <path d="M4 11.5 11.6 4a2.7 2.7 0 0 1 3.8 3.8L9.7 13.5M9.7 13.5l5.7-5.7a2.7 2.7 0 0 1 3.8 3.8l-6.8 6.8a.9.9 0 0 0 0 1.3l1.4 1.3M15.4 6 9 12.4a2.7 2.7 0 0 0 3.8 3.8l5.8-5.8" />,
   blocks: (
     <>
       <rect x="3" y="3" width="7.5" height="7.5" rx="1.5" />
@@ -143,6 +145,7 @@ const FALLBACK_ICON = "blocks";
 /** The name of the icon that will be drawn: the tool's own, else its domain's, else a generic one. */
 export function resolveIconName(icon: string | null | undefined, domain?: string): string {
   if (icon && icon in ICONS) return icon;
+  if (domain?.startsWith("mcp:")) return "mcp";
   const domainIcon = domain ? DOMAIN_ICONS[domain] : undefined;
   return domainIcon ?? FALLBACK_ICON;
 }

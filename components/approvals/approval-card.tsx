@@ -37,6 +37,8 @@ interface ApprovalCardProps {
   toolTitles: ToolTitles;
   /** Shows the workflow and a link to the run (the inbox); the run view already says where it is. */
   showContext?: boolean;
+  /** As a decision is sent: the list should keep the card while the server's change arrives first. */
+  onDeciding?: () => void;
   /** After a decision was recorded here. */
   onDecided?: (approval: ApprovalRecord) => void;
   /** After a 409: decided elsewhere, so whatever lists it should refresh. */
@@ -83,7 +85,7 @@ function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "dec
  * and the decision buttons for its kind. The same card in the inbox and
  * beside the waiting node in the run view.
  */
-export function ApprovalCard({ approval, toolTitles, showContext = true, onDecided, onStale }: ApprovalCardProps) {
+export function ApprovalCard({ approval, toolTitles, showContext = true, onDeciding, onDecided, onStale }: ApprovalCardProps) {
   const id = useId();
   const now = useNow(30_000);
   const [denying, setDenying] = useState(false);
@@ -105,6 +107,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   async function decide(decision: ApprovalDecision, feedback?: string) {
     setBusy(true);
     setError(null);
+    onDeciding?.();
     try {
       const body = feedback && feedback.trim() !== "" ? { decision, feedback: feedback.trim() } : { decision };
       const result = await api<{ approval: ApprovalRecord }>(`/api/approvals/${encodeURIComponent(approval.id)}`, { method: "POST", body });

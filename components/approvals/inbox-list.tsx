@@ -26,7 +26,8 @@ export function InboxList({
   const [approvals, setApprovals] = useState<ApprovalDetail[] | null>(initialApprovals);
   const [error, setError] = useState<string | null>(initialError);
   const [decidedIds, setDecidedIds] = useState<ReadonlySet<string>>(new Set());
-  // Decided here and still showing their outcome: kept in place whatever the server now says.
+  // Being decided here, or decided and still showing their outcome: kept in place whatever the server now says
+  // (its change event can arrive before the answer to the decision does).
   const lingering = useRef(new Map<string, ApprovalDetail>());
   const request = useRef(0);
 
@@ -92,7 +93,16 @@ export function InboxList({
           <ul className="space-y-4">
             {approvals.map((approval) => (
               <li key={approval.id}>
-                <ApprovalCard approval={approval} toolTitles={toolTitles} onDecided={() => onDecided(approval)} onStale={() => void load()} />
+                <ApprovalCard
+                  approval={approval}
+                  toolTitles={toolTitles}
+                  onDeciding={() => lingering.current.set(approval.id, approval)}
+                  onDecided={() => onDecided(approval)}
+                  onStale={() => {
+                    lingering.current.delete(approval.id);
+                    void load();
+                  }}
+                />
               </li>
             ))}
           </ul>

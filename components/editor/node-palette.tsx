@@ -79,6 +79,7 @@ export const NodePalette = memo(function NodePalette({ tools, hasInputNode, onAd
                 onAdd={onAdd}
               />
               <BlockItem item={{ kind: "router" }} icon="git-branch" title="Router" help="Takes one branch by a condition." onAdd={onAdd} />
+              <BlockItem item={{ kind: "agent" }} icon="bot" title="Agent" help="A model that calls the tools you connect into it." onAdd={onAdd} />
               <BlockItem item={{ kind: "output" }} icon="flag" title="Output" help="The run's result." onAdd={onAdd} />
             </ul>
           </section>

@@ -10,6 +10,7 @@ import { resultTables } from "@/lib/run-view/result-tables";
 import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import type { StepOutput } from "@/lib/workflow/run-types";
+import { AgentActivityView } from "./agent-activity-view";
 import { ResultTableView } from "./result-table";
 
 interface NodeResultPanelProps {
@@ -67,7 +68,13 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         </div>
       ) : null}
       {step.status === "pending" ? <p className="text-sm text-muted">Not started yet: it runs when the steps before it finish.</p> : null}
-      {step.status === "skipped" ? <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p> : null}
+      {step.status === "skipped" && step.attachedTo ? (
+        <p className="text-sm text-muted">Attached to the agent {step.attachedTo}: it runs when the agent calls it; see the agent&apos;s tool calls.</p>
+      ) : step.status === "skipped" ? (
+        <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p>
+      ) : null}
+
+      {step.agent ? <AgentActivityView nodeId={node.id} activity={step.agent} toolTitles={toolTitles} live={step.status === "running"} /> : null}
 
       {step.status === "failed" && step.error ? (
         <section aria-label="Error" className="rounded-lg border border-caution/40 bg-caution-soft px-3 py-2.5 text-sm text-caution">

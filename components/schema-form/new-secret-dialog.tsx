@@ -16,7 +16,7 @@ type NewSecret = z.infer<typeof NewSecretSchema>;
 interface NewSecretDialogProps {
   open: boolean;
   /** The tool the secret is stored for: its picker offers it. */
-  tool: string;
+  tool: string | null;
   toolTitle: string;
   credentialHelp: string;
   onClose: () => void;
@@ -28,7 +28,7 @@ interface NewSecretDialogProps {
 export function NewSecretDialog({ open, tool, toolTitle, credentialHelp, onClose, onCreated }: NewSecretDialogProps) {
   const form = useForm<NewSecret>({ resolver: zodResolver(NewSecretSchema), defaultValues: { name: "", value: "", description: "" } });
   const { errors, isSubmitting } = form.formState;
-  const idPrefix = `new-secret-${tool}`;
+  const idPrefix = `new-secret-${tool ?? "untied"}`;
 
   const submit = form.handleSubmit(async (values) => {
     try {

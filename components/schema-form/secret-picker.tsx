@@ -11,7 +11,8 @@ interface SecretPickerProps {
   /** The stored value: `${NAME}`, or nothing. */
   value: unknown;
   onChange: (value: string | undefined) => void;
-  tool: string;
+  /** The tool the secret is for; `null` = tied to no tool (an agent's model key). */
+  tool: string | null;
   toolTitle: string;
   credentialHelp: string;
   invalid?: boolean;

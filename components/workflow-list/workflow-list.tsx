@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
@@ -34,6 +34,16 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
     } catch (error) {
       setListError(error instanceof Error ? error.message : String(error));
     }
+  }, []);
+
+  // Back and forward restore this page as it was first rendered: read the list again, so renames, copies and imports made since show.
+  useEffect(() => {
+    const controller = new AbortController();
+    api<{ workflows: Parameters<typeof toListItem>[0][] }>("/api/workflows", { signal: controller.signal })
+      .then(({ workflows: latest }) => setWorkflows(latest.map(toListItem)))
+      // The list as rendered stays; the next action that fails reloads it and says why.
+      .catch(() => undefined);
+    return () => controller.abort();
   }, []);
 
   /** Shows a workflow the server just returned at once, before the reload confirms it. */

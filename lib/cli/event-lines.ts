@@ -60,7 +60,15 @@ export function describeEvent(event: RunEvent): string[] {
     case "node-failed":
       return [`${node} FAILED: ${String(payload.error ?? "no reason given")}`];
     case "node-skipped":
-      return [`${node} skipped (its branch was not taken)`];
+      return payload.reason === "attached"
+        ? [`${node} is a tool of agent ${String(payload.agent ?? "")}; it runs when the agent calls it`]
+        : [`${node} skipped (its branch was not taken)`];
+    case "node-text-delta":
+      return [];
+    case "node-tool-call-started":
+      return [`${node} calls ${String(payload.tool ?? "")} ${JSON.stringify(payload.arguments ?? {})}`];
+    case "node-tool-call-finished":
+      return [`${node} ${String(payload.tool ?? "")} ${payload.isError ? "returned an error" : "returned"}: ${firstLines(String(payload.content ?? ""))[0] ?? ""}`];
     case "approval-requested": {
       const approval = payload.approval as ApprovalSummary;
       return [`${node} waits for approval: ${approvalTitle(approval)}`];

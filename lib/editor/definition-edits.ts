@@ -1,4 +1,5 @@
 import type { CatalogTool } from "@/lib/server/tool-catalog";
+import { DEFAULT_AGENT_MAX_TURNS } from "@/lib/workflow/agent-defaults";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import type { Point } from "./auto-layout";
 
@@ -7,6 +8,7 @@ export type PaletteItem =
   | { kind: "tool"; tool: string; operation?: string | null }
   | { kind: "input" }
   | { kind: "router" }
+  | { kind: "agent" }
   | { kind: "output" };
 
 const NODE_ID_LIMIT = 64;
@@ -42,6 +44,17 @@ export function createNode(
       return { id: uniqueNodeId("router", taken), kind: "router", position: at, routes: [] };
     case "output":
       return { id: uniqueNodeId("output", taken), kind: "output", position: at, value: "" };
+    case "agent":
+      return {
+        id: uniqueNodeId("agent", taken),
+        kind: "agent",
+        position: at,
+        provider: "openai",
+        model: "",
+        systemPrompt: "",
+        task: "",
+        maxTurns: DEFAULT_AGENT_MAX_TURNS,
+      };
     case "tool": {
       const tool = tools.get(item.tool);
       if (!tool) return null;

@@ -89,7 +89,7 @@ export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, prob
     case "output":
       return { ...base, title: node.label || "Output", subtitle: "The run's result", hasOutput: false };
     case "agent":
-      return { ...base, title: node.label || "Agent" };
+      return { ...base, title: node.label || "Agent", subtitle: node.model ? `Agent · ${node.model}` : "Agent · choose a model" };
   }
 }
 

@@ -287,6 +287,19 @@ export class PrismaRunStore implements RunStore {
     return rows.map((row) => ({ root: row.root, pattern: row.pattern }));
   }
 
+  async loadAgentCheckpoint(runId: string, nodeId: string): Promise<{ turn: number; messages: string } | null> {
+    const row = await this.db.agentCheckpoint.findFirst({ where: { runId, nodeId }, orderBy: { turn: "desc" }, select: { turn: true, messages: true } });
+    return row ?? null;
+  }
+
+  async saveAgentCheckpoint(runId: string, nodeId: string, turn: number, messages: string): Promise<void> {
+    await this.db.agentCheckpoint.upsert({
+      where: { runId_nodeId_turn: { runId, nodeId, turn } },
+      update: { messages },
+      create: { id: randomUUID(), runId, nodeId, turn, messages },
+    });
+  }
+
   async addGrant(workflowId: string, grant: WriteGrant, createdBy: string | null): Promise<void> {
     await this.db.grant.upsert({
       where: { workflowId_root_pattern: { workflowId, root: grant.root, pattern: grant.pattern } },

@@ -1,4 +1,5 @@
 import type { NodeStatus } from "@/lib/workflow/scheduler";
+import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
 import type {
   ApprovalDecision,
   ApprovalKind,
@@ -38,6 +39,10 @@ export interface StepView {
   attempt: number;
   startedAt: string | null;
   finishedAt: string | null;
+  /** For agent steps: the streamed text and each tool call. */
+  agent?: AgentActivity;
+  /** For a tool attached to an agent: the agent's node id (the tool is not a step of its own). */
+  attachedTo?: string;
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -95,7 +100,12 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
   for (const event of timeline) {
     const step = event.nodeId ? steps[event.nodeId] : undefined;
     if (!step) continue;
-    if (event.type === "node-started") step.progress = null;
+    if (event.type === "node-started") {
+      step.progress = null;
+      delete step.agent;
+    }
+    if (isAgentEvent(event)) step.agent = applyAgentEvent(step.agent, event);
+    if (event.type === "node-skipped" && event.payload.reason === "attached" && typeof event.payload.agent === "string") step.attachedTo = event.payload.agent;
     const message = progressMessage(event);
     if (message !== null) step.progress = message;
   }
@@ -164,7 +174,16 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         finishedAt: event.createdAt,
       }));
     case "node-skipped":
-      return updateStep(next, event.nodeId, (step) => ({ ...step, status: "skipped", finishedAt: event.createdAt }));
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "skipped",
+        finishedAt: event.createdAt,
+        ...(payload.reason === "attached" && typeof payload.agent === "string" ? { attachedTo: payload.agent } : {}),
+      }));
+    case "node-text-delta":
+    case "node-tool-call-started":
+    case "node-tool-call-finished":
+      return updateStep(next, event.nodeId, (step) => ({ ...step, agent: applyAgentEvent(step.agent, event) }));
     case "approval-requested": {
       const approval = approvalFrom(payload.approval);
       if (!approval) return next;

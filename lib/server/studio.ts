@@ -1,16 +1,23 @@
-import { defaultPool, type SecretResolver, type ToolPool } from "@/lib/tools";
+import { McpConnectionManager } from "@/lib/mcp";
+import { defaultPool, ToolPool, type SecretResolver } from "@/lib/tools";
 import { getDatabase, getSecretBox, secretResolver, type StudioDatabase } from "@/lib/persistence";
+import { listMcpServers } from "@/lib/persistence/mcp-server-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
+import { seedExampleWorkflows } from "./example-workflows";
 
 /** The server-side pieces every route shares: one of each per process. */
 export interface Studio {
   database: StudioDatabase;
   bus: RunEventBus;
   engine: RunEngine;
+  /** Built-in tools plus the enabled MCP servers' tools, as of now. */
   pool: () => ToolPool;
   secrets: SecretResolver;
+  mcp: McpConnectionManager;
+  /** Brings the MCP connections in line with the stored servers; call after changing them. */
+  reloadMcp: () => Promise<void>;
 }
 
 const GLOBAL_KEY = Symbol.for("neurosurfer.studio");
@@ -36,9 +43,19 @@ async function boot(): Promise<Studio> {
   await getSecretBox(database);
   const bus = new RunEventBus();
   const secrets = secretResolver(database);
-  // One pool for the process: built-in tools are stateless apart from the job table.
-  const tools = defaultPool();
-  const pool = () => tools;
+  // Built-in tools are stateless apart from the job table: one set for the process.
+  const builtIns = defaultPool();
+  const mcp = new McpConnectionManager({ secrets, reservedNames: () => builtIns.names() });
+  const reloadMcp = async () => mcp.configure(await listMcpServers(database));
+  // MCP tools come and go with their servers; a new pool only when they changed.
+  let cached: { tools: readonly unknown[]; pool: ToolPool } = { tools: [], pool: builtIns };
+  const pool = () => {
+    const remote = mcp.tools();
+    if (remote !== cached.tools) cached = { tools: remote, pool: remote.length === 0 ? builtIns : new ToolPool([...builtIns.all(), ...remote]) };
+    return cached.pool;
+  };
+  // Before resuming runs, so their MCP tools resolve; each server is bounded by its connect timeout.
+  await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
   const engine = new RunEngine({
     store: new PrismaRunStore(database),
     bus,
@@ -46,7 +63,8 @@ async function boot(): Promise<Studio> {
     secrets,
     log: (message, error) => console.error(`[studio] ${message}`, error ?? ""),
   });
+  await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
   const resumed = await engine.resumeAll();
   if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
-  return { database, bus, engine, pool, secrets };
+  return { database, bus, engine, pool, secrets, mcp, reloadMcp };
 }

@@ -1,3 +1,4 @@
+import { McpTool } from "@/lib/mcp";
 import {
   modelToolSchema,
   operationInputJsonSchema,
@@ -24,7 +25,10 @@ export interface CatalogTool {
   title: string;
   description: string;
   icon: string | null;
+  /** Palette group; an MCP server's tools are in `mcp:<server>`. */
   domain: string;
+  /** The MCP server a tool comes from, or null for the studio's own tools. */
+  server: string | null;
   origin: ToolOrigin;
   runtime: ToolRuntime;
   capabilities: string[];
@@ -55,6 +59,7 @@ export function catalogEntry(tool: Tool): CatalogTool {
     description: tool.description,
     icon: tool.icon,
     domain: tool.domain,
+    server: McpTool.isInstance(tool) ? tool.server : null,
     origin: tool.origin,
     runtime: tool.runtime,
     capabilities: [...new Set([...tool.capabilities, ...operations.flatMap((operation) => operation.capabilities)])],

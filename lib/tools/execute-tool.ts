@@ -43,7 +43,9 @@ export async function executeTool(
     const callContext: ToolContext = { ...ctx, settings, events: maskingSink(ctx.events, masker) };
     confinePathInputs(tool, args, callContext);
 
-    if (tool.isDestructive(args)) {
+    // Every MCP call meets the gate: `mcp_policy: denied` refuses even read-only ones, and a
+    // tool that is neither read-only nor destructive still asks under `gated`.
+    if (tool.isDestructive(args) || tool.origin === "mcp") {
       const requests = await tool.describeAction(args, callContext);
       const decision = await checkPermissions(
         requests.map((request) => mapStrings(request, (text) => masker.mask(text)) as typeof request),

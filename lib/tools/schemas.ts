@@ -25,8 +25,8 @@ export function settingsJsonSchema(tool: Tool): JsonSchema | null {
 
 /** The input schema of one operation (or of the tool itself), without the given fields. */
 export function operationInputJsonSchema(tool: Tool, operation: string | null, hidden: readonly string[] = []): JsonSchema {
-  const model = operation && tool.operations?.[operation] ? tool.operations[operation].inputModel : tool.inputModel;
-  return withoutFields(toInputJsonSchema(model), hidden);
+  if (operation && tool.operations?.[operation]) return withoutFields(toInputJsonSchema(tool.operations[operation].inputModel), hidden);
+  return withoutFields(tool.inputJsonSchema ?? toInputJsonSchema(tool.inputModel), hidden);
 }
 
 /**
@@ -42,7 +42,8 @@ export function operationInputJsonSchema(tool: Tool, operation: string | null, h
 export function modelToolSchema(tool: Tool, bound: readonly string[] = []): ModelToolSchema {
   const hidden = [...new Set([...tool.secretInputs, ...bound])];
   if (!tool.operations) {
-    return { name: tool.name, description: tool.description, inputSchema: withoutFields(toInputJsonSchema(tool.inputModel), hidden) };
+    const inputSchema = tool.inputJsonSchema ?? toInputJsonSchema(tool.inputModel);
+    return { name: tool.name, description: tool.description, inputSchema: withoutFields(inputSchema, hidden) };
   }
   const properties: Record<string, JsonSchema> = {};
   const usedBy = new Map<string, string[]>();

@@ -3,6 +3,7 @@ import { executeTool } from "./execute-tool";
 import type { Operation } from "./operation";
 import type { PermissionRequest } from "./permissions/permission-request";
 import type { Capability } from "./registry/capabilities";
+import type { JsonSchema } from "./schemas";
 import type { ToolContext } from "./tool-context";
 import { ToolResult } from "./tool-result";
 
@@ -51,6 +52,12 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
   abstract readonly description: string;
   /** The only thing offered to a model. For tools with operations, see {@link operationsInputModel}. */
   abstract readonly inputModel: z.ZodType<Args>;
+  /**
+   * A JSON Schema shown to models and forms instead of the one derived from
+   * `inputModel`, for tools whose schema comes from elsewhere (an MCP server's)
+   * and must pass through unchanged. `inputModel` still validates every call.
+   */
+  readonly inputJsonSchema: JsonSchema | null = null;
 
   /** A lucide-style icon name; the studio falls back to the domain's icon. */
   readonly icon: string | null = null;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools";
+import { DEFAULT_AGENT_MAX_TURNS } from "./agent-defaults";
 
 /**
  * The single source of truth for a workflow. The editor, the API, the
@@ -54,11 +55,40 @@ export const ToolNodeSchema = z.object({
   arguments: z.record(z.string(), z.unknown()).default({}),
 });
 
-/** Reserved for agent nodes (a model calling attached tools); configured in the agent issue. */
+/** Where an agent's model is served. `openai_compatible` covers Ollama, vLLM, LM Studio and similar servers. */
+export const AgentProviderSchema = z
+  .enum(["openai", "anthropic", "openai_compatible"])
+  .describe("Who serves the model: OpenAI, Anthropic, or any OpenAI-compatible server (Ollama, vLLM, LM Studio).");
+export type AgentProvider = z.infer<typeof AgentProviderSchema>;
+
+export { DEFAULT_AGENT_MAX_TURNS };
+
+/**
+ * A model that works on a task with the tools attached to it on the canvas
+ * (edges from tool nodes into this node). Its answer is the node's output.
+ * `provider` and `model` are checked by validation, not here, so a half-built
+ * agent can be saved and shows its problems on the fields.
+ */
 export const AgentNodeSchema = z.object({
   ...nodeBase,
   kind: z.literal("agent"),
-  config: z.record(z.string(), z.unknown()).default({}),
+  provider: AgentProviderSchema.default("openai"),
+  model: z.string().trim().max(200).default("").describe("The model id, e.g. gpt-4.1-mini, claude-sonnet-4-5 or llama3.1."),
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: "expected an http(s) URL, e.g. http://127.0.0.1:11434/v1" })
+    .max(2000)
+    .optional()
+    .describe("The server's API address, for OpenAI-compatible servers (Ollama: http://127.0.0.1:11434/v1)."),
+  apiKey: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("A stored secret, as ${NAME}; local servers usually need none."),
+  systemPrompt: z.string().max(20_000).default("").describe("Standing instructions: who the agent is and how it works."),
+  task: z.string().max(20_000).default("").describe("What to do in this run; may refer to {{ inputs.x }} and {{ nodes.id.output }}."),
+  /** `undefined` = the workflow's mode. */
+  mode: PermissionModeSchema.optional(),
+  maxTurns: z.number().int().positive().max(10_000).default(DEFAULT_AGENT_MAX_TURNS).describe("Most model turns before the agent stops."),
 });
 
 export const ConditionOperatorSchema = z.enum([
@@ -113,6 +143,7 @@ export const WorkflowNodeSchema = z.discriminatedUnion("kind", [
 export type WorkflowNode = z.infer<typeof WorkflowNodeSchema>;
 export type NodeKind = WorkflowNode["kind"];
 export type ToolNode = z.infer<typeof ToolNodeSchema>;
+export type AgentNode = z.infer<typeof AgentNodeSchema>;
 export type RouterNode = z.infer<typeof RouterNodeSchema>;
 export type InputNode = z.infer<typeof InputNodeSchema>;
 export type OutputNode = z.infer<typeof OutputNodeSchema>;

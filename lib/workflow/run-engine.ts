@@ -1,15 +1,14 @@
 import os from "node:os";
 import {
   createToolContext,
-  parseSecretReference,
-  SECRET_MASK,
   type SecretResolver,
-  type Tool,
   type ToolPool,
   type WriteGrant,
 } from "@/lib/tools";
+import { AgentStepFailure, runAgentStep } from "./agent/agent-step";
+import type { AgentModelFactory } from "./agent/agent-model";
 import { ApprovalIOHandler } from "./approval-io-handler";
-import type { OutputNode, RouterNode, ToolNode, WorkflowDefinition, WorkflowNode } from "./definition";
+import type { AgentNode, OutputNode, RouterNode, ToolNode, WorkflowDefinition, WorkflowNode } from "./definition";
 import type { RunEventBus } from "./event-bus";
 import { ReadWriteLock } from "./read-write-lock";
 import { chooseRoute } from "./router-conditions";
@@ -28,6 +27,7 @@ import type {
 import { RunWriter } from "./run-writer";
 import { buildGraph, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
 import { asText, resolveTemplates, TemplateError, type TemplateScope } from "./templates";
+import { maskSecretInputs } from "./mask-secret-inputs";
 
 export interface RunEngineOptions {
   store: RunStore;
@@ -38,6 +38,8 @@ export interface RunEngineOptions {
   /** Working directory for tools without a root setting; never the server's checkout. */
   workingDirectory?: string;
   log?: (message: string, error?: unknown) => void;
+  /** Builds agent nodes' models; tests pass a mock. Default: the AI SDK providers. */
+  agentModel?: AgentModelFactory;
 }
 
 /** A step failure: its message becomes the node's error; `input` is what the step was given, when known. */
@@ -256,6 +258,7 @@ export class RunEngine {
         }
         run.planApproved = true;
       }
+      await this.settleAttachedTools(run);
       this.pump(run);
     } catch (error) {
       if (error instanceof RunCancelled) this.pump(run);
@@ -357,7 +360,54 @@ export class RunEngine {
       case "tool":
         return this.runToolNode(run, node);
       case "agent":
-        throw new StepFailure("Agent nodes cannot run in this version of the studio.");
+        return this.runAgentNode(run, node);
+    }
+  }
+
+  /**
+   * Tool nodes attached to an agent are not steps (the scheduler never sees
+   * them); their records are settled at once as skipped with reason
+   * "attached", so a finished run has nothing left pending.
+   */
+  private async settleAttachedTools(run: ActiveRun): Promise<void> {
+    const open = [...run.graph.attachedTo].filter(([id]) => (run.statuses[id] ?? "pending") === "pending");
+    if (open.length === 0) return;
+    for (const [id] of open) run.statuses[id] = "skipped";
+    await this.emit(
+      run,
+      open.map(([nodeId, agents]) => ({ type: "node-skipped", nodeId, payload: { reason: "attached", agent: agents[0] ?? null } })),
+      undefined,
+      open.map(([nodeId]) => ({ nodeId, status: "skipped", finishedAt: now() })),
+    );
+  }
+
+  private async runAgentNode(run: ActiveRun, node: AgentNode): Promise<{ output: StepOutput; input: unknown }> {
+    const attached = (run.graph.attachments.get(node.id) ?? []).flatMap((id) => {
+      const each = run.nodes.get(id);
+      return each?.kind === "tool" ? [each] : [];
+    });
+    try {
+      return await runAgentStep(node, attached, {
+        runId: run.runId,
+        workflowId: run.workflowId,
+        store: this.options.store,
+        pool: this.options.pool(),
+        secrets: this.options.secrets,
+        workingDirectory: this.workingDirectory,
+        mode: run.definition.mode,
+        guardrails: run.definition.guardrails,
+        grants: run.grants,
+        lock: run.lock,
+        signal: run.abort.signal,
+        scope: () => run.scope(),
+        waitFor: (request) => this.awaitApproval(run, request),
+        emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload }]),
+        ...(this.options.agentModel ? { modelFactory: this.options.agentModel } : {}),
+      });
+    } catch (error) {
+      if (run.cancelled) throw new RunCancelled();
+      if (error instanceof AgentStepFailure) throw new StepFailure(error.message, error.input);
+      throw error;
     }
   }
 
@@ -556,15 +606,6 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
     .join(" ");
 }
 
-/** Arguments as recorded and shown: literal secret values replaced; `${NAME}` references kept. */
-function maskSecretInputs(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
-  const masked = { ...args };
-  for (const input of tool.secretInputs) {
-    const value = masked[input];
-    if (typeof value === "string" && !parseSecretReference(value)) masked[input] = SECRET_MASK;
-  }
-  return masked;
-}
 
 /** What an event says about an approval: enough for the inbox, nothing secret. */
 function approvalSummary(approval: ApprovalRecord): Record<string, unknown> {

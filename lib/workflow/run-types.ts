@@ -21,6 +21,9 @@ export type RunEventType =
   | "node-succeeded"
   | "node-failed"
   | "node-skipped"
+  | "node-text-delta"
+  | "node-tool-call-started"
+  | "node-tool-call-finished"
   | "approval-requested"
   | "approval-decided";
 
@@ -173,5 +176,9 @@ export interface RunStore {
    */
   announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }>;
   listGrants(workflowId: string): Promise<WriteGrant[]>;
+  /** An agent step's latest checkpoint: the turn and its state as JSON text. */
+  loadAgentCheckpoint(runId: string, nodeId: string): Promise<{ turn: number; messages: string } | null>;
+  /** Stores an agent step's state after `turn`, replacing what was stored for that turn. */
+  saveAgentCheckpoint(runId: string, nodeId: string, turn: number, messages: string): Promise<void>;
   addGrant(workflowId: string, grant: WriteGrant, createdBy: string | null): Promise<void>;
 }

@@ -85,3 +85,23 @@ describe("nodesOnCycles", () => {
     expect(nodesOnCycles(buildGraph({ nodes: nodes("a", "b"), edges: [edge("a", "b")] }))).toEqual([]);
   });
 });
+
+describe("tools attached to an agent", () => {
+  //   in -> agent -> out, with sql and write attached to agent
+  const graph = buildGraph({
+    nodes: nodes("in:input", "agent:agent", "sql", "write", "out:output"),
+    edges: [edge("in", "agent"), edge("sql", "agent"), edge("write", "agent"), edge("agent", "out")],
+  });
+
+  it("are never scheduled and do not block the agent", () => {
+    expect(graph.nodeIds).toEqual(["in", "agent", "out"]);
+    expect(nextSteps(graph, { statuses: {}, routes: {} }, "stop").start).toEqual(["in"]);
+    expect(nextSteps(graph, { statuses: { in: "succeeded" }, routes: {} }, "stop").start).toEqual(["agent"]);
+    expect(nextSteps(graph, { statuses: { in: "succeeded", agent: "succeeded", out: "succeeded" }, routes: {} }, "stop").finished).toBe(true);
+  });
+
+  it("are indexed per agent", () => {
+    expect(graph.attachments.get("agent")).toEqual(["sql", "write"]);
+    expect(graph.attachedTo.get("sql")).toEqual(["agent"]);
+  });
+});

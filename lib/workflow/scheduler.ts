@@ -8,29 +8,54 @@ const ACTIVE: ReadonlySet<NodeStatus> = new Set(["running", "waiting"]);
 
 /** The graph of a definition, indexed once per run. */
 export interface WorkflowGraph {
+  /** The nodes that run as steps: every node but the tool nodes attached to agents. */
   nodeIds: readonly string[];
   kinds: ReadonlyMap<string, string>;
   incoming: ReadonlyMap<string, readonly WorkflowEdge[]>;
   outgoing: ReadonlyMap<string, readonly WorkflowEdge[]>;
+  /** Agent id -> the tool nodes attached to it, in edge order. */
+  attachments: ReadonlyMap<string, readonly string[]>;
+  /** Attached tool node id -> the agents it is attached to. */
+  attachedTo: ReadonlyMap<string, readonly string[]>;
 }
 
+/**
+ * Indexes a definition. A tool node with an edge into an agent node is that
+ * agent's tool, not a step: the model calls it, the scheduler never starts it,
+ * and its edges neither feed nor block anything (validation refuses any other
+ * edge on such a node).
+ */
 export function buildGraph(definition: Pick<WorkflowDefinition, "nodes" | "edges">): WorkflowGraph {
+  const kinds = new Map(definition.nodes.map((node) => [node.id, node.kind]));
+  const attachments = new Map<string, string[]>();
+  const attachedTo = new Map<string, string[]>();
+  for (const edge of definition.edges) {
+    if (!isAttachmentEdge(edge, kinds)) continue;
+    const tools = attachments.get(edge.target) ?? [];
+    if (!tools.includes(edge.source)) tools.push(edge.source);
+    attachments.set(edge.target, tools);
+    const agents = attachedTo.get(edge.source) ?? [];
+    if (!agents.includes(edge.target)) agents.push(edge.target);
+    attachedTo.set(edge.source, agents);
+  }
   const incoming = new Map<string, WorkflowEdge[]>();
   const outgoing = new Map<string, WorkflowEdge[]>();
-  for (const node of definition.nodes) {
-    incoming.set(node.id, []);
-    outgoing.set(node.id, []);
+  const nodeIds = definition.nodes.map((node) => node.id).filter((id) => !attachedTo.has(id));
+  for (const id of nodeIds) {
+    incoming.set(id, []);
+    outgoing.set(id, []);
   }
   for (const edge of definition.edges) {
+    if (attachedTo.has(edge.source) || attachedTo.has(edge.target)) continue;
     incoming.get(edge.target)?.push(edge);
     outgoing.get(edge.source)?.push(edge);
   }
-  return {
-    nodeIds: definition.nodes.map((node) => node.id),
-    kinds: new Map(definition.nodes.map((node) => [node.id, node.kind])),
-    incoming,
-    outgoing,
-  };
+  return { nodeIds, kinds, incoming, outgoing, attachments, attachedTo };
+}
+
+/** An edge from a tool node into an agent node: attaches the tool to the agent. */
+export function isAttachmentEdge(edge: Pick<WorkflowEdge, "source" | "target">, kinds: ReadonlyMap<string, string>): boolean {
+  return kinds.get(edge.source) === "tool" && kinds.get(edge.target) === "agent";
 }
 
 /** What the scheduler knows of a run: each node's status, and each finished router's chosen route. */

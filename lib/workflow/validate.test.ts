@@ -27,6 +27,15 @@ describe("validateWorkflow", () => {
     expect(result.valid).toBe(true);
   });
 
+  it("says on the field that a step's folder must be absolute, as the run would refuse it", async () => {
+    const relative = { ...base, nodes: base.nodes.map((node) => (node.id === "write" ? { ...node, settings: { root: "reports" } } : node)) };
+    const result = await validateWorkflow(relative, options);
+    expect(result.valid).toBe(false);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ nodeId: "write", field: "settings.root", message: expect.stringContaining('absolute folder path, got "reports"') }),
+    ]);
+  });
+
   it("reports every problem at once, each with its node and field", async () => {
     const result = await validateWorkflow(
       {
@@ -123,5 +132,53 @@ describe("validateWorkflow", () => {
       options,
     );
     expect(result.problems).toEqual([expect.objectContaining({ nodeId: "r", field: "edges[0].sourceHandle" })]);
+  });
+});
+
+describe("validateWorkflow on agent nodes", () => {
+  const agentWorkflow = (agent: Record<string, unknown>, extraNodes: Record<string, unknown>[] = [], extraEdges: Record<string, unknown>[] = []) => ({
+    name: "Agent",
+    nodes: [
+      { id: "in", kind: "input", fields: [{ name: "topic" }] },
+      { id: "agent", kind: "agent", provider: "openai", model: "gpt-4.1-mini", apiKey: "${GOOD_KEY}", task: "Write about {{ inputs.topic }}.", ...agent },
+      { id: "db", kind: "tool", tool: "sql", operation: "query", arguments: { dsn: "${GOOD_DB}" } },
+      ...extraNodes,
+    ],
+    edges: [{ id: "e1", source: "in", target: "agent" }, { id: "e2", source: "db", target: "agent" }, ...extraEdges],
+  });
+  const agentOptions = { ...options, secrets: secretsFromRecord({ GOOD_DB: "postgresql://app:pw@127.0.0.1:5432/app", GOOD_KEY: "sk-1" }) };
+
+  it("accepts an agent with an attached tool, which need not be reachable from the input", async () => {
+    const result = await validateWorkflow(agentWorkflow({}), agentOptions);
+    expect(result.problems).toEqual([]);
+    expect(result.requirements).toContainEqual(expect.objectContaining({ nodeId: "agent", name: "GOOD_KEY", field: "apiKey", satisfied: true }));
+  });
+
+  it("names each missing or unsafe field", async () => {
+    const result = await validateWorkflow(agentWorkflow({ model: "", apiKey: "sk-literal", task: "", maxTurns: 500 }), agentOptions);
+    const fields = result.problems.filter((problem) => problem.nodeId === "agent").map((problem) => problem.field);
+    expect(fields).toEqual(expect.arrayContaining(["model", "apiKey", "task", "maxTurns"]));
+    expect(result.problems.find((problem) => problem.field === "apiKey")?.message).toContain("plain text");
+  });
+
+  it("needs a base URL for an OpenAI-compatible server, but no key", async () => {
+    const result = await validateWorkflow(agentWorkflow({ provider: "openai_compatible", apiKey: undefined }), agentOptions);
+    expect(result.problems).toEqual([expect.objectContaining({ nodeId: "agent", field: "baseUrl" })]);
+  });
+
+  it("refuses edges into an attached tool and a control tool attached by hand", async () => {
+    const result = await validateWorkflow(
+      agentWorkflow({}, [{ id: "finishing", kind: "tool", tool: "finish" }], [
+        { id: "e3", source: "in", target: "db" },
+        { id: "e4", source: "finishing", target: "agent" },
+      ]),
+      agentOptions,
+    );
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ nodeId: "db", message: expect.stringContaining("nothing may feed it") }),
+        expect.objectContaining({ nodeId: "finishing", field: "tool", message: expect.stringContaining("Every agent has finish") }),
+      ]),
+    );
   });
 });

@@ -1,7 +1,10 @@
+import path from "node:path";
 import { z } from "zod";
 import { parseSecretReference, type SecretResolver, type Tool, type ToolPool } from "@/lib/tools";
-import { DEFAULT_ROUTE, WorkflowDefinitionSchema, type ToolNode, type WorkflowDefinition } from "./definition";
+import { DEFAULT_ROUTE, WorkflowDefinitionSchema, type AgentNode, type ToolNode, type WorkflowDefinition } from "./definition";
+import { AGENT_CONTROL_TOOLS } from "./agent/agent-tools";
 import { buildGraph, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
+import { localAddressIn, stringsIn } from "./local-address";
 import { findReferences, TemplateError } from "./templates";
 
 /** One thing wrong with a workflow, pinned to the node and field it concerns. */
@@ -61,7 +64,9 @@ export async function validateWorkflow(input: unknown, options: ValidationOption
   const inputNames = new Set(definition.nodes.flatMap((node) => (node.kind === "input" ? node.fields.map((field) => field.name) : [])));
 
   for (const node of definition.nodes) {
-    const upstream = upstreamOf(graph, node.id);
+    // A tool attached to an agent is called inside the agent's step: it sees what the agent sees.
+    const agents = graph.attachedTo.get(node.id) ?? [];
+    const upstream = agents.length > 0 ? new Set(agents.flatMap((agent) => [...upstreamOf(graph, agent)])) : upstreamOf(graph, node.id);
     const checkTemplates = (value: unknown, field: string) => {
       try {
         for (const reference of findReferences(value)) {
@@ -99,13 +104,61 @@ export async function validateWorkflow(input: unknown, options: ValidationOption
         checkTemplates(node.value, "value");
         break;
       case "agent":
-        error(node.id, null, "Agent nodes cannot run in this version of the studio; remove the node or replace it with tool nodes.");
+        await checkAgentNode(node, definition, graph, options, problems, requirements, checkTemplates);
         break;
       case "input":
         break;
     }
   }
   return { valid: !problems.some((problem) => problem.severity === "error"), problems, requirements, definition };
+}
+
+async function checkAgentNode(
+  node: AgentNode,
+  definition: WorkflowDefinition,
+  graph: WorkflowGraph,
+  options: ValidationOptions,
+  problems: WorkflowProblem[],
+  requirements: WorkflowRequirement[],
+  checkTemplates: (value: unknown, field: string) => void,
+): Promise<void> {
+  const error = (field: string | null, message: string) => problems.push({ nodeId: node.id, field, message, severity: "error" });
+  if (!node.model) error("model", "Choose a model, e.g. gpt-4.1-mini (OpenAI), claude-sonnet-4-5 (Anthropic) or llama3.1 (Ollama).");
+  if (node.provider === "openai_compatible" && !node.baseUrl) {
+    error("baseUrl", "An OpenAI-compatible server needs its base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.");
+  }
+  if (!node.task.trim()) error("task", "Write the task: what the agent should do in this run.");
+  checkTemplates(node.task, "task");
+  checkTemplates(node.systemPrompt, "systemPrompt");
+  if (node.maxTurns > definition.guardrails.maxTurns) {
+    error("maxTurns", `At most ${definition.guardrails.maxTurns} turns (the workflow's guardrail); lower it or raise the guardrail.`);
+  }
+
+  if (node.apiKey === undefined || node.apiKey === "") {
+    if (node.provider !== "openai_compatible") error("apiKey", "This provider needs an API key: choose a stored secret, or store one in Settings → Secrets.");
+  } else {
+    const reference = parseSecretReference(node.apiKey);
+    if (!reference) {
+      error("apiKey", "This API key is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.");
+    } else {
+      const stored = await options.secrets(reference);
+      const problem = stored === undefined ? "is not set" : stored.trim() === "" ? "is empty" : "";
+      requirements.push({ nodeId: node.id, kind: "secret", name: reference, field: "apiKey", satisfied: problem === "", problem });
+      if (problem) error("apiKey", `The secret ${reference} ${problem}. Store the provider's API key in Settings → Secrets under that name.`);
+    }
+  }
+
+  for (const toolNodeId of graph.attachments.get(node.id) ?? []) {
+    const toolNode = definition.nodes.find((each) => each.id === toolNodeId);
+    if (toolNode?.kind === "tool" && AGENT_CONTROL_TOOLS.includes(toolNode.tool)) {
+      problems.push({
+        nodeId: toolNodeId,
+        field: "tool",
+        message: `Every agent has ${toolNode.tool} already; remove this node.`,
+        severity: "error",
+      });
+    }
+  }
 }
 
 function checkStructure(
@@ -124,6 +177,16 @@ function checkStructure(
       names.add(field.name);
     });
   }
+
+  // An attached tool is called by the model, so nothing may feed it and it feeds only agents.
+  definition.edges.forEach((edge, index) => {
+    if (graph.attachedTo.has(edge.source) && graph.kinds.get(edge.target) !== "agent") {
+      error(edge.source, `edges[${index}]`, "This tool is attached to an agent, so it runs only when the agent calls it; connect it to agents only.");
+    }
+    if (graph.attachedTo.has(edge.target)) {
+      error(edge.target, `edges[${index}]`, "This tool is attached to an agent, whose model decides its inputs; nothing may feed it. Remove the edge, or connect the source to the agent instead.");
+    }
+  });
 
   for (const id of nodesOnCycles(graph)) error(id, null, "This node is on a cycle; workflows run in one direction. Remove one of the edges of the loop.");
 
@@ -186,6 +249,12 @@ async function checkToolNode(
     const parsed = tool.settingsModel.safeParse(node.settings);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) error(fieldName("settings", issue.path), issue.message.replace(/^Invalid input: /, ""));
+    } else if (tool.rootSetting) {
+      // The run would refuse a relative folder (lib/tools/confinement.ts); say so on the field while it is being built.
+      const root = (parsed.data as Record<string, unknown>)[tool.rootSetting];
+      if (typeof root === "string" && root.trim() !== "" && !path.isAbsolute(root)) {
+        error(`settings.${tool.rootSetting}`, `Expected an absolute folder path, got "${root}": a relative folder would depend on where the server was started.`);
+      }
     }
   } else if (Object.keys(node.settings).length > 0) {
     error("settings", `${tool.title} has nothing to configure; remove its settings.`);
@@ -209,6 +278,16 @@ async function checkToolNode(
 
   for (const input of tool.secretInputs) {
     await checkSecretInput(tool, node, input, shape[input], error, requirements, options.secrets);
+  }
+
+  // A hosted tool (a remote MCP server's) runs elsewhere: this machine's localhost and private network are out of its reach.
+  if (tool.runtime === "hosted") {
+    for (const [field, text] of [...stringsIn(node.arguments, "arguments"), ...stringsIn(node.settings, "settings")]) {
+      const address = localAddressIn(text);
+      if (address) {
+        error(field, `${tool.title} runs on a remote server, which cannot reach ${address} on this machine or its network. Use an address the server can reach, or a local tool.`);
+      }
+    }
   }
 }
 

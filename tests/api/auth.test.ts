@@ -47,7 +47,8 @@ describe("with STUDIO_PASSWORD set", () => {
       const body = method === "GET" || method === "DELETE" ? undefined : { name: "x", nodes: [], decision: "once", value: "v" };
       const response = await anonymous.request(method, url, body);
       expect(response.status, `${method} ${url}`).toBe(401);
-      expect(response.body.error, `${method} ${url}`).toMatch(/Sign in/);
+      // MCP clients authenticate with the MCP token, not a session (tests/api/mcp.test.ts).
+      expect(response.body.error, `${method} ${url}`).toMatch(url === "/api/mcp" ? /MCP token/ : /Sign in/);
     }
     const stream = await connectEventStream(`${server.url}/api/events`);
     expect(stream.status).toBe(401);

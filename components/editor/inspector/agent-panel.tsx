@@ -1,17 +1,204 @@
-import { Button } from "@/components/ui/button";
-import { PanelSection } from "./panel-section";
+"use client";
 
-/** Agent nodes are reserved for a later version: say so, and offer to remove the node. */
-export function AgentPanel({ onDelete }: { onDelete: () => void }) {
+import { useMemo } from "react";
+import { SecretPicker } from "@/components/schema-form";
+import { CONTROL_CLASS, Field } from "@/components/ui/field";
+import { referenceOptions } from "@/lib/schema-form/references";
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { AgentNode, AgentProvider, WorkflowDefinition } from "@/lib/workflow/definition";
+import type { PermissionMode } from "@/lib/tools/permissions/guardrails";
+import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { PanelSection } from "./panel-section";
+import { TemplateInput } from "./template-input";
+
+interface AgentPanelProps {
+  node: AgentNode;
+  definition: WorkflowDefinition;
+  tools: readonly CatalogTool[];
+  problems: readonly WorkflowProblem[];
+  onChange: (node: AgentNode) => void;
+}
+
+const PROVIDERS: { value: AgentProvider; label: string; modelHint: string }[] = [
+  { value: "openai", label: "OpenAI", modelHint: "gpt-4.1-mini" },
+  { value: "anthropic", label: "Anthropic", modelHint: "claude-sonnet-4-5" },
+  { value: "openai_compatible", label: "OpenAI-compatible server (Ollama, vLLM, LM Studio)", modelHint: "llama3.1" },
+];
+
+const MODES: { value: PermissionMode; label: string }[] = [
+  { value: "plan", label: "Plan first: a person approves the agent's plan before anything changes" },
+  { value: "default", label: "Ask: changes wait for a person's approval" },
+  { value: "accept_edits", label: "Accept edits: file changes run, commands still ask" },
+  { value: "bypass", label: "Bypass: everything runs (guardrails still hold)" },
+];
+
+/**
+ * An agent: which model (provider, model id, server address, API key), what
+ * it is told (system prompt, task) and how much it may do (mode, turn limit).
+ * Its tools are the tool nodes connected into it on the canvas.
+ */
+export function AgentPanel({ node, definition, tools, problems, onChange }: AgentPanelProps) {
+  const toolTitles = useMemo(() => new Map(tools.map((tool) => [tool.name, tool.title])), [tools]);
+  const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
+  const attached = useMemo(() => {
+    const byId = new Map(definition.nodes.map((each) => [each.id, each]));
+    return definition.edges.flatMap((edge) => {
+      const source = byId.get(edge.source);
+      return edge.target === node.id && source?.kind === "tool" ? [source.label || toolTitles.get(source.tool) || source.tool] : [];
+    });
+  }, [definition, node.id, toolTitles]);
+  const errorOf = (field: string) =>
+    problems
+      .filter((problem) => problem.field === field)
+      .map((problem) => problem.message)
+      .join(" ") || undefined;
+  const ids = (field: string) => `inspector-${node.id}-${field}`;
+  const describedBy = (field: string, help = true) => [help ? `${ids(field)}-help` : null, errorOf(field) ? `${ids(field)}-error` : null].filter(Boolean).join(" ") || undefined;
+  const provider = PROVIDERS.find((each) => each.value === node.provider) ?? PROVIDERS[0]!;
+  const set = (change: Partial<AgentNode>) => {
+    const next = { ...node, ...change };
+    for (const key of ["baseUrl", "apiKey", "mode"] as const) if (next[key] === undefined || next[key] === "") delete next[key];
+    onChange(next);
+  };
+
   return (
-    <PanelSection title="Agent">
-      <p className="text-sm text-muted">
-        Agent nodes are not available yet in this version of the studio, so this workflow cannot run while it has one. Remove it, or replace it with tool
-        steps.
-      </p>
-      <Button variant="danger" size="sm" onClick={onDelete}>
-        Delete this node
-      </Button>
-    </PanelSection>
+    <>
+      <PanelSection title="Model" description="Who answers. See README → Connecting a model.">
+        <Field id={ids("provider")} label="Provider" required error={errorOf("provider")}>
+          <select
+            id={ids("provider")}
+            className={CONTROL_CLASS}
+            value={node.provider}
+            aria-describedby={describedBy("provider", false)}
+            onChange={(event) => set({ provider: event.target.value as AgentProvider })}
+          >
+            {PROVIDERS.map((each) => (
+              <option key={each.value} value={each.value}>
+                {each.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={ids("model")} label="Model" required help={`The model id, e.g. ${provider.modelHint}.`} error={errorOf("model")}>
+          <input
+            id={ids("model")}
+            className={CONTROL_CLASS}
+            value={node.model}
+            placeholder={provider.modelHint}
+            aria-invalid={errorOf("model") ? true : undefined}
+            aria-describedby={describedBy("model")}
+            onChange={(event) => set({ model: event.target.value })}
+          />
+        </Field>
+        <Field
+          id={ids("baseUrl")}
+          label="Base URL"
+          required={node.provider === "openai_compatible"}
+          help={node.provider === "openai_compatible" ? "The server's API address; Ollama: http://127.0.0.1:11434/v1." : "Leave empty for the provider's own API."}
+          error={errorOf("baseUrl")}
+        >
+          <input
+            id={ids("baseUrl")}
+            className={CONTROL_CLASS}
+            value={node.baseUrl ?? ""}
+            placeholder={node.provider === "openai_compatible" ? "http://127.0.0.1:11434/v1" : ""}
+            aria-invalid={errorOf("baseUrl") ? true : undefined}
+            aria-describedby={describedBy("baseUrl")}
+            onChange={(event) => set({ baseUrl: event.target.value.trim() || undefined })}
+          />
+        </Field>
+        <Field
+          id={ids("apiKey")}
+          label="API key"
+          required={node.provider !== "openai_compatible"}
+          help="A stored secret; it is sent only in the request's Authorization header. Local servers usually need none."
+          error={errorOf("apiKey")}
+        >
+          <SecretPicker
+            id={ids("apiKey")}
+            value={node.apiKey}
+            tool={null}
+            toolTitle={`${provider.label} API key`}
+            credentialHelp="Paste the provider's API key. Store it in Settings → Secrets and reference it as ${NAME}."
+            invalid={Boolean(errorOf("apiKey"))}
+            describedBy={describedBy("apiKey")}
+            onChange={(apiKey) => set({ apiKey })}
+          />
+        </Field>
+      </PanelSection>
+      <PanelSection title="Instructions" description="Pick a value to insert a reference to the run's inputs or an upstream step at the cursor.">
+        <Field id={ids("systemPrompt")} label="System prompt" help="Standing instructions: who the agent is and how it works." error={errorOf("systemPrompt")}>
+          <TemplateInput
+            id={ids("systemPrompt")}
+            value={node.systemPrompt}
+            multiline
+            options={references}
+            purpose="the system prompt"
+            placeholder="You are a careful analyst…"
+            invalid={Boolean(errorOf("systemPrompt"))}
+            describedBy={describedBy("systemPrompt")}
+            onChange={(systemPrompt) => set({ systemPrompt })}
+          />
+        </Field>
+        <Field id={ids("task")} label="Task" required help="What to do in this run." error={errorOf("task")}>
+          <TemplateInput
+            id={ids("task")}
+            value={node.task}
+            multiline
+            options={references}
+            purpose="the task"
+            placeholder="Summarise {{ inputs.file }} in summary.md."
+            invalid={Boolean(errorOf("task"))}
+            describedBy={describedBy("task")}
+            onChange={(task) => set({ task })}
+          />
+        </Field>
+      </PanelSection>
+      <PanelSection title="Tools" description="Connect tool nodes into this agent on the canvas; its model decides their inputs. Ask a person, Task list and Finish are always available.">
+        {attached.length === 0 ? (
+          <p className="text-sm text-muted">No tools attached yet.</p>
+        ) : (
+          <ul className="list-inside list-disc text-sm text-foreground" aria-label="Attached tools">
+            {attached.map((title, index) => (
+              <li key={index}>{title}</li>
+            ))}
+          </ul>
+        )}
+      </PanelSection>
+      <PanelSection title="Limits">
+        <Field id={ids("mode")} label="Mode" help="How much the agent may do without asking." error={errorOf("mode")}>
+          <select
+            id={ids("mode")}
+            className={CONTROL_CLASS}
+            value={node.mode ?? ""}
+            aria-describedby={describedBy("mode")}
+            onChange={(event) => set({ mode: (event.target.value || undefined) as PermissionMode | undefined })}
+          >
+            <option value="">The workflow&apos;s mode ({definition.mode})</option>
+            {MODES.map((each) => (
+              <option key={each.value} value={each.value}>
+                {each.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id={ids("maxTurns")} label="Max turns" help={`Model calls before the agent stops; at most ${definition.guardrails.maxTurns}.`} error={errorOf("maxTurns")}>
+          <input
+            id={ids("maxTurns")}
+            type="number"
+            min={1}
+            max={definition.guardrails.maxTurns}
+            className={CONTROL_CLASS}
+            value={node.maxTurns}
+            aria-invalid={errorOf("maxTurns") ? true : undefined}
+            aria-describedby={describedBy("maxTurns")}
+            onChange={(event) => {
+              const value = Number.parseInt(event.target.value, 10);
+              if (Number.isFinite(value) && value > 0) set({ maxTurns: value });
+            }}
+          />
+        </Field>
+      </PanelSection>
+    </>
   );
 }

@@ -110,12 +110,16 @@ export function InputPanel({ node, problems, onChange }: InputPanelProps) {
               <div className="grid grid-cols-2 gap-3">
                 <div className="space-y-1">
                   <label htmlFor={`${prefix}-name`} className="text-xs font-medium">
-                    Name <span className="text-caution">*</span>
+                    Name{" "}
+                    <span aria-hidden="true" className="text-caution">
+                      *
+                    </span>
                   </label>
                   <input
                     id={`${prefix}-name`}
                     className={`${CONTROL_CLASS} font-mono`}
                     value={draft.name}
+                    aria-required
                     spellCheck={false}
                     autoComplete="off"
                     aria-invalid={nameError ? true : undefined}

@@ -28,7 +28,7 @@ const FIELDS_SHOWN: Record<WorkflowNode["kind"], readonly string[]> = {
   input: ["fields"],
   router: ["routes"],
   output: ["value"],
-  agent: [],
+  agent: ["provider", "model", "baseUrl", "apiKey", "systemPrompt", "task", "mode", "maxTurns"],
 };
 
 const KIND_TITLES = { input: "Run inputs", router: "Router", output: "Output", agent: "Agent" } as const;
@@ -83,7 +83,7 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
       ) : node.kind === "output" ? (
         <OutputPanel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
       ) : (
-        <AgentPanel onDelete={onDelete} />
+        <AgentPanel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
       )}
     </div>
   );

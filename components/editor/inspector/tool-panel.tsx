@@ -9,6 +9,7 @@ import { referenceOptions } from "@/lib/schema-form/references";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
 import type { ToolNode, WorkflowDefinition } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { AttachedInputs } from "./attached-inputs";
 import { CredentialsSection } from "./credentials-section";
 import { PanelSection } from "./panel-section";
 import { ToolInputsSection } from "./tool-inputs-section";
@@ -32,6 +33,11 @@ export function ToolPanel({ node, tool, definition, tools, problems, onChange }:
   const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
   const settingsProblems = useMemo(() => problemsUnder("settings", problems), [problems]);
   const argumentProblems = useMemo(() => problemsUnder("arguments", problems), [problems]);
+  // Edges from this tool into agents attach it: the agents' models decide its inputs.
+  const agentNames = useMemo(() => {
+    const agents = new Map(definition.nodes.flatMap((each) => (each.kind === "agent" ? [[each.id, each.label || each.id] as const] : [])));
+    return definition.edges.filter((edge) => edge.source === node.id && agents.has(edge.target)).map((edge) => agents.get(edge.target)!);
+  }, [definition, node.id]);
 
   if (!tool) {
     return (
@@ -103,7 +109,9 @@ export function ToolPanel({ node, tool, definition, tools, problems, onChange }:
             </select>
           </Field>
         ) : null}
-        {inputSchema ? (
+        {inputSchema && agentNames.length > 0 ? (
+          <AttachedInputs node={node} schema={inputSchema} hidden={secretNames} agentNames={agentNames} />
+        ) : inputSchema ? (
           <ToolInputsSection
             key={node.operation ?? ""}
             node={node}

@@ -1,0 +1,21 @@
+import { errorResponse } from "@/lib/server/http";
+import { handleMcpRequest } from "@/lib/server/mcp-serving";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The studio's workflows as MCP tools over streamable HTTP (stateless).
+ * Protected by the MCP token (Authorization: Bearer), not by a session:
+ * proxy.ts lets this path through to the check in handleMcpRequest.
+ */
+async function handle(request: Request): Promise<Response> {
+  try {
+    return await handleMcpRequest(request);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export const GET = handle;
+export const POST = handle;
+export const DELETE = handle;

@@ -1,0 +1,57 @@
+import { ArgumentList } from "@/components/approvals/argument-list";
+import type { AgentActivity, AgentCallView } from "@/lib/run-view/agent-activity";
+import { toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
+
+/** What an agent step did: the model's text as it streams in, then each tool call with its arguments, approval and result. */
+export function AgentActivityView({ nodeId, activity, toolTitles, live }: { nodeId: string; activity: AgentActivity; toolTitles: ToolTitles; live: boolean }) {
+  return (
+    <section aria-labelledby={`agent-${nodeId}`} className="space-y-3">
+      <h3 id={`agent-${nodeId}`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+        Agent
+      </h3>
+      {activity.text ? (
+        <div
+          aria-label="The agent's text"
+          aria-live={live ? "polite" : undefined}
+          className="max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-surface-sunken p-3 text-sm leading-relaxed text-foreground"
+        >
+          {activity.text}
+        </div>
+      ) : null}
+      {activity.calls.length > 0 ? (
+        <ol aria-label="Tool calls" className="space-y-2">
+          {activity.calls.map((call) => (
+            <CallItem key={call.callId} call={call} toolTitles={toolTitles} />
+          ))}
+        </ol>
+      ) : null}
+    </section>
+  );
+}
+
+function CallItem({ call, toolTitles }: { call: AgentCallView; toolTitles: ToolTitles }) {
+  const status = call.status === "running" ? "running" : call.status === "failed" ? "returned an error" : "done";
+  return (
+    <li className="rounded-lg border border-line p-2.5 text-xs">
+      <p className="mb-1.5 flex items-center justify-between gap-2">
+        <span className="font-semibold text-foreground">{toolTitle(toolTitles, call.tool)}</span>
+        <span className={call.status === "failed" ? "text-caution" : "text-muted"}>
+          turn {call.turn} · {status}
+        </span>
+      </p>
+      <ArgumentList values={call.arguments} label={`Arguments of ${toolTitle(toolTitles, call.tool)}`} />
+      {call.approvals.map((approval) => (
+        <p key={approval.id} className="mt-1.5 text-muted">
+          Approval ({approval.kind}): {approval.decision ?? "pending"}
+          {approval.feedback ? ` — “${approval.feedback}”` : ""}
+        </p>
+      ))}
+      {call.result !== null ? (
+        <details className="mt-1.5">
+          <summary className={`cursor-pointer ${call.status === "failed" ? "text-caution" : "text-muted"}`}>{call.result.split("\n")[0]?.slice(0, 160) || "(no text)"}</summary>
+          <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-surface-sunken p-2 font-mono">{call.result}</pre>
+        </details>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,89 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
+
+/**
+ * Builds Run inputs → Write a File → Output by dragging from the palette,
+ * wires the cards handle to handle, configures the write through its
+ * generated settings form, saves, reloads and finds it all again.
+ */
+
+function canvasOf(page: Page): Locator {
+  return page.getByRole("application", { name: "Workflow canvas" });
+}
+
+function card(page: Page, title: string): Locator {
+  return canvasOf(page).getByRole("group", { name: title, exact: true });
+}
+
+test("build a three-node workflow by drag and drop, save it and find it unchanged after a reload", async ({ page, request }, testInfo) => {
+  const name = uniqueName("Built by hand", testInfo);
+  const id = await createWorkflow(request, { name, description: "", nodes: [], edges: [] });
+  const folder = workspace();
+
+  await page.goto(`/workflows/${id}`);
+  const canvas = canvasOf(page);
+  await expect(canvas).toBeVisible();
+  await expect(page.getByText("Start with Run inputs")).toBeVisible();
+
+  // Drag the three blocks from the palette onto the canvas, left to right.
+  const palette = page.getByRole("navigation", { name: "Node palette" });
+  await palette.getByRole("button", { name: /^Run inputs/ }).dragTo(canvas, { targetPosition: { x: 130, y: 200 } });
+  await expect(card(page, "Run inputs")).toBeVisible();
+  await palette.getByRole("button", { name: "Write a File", exact: true }).dragTo(canvas, { targetPosition: { x: 400, y: 300 } });
+  await expect(card(page, "Write a File")).toBeVisible();
+  await palette.getByRole("button", { name: /^Output/ }).dragTo(canvas, { targetPosition: { x: 670, y: 200 } });
+  await expect(card(page, "Output")).toBeVisible();
+  // The palette knows a workflow has one Run inputs node at most.
+  await expect(palette.getByRole("button", { name: /^Run inputs/ })).toBeDisabled();
+
+  // Connect them: from a card's output dot to the next card's input dot.
+  await page.getByLabel("Output of Run inputs", { exact: true }).dragTo(page.getByLabel("Input of Write a File", { exact: true }));
+  await expect(canvas.getByRole("group", { name: /^Edge from input_1 to write_file_1$/ })).toBeAttached();
+  await page.getByLabel("Output of Write a File", { exact: true }).dragTo(page.getByLabel("Input of Output", { exact: true }));
+  await expect(canvas.getByRole("group", { name: /^Edge from write_file_1 to output_1$/ })).toBeAttached();
+
+  // Write a File: its settings come from the tool's settings schema, its inputs from its input schema.
+  await card(page, "Write a File").click();
+  const writeInspector = page.getByRole("region", { name: "Inspector: Write a File" });
+  await expect(writeInspector.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await writeInspector.getByRole("textbox", { name: "Folder", exact: true }).fill(folder);
+  await writeInspector.getByRole("textbox", { name: "Path", exact: true }).fill("notes/built.txt");
+  await writeInspector.getByRole("textbox", { name: "Content", exact: true }).fill("Built in the browser.");
+
+  // Run inputs: one field, named by the person.
+  await card(page, "Run inputs").click();
+  const inputInspector = page.getByRole("region", { name: "Inspector: Run inputs" });
+  await inputInspector.getByRole("button", { name: "Add input" }).click();
+  await inputInspector.getByRole("textbox", { name: "Name", exact: true }).fill("topic");
+  await inputInspector.getByRole("textbox", { name: "Label", exact: true }).fill("Topic");
+  await expect(card(page, "Run inputs")).toContainText("1 field");
+
+  // Once the server's check finds nothing to fix, save.
+  await expect(page.getByText("Ready to run")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Unsaved changes" })).toBeVisible();
+  await snap(page, testInfo, "built, before saving");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+  await expect(page.getByText("v2", { exact: true })).toBeVisible();
+
+  // After a reload, everything is as it was saved.
+  await page.reload();
+  await expect(card(page, "Run inputs")).toBeVisible();
+  await expect(card(page, "Write a File")).toBeVisible();
+  await expect(card(page, "Output")).toBeVisible();
+  await expect(canvas.getByRole("group", { name: /^Edge from / })).toHaveCount(2);
+  await expect(page.getByText("v2", { exact: true })).toBeVisible();
+
+  await card(page, "Write a File").click();
+  const reloadedWrite = page.getByRole("region", { name: "Inspector: Write a File" });
+  await expect(reloadedWrite.getByRole("textbox", { name: "Folder", exact: true })).toHaveValue(folder);
+  await expect(reloadedWrite.getByRole("textbox", { name: "Path", exact: true })).toHaveValue("notes/built.txt");
+  await expect(reloadedWrite.getByRole("textbox", { name: "Content", exact: true })).toHaveValue("Built in the browser.");
+  await snap(page, testInfo, "after reload: Write a File's settings");
+
+  await card(page, "Run inputs").click();
+  const reloadedInputs = page.getByRole("region", { name: "Inspector: Run inputs" });
+  await expect(reloadedInputs.getByRole("textbox", { name: "Name", exact: true })).toHaveValue("topic");
+  await expect(reloadedInputs.getByRole("textbox", { name: "Label", exact: true })).toHaveValue("Topic");
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+});

@@ -1,0 +1,53 @@
+import { expect, test } from "@playwright/test";
+import { createWorkflow, readWorkspaceFile, snap, uniqueName, writeWorkflow } from "./fixtures/studio";
+
+/** A run that wants to write a file waits for a person; approved from the inbox, it writes the file and succeeds. */
+
+test("run from the editor, approve the write in the inbox, and find the file written", async ({ page, request }, testInfo) => {
+  const name = uniqueName("Approve me", testInfo);
+  const fileName = `approved-${testInfo.testId.slice(0, 8)}.txt`;
+  const message = "Hello from the browser, approved.";
+  const id = await createWorkflow(request, writeWorkflow(name, fileName));
+
+  // Run it from the editor: the inputs form is generated from the Run inputs node.
+  await page.goto(`/workflows/${id}`);
+  await expect(page.getByText("Ready to run")).toBeVisible();
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const runDialog = page.getByRole("dialog", { name: "Run the workflow" });
+  await runDialog.getByRole("textbox", { name: "Message", exact: true }).fill(message);
+  await runDialog.getByRole("button", { name: "Start run" }).click();
+
+  // The run view: the write waits for a decision.
+  await expect(page).toHaveURL(/\/runs\/[^/]+$/);
+  const runUrl = page.url();
+  await expect(page.getByRole("heading", { level: 1, name: name })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write a File, waiting for you" })).toBeVisible();
+  await expect(page.getByRole("article", { name: "Write a File wants to change a file" })).toBeVisible();
+  await snap(page, testInfo, "run view: the write waits for you");
+
+  // The inbox: counted in the navigation, with the diff of the new file.
+  const inboxLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ });
+  await expect(inboxLink).toHaveAccessibleName(/^Inbox\s*1 waiting$/);
+  await inboxLink.click();
+  await expect(page).toHaveURL(/\/inbox$/);
+  const approval = page.getByRole("article").filter({ hasText: name });
+  await expect(approval).toHaveCount(1);
+  await expect(approval.getByRole("heading", { name: "Write a File wants to change a file" })).toBeVisible();
+  const diff = approval.getByRole("group", { name: "Proposed change" });
+  await expect(diff).toContainText(fileName);
+  await expect(diff).toContainText("new file");
+  await expect(diff).toContainText(message);
+  await snap(page, testInfo, "inbox: the diff to approve");
+
+  await approval.getByRole("button", { name: "Approve once" }).click();
+  await expect(approval.getByRole("status")).toHaveText(/^Approved once( by [^.]+)?\. The write goes ahead\.$/);
+
+  // Back on the run: it finished, and the file holds the message.
+  await page.goto(runUrl);
+  await expect(page.getByRole("group", { name: "Write a File, succeeded" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Output, succeeded" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: name })).toContainText("succeeded");
+  await expect(inboxLink).toHaveAccessibleName("Inbox");
+  await snap(page, testInfo, "run view: succeeded after approval");
+  expect(readWorkspaceFile(fileName)).toBe(message);
+});

@@ -1,0 +1,63 @@
+import { expect, test, type Page } from "@playwright/test";
+import { snap } from "./fixtures/studio";
+
+/** A secret is stored, listed masked (its value nowhere in the page), checked by its tool, replaced and deleted. */
+
+const NAME = "REPORTING_DB_URL";
+const UNUSABLE_VALUE = "planted-not-a-connection-url-7f3a9c";
+const USABLE_VALUE = "postgresql://reader:planted-pw-5b8e2d@127.0.0.1:5432/reports";
+
+function rowOf(page: Page, name: string) {
+  return page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+}
+
+test("create a secret for SQL Database, see it masked and checked, replace its value, delete it", async ({ page }, testInfo) => {
+  await page.goto("/settings/secrets");
+  await expect(page.getByRole("heading", { level: 1, name: "Secrets" })).toBeVisible();
+
+  await page.getByRole("button", { name: "New secret", exact: true }).click();
+  const create = page.getByRole("dialog", { name: "New secret" });
+  await create.getByRole("textbox", { name: "Name", exact: true }).fill(NAME);
+  await create.getByRole("textbox", { name: "Value", exact: true }).fill(UNUSABLE_VALUE);
+  await create.getByRole("textbox", { name: "Description", exact: true }).fill("Read-only user on the reporting database");
+  await create.getByRole("combobox", { name: "Tool", exact: true }).selectOption({ label: "SQL Database" });
+  // The tool's help on what to paste shows once it is chosen.
+  await expect(create.getByText(/A connection URL for the database/)).toBeVisible();
+  await create.getByRole("button", { name: "Save secret" }).click();
+  await expect(create).toBeHidden();
+
+  // Listed, masked, tied to its tool, and flagged: set is not the same as usable.
+  const row = rowOf(page, NAME);
+  await expect(row).toBeVisible();
+  await expect(row.getByRole("cell").nth(0)).toHaveText(/hidden/);
+  await expect(row).toContainText("SQL Database");
+  await expect(page.getByRole("status").filter({ hasText: /^Saved, but SQL Database says this value/ })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: /Warning: Saved, but SQL Database says this value/ })).toBeVisible();
+  expect(await page.content()).not.toContain(UNUSABLE_VALUE);
+  await snap(page, testInfo, "secret saved, masked, with the tool's warning");
+
+  // Still masked after a reload: the value never comes back from the server.
+  await page.reload();
+  await expect(rowOf(page, NAME)).toBeVisible();
+  expect(await page.content()).not.toContain(UNUSABLE_VALUE);
+
+  // Replace the value with one the tool accepts: the warning goes.
+  await page.getByRole("button", { name: `Replace value of ${NAME}` }).click();
+  const replace = page.getByRole("dialog", { name: `Replace the value of ${NAME}` });
+  await replace.getByRole("textbox", { name: "New value", exact: true }).fill(USABLE_VALUE);
+  await replace.getByRole("button", { name: "Replace value" }).click();
+  await expect(replace).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: `Replaced the value of ${NAME}.` })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "Warning:" })).toHaveCount(0);
+  expect(await page.content()).not.toContain(USABLE_VALUE);
+  expect(await page.content()).not.toContain("planted-pw-5b8e2d");
+  await snap(page, testInfo, "value replaced, no warning");
+
+  // Delete it, after saying what stops working.
+  await page.getByRole("button", { name: `Delete ${NAME}` }).click();
+  const confirm = page.getByRole("dialog", { name: `Delete ${NAME}?` });
+  await expect(confirm).toContainText(`\${${NAME}}`);
+  await confirm.getByRole("button", { name: "Delete secret" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Deleted ${NAME}.` })).toBeVisible();
+  await expect(rowOf(page, NAME)).toHaveCount(0);
+});

@@ -1,0 +1,153 @@
+import type { SecretResolver } from "@/lib/tools";
+import type { ToolFlags } from "./annotations";
+import { DEFAULT_TIMEOUTS, McpConnection, type ConnectionState, type ConnectionTimeouts, type McpServerEntry } from "./connection";
+import { McpTool } from "./mcp-tool";
+import { resolveToolNames } from "./tool-names";
+
+/** One of a server's tools as the servers page lists it. */
+export interface McpToolStatus {
+  /** The studio-side name workflows use. */
+  name: string;
+  /** The server's own name for it. */
+  remoteName: string;
+  title: string;
+  description: string;
+  flags: ToolFlags;
+}
+
+/** A server's connection as the servers page shows it. */
+export interface McpServerStatus {
+  id: string;
+  name: string;
+  state: ConnectionState;
+  /** What went wrong, in words, when `state` is failed. */
+  error: string | null;
+  tools: McpToolStatus[];
+}
+
+export interface McpConnectionManagerOptions {
+  secrets: SecretResolver;
+  /** Names no remote tool may take (the built-ins win every clash). */
+  reservedNames: () => Iterable<string>;
+  timeouts?: Partial<ConnectionTimeouts>;
+}
+
+/**
+ * One connection per enabled MCP server, and their tools as studio Tools.
+ * `configure` brings the connections in line with the stored servers (a
+ * changed server is reconnected, a removed one closed); `tools()` is cheap
+ * and changes only when a server's listing or configuration does (`version`).
+ *
+ * @example
+ *   const manager = new McpConnectionManager({ secrets, reservedNames: () => builtIns.names() });
+ *   await manager.configure(await listMcpServers());
+ *   new ToolPool([...builtIns.all(), ...manager.tools()]);
+ */
+export class McpConnectionManager {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly timeouts: ConnectionTimeouts;
+  private cachedTools: { key: string; tools: McpTool[] } | null = null;
+
+  constructor(private readonly options: McpConnectionManagerOptions) {
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  }
+
+  /** Applies the stored servers and waits until every enabled one has connected or failed. */
+  async configure(servers: readonly McpServerEntry[]): Promise<void> {
+    const wanted = new Map(servers.map((server) => [server.id, server]));
+    const closing: Promise<void>[] = [];
+    for (const [id, connection] of this.connections) {
+      const next = wanted.get(id);
+      if (!next || configKey(next) !== configKey(connection.config)) {
+        this.connections.delete(id);
+        closing.push(connection.close());
+      }
+    }
+    for (const server of servers) {
+      if (!this.connections.has(server.id)) this.connections.set(server.id, new McpConnection(server, this.options.secrets, this.timeouts));
+    }
+    await Promise.all(closing);
+    await Promise.all([...this.connections.values()].map((connection) => connection.connect()));
+  }
+
+  /** Every enabled server's tools, named per resolveToolNames; servers in name order. */
+  tools(): McpTool[] {
+    const connections = this.sortedConnections().filter((connection) => connection.config.enabled);
+    const reserved = [...this.options.reservedNames()];
+    const key = JSON.stringify([reserved, connections.map((connection) => [connection.config.id, configKey(connection.config), connection.tools])]);
+    if (this.cachedTools?.key === key) return this.cachedTools.tools;
+    const names = resolveToolNames(
+      reserved,
+      connections.map((connection) => ({
+        server: connection.config.name,
+        prefix: connection.config.toolPrefix,
+        tools: connection.tools.map((tool) => tool.name),
+      })),
+    );
+    const tools = connections.flatMap((connection) =>
+      connection.tools.map(
+        (remote) =>
+          new McpTool({
+            name: names.get(connection.config.name)!.get(remote.name)!,
+            server: connection.config.name,
+            remote,
+            runtime: connection.config.transport === "http" ? "hosted" : "local_subprocess",
+            call: (remoteName, args, ctx) => connection.callTool(remoteName, args, ctx),
+          }),
+      ),
+    );
+    this.cachedTools = { key, tools };
+    return tools;
+  }
+
+  /** Every server's state, error and tools. */
+  status(): McpServerStatus[] {
+    const byServer = new Map<string, McpTool[]>();
+    for (const tool of this.tools()) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+    return this.sortedConnections().map((connection) => ({
+      id: connection.config.id,
+      name: connection.config.name,
+      state: connection.state,
+      error: connection.error,
+      tools: (byServer.get(connection.config.name) ?? []).map(toolStatus),
+    }));
+  }
+
+  statusOf(id: string): McpServerStatus | undefined {
+    return this.status().find((each) => each.id === id);
+  }
+
+  /** Reconnects one server (closing it first) and lists its tools again: the page's "Test" button. */
+  async reconnect(id: string): Promise<McpServerStatus | undefined> {
+    const connection = this.connections.get(id);
+    if (!connection) return undefined;
+    await connection.close();
+    await connection.connect();
+    return this.statusOf(id);
+  }
+
+  async close(): Promise<void> {
+    const connections = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(connections.map((connection) => connection.close()));
+  }
+
+  private sortedConnections(): McpConnection[] {
+    return [...this.connections.values()].sort((a, b) => a.config.name.localeCompare(b.config.name));
+  }
+}
+
+function toolStatus(tool: McpTool): McpToolStatus {
+  return { name: tool.name, remoteName: tool.remoteName, title: tool.title, description: tool.description, flags: tool.flags };
+}
+
+/** What makes a connection different: everything but identity and timestamps. */
+function configKey(config: McpServerEntry): string {
+  const sorted = (record: Readonly<Record<string, string>>) => Object.entries(record).sort(([a], [b]) => a.localeCompare(b));
+  const common = [config.name, config.enabled, config.toolPrefix];
+  return JSON.stringify(
+    config.transport === "stdio"
+      ? [...common, "stdio", config.command, config.args, sorted(config.env), config.cwd]
+      : [...common, "http", config.url, sorted(config.headers)],
+  );
+}

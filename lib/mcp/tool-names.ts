@@ -1,0 +1,51 @@
+/** A name model APIs accept for a function: letters, digits, _ and -, at most 64 characters. */
+const MAX_NAME_LENGTH = 64;
+
+/** `read.file/v2` -> `read_file_v2`: model APIs accept only letters, digits, _ and -. */
+export function sanitizeToolName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_NAME_LENGTH);
+  return cleaned === "" ? "tool" : cleaned;
+}
+
+/** The tools one server offers, in the order it listed them. */
+export interface ServerToolNames {
+  server: string;
+  prefix: string | null;
+  tools: readonly string[];
+}
+
+/**
+ * Studio-side names for every server's tools. Built-ins win; a remote tool
+ * keeps its own name when free, else becomes `<prefix>__<tool>`, else
+ * `<server>__<tool>`, else that with `_2`, `_3`, ... Servers are taken in the
+ * order given (the manager sorts them by name), so the result is stable.
+ *
+ * @example
+ *   resolveToolNames(["read_file"], [{ server: "files", prefix: null, tools: ["read_file", "tree"] }])
+ *   // Map { "files" => Map { "read_file" => "files__read_file", "tree" => "tree" } }
+ */
+export function resolveToolNames(
+  builtIns: Iterable<string>,
+  servers: readonly ServerToolNames[],
+): Map<string, Map<string, string>> {
+  const taken = new Set(builtIns);
+  const result = new Map<string, Map<string, string>>();
+  for (const { server, prefix, tools } of servers) {
+    const names = new Map<string, string>();
+    for (const tool of tools) {
+      const base = sanitizeToolName(tool);
+      const candidates = [base, ...(prefix ? [`${prefix}__${base}`] : []), `${server}__${base}`].map((name) => name.slice(0, MAX_NAME_LENGTH));
+      let chosen = candidates.find((name) => !taken.has(name));
+      const fallback = candidates[candidates.length - 1]!;
+      for (let suffix = 2; chosen === undefined; suffix += 1) {
+        const ending = `_${suffix}`;
+        const name = `${fallback.slice(0, MAX_NAME_LENGTH - ending.length)}${ending}`;
+        if (!taken.has(name)) chosen = name;
+      }
+      taken.add(chosen);
+      names.set(tool, chosen);
+    }
+    result.set(server, names);
+  }
+  return result;
+}

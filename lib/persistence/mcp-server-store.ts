@@ -1,0 +1,145 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import {
+  McpEnvSchema,
+  McpHeadersSchema,
+  McpServerConfigSchema,
+  type McpServerConfig,
+  type McpServerConfigInput,
+  type McpServerRecord,
+} from "@/lib/validations/mcp-server";
+import { getDatabase, type StudioDatabase } from "./database";
+import { ConflictError, NotFoundError } from "./errors";
+import { newId } from "./ids";
+import { isRecordNotFound, isUniqueViolation } from "./prisma-errors";
+import { getSecretBox } from "./secret-store";
+
+/**
+ * MCP servers the studio connects to, and the token that protects the
+ * studio's own MCP endpoint. JSON columns are parsed with the zod schemas of
+ * lib/validations/mcp-server.ts on the way in and out.
+ */
+
+type McpServerRow = Awaited<ReturnType<StudioDatabase["mcpServer"]["findFirstOrThrow"]>>;
+
+const StringListSchema = z.array(z.string());
+
+function toRecord(row: McpServerRow): McpServerRecord {
+  const common = { id: row.id, name: row.name, enabled: row.enabled, toolPrefix: row.toolPrefix, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  if (row.transport === "http") {
+    return { ...common, transport: "http", url: row.url ?? "", headers: McpHeadersSchema.parse(JSON.parse(row.headers)) };
+  }
+  return {
+    ...common,
+    transport: "stdio",
+    command: row.command ?? "",
+    args: StringListSchema.parse(JSON.parse(row.args)),
+    env: McpEnvSchema.parse(JSON.parse(row.env)),
+    cwd: row.cwd,
+  };
+}
+
+function toColumns(config: McpServerConfig) {
+  const stdio = config.transport === "stdio" ? config : null;
+  const http = config.transport === "http" ? config : null;
+  return {
+    name: config.name,
+    transport: config.transport,
+    enabled: config.enabled,
+    toolPrefix: config.toolPrefix,
+    command: stdio?.command ?? null,
+    args: JSON.stringify(stdio?.args ?? []),
+    env: JSON.stringify(stdio?.env ?? {}),
+    cwd: stdio?.cwd ?? null,
+    url: http?.url ?? null,
+    headers: JSON.stringify(http?.headers ?? {}),
+  };
+}
+
+function nameTaken(name: string): ConflictError {
+  return new ConflictError("MCP server", name, `An MCP server named ${name} already exists. Choose another name.`);
+}
+
+export async function listMcpServers(database: StudioDatabase = getDatabase()): Promise<McpServerRecord[]> {
+  const rows = await database.mcpServer.findMany({ orderBy: { name: "asc" } });
+  return rows.map(toRecord);
+}
+
+/** Throws NotFoundError for an unknown id. */
+export async function getMcpServer(id: string, database: StudioDatabase = getDatabase()): Promise<McpServerRecord> {
+  const row = await database.mcpServer.findUnique({ where: { id } });
+  if (!row) throw new NotFoundError("MCP server", id);
+  return toRecord(row);
+}
+
+/** Throws ConflictError when the name is taken, ZodError on invalid input. */
+export async function createMcpServer(input: McpServerConfigInput, database: StudioDatabase = getDatabase()): Promise<McpServerRecord> {
+  const config = McpServerConfigSchema.parse(input);
+  try {
+    return toRecord(await database.mcpServer.create({ data: { id: newId(), ...toColumns(config) } }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(config.name);
+    throw error;
+  }
+}
+
+/** Replaces the whole configuration. Throws NotFoundError, ConflictError or ZodError. */
+export async function replaceMcpServer(
+  id: string,
+  input: McpServerConfigInput,
+  database: StudioDatabase = getDatabase(),
+): Promise<McpServerRecord> {
+  const config = McpServerConfigSchema.parse(input);
+  try {
+    return toRecord(await database.mcpServer.update({ where: { id }, data: toColumns(config) }));
+  } catch (error) {
+    if (isRecordNotFound(error)) throw new NotFoundError("MCP server", id);
+    if (isUniqueViolation(error)) throw nameTaken(config.name);
+    throw error;
+  }
+}
+
+/** Throws NotFoundError for an unknown id. */
+export async function deleteMcpServer(id: string, database: StudioDatabase = getDatabase()): Promise<void> {
+  const { count } = await database.mcpServer.deleteMany({ where: { id } });
+  if (count === 0) throw new NotFoundError("MCP server", id);
+}
+
+const SERVING_TOKEN_KEY = "mcp_serving_token";
+const SERVING_TOKEN_CONTEXT = "meta:mcp_serving_token";
+
+function newToken(): string {
+  return `nst_${randomBytes(32).toString("base64url")}`;
+}
+
+/** The bearer token for /api/mcp, made on first use and stored sealed with the secret key. */
+export async function getServingToken(database: StudioDatabase = getDatabase()): Promise<string> {
+  const box = await getSecretBox(database);
+  const row = await database.meta.findUnique({ where: { key: SERVING_TOKEN_KEY } });
+  if (row) return box.open(row.value, SERVING_TOKEN_CONTEXT);
+  const token = newToken();
+  // Two first uses at once: the first insert wins and both read it back.
+  await database.meta.upsert({
+    where: { key: SERVING_TOKEN_KEY },
+    create: { key: SERVING_TOKEN_KEY, value: box.seal(token, SERVING_TOKEN_CONTEXT) },
+    update: {},
+  });
+  const stored = await database.meta.findUniqueOrThrow({ where: { key: SERVING_TOKEN_KEY } });
+  return box.open(stored.value, SERVING_TOKEN_CONTEXT);
+}
+
+/** Replaces the token; the old one stops working at once. */
+export async function regenerateServingToken(database: StudioDatabase = getDatabase()): Promise<string> {
+  const box = await getSecretBox(database);
+  const token = newToken();
+  const value = box.seal(token, SERVING_TOKEN_CONTEXT);
+  await database.meta.upsert({ where: { key: SERVING_TOKEN_KEY }, create: { key: SERVING_TOKEN_KEY, value }, update: { value } });
+  return token;
+}
+
+/** Whether `candidate` is the serving token, compared in constant time. */
+export async function isServingToken(candidate: string, database: StudioDatabase = getDatabase()): Promise<boolean> {
+  const token = Buffer.from(await getServingToken(database));
+  const given = Buffer.from(candidate);
+  return given.length === token.length && timingSafeEqual(given, token);
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "@/lib/workflow/run-types";
+import { applyAgentEvent, type AgentActivity } from "./agent-activity";
+
+const event = (seq: number, type: RunEvent["type"], payload: Record<string, unknown>): RunEvent => ({
+  runId: "r",
+  seq,
+  type,
+  nodeId: "agent",
+  payload,
+  createdAt: "2026-11-30T00:00:00.000Z",
+});
+
+describe("applyAgentEvent", () => {
+  it("joins streamed text per turn and follows each call from start to result", () => {
+    const events = [
+      event(1, "node-text-delta", { turn: 1, text: "Let me " }),
+      event(2, "node-text-delta", { turn: 1, text: "look." }),
+      event(3, "node-tool-call-started", { turn: 1, callId: "c1", tool: "write_file", nodeId: "write", operation: null, arguments: { path: "a.txt" } }),
+      event(4, "node-tool-call-finished", { turn: 1, callId: "c1", tool: "write_file", isError: true, content: "The person denied it.", approvals: [{ id: "a1", kind: "write", decision: "deny", feedback: "no" }] }),
+      event(5, "node-text-delta", { turn: 2, text: "Done." }),
+    ];
+    const activity = events.reduce<AgentActivity | undefined>((state, each) => applyAgentEvent(state, each), undefined)!;
+    expect(activity.text).toBe("Let me look.\n\nDone.");
+    expect(activity.calls).toEqual([
+      expect.objectContaining({ callId: "c1", status: "failed", result: "The person denied it.", arguments: { path: "a.txt" }, approvals: [expect.objectContaining({ decision: "deny" })] }),
+    ]);
+  });
+});

@@ -1,0 +1,188 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { getWorkflow, listWorkflows } from "@/lib/persistence";
+import { isServingToken } from "@/lib/persistence/mcp-server-store";
+import type { JsonSchema } from "@/lib/tools";
+import type { InputField } from "@/lib/workflow/definition";
+import { inputFieldsOf } from "@/lib/workflow/run-inputs";
+import { HttpError, json } from "./http";
+import { startRun } from "./runs";
+import { startStudio, type Studio } from "./studio";
+
+/**
+ * The studio as an MCP server: every saved workflow is a tool whose input
+ * schema is its input node's fields; a call starts a real run, waits for it
+ * (approvals included: they wait in the inbox as for any run) and returns the
+ * output node's value. Stateless streamable HTTP: a fresh server per request.
+ */
+
+/** A call waits this long for its run before giving up (the run itself goes on). */
+export const SERVED_CALL_TIMEOUT_MS = 30 * 60_000;
+const POLL_MS = 1_000;
+const PROGRESS_EVERY_MS = 10_000;
+const MAX_NAME_LENGTH = 64;
+
+interface ServedWorkflow {
+  toolName: string;
+  workflowId: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** `Summarise a report!` -> `summarise_a_report`. */
+export function workflowToolName(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, MAX_NAME_LENGTH);
+  return slug === "" ? "workflow" : slug;
+}
+
+/** The JSON Schema of a workflow's run inputs, from its input node's fields. */
+export function inputJsonSchema(fields: readonly InputField[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const field of fields) {
+    const type = field.type === "number" ? "number" : field.type === "boolean" ? "boolean" : "string";
+    const description = [field.label, field.description].filter(Boolean).join(": ");
+    properties[field.name] = { type, ...(description ? { description } : {}), ...(field.default !== undefined ? { default: field.default } : {}) };
+    if (field.required && field.default === undefined) required.push(field.name);
+  }
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+}
+
+/** Every saved workflow as a tool; names are unique, the oldest workflow keeping the plain slug. */
+export async function servedWorkflows(studio: Studio): Promise<ServedWorkflow[]> {
+  const summaries = (await listWorkflows(studio.database)).sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
+  const taken = new Set<string>();
+  const served: ServedWorkflow[] = [];
+  for (const summary of summaries) {
+    const { definition } = await getWorkflow(summary.id, studio.database);
+    const base = workflowToolName(summary.name);
+    let toolName = base;
+    for (let suffix = 2; taken.has(toolName); suffix += 1) toolName = `${base.slice(0, MAX_NAME_LENGTH - 4)}_${suffix}`;
+    taken.add(toolName);
+    served.push({
+      toolName,
+      workflowId: summary.id,
+      title: summary.name,
+      description: summary.description || `Runs the workflow "${summary.name}" in Neurosurfer Studio and returns its output.`,
+      inputSchema: inputJsonSchema(inputFieldsOf(definition)),
+    });
+  }
+  return served;
+}
+
+/** Handles one request to /api/mcp: 401 without the token, else the MCP exchange. */
+export async function handleMcpRequest(request: Request): Promise<Response> {
+  const studio = await startStudio();
+  const authorization = request.headers.get("authorization") ?? "";
+  const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  if (!token || !(await isServingToken(token, studio.database))) {
+    return json(
+      { error: "Send the studio's MCP token as Authorization: Bearer <token>; it is shown in Settings → MCP." },
+      401,
+      { "www-authenticate": 'Bearer realm="neurosurfer-studio"' },
+    );
+  }
+  const server = buildServer(studio);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  await server.connect(transport);
+  return transport.handleRequest(request);
+}
+
+function buildServer(studio: Studio): McpServer {
+  const mcp = new McpServer({ name: "neurosurfer-studio", version: "0.1.0" }, { capabilities: { tools: {} } });
+  // The low-level handlers: workflow input schemas are JSON Schema already, not zod.
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await servedWorkflows(studio)).map((workflow) => ({
+      name: workflow.toolName,
+      title: workflow.title,
+      description: workflow.description,
+      inputSchema: workflow.inputSchema as { type: "object" },
+      annotations: { title: workflow.title, readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    })),
+  }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const workflows = await servedWorkflows(studio);
+    const workflow = workflows.find((each) => each.toolName === request.params.name);
+    if (!workflow) {
+      throw new McpError(ErrorCode.InvalidParams, `No workflow is served as "${request.params.name}". Known: ${workflows.map((each) => each.toolName).join(", ") || "none"}.`);
+    }
+    let runId: string;
+    try {
+      runId = (await startRun(workflow.workflowId, { inputs: request.params.arguments ?? {} })).id;
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 422) throw new McpError(ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const report = async (progress: number, message: string) => {
+      if (progressToken === undefined) return;
+      await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } }).catch(() => undefined);
+    };
+    return waitForRun(studio, runId, workflow.title, extra.signal, report);
+  });
+  return mcp;
+}
+
+async function waitForRun(
+  studio: Studio,
+  runId: string,
+  title: string,
+  signal: AbortSignal,
+  report: (progress: number, message: string) => Promise<void>,
+): Promise<CallToolResult> {
+  const started = Date.now();
+  let lastProgress = 0;
+  let wake: (() => void) | null = null;
+  const unsubscribe = studio.bus.subscribe(runId, () => wake?.());
+  try {
+    await report(0, `Run ${runId} of "${title}" started.`);
+    for (;;) {
+      const run = await studio.database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
+      if (!run) return errorResult(`The run ${runId} disappeared (was the workflow deleted?).`);
+      if (run.status === "succeeded") return outputResult(run.output);
+      if (run.status === "failed") return errorResult(`The run ${runId} of "${title}" failed: ${run.error ?? "no reason was recorded"}`);
+      if (run.status === "cancelled") return errorResult(`The run ${runId} of "${title}" was cancelled.`);
+      if (signal.aborted) return errorResult(`The caller went away; the run ${runId} goes on in the studio.`);
+      if (Date.now() - started > SERVED_CALL_TIMEOUT_MS) {
+        return errorResult(`The run ${runId} of "${title}" is still ${run.status} after ${SERVED_CALL_TIMEOUT_MS / 60_000} minutes; follow it in the studio.`);
+      }
+      if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+        lastProgress = Date.now();
+        const waiting = run.status === "awaiting_input" ? "waiting for a person in the studio's inbox" : run.status;
+        await report(Math.floor((Date.now() - started) / 1000), `Run ${runId}: ${waiting}.`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  } finally {
+    unsubscribe();
+  }
+}
+
+function outputResult(stored: string | null): CallToolResult {
+  const value: unknown = stored === null ? null : JSON.parse(stored);
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return {
+    content: [{ type: "text", text }],
+    ...(value !== null && typeof value === "object" && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {}),
+  };
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

@@ -1,0 +1,225 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpTestServer, testServerCommand, type HttpTestServer } from "@/tests/support/test-mcp-servers";
+import { ApiClient, type Json } from "./api-client";
+import { chain } from "./fixtures";
+import { startStudioServer, type StudioServer } from "./studio-server";
+
+// MCP end to end against the real studio: servers over stdio and HTTP, their
+// tools in the catalog and in runs under each mcp_policy, and the studio's
+// own /api/mcp called by the official SDK client.
+
+let server: StudioServer;
+let api: ApiClient;
+let remote: HttpTestServer;
+const notes = mkdtempSync(path.join(os.tmpdir(), "studio-mcp-notes-"));
+
+beforeAll(async () => {
+  [server, remote] = await Promise.all([startStudioServer(), startHttpTestServer({ token: "remote-token" })]);
+  api = new ApiClient(server.url);
+  await api.expect(201, "POST", "/api/secrets", { name: "NOTES_FOLDER", value: notes });
+  await api.expect(201, "POST", "/api/secrets", { name: "REMOTE_TOKEN", value: "remote-token" });
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await remote?.stop();
+  rmSync(notes, { recursive: true, force: true });
+});
+
+const stdioServer = () => ({ name: "tests", transport: "stdio", ...testServerCommand(), env: { NOTES_DIR: "${NOTES_FOLDER}" } });
+
+function noteWorkflow(name: string, guardrails: Record<string, unknown>, tool = "write_note") {
+  return {
+    name,
+    guardrails,
+    nodes: [
+      { id: "in", kind: "input", fields: [{ name: "text" }] },
+      { id: "call", kind: "tool", tool, arguments: tool === "echo" ? { text: "{{ inputs.text }}" } : { file: `${name}.txt`, text: "{{ inputs.text }}" } },
+      { id: "out", kind: "output", value: "{{ nodes.call.output }}" },
+    ],
+    edges: chain("in", "call", "out"),
+  };
+}
+
+describe("the servers API", () => {
+  let stdioId: string;
+
+  it("refuses a stdio server without a command and an http one without a URL (422 naming the field)", async () => {
+    const noCommand = await api.post("/api/mcp-servers", { name: "x", transport: "stdio" });
+    expect(noCommand.status).toBe(422);
+    expect(noCommand.body.issues.map((issue: Json) => issue.path)).toContain("command");
+    const noUrl = await api.post("/api/mcp-servers", { name: "x", transport: "http", url: "not a url" });
+    expect(noUrl.status).toBe(422);
+    expect(noUrl.body.issues.map((issue: Json) => issue.path)).toContain("url");
+    const badName = await api.post("/api/mcp-servers", { ...stdioServer(), name: "Has Spaces" });
+    expect(badName.status).toBe(422);
+    expect((await api.expect(200, "GET", "/api/mcp-servers")).servers).toEqual([]);
+  });
+
+  it("adds a stdio server, connects and lists its tools with their flags", async () => {
+    const { server: created } = await api.expect(201, "POST", "/api/mcp-servers", stdioServer());
+    stdioId = created.id;
+    expect(created).toMatchObject({ name: "tests", state: "connected", error: null, env: { NOTES_DIR: "${NOTES_FOLDER}" } });
+    const byName = Object.fromEntries(created.tools.map((tool: Json) => [tool.name, tool.flags]));
+    expect(byName.echo).toEqual({ readOnly: true, destructive: false, concurrencySafe: true });
+    expect(byName.write_note).toEqual({ readOnly: false, destructive: true, concurrencySafe: false });
+    expect((await api.post("/api/mcp-servers", stdioServer())).status).toBe(409);
+  });
+
+  it("adds an HTTP server with a secret header; its tools are hosted and renamed on a clash", async () => {
+    const { server: created } = await api.expect(201, "POST", "/api/mcp-servers", {
+      name: "web",
+      transport: "http",
+      url: remote.url,
+      toolPrefix: "remote",
+      headers: { Authorization: "Bearer ${REMOTE_TOKEN}" },
+    });
+    expect(created).toMatchObject({ state: "connected", error: null });
+    expect(created.tools.map((tool: Json) => tool.name)).toContain("remote__echo");
+  });
+
+  it("shows a failing server's error in words", async () => {
+    const { server: broken } = await api.expect(201, "POST", "/api/mcp-servers", { name: "broken", transport: "stdio", command: "/no/such/program" });
+    expect(broken).toMatchObject({ state: "failed", error: expect.stringMatching(/was not found/) });
+    const tested = await api.expect(200, "POST", `/api/mcp-servers/${broken.id}/test`);
+    expect(tested.server.state).toBe("failed");
+    await api.expect(204, "DELETE", `/api/mcp-servers/${broken.id}`);
+    expect((await api.get(`/api/mcp-servers/${broken.id}`)).status).toBe(404);
+  });
+
+  it("puts MCP tools in the catalog under their server, with the JSON Schema unchanged", async () => {
+    const { tools } = await api.expect(200, "GET", "/api/tools");
+    const echo = tools.find((tool: Json) => tool.name === "echo");
+    expect(echo).toMatchObject({ origin: "mcp", runtime: "local_subprocess", domain: "mcp:tests", server: "tests", icon: "mcp" });
+    expect(echo.inputSchema.properties.times).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
+    expect(tools.find((tool: Json) => tool.name === "remote__echo")).toMatchObject({ runtime: "hosted", server: "web" });
+    expect(tools.find((tool: Json) => tool.name === "read_file")).toMatchObject({ origin: "core", server: null });
+  });
+
+  it("disables and enables a server: its tools leave the catalog and come back", async () => {
+    const { server: current } = await api.expect(200, "GET", `/api/mcp-servers/${stdioId}`);
+    const { id: _id, createdAt: _c, updatedAt: _u, state: _s, error: _e, tools: _t, ...config } = current;
+    const disabled = await api.expect(200, "PUT", `/api/mcp-servers/${stdioId}`, { ...config, enabled: false });
+    expect(disabled.server).toMatchObject({ state: "disabled", tools: [] });
+    const fromTests = async () => (await api.expect(200, "GET", "/api/tools")).tools.filter((tool: Json) => tool.server === "tests").map((tool: Json) => tool.name);
+    expect(await fromTests()).toEqual([]);
+    const enabled = await api.expect(200, "PUT", `/api/mcp-servers/${stdioId}`, { ...config, enabled: true });
+    expect(enabled.server.state).toBe("connected");
+    expect(await fromTests()).toContain("echo");
+  });
+
+  it("renders the servers page", async () => {
+    const page = await api.get("/settings/mcp");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("MCP servers");
+    expect(page.text).toContain("/api/mcp");
+  });
+});
+
+describe("MCP tools in runs, under mcp_policy", () => {
+  it("gated: a read-only call passes; a destructive one waits in the inbox with its arguments, then runs", async () => {
+    const echo = await api.createWorkflow(noteWorkflow("gated-echo", { mcpPolicy: "gated" }, "echo"));
+    const echoRun = await api.startRun(echo.id, { text: "hello" });
+    expect(await api.waitForRun(echoRun.id)).toMatchObject({ status: "succeeded", output: "hello" });
+
+    const write = await api.createWorkflow(noteWorkflow("gated", { mcpPolicy: "gated" }));
+    const run = await api.startRun(write.id, { text: "approved text" });
+    const approval = await api.waitForApproval(run.id);
+    expect(approval).toMatchObject({ kind: "mcp", tool: "write_note" });
+    expect(approval.preview).toContain("approved text");
+    await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve" });
+    expect(await api.waitForRun(run.id)).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(path.join(notes, "gated.txt"), "utf8")).toBe("approved text");
+  });
+
+  it("open: runs without asking", async () => {
+    const { id } = await api.createWorkflow(noteWorkflow("open", { mcpPolicy: "open" }));
+    const run = await api.startRun(id, { text: "open text" });
+    expect(await api.waitForRun(run.id)).toMatchObject({ status: "succeeded", pendingApprovals: 0 });
+    expect(readFileSync(path.join(notes, "open.txt"), "utf8")).toBe("open text");
+  });
+
+  it("denied: the call is refused, read-only or not, and the run fails saying why", async () => {
+    const { id } = await api.createWorkflow(noteWorkflow("denied", { mcpPolicy: "denied" }, "echo"));
+    const run = await api.startRun(id, { text: "x" });
+    const finished = await api.waitForRun(run.id);
+    expect(finished.status).toBe("failed");
+    expect(JSON.stringify(finished.steps.find((step: Json) => step.nodeId === "call"))).toMatch(/MCP tools are denied/);
+  });
+
+  it("flags a hosted tool whose arguments point at localhost", async () => {
+    const definition = noteWorkflow("hosted", { mcpPolicy: "open" }, "echo");
+    definition.nodes[1] = { id: "call", kind: "tool", tool: "remote__echo", arguments: { text: "http://localhost:3000/admin" } };
+    const { problems } = await api.expect(200, "POST", "/api/workflows/validate", definition);
+    expect(problems).toContainEqual(expect.objectContaining({ nodeId: "call", field: "arguments.text", message: expect.stringMatching(/cannot reach localhost/) }));
+  });
+});
+
+describe("workflows served at /api/mcp", () => {
+  async function connect(token: string): Promise<Client> {
+    const client = new Client({ name: "studio-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return client;
+  }
+
+  it("refuses a missing or wrong token with 401", async () => {
+    const missing = await api.post("/api/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { headers: { accept: "application/json, text/event-stream" } });
+    expect(missing.status).toBe(401);
+    await expect(connect("wrong-token")).rejects.toMatchObject({ code: 401 });
+  });
+
+  it("lists workflows as tools and calls one, answering with the output node's value", async () => {
+    const { token } = await api.expect(200, "GET", "/api/mcp-token");
+    await api.createWorkflow({ ...noteWorkflow("Served Echo!", { mcpPolicy: "open" }, "echo"), description: "Echoes the text." });
+    const client = await connect(token);
+    try {
+      const { tools } = await client.listTools();
+      const served = tools.find((tool) => tool.name === "served_echo");
+      expect(served).toMatchObject({ description: "Echoes the text.", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } });
+      const result = await client.callTool({ name: "served_echo", arguments: { text: "over mcp" } });
+      expect(result).toMatchObject({ content: [{ type: "text", text: "over mcp" }] });
+      expect(result.isError).toBeFalsy();
+      await expect(client.callTool({ name: "served_echo", arguments: { wrong: 1 } })).rejects.toThrow(/inputs are not valid/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("waits while a run waits for approval in the inbox, then returns its output", async () => {
+    const { token } = await api.expect(200, "GET", "/api/mcp-token");
+    await api.createWorkflow(noteWorkflow("served-gated", { mcpPolicy: "gated" }));
+    const client = await connect(token);
+    try {
+      const call = client.callTool({ name: "served_gated", arguments: { text: "through the inbox" } }, undefined, { timeout: 60_000 });
+      const approval = await (async () => {
+        for (let attempt = 0; attempt < 100; attempt += 1) {
+          const pending = (await api.pendingApprovals()).find((each: Json) => each.tool === "write_note");
+          if (pending) return pending;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        throw new Error("no approval appeared");
+      })();
+      await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve" });
+      const result = await call;
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.content)).toContain("wrote");
+      expect(readFileSync(path.join(notes, "served-gated.txt"), "utf8")).toBe("through the inbox");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("regenerating the token locks out the old one", async () => {
+    const { token: old } = await api.expect(200, "GET", "/api/mcp-token");
+    const { token: fresh } = await api.expect(200, "POST", "/api/mcp-token");
+    expect(fresh).not.toBe(old);
+    await expect(connect(old)).rejects.toMatchObject({ code: 401 });
+    const client = await connect(fresh);
+    await client.close();
+  });
+});
