@@ -59,8 +59,16 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: "Succeeded", tone: "good" };
     case "node-failed":
       return { subject, text: `Failed: ${text(payload.error) ?? "no reason given"}`, tone: "bad" };
-    case "node-skipped":
-      return { subject, text: "Skipped: an earlier step failed or its route was not taken", tone: "neutral" };
+    case "node-skipped": {
+      // The engine says why: a tool attached to an agent, a run that stopped, or a branch not taken.
+      const reason =
+        payload.reason === "attached"
+          ? "Attached to an agent: it runs when the agent calls it"
+          : payload.reason === "the run stopped"
+            ? "Skipped: the run stopped before it"
+            : "Skipped: its branch was not taken or what fed it failed";
+      return { subject, text: reason, tone: "neutral" };
+    }
     case "approval-requested": {
       const approval = asRecord(payload.approval);
       const kind = approval.kind;

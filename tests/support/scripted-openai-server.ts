@@ -16,13 +16,20 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
+/**
+ * One entry of the script: a reply, or a function of the request body that
+ * returns one, possibly later (a promise), e.g. to hold a reply back while a
+ * test kills the client.
+ */
+export type ScriptedStep = ScriptedReply | ((body: Record<string, unknown>) => ScriptedReply | Promise<ScriptedReply>);
+
 export interface ScriptedOpenAIServer {
   /** The base URL to configure, ending in `/v1`. */
   readonly baseUrl: string;
   /** Every request, in order. */
   readonly requests: RecordedRequest[];
   /** Adds replies to the end of the script. */
-  script(...replies: (ScriptedReply | ((body: Record<string, unknown>) => ScriptedReply))[]): void;
+  script(...replies: ScriptedStep[]): void;
   close(): Promise<void>;
 }
 
@@ -40,14 +47,14 @@ export interface ScriptedOpenAIServer {
  */
 export async function startScriptedOpenAIServer(): Promise<ScriptedOpenAIServer> {
   const requests: RecordedRequest[] = [];
-  const replies: (ScriptedReply | ((body: Record<string, unknown>) => ScriptedReply))[] = [];
+  const replies: ScriptedStep[] = [];
   let counter = 0;
 
   const server = http.createServer((request, response) => {
     let rawBody = "";
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (rawBody += chunk));
-    request.on("end", () => {
+    request.on("end", async () => {
       let body: Record<string, unknown> = {};
       try {
         body = rawBody ? (JSON.parse(rawBody) as Record<string, unknown>) : {};
@@ -62,7 +69,9 @@ export async function startScriptedOpenAIServer(): Promise<ScriptedOpenAIServer>
       }
       counter += 1;
       const next = replies.shift();
-      const reply = typeof next === "function" ? next(body) : (next ?? { text: "(no more scripted replies)" });
+      const reply = typeof next === "function" ? await next(body) : (next ?? { text: "(no more scripted replies)" });
+      // The client may have gone away while a held reply waited.
+      if (response.destroyed) return;
       const model = typeof body.model === "string" ? body.model : "scripted";
       const id = `chatcmpl-${counter}`;
       const toolCalls = (reply.toolCalls ?? []).map((call, index) => ({
