@@ -160,6 +160,10 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           // The card's accessible name: without it React Flow's group for the node has none.
           ariaLabel: data.title,
           selected,
+          // Until a card is drawn (off screen, with onlyRenderVisibleElements) its size is estimated,
+          // so the minimap and fit view still account for it.
+          initialWidth: CARD_WIDTH,
+          initialHeight: source.kind === "router" ? estimatedHeight(source) : CARD_HEIGHT,
           ...(size ? { measured: size } : {}),
         };
         entry = { source, tool, problemCount: problems.length, problemText, selected, flowNode };
