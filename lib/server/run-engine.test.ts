@@ -272,6 +272,45 @@ describe("RunEngine on a real SQLite file", () => {
     expect(events[2]?.type).toBe("run-resumed");
   });
 
+  it("finishes 200 runs waiting for approval at once, decided in random order", async () => {
+    const workflow = await createWorkflow(writeWorkflow("default", "many/{{ inputs.name }}.txt", "run {{ inputs.name }}"), temp.database);
+    const requested = new Map<string, string>();
+    const unsubscribe = bus.subscribeAll((event) => {
+      if (event.type === "approval-requested") requested.set(event.runId, (event.payload.approval as { id: string }).id);
+    });
+    const runIds: string[] = [];
+    for (let index = 0; index < 200; index += 1) {
+      const { runId } = await createRun(workflow.id, { name: `n${index}` }, {}, temp.database);
+      runIds.push(runId);
+      await engine.start(runId);
+    }
+    await expect.poll(() => requested.size, { timeout: 30_000 }).toBe(200);
+    unsubscribe();
+    // Deny every seventh, approve the rest, in a shuffled order.
+    const order = [...runIds].sort(() => Math.random() - 0.5);
+    await Promise.all(
+      order.map((runId) => {
+        const index = runIds.indexOf(runId);
+        const decision = index % 7 === 0 ? "deny" : index % 2 === 0 ? "always" : "once";
+        return engine.decide(requested.get(runId)!, { decision, feedback: null, decidedBy: "tester" });
+      }),
+    );
+    await Promise.all(runIds.map((runId) => engine.settled(runId)));
+    for (const [index, runId] of runIds.entries()) {
+      const detail = await getRunDetail(runId, temp.database);
+      const file = path.join(workRoot, "many", `n${index}.txt`);
+      if (index % 7 === 0) {
+        expect(detail.status, runId).toBe("failed");
+        expect(existsSync(file)).toBe(false);
+      } else {
+        expect(detail.status, runId).toBe("succeeded");
+        expect(readFileSync(file, "utf8")).toBe(`run n${index}`);
+      }
+      const events = await readEvents(runId, 0, 1000, temp.database);
+      expect(events.map((event) => event.seq)).toEqual(events.map((_, position) => position + 1));
+    }
+  });
+
   it("hands the tool the secret and keeps it out of steps and events", async () => {
     const { runId } = await startRun({
       name: "secret",
