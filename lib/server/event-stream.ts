@@ -20,77 +20,65 @@ export interface EventSource {
 
 const PAGE = 500;
 
-/**
- * A Server-Sent Events response for one run: everything after `afterSeq`
- * from the database, then live events, with no gap and no repeat. It
- * subscribes before reading, buffers what arrives meanwhile, and drops any
- * event it already sent (by sequence number). Ends with an `end` event once
- * the run has finished, so a client does not reconnect forever.
- */
-export function runEventStream(source: EventSource, afterSeq: number, signal: AbortSignal): Response {
-  let lastSent = afterSeq;
-  let closed = false;
-  let unsubscribe: () => void = () => undefined;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
+/** The writing end of one Server-Sent Events response. */
+export interface SseChannel {
+  /** Writes raw SSE text (one or more complete messages); ignored once closed. */
+  write(text: string): void;
+  /** Writes one named event with JSON data. */
+  send(type: string, data: unknown): void;
+  close(): void;
+  /** Runs `cleanup` when the stream ends, whoever ends it (us, the client, an error). */
+  onClose(cleanup: () => void): void;
+  readonly closed: boolean;
+}
 
+/**
+ * A Server-Sent Events response. `open` writes through the channel; this
+ * owns the rest: the heartbeat that keeps idle streams open, and cleaning up
+ * once, whether the stream is closed here or the client goes away.
+ */
+export function sseResponse(signal: AbortSignal, open: (channel: SseChannel) => Promise<void> | void): Response {
+  const cleanups: (() => void)[] = [];
+  let closed = false;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | null = null;
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    try {
+      controllerRef?.close();
+    } catch {
+      // The client already went away.
+    }
+  };
+  const channel: SseChannel = {
+    write: (text) => {
+      if (!closed) controllerRef?.enqueue(encoder.encode(text));
+    },
+    send: (type, data) => channel.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`),
+    close: finish,
+    onClose: (cleanup) => {
+      if (closed) cleanup();
+      else cleanups.push(cleanup);
+    },
+    get closed() {
+      return closed;
+    },
+  };
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        clearInterval(heartbeat);
-        try {
-          controller.close();
-        } catch {
-          // Already closed by the client going away.
-        }
-      };
-      const send = (event: RunEvent) => {
-        if (closed || event.seq <= lastSent) return;
-        lastSent = event.seq;
-        controller.enqueue(encoder.encode(formatEvent(event)));
-        if (event.type === "run-succeeded" || event.type === "run-failed" || event.type === "run-cancelled") {
-          controller.enqueue(encoder.encode(`event: end\ndata: {}\n\n`));
-          close();
-        }
-      };
-      signal.addEventListener("abort", close);
-
-      let buffered: RunEvent[] | null = [];
-      unsubscribe = source.subscribe((event) => (buffered ? buffered.push(event) : send(event)));
+      controllerRef = controller;
+      signal.addEventListener("abort", finish);
+      const heartbeat = setInterval(() => channel.write(`: keep-alive\n\n`), HEARTBEAT_MS);
+      channel.onClose(() => clearInterval(heartbeat));
       try {
-        controller.enqueue(encoder.encode(`retry: 1000\n\n`));
-        for (;;) {
-          const page = await source.read(lastSent, PAGE);
-          page.forEach(send);
-          if (page.length < PAGE || closed) break;
-        }
-        const pending: RunEvent[] = buffered;
-        buffered = null;
-        pending.sort((left, right) => left.seq - right.seq).forEach(send);
-        if (!closed && (await source.isFinished())) {
-          // Finished before we subscribed: its last events were in the database; say so and stop.
-          const rest = await source.read(lastSent, PAGE);
-          rest.forEach(send);
-          if (!closed) {
-            controller.enqueue(encoder.encode(`event: end\ndata: {}\n\n`));
-            close();
-          }
-        }
-        heartbeat = setInterval(() => {
-          if (!closed) controller.enqueue(encoder.encode(`: keep-alive\n\n`));
-        }, HEARTBEAT_MS);
+        await open(channel);
       } catch (error) {
-        controller.error(error);
-        close();
+        if (!closed) controller.error(error);
+        finish();
       }
     },
-    cancel() {
-      closed = true;
-      unsubscribe();
-      clearInterval(heartbeat);
-    },
+    cancel: finish,
   });
   return new Response(stream, {
     headers: {
@@ -99,5 +87,44 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
       connection: "keep-alive",
       "x-accel-buffering": "no",
     },
+  });
+}
+
+/**
+ * A Server-Sent Events response for one run: everything after `afterSeq`
+ * from the database, then live events, with no gap and no repeat. It
+ * subscribes before reading, buffers what arrives meanwhile, and drops any
+ * event it already sent (by sequence number). Ends with an `end` event once
+ * the run has finished, so a client does not reconnect forever.
+ */
+export function runEventStream(source: EventSource, afterSeq: number, signal: AbortSignal): Response {
+  return sseResponse(signal, async (channel) => {
+    let lastSent = afterSeq;
+    const end = () => {
+      channel.write(`event: end\ndata: {}\n\n`);
+      channel.close();
+    };
+    const send = (event: RunEvent) => {
+      if (channel.closed || event.seq <= lastSent) return;
+      lastSent = event.seq;
+      channel.write(formatEvent(event));
+      if (event.type === "run-succeeded" || event.type === "run-failed" || event.type === "run-cancelled") end();
+    };
+    let buffered: RunEvent[] | null = [];
+    channel.onClose(source.subscribe((event) => (buffered ? buffered.push(event) : send(event))));
+    channel.write(`retry: 1000\n\n`);
+    for (;;) {
+      const page = await source.read(lastSent, PAGE);
+      page.forEach(send);
+      if (page.length < PAGE || channel.closed) break;
+    }
+    const pending: RunEvent[] = buffered;
+    buffered = null;
+    pending.sort((left, right) => left.seq - right.seq).forEach(send);
+    if (!channel.closed && (await source.isFinished())) {
+      // Finished before we subscribed: its last events were in the database; say so and stop.
+      (await source.read(lastSent, PAGE)).forEach(send);
+      if (!channel.closed) end();
+    }
   });
 }

@@ -1,4 +1,5 @@
 import { countPendingApprovals } from "@/lib/persistence/run-queries";
+import { sseResponse } from "@/lib/server/event-stream";
 import { route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import type { RunEvent } from "@/lib/workflow/run-types";
@@ -17,7 +18,6 @@ const INTERESTING = new Set<RunEvent["type"]>([
   "run-cancelled",
 ]);
 
-const encoder = new TextEncoder();
 
 /**
  * A live feed across runs for the navigation's inbox count and the run list:
@@ -27,44 +27,15 @@ const encoder = new TextEncoder();
  */
 export const GET = route(async (request) => {
   const studio = await startStudio();
-  let closed = false;
-  let unsubscribe: () => void = () => undefined;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        unsubscribe();
-        clearInterval(heartbeat);
-        try {
-          controller.close();
-        } catch {
-          // The client already went away.
-        }
-      };
-      request.signal.addEventListener("abort", close);
-      const send = (type: string, data: unknown) => {
-        if (!closed) controller.enqueue(encoder.encode(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`));
-      };
-      unsubscribe = studio.bus.subscribeAll((event) => {
+  return sseResponse(request.signal, async (channel) => {
+    channel.onClose(
+      studio.bus.subscribeAll((event) => {
         if (!INTERESTING.has(event.type)) return;
         void countPendingApprovals(studio.database).then((pendingApprovals) =>
-          send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals }),
+          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals }),
         );
-      });
-      send("pending-approvals", { pendingApprovals: await countPendingApprovals(studio.database) });
-      heartbeat = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(`: keep-alive\n\n`));
-      }, 15_000);
-    },
-    cancel() {
-      closed = true;
-      unsubscribe();
-      clearInterval(heartbeat);
-    },
-  });
-  return new Response(stream, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" },
+      }),
+    );
+    channel.send("pending-approvals", { pendingApprovals: await countPendingApprovals(studio.database) });
   });
 });
