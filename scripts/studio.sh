@@ -20,7 +20,7 @@ needs_build() {
   [ -f .next/BUILD_ID ] || return 0
   local newer
   newer=$(find app components lib public prisma \
-    next.config.ts postcss.config.mjs tsconfig.json package.json package-lock.json \
+    next.config.ts postcss.config.mjs tsconfig.json package.json package-lock.json proxy.ts instrumentation.ts \
     -newer .next/BUILD_ID -type f -print -quit 2>/dev/null || true)
   [ -n "$newer" ]
 }
