@@ -91,11 +91,10 @@ function withCheckboxDefaults(fields: readonly FieldDescriptor[], values: Record
 export function SchemaForm({ schema, value, onChange, idPrefix, problems = {}, secrets, replaced = {}, fieldActions, notes = {} }: SchemaFormProps) {
   const secretNames = useMemo(() => secrets?.inputs.map((input) => input.name) ?? [], [secrets]);
   const fields = useMemo(() => describeSchema(schema, "", { secretFields: secretNames }), [schema, secretNames]);
-  const replacedKeys = useMemo(() => Object.keys(replaced).sort(), [replaced]);
-  const replacedSignature = replacedKeys.join(",");
-  // Recomputed only when the set of replaced fields changes, not on every render.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const stableReplacedKeys = useMemo(() => replacedKeys, [replacedSignature]);
+  // Keyed on the set of replaced fields, not on the object's identity, so a parent passing a new
+  // object with the same fields does not rebuild the zod schema.
+  const replacedSignature = JSON.stringify(Object.keys(replaced).sort());
+  const stableReplacedKeys = useMemo(() => JSON.parse(replacedSignature) as string[], [replacedSignature]);
   const validatedFields = useMemo(() => fields.filter((field) => !stableReplacedKeys.includes(field.key)), [fields, stableReplacedKeys]);
   const zodSchema = useMemo(() => zodFromJsonSchema(schema, stableReplacedKeys), [schema, stableReplacedKeys]);
 

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, fieldAria } from "@/components/ui/field";
 import { ErrorNotice } from "@/components/ui/page-header";
-import { useRestoreFocus } from "@/components/workflow-list/use-restore-focus";
+import { useRestoreFocus } from "@/components/ui/use-restore-focus";
 import { api } from "@/lib/client/api";
 import { UpdateSecretBodySchema, type UpdateSecretBody, type UpdateSecretInput } from "@/lib/validations/secret";
 import { applyApiError } from "./apply-api-error";

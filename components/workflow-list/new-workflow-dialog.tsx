@@ -9,7 +9,7 @@ import { ErrorNotice } from "@/components/ui/page-header";
 import { issuesByField } from "@/components/secrets/form-issues";
 import { api, ApiError } from "@/lib/client/api";
 import { starterDefinition } from "./starter-definition";
-import { useRestoreFocus } from "./use-restore-focus";
+import { useRestoreFocus } from "@/components/ui/use-restore-focus";
 
 const FORM_ID = "new-workflow-form";
 

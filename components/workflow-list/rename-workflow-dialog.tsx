@@ -9,7 +9,7 @@ import { issuesByField } from "@/components/secrets/form-issues";
 import { api, ApiError } from "@/lib/client/api";
 import { workflowPath, type WorkflowDetailResponse } from "./workflow-detail";
 import type { WorkflowListItem } from "./workflow-list-item";
-import { useRestoreFocus } from "./use-restore-focus";
+import { useRestoreFocus } from "@/components/ui/use-restore-focus";
 
 const FORM_ID = "rename-workflow-form";
 

@@ -24,6 +24,11 @@ export class RecordingIOHandler implements IOHandler {
     } = {},
   ) {}
 
+  /** The shell (and network, MCP) approval requests, in order. */
+  get shellRequests(): { command: string; reason: string }[] {
+    return this.requests.flatMap((request) => (request.kind === "shell" ? [{ command: request.command, reason: request.reason }] : []));
+  }
+
   async ask(question: string, options?: readonly string[]): Promise<string> {
     this.requests.push({ kind: "ask", question, ...(options ? { options } : {}) });
     return this.answers.ask ?? "";

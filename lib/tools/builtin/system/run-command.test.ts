@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { IOHandler, ShellApproval } from "../../io-handler";
+import type { IOHandler } from "../../io-handler";
 import type { Guardrails } from "../../permissions/guardrails";
 import { defaultGuardrails } from "../../permissions/guardrails";
 import { createToolContext, type ToolContext, type ToolEvent } from "../../tool-context";
@@ -11,26 +11,8 @@ import { systemTools } from "./index";
 import type { Tool } from "../../tool";
 import { jobTable } from "./job-table";
 import { RunCommandTool } from "./run-command";
+import { RecordingIOHandler } from "../../testing/recording-io-handler";
 
-/** Records every approval request and answers shell requests with `shellAnswer`. */
-class RecordingIOHandler implements IOHandler {
-  readonly shellRequests: { command: string; reason: string }[] = [];
-  constructor(private readonly shellAnswer: ShellApproval = { approved: true }) {}
-  async ask(): Promise<string> {
-    return "";
-  }
-  async requestPlanApproval() {
-    return { approved: true };
-  }
-  async requestShellApproval(command: string, reason: string): Promise<ShellApproval> {
-    this.shellRequests.push({ command, reason });
-    return this.shellAnswer;
-  }
-  async requestWriteApproval() {
-    return "deny" as const;
-  }
-  async notify(): Promise<void> {}
-}
 
 let root: string;
 const shellTool = new RunCommandTool();
@@ -48,7 +30,7 @@ afterAll(() => {
 
 function context(overrides: Partial<Parameters<typeof createToolContext>[0]> = {}, settings: Record<string, unknown> = {}): ToolContext {
   return createToolContext({
-    io: new RecordingIOHandler(),
+    io: new RecordingIOHandler({ shell: { approved: true } }),
     settings: { root, ...settings },
     permissions: { mode: "bypass" },
     ...overrides,
@@ -234,7 +216,7 @@ describe("run_command: run", () => {
   });
 
   it("reports bad settings naming the setting", async () => {
-    const noRoot = await tool.run({ operation: "run", command: "ls" }, createToolContext({ io: new RecordingIOHandler(), permissions: { mode: "bypass" } }));
+    const noRoot = await tool.run({ operation: "run", command: "ls" }, createToolContext({ io: new RecordingIOHandler({ shell: { approved: true } }), permissions: { mode: "bypass" } }));
     expect(noRoot.isError).toBe(true);
     expect(noRoot.content).toContain("settings.root");
     const badEnvironment = await tool.run({ operation: "run", command: "ls" }, context({}, { environment: { "BAD NAME": "x" } }));
@@ -304,7 +286,7 @@ describe("run_command: background jobs", () => {
   });
 
   it("needs no approval to check or stop a job", async () => {
-    const io = new RecordingIOHandler({ approved: false });
+    const io = new RecordingIOHandler({ shell: { approved: false } });
     const started = await tool.run({ operation: "run", command: "sleep 30", background: true }, context());
     const jobId = String(data(started).jobId);
     expect((await tool.run({ operation: "status", jobId }, gatedContext(io))).isError).toBe(false);
@@ -315,14 +297,14 @@ describe("run_command: background jobs", () => {
 
 describe("run_command: permission gate", () => {
   it("asks a person in default mode, showing the command", async () => {
-    const io = new RecordingIOHandler({ approved: true });
+    const io = new RecordingIOHandler({ shell: { approved: true } });
     const result = await tool.run({ operation: "run", command: "echo approved", cwd: "sub" }, gatedContext(io));
     expect(result.isError).toBe(false);
     expect(io.shellRequests).toEqual([{ command: "echo approved", reason: 'Run a shell command in "sub".' }]);
   });
 
   it("returns the person's feedback when they deny, without running the command", async () => {
-    const io = new RecordingIOHandler({ approved: false, feedback: "use ls -la instead" });
+    const io = new RecordingIOHandler({ shell: { approved: false, feedback: "use ls -la instead" } });
     const result = await tool.run({ operation: "run", command: "touch denied.txt" }, gatedContext(io));
     expect(result.isError).toBe(true);
     expect(result.content).toContain("The person denied running this command.");
@@ -331,7 +313,7 @@ describe("run_command: permission gate", () => {
   });
 
   it("refuses without asking when shell commands are denied", async () => {
-    const io = new RecordingIOHandler({ approved: true });
+    const io = new RecordingIOHandler({ shell: { approved: true } });
     const result = await tool.run({ operation: "run", command: "echo hi" }, gatedContext(io, { shellPolicy: "denied" }));
     expect(result.isError).toBe(true);
     expect(result.content).toContain("shell commands are denied");
@@ -339,7 +321,7 @@ describe("run_command: permission gate", () => {
   });
 
   it("allows read-only commands and refuses others under the readonly policy", async () => {
-    const io = new RecordingIOHandler({ approved: true });
+    const io = new RecordingIOHandler({ shell: { approved: true } });
     const listing = await tool.run({ operation: "run", command: "ls" }, gatedContext(io, { shellPolicy: "readonly" }));
     expect(listing.isError).toBe(false);
     expect(listing.content).toContain("sub");

@@ -1,30 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IOHandler, ShellApproval } from "../../io-handler";
+import type { IOHandler } from "../../io-handler";
 import { defaultGuardrails, type Guardrails } from "../../permissions/guardrails";
 import type { Tool } from "../../tool";
 import { createToolContext, type ToolContext } from "../../tool-context";
 import type { ToolResult } from "../../tool-result";
 import { HttpTool } from "./http";
 import { startTestServer, type TestServer } from "./test-server";
+import { RecordingIOHandler } from "../../testing/recording-io-handler";
 
-class RecordingIOHandler implements IOHandler {
-  readonly shellRequests: { command: string; reason: string }[] = [];
-  constructor(private readonly shellAnswer: ShellApproval = { approved: true }) {}
-  async ask(): Promise<string> {
-    return "";
-  }
-  async requestPlanApproval() {
-    return { approved: true };
-  }
-  async requestShellApproval(command: string, reason: string): Promise<ShellApproval> {
-    this.shellRequests.push({ command, reason });
-    return this.shellAnswer;
-  }
-  async requestWriteApproval() {
-    return "deny" as const;
-  }
-  async notify(): Promise<void> {}
-}
 
 const httpTool = new HttpTool();
 const tool: Tool = httpTool;
@@ -74,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const bypass = (): ToolContext => createToolContext({ io: new RecordingIOHandler(), permissions: { mode: "bypass" } });
+const bypass = (): ToolContext => createToolContext({ io: new RecordingIOHandler({ shell: { approved: true } }), permissions: { mode: "bypass" } });
 const gated = (io: IOHandler, guardrails: Partial<Guardrails> = {}): ToolContext =>
   createToolContext({ io, permissions: { guardrails: { ...defaultGuardrails(), ...guardrails } } });
 const data = (result: ToolResult) => result.data as Record<string, unknown>;
@@ -168,7 +151,7 @@ describe("http: requests", () => {
   it("stops when the run is cancelled", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const ctx = createToolContext({ io: new RecordingIOHandler(), permissions: { mode: "bypass" }, signal: controller.signal });
+    const ctx = createToolContext({ io: new RecordingIOHandler({ shell: { approved: true } }), permissions: { mode: "bypass" }, signal: controller.signal });
     const result = await tool.run({ url: `${server.url}/slow` }, ctx);
     expect(result.isError).toBe(true);
     expect(result.content).toContain("cancelled");
@@ -198,14 +181,14 @@ describe("http: requests", () => {
 
 describe("http: permission gate", () => {
   it("lets GET through without asking", async () => {
-    const io = new RecordingIOHandler({ approved: false });
+    const io = new RecordingIOHandler({ shell: { approved: false } });
     const result = await tool.run({ url: `${server.url}/json` }, gated(io));
     expect(result.isError).toBe(false);
     expect(io.shellRequests).toEqual([]);
   });
 
   it("asks on the network channel as METHOD url for other methods", async () => {
-    const io = new RecordingIOHandler({ approved: true });
+    const io = new RecordingIOHandler({ shell: { approved: true } });
     const result = await tool.run({ method: "POST", url: `${server.url}/echo`, json: { id: 7 } }, gated(io));
     expect(result.isError).toBe(false);
     expect(io.shellRequests).toEqual([
@@ -214,7 +197,7 @@ describe("http: permission gate", () => {
   });
 
   it("returns the person's feedback on a denial, without sending", async () => {
-    const io = new RecordingIOHandler({ approved: false, feedback: "use GET" });
+    const io = new RecordingIOHandler({ shell: { approved: false, feedback: "use GET" } });
     const before = server.requests.length;
     const result = await tool.run({ method: "DELETE", url: `${server.url}/echo` }, gated(io));
     expect(result.isError).toBe(true);
@@ -224,7 +207,7 @@ describe("http: permission gate", () => {
   });
 
   it("refuses without asking when the network is denied", async () => {
-    const io = new RecordingIOHandler({ approved: true });
+    const io = new RecordingIOHandler({ shell: { approved: true } });
     const result = await tool.run({ method: "POST", url: `${server.url}/echo` }, gated(io, { networkPolicy: "denied" }));
     expect(result.isError).toBe(true);
     expect(result.content).toContain("network access is denied");

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 
 /**
  * Gives focus back to whatever opened a dialog when the dialog goes away, so
@@ -8,16 +8,17 @@ import { useEffect } from "react";
  * (its row was deleted), `fallback` (say, the page's heading) takes focus.
  */
 export function useRestoreFocus(fallback?: () => HTMLElement | null) {
+  // What the dialog was opened with: later renders must not change where focus goes back to.
+  const fallbackAtOpen = useRef(fallback);
   useEffect(() => {
+    const fallbackFocus = fallbackAtOpen.current;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     return () => {
       // After React has removed the dialog, so focus is not pulled back into it.
       window.setTimeout(() => {
         if (opener?.isConnected) opener.focus();
-        else fallback?.()?.focus();
+        else fallbackFocus?.()?.focus();
       }, 0);
     };
-    // The opener is whatever had focus when the dialog mounted; later renders must not change it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 }
