@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -5,11 +6,13 @@ import { defineConfig } from "@playwright/test";
 
 /**
  * Browser tests: Debian's Chromium against the real production server
- * (`next start` on the build `scripts/test.sh` makes first) with a fresh data
- * folder. The config is loaded again in each worker, so the folders are made
- * once, in the runner, and handed on through the environment.
+ * (`npm start`'s launcher on the build `scripts/test.sh` makes first) with a
+ * fresh data folder and access token. The `sign-in` project opens the sign-in
+ * link once, as a person would, and every other test starts from that signed-in
+ * browser state. The config is loaded again in each worker, so the folders and
+ * the token are made once, in the runner, and handed on through the environment.
  */
-const PORT = 3377;
+const PORT = Number(process.env.E2E_PORT ?? 3377);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 if (!process.env.E2E_SCRATCH) {
@@ -17,13 +20,15 @@ if (!process.env.E2E_SCRATCH) {
   process.env.E2E_SCRATCH = scratch;
   process.env.E2E_DATA_DIR = path.join(scratch, "data");
   process.env.E2E_WORKSPACE = path.join(scratch, "workspace");
+  process.env.E2E_SIGNED_IN_STATE = path.join(scratch, "signed-in.json");
+  process.env.E2E_TOKEN = `e2e-${randomBytes(24).toString("base64url")}`;
   mkdirSync(process.env.E2E_DATA_DIR);
   mkdirSync(process.env.E2E_WORKSPACE);
 }
 const DATA_DIR = process.env.E2E_DATA_DIR!;
 const WORKSPACE = process.env.E2E_WORKSPACE!;
 // The server must use the fresh data folder, open to this machine only: none of the caller's studio settings leak in.
-for (const name of ["DATABASE_URL", "STUDIO_PASSWORD", "STUDIO_SECRET_KEY"]) delete process.env[name];
+for (const name of ["DATABASE_URL", "STUDIO_PASSWORD", "STUDIO_SECRET_KEY", "STUDIO_PUBLIC_URL", "STUDIO_ALLOWED_HOSTS", "HOST"]) delete process.env[name];
 
 export default defineConfig({
   testDir: "e2e",
@@ -56,15 +61,22 @@ export default defineConfig({
     screenshot: "on",
     trace: "retain-on-failure",
   },
+  projects: [
+    { name: "sign-in", testMatch: /sign-in\.setup\.ts/ },
+    { name: "studio", dependencies: ["sign-in"], use: { storageState: process.env.E2E_SIGNED_IN_STATE } },
+  ],
   webServer: {
-    command: `node_modules/.bin/next start -H 127.0.0.1 -p ${PORT}`,
-    url: `${BASE_URL}/api/tools`,
+    command: "node scripts/serve.mjs",
+    // Answers without a credential, so it says when the server is up.
+    url: `${BASE_URL}/login`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {
       NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(PORT),
+      STUDIO_TOKEN: process.env.E2E_TOKEN!,
       STUDIO_DATA_DIR: DATA_DIR,
       STUDIO_BROWSE_ROOTS: WORKSPACE,
     },

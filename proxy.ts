@@ -1,25 +1,83 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { isAuthorised } from "@/lib/server/session";
+import { addressingRefusal } from "@/lib/server/access/addressing";
+import { authenticate } from "@/lib/server/access/principal";
+import { safeNextPath } from "@/lib/server/access/safe-next-path";
+import { securityHeaders } from "@/lib/server/access/security-headers";
+import { signIn } from "@/lib/server/access/sign-in";
+import { SIGN_IN_FIRST } from "@/lib/server/http";
 
 /**
- * With STUDIO_PASSWORD set, every page, route and event stream needs a
- * session: pages redirect to /login, API calls get 401. Route handlers check
- * again (lib/server/http.ts), so this is the first gate, not the only one.
+ * The studio's door, in front of every page, route, event stream and asset:
+ * 1. a request addressed to a host name the studio does not answer to (DNS
+ *    rebinding) or a change sent by another site's page is refused (403);
+ * 2. `/login?token=…` (the link the studio prints) signs the browser in and
+ *    drops the token from the address bar;
+ * 3. everything but the sign-in page, its endpoints, /api/mcp (its own token)
+ *    and Next's assets needs a credential: pages redirect to /login, API
+ *    calls get 401.
+ * Every answer carries the security headers (no framing, no sniffing).
+ * Route handlers check again (lib/server/http.ts), so this is the first gate,
+ * not the only one.
  */
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
+  return withSecurityHeaders(await decide(request));
+}
+
+async function decide(request: NextRequest): Promise<NextResponse> {
+  const { pathname, search, searchParams } = request.nextUrl;
+  const isApi = pathname.startsWith("/api/");
   // Next answers a path that is not valid percent-encoding (`/api/runs/%E0%A4%A`) with a bare 500 when it decodes route params.
-  if (!isDecodable(request.nextUrl.pathname)) {
+  if (!isDecodable(pathname)) {
     return NextResponse.json({ error: "The address is not valid percent-encoding; check the link." }, { status: 400 });
   }
-  // MCP clients carry the studio's MCP token instead of a session; the route checks it.
-  if (isAuthorised(request) || request.nextUrl.pathname === "/api/mcp") return NextResponse.next();
-  const { pathname, search } = request.nextUrl;
-  if (pathname.startsWith("/api/")) {
-    return NextResponse.json({ error: "Sign in first: this studio is protected by a password." }, { status: 401 });
+  const refusal = addressingRefusal(request);
+  if (refusal) {
+    return isApi
+      ? NextResponse.json({ error: refusal.message }, { status: refusal.status })
+      : new NextResponse(refusal.message, { status: refusal.status, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
+  if (pathname === "/login" && searchParams.has("token")) return signInWithLink(request);
+  if (isOpen(pathname)) return NextResponse.next();
+  if (await authenticate(request)) return NextResponse.next();
+  if (isApi) return NextResponse.json({ error: SIGN_IN_FIRST }, { status: 401 });
   const login = new URL("/login", request.url);
   login.searchParams.set("next", `${pathname}${search}`);
   return NextResponse.redirect(login);
+}
+
+/** Paths served without a credential; each has its own rule. */
+function isOpen(pathname: string): boolean {
+  return (
+    pathname === "/login" ||
+    pathname === "/api/auth/login" ||
+    pathname === "/api/auth/logout" ||
+    // MCP clients carry the studio's MCP token instead of a session; the route checks it.
+    pathname === "/api/mcp" ||
+    pathname.startsWith("/_next/static/") ||
+    pathname === "/icon.svg" ||
+    pathname === "/favicon.ico"
+  );
+}
+
+/** The printed link: sign in with its token, then go on to `next` (or home) with the token gone from the address. */
+async function signInWithLink(request: NextRequest): Promise<NextResponse> {
+  const { searchParams } = request.nextUrl;
+  const next = safeNextPath(searchParams.get("next"));
+  const result = await signIn({ kind: "token", token: searchParams.get("token") ?? "", method: "link" }, request);
+  if (!result.ok) {
+    const retry = new URL("/login", request.url);
+    retry.searchParams.set("problem", result.status === 429 ? "throttled" : "link");
+    if (next !== "/") retry.searchParams.set("next", next);
+    return NextResponse.redirect(retry, 303);
+  }
+  const response = NextResponse.redirect(new URL(next, request.url), 303);
+  response.headers.append("set-cookie", result.setCookie);
+  return response;
+}
+
+function withSecurityHeaders(response: NextResponse): NextResponse {
+  for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
+  return response;
 }
 
 function isDecodable(pathname: string): boolean {
@@ -32,6 +90,6 @@ function isDecodable(pathname: string): boolean {
 }
 
 export const config = {
-  // Everything except the sign-in page and endpoints and Next's own assets.
-  matcher: ["/((?!login|api/auth/|_next/static|_next/image|icon.svg|favicon.ico).*)"],
+  // Every request, assets included: the Host check comes before anything is served.
+  matcher: "/:path*",
 };

@@ -1,6 +1,9 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { ReauthenticationPrompt } from "@/components/access/reauthentication-prompt";
 import { SiteHeader } from "@/components/site-header";
+import { authenticate, studioPassword } from "@/lib/server/access/principal";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -16,7 +19,8 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: Readonly<{ children: ReactNode }>) {
+export default async function RootLayout({ children }: Readonly<{ children: ReactNode }>) {
+  const principal = await authenticate({ headers: await headers() });
   return (
     <html lang="en">
       <body className="flex min-h-dvh flex-col bg-background text-foreground">
@@ -26,10 +30,11 @@ export default function RootLayout({ children }: Readonly<{ children: ReactNode 
         >
           Skip to content
         </a>
-        <SiteHeader />
+        <SiteHeader person={principal?.person ?? null} />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6">
           {children}
         </main>
+        {principal ? <ReauthenticationPrompt hasPassword={studioPassword() !== null} /> : null}
       </body>
     </html>
   );

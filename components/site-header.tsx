@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { SignOutButton } from "./access/sign-out-button";
 import { InboxCount } from "./navigation/inbox-count";
 import { NavLink } from "./nav-link";
 import { StudioLogo } from "./tool-icon";
@@ -11,9 +12,11 @@ const NAVIGATION = [
   { href: "/", label: "Tools" },
   { href: "/settings/secrets", label: "Secrets" },
   { href: "/settings/mcp", label: "MCP" },
+  { href: "/settings/security", label: "Security" },
 ] as const;
 
-export function SiteHeader() {
+/** The top bar; the navigation and the person's name only once someone is signed in (`person`). */
+export function SiteHeader({ person }: { person: string | null }) {
   return (
     <header className="sticky top-0 z-10 border-b border-line bg-surface/85 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
@@ -21,14 +24,24 @@ export function SiteHeader() {
           <StudioLogo className="size-7" />
           <span>Neurosurfer Studio</span>
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1">
-          {NAVIGATION.map((item) => (
-            <NavLink key={item.href} href={item.href}>
-              {item.label}
-              {item.href === "/inbox" ? <InboxCount /> : null}
-            </NavLink>
-          ))}
-        </nav>
+        {person !== null ? (
+          <>
+            <nav aria-label="Main" className="flex items-center gap-1">
+              {NAVIGATION.map((item) => (
+                <NavLink key={item.href} href={item.href}>
+                  {item.label}
+                  {item.href === "/inbox" ? <InboxCount /> : null}
+                </NavLink>
+              ))}
+            </nav>
+            <div className="ml-auto flex items-center gap-2">
+              <span className="hidden text-sm text-muted lg:inline" title="Signed in as">
+                {person}
+              </span>
+              <SignOutButton />
+            </div>
+          </>
+        ) : null}
       </div>
     </header>
   );

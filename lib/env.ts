@@ -42,6 +42,33 @@ export const EnvironmentSchema = z.object({
     unsetWhenEmpty,
     z.string().describe("The password that protects the studio, if set.").optional(),
   ),
+  STUDIO_TOKEN: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .trim()
+      .min(24, "expected at least 24 characters (make one with: openssl rand -base64 32)")
+      .max(512, "expected at most 512 characters")
+      .regex(/^[\x21-\x7e]+$/, "expected printable characters without spaces")
+      .describe("The access token for scripts and sign-in links; default a token file generated in the data folder.")
+      .optional(),
+  ),
+  STUDIO_PUBLIC_URL: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .url({ protocol: /^https?$/, error: "expected the address people open, such as https://studio.example.com" })
+      .describe("The address people open the studio at, when it is not http://127.0.0.1:<PORT>; its host name is served.")
+      .optional(),
+  ),
+  STUDIO_ALLOWED_HOSTS: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .transform((value) => value.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== ""))
+      .pipe(z.array(z.string().regex(/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/, "expected host names such as studio.lan or studio.lan:3000, separated by commas")))
+      .describe("More host names (besides localhost, 127.0.0.1 and [::1]) that requests may be addressed to, comma-separated.")
+      .default([]),
+  ),
   PORT: z.preprocess(
     unsetWhenEmpty,
     z.coerce

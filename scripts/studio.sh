@@ -30,6 +30,7 @@ if needs_build; then
   node_modules/.bin/next build
 fi
 
-port=${PORT:-3000}
-say "starting on http://127.0.0.1:$port"
-exec node_modules/.bin/next start -H 127.0.0.1 -p "$port"
+# HOST (default 127.0.0.1) and PORT (default 3000) are honoured by the launcher,
+# which refuses an address other machines can reach unless STUDIO_PASSWORD is set.
+say "starting on ${HOST:-127.0.0.1}:${PORT:-3000}"
+exec node scripts/serve.mjs

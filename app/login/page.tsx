@@ -1,22 +1,35 @@
 import type { Metadata } from "next";
 import { LoginForm } from "@/components/login/login-form";
+import { studioPassword } from "@/lib/server/access/principal";
+import { safeNextPath } from "@/lib/server/access/safe-next-path";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-/** Only a path inside the studio may follow a sign-in, never another site. */
-function safeNext(value: string | string[] | undefined): string {
-  const next = Array.isArray(value) ? value[0] : value;
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
-}
+const PROBLEMS: Record<string, string> = {
+  link: "That sign-in link did not work: its token is not this studio's (the token changes when the data folder does). Paste the token the studio printed last.",
+  throttled: "Too many wrong attempts from your address. Wait a minute, then try again.",
+};
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const next = safeNext((await searchParams).next);
+  const params = await searchParams;
+  const next = safeNextPath(params.next);
+  const problem = typeof params.problem === "string" ? PROBLEMS[params.problem] : undefined;
+  const hasPassword = studioPassword() !== null;
   return (
     <div className="mx-auto mt-12 max-w-sm rounded-xl border border-line bg-surface p-8 shadow-card">
       <h1 className="text-xl font-semibold">Sign in to the studio</h1>
-      <p className="mb-6 mt-1 text-sm text-muted">This studio is protected by a password. Your name is recorded on the approvals you decide.</p>
-      <LoginForm next={next} />
+      <p className="mb-6 mt-1 text-sm text-muted">
+        {hasPassword
+          ? "This studio is protected by a password. Your name is recorded on the approvals you decide."
+          : "Open the sign-in link the studio printed when it started, or paste its access token here. Nothing is served without it, so a web page you visit cannot reach the studio."}
+      </p>
+      {problem ? (
+        <p role="alert" className="mb-5 rounded-md bg-caution-soft px-3 py-2 text-sm text-caution">
+          {problem}
+        </p>
+      ) : null}
+      <LoginForm next={next} hasPassword={hasPassword} />
     </div>
   );
 }

@@ -2,16 +2,27 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+
+type Method = "password" | "token";
 
 interface FieldErrors {
   name?: string;
   password?: string;
+  token?: string;
   form?: string;
 }
 
-/** Signs in with the studio password and the person's name (recorded on their decisions). */
-export function LoginForm({ next }: { next: string }) {
+const TOKEN_HELP = "Printed by the studio when it starts (with a sign-in link that fills this in), and kept in the file access-token in its data folder.";
+
+/**
+ * Signs in with the password and the person's name (recorded on their
+ * decisions), or with the access token the studio printed when it started.
+ * Without a password set, the token is the only way.
+ */
+export function LoginForm({ next, hasPassword }: { next: string; hasPassword: boolean }) {
   const router = useRouter();
+  const [method, setMethod] = useState<Method>(hasPassword ? "password" : "token");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
 
@@ -20,9 +31,11 @@ export function LoginForm({ next }: { next: string }) {
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name") ?? "").trim();
     const password = String(form.get("password") ?? "");
+    const token = String(form.get("token") ?? "").trim();
     const found: FieldErrors = {};
-    if (!name) found.name = "Enter your name, so decisions say who made them.";
-    if (!password) found.password = "Enter the password.";
+    if (method === "password" && !name) found.name = "Enter your name, so decisions say who made them.";
+    if (method === "password" && !password) found.password = "Enter the password.";
+    if (method === "token" && !token) found.token = "Paste the access token.";
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
@@ -30,7 +43,7 @@ export function LoginForm({ next }: { next: string }) {
       const response = await fetch("/api/auth/login", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name, password }),
+        body: JSON.stringify(method === "password" ? { name, password } : { token, ...(name ? { name } : {}) }),
       });
       if (response.ok) {
         router.replace(next);
@@ -38,7 +51,8 @@ export function LoginForm({ next }: { next: string }) {
         return;
       }
       const body = (await response.json().catch(() => ({}))) as { error?: string };
-      setErrors(response.status === 401 ? { password: body.error ?? "That password is not right." } : { form: body.error ?? "Could not sign in." });
+      const message = body.error ?? "Could not sign in.";
+      setErrors(response.status === 401 ? { [method]: message } : { form: message });
     } catch {
       setErrors({ form: "The studio did not answer. Is it running?" });
     } finally {
@@ -48,43 +62,39 @@ export function LoginForm({ next }: { next: string }) {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
-      <div className="space-y-1.5">
-        <label htmlFor="name" className="block text-sm font-medium">
-          Your name
-        </label>
-        <input
-          id="name"
-          name="name"
-          autoComplete="name"
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? "name-error" : undefined}
-          className="w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-accent"
-        />
-        {errors.name ? (
-          <p id="name-error" className="text-sm text-caution">
-            {errors.name}
-          </p>
-        ) : null}
-      </div>
-      <div className="space-y-1.5">
-        <label htmlFor="password" className="block text-sm font-medium">
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? "password-error" : undefined}
-          className="w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-accent"
-        />
-        {errors.password ? (
-          <p id="password-error" className="text-sm text-caution">
-            {errors.password}
-          </p>
-        ) : null}
-      </div>
+      {hasPassword ? (
+        <div role="radiogroup" aria-label="Sign in with" className="grid grid-cols-2 gap-1 rounded-lg bg-surface-sunken p-1 text-sm">
+          {(["password", "token"] as const).map((choice) => (
+            <button
+              key={choice}
+              type="button"
+              role="radio"
+              aria-checked={method === choice}
+              onClick={() => {
+                setMethod(choice);
+                setErrors({});
+              }}
+              className={`rounded-md px-3 py-1.5 font-medium ${method === choice ? "bg-surface shadow-card" : "text-muted hover:text-foreground"}`}
+            >
+              {choice === "password" ? "Password" : "Access token"}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {method === "password" ? (
+        <>
+          <Field id="name" label="Your name" error={errors.name}>
+            <input name="name" autoComplete="name" className={CONTROL_CLASS} {...fieldAria("name", { error: errors.name })} />
+          </Field>
+          <Field id="password" label="Password" error={errors.password}>
+            <input name="password" type="password" autoComplete="current-password" className={CONTROL_CLASS} {...fieldAria("password", { error: errors.password })} />
+          </Field>
+        </>
+      ) : (
+        <Field id="token" label="Access token" error={errors.token} help={TOKEN_HELP}>
+          <input name="token" type="password" autoComplete="off" className={CONTROL_CLASS} {...fieldAria("token", { help: TOKEN_HELP, error: errors.token })} />
+        </Field>
+      )}
       {errors.form ? (
         <p role="alert" className="rounded-md bg-caution-soft px-3 py-2 text-sm text-caution">
           {errors.form}

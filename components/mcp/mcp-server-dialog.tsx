@@ -1,6 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
 import { useForm, useWatch, type FieldPath } from "react-hook-form";
 import { applyApiError } from "@/components/secrets/apply-api-error";
 import { Button } from "@/components/ui/button";
@@ -9,12 +10,25 @@ import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
 import type { McpServerView } from "@/lib/server/mcp-servers";
-import { McpServerFormSchema, toFormValues, type McpServerConfigInput, type McpServerFormValues } from "@/lib/validations/mcp-server";
+import {
+  commandTextOf,
+  McpServerFormSchema,
+  StdioServerConfigSchema,
+  toFormValues,
+  withCommandConfirmed,
+  type McpServerConfigInput,
+  type McpServerFormValues,
+} from "@/lib/validations/mcp-server";
+import { CommandReview } from "./command-review";
 
 const FORM_ID = "mcp-server-form";
 const FIELDS: FieldPath<McpServerFormValues>[] = ["name", "transport", "toolPrefix", "command", "args", "env", "cwd", "url", "headers"];
 
-/** Adds a server, or edits one (`server` given). The form and the API check with the same schema. */
+/**
+ * Adds a server, or edits one (`server` given). The form and the API check
+ * with the same schema. A new or changed stdio command is shown in full for
+ * the person to confirm before it is saved and first started.
+ */
 export function McpServerDialog({
   server,
   onClose,
@@ -36,16 +50,54 @@ export function McpServerDialog({
     mode: "onTouched",
   });
   const transport = useWatch({ control, name: "transport" });
+  // The configuration waiting for the person to read its command and confirm it.
+  const [review, setReview] = useState<McpServerConfigInput | null>(null);
+  const [saving, setSaving] = useState(false);
 
-  const submit = handleSubmit(async (body) => {
+  const save = async (body: McpServerConfigInput) => {
+    setSaving(true);
     try {
       const path = server ? `/api/mcp-servers/${server.id}` : "/api/mcp-servers";
       const response = await api<{ server: McpServerView }>(path, { method: server ? "PUT" : "POST", body });
       onSaved(response.server);
     } catch (error) {
+      setReview(null);
       applyApiError(error, setError, FIELDS, "name");
+    } finally {
+      setSaving(false);
     }
+  };
+
+  const submit = handleSubmit(async (body) => {
+    const text = commandTextOf(body);
+    const storedText = server && server.transport === "stdio" ? commandTextOf(server) : null;
+    if (text !== null && text !== storedText) setReview(body);
+    else await save(body);
   });
+
+  if (review !== null && review.transport === "stdio") {
+    return (
+      <Dialog
+        open
+        wide
+        onClose={onClose}
+        title="Run this command on this machine?"
+        description={`The MCP server ${review.name} is this program. Nothing runs until you confirm.`}
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setReview(null)} disabled={saving}>
+              Back to the form
+            </Button>
+            <Button variant="primary" onClick={() => void save(withCommandConfirmed(review))} disabled={saving}>
+              {saving ? "Starting…" : "Run this command"}
+            </Button>
+          </>
+        }
+      >
+        <CommandReview config={StdioServerConfigSchema.parse(review)} />
+      </Dialog>
+    );
+  }
 
   const text = (name: FieldPath<McpServerFormValues>, label: string, help: string, options: { placeholder?: string; mono?: boolean; lines?: number; required?: boolean } = {}) => {
     const id = `mcp-${name}`;
@@ -74,11 +126,11 @@ export function McpServerDialog({
       description="A program started on this machine (stdio) or a server reached over streamable HTTP. Its tools join the palette."
       footer={
         <>
-          <Button variant="ghost" onClick={onClose} disabled={isSubmitting}>
+          <Button variant="ghost" onClick={onClose} disabled={isSubmitting || saving}>
             Cancel
           </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={isSubmitting}>
-            {isSubmitting ? "Connecting…" : "Save and connect"}
+          <Button variant="primary" type="submit" form={FORM_ID} disabled={isSubmitting || saving}>
+            {isSubmitting || saving ? "Connecting…" : "Save and connect"}
           </Button>
         </>
       }

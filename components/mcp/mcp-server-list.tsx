@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, PageHeader, Spinner } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
 import type { McpServerView } from "@/lib/server/mcp-servers";
-import type { McpServerConfigInput } from "@/lib/validations/mcp-server";
+import { stdioCommandText, type McpServerConfigInput } from "@/lib/validations/mcp-server";
+import { ConfirmCommandDialog } from "./confirm-command-dialog";
 import { McpServerDialog } from "./mcp-server-dialog";
 import { ServingSection } from "./serving-section";
 
@@ -15,12 +16,14 @@ const STATE_LOOK: Record<McpServerView["state"], { label: string; className: str
   connecting: { label: "connecting", className: "bg-accent-soft text-accent border-transparent" },
   failed: { label: "failed", className: "bg-caution text-white border-transparent dark:text-background" },
   disabled: { label: "disabled", className: "bg-surface-sunken text-muted border-line" },
+  unconfirmed: { label: "waiting for confirmation", className: "bg-caution-soft text-caution border-transparent" },
 };
 
 /** The servers page: every MCP server with its state, its error in words and its tools; add, edit, enable, disable, remove. */
 export function McpServerList({ initialServers, initialToken }: { initialServers: McpServerView[]; initialToken: string }) {
   const [servers, setServers] = useState(initialServers);
   const [editing, setEditing] = useState<McpServerView | "new" | null>(null);
+  const [confirming, setConfirming] = useState<McpServerView | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -52,7 +55,7 @@ export function McpServerList({ initialServers, initialToken }: { initialServers
 
   const toggle = (server: McpServerView) =>
     act(server, "toggle", async () => {
-      const { id: _id, createdAt: _created, updatedAt: _updated, state: _state, error: _error, tools: _tools, ...config } = server;
+      const { id: _id, createdAt: _created, updatedAt: _updated, state: _state, error: _error, tools: _tools, commandConfirmation: _confirmation, ...config } = server;
       const body: McpServerConfigInput = { ...config, enabled: !server.enabled };
       replace((await api<{ server: McpServerView }>(`/api/mcp-servers/${server.id}`, { method: "PUT", body })).server);
     });
@@ -108,7 +111,12 @@ export function McpServerList({ initialServers, initialToken }: { initialServers
                   </p>
                 </div>
                 <div className="flex flex-wrap gap-2">
-                  <Button size="sm" onClick={() => void test(server)} disabled={busy !== null}>
+                  {server.state === "unconfirmed" ? (
+                    <Button size="sm" variant="primary" onClick={() => setConfirming(server)} disabled={busy !== null}>
+                      Review and start
+                    </Button>
+                  ) : null}
+                  <Button size="sm" onClick={() => void test(server)} disabled={busy !== null || server.state === "unconfirmed"}>
                     {busy === `${server.id}:test` ? "Testing…" : "Test"}
                   </Button>
                   <Button size="sm" onClick={() => setEditing(server)} disabled={busy !== null}>
@@ -129,7 +137,9 @@ export function McpServerList({ initialServers, initialToken }: { initialServers
               ) : null}
               {server.error ? (
                 <div className="mt-3">
-                  <ErrorNotice title={server.state === "failed" ? "Cannot connect" : "Last problem"}>{server.error}</ErrorNotice>
+                  <ErrorNotice title={server.state === "failed" ? "Cannot connect" : server.state === "unconfirmed" ? "Not started" : "Last problem"}>
+                    {server.error}
+                  </ErrorNotice>
                 </div>
               ) : null}
               {server.tools.length > 0 ? (
@@ -157,6 +167,20 @@ export function McpServerList({ initialServers, initialToken }: { initialServers
         </ul>
       )}
       <ServingSection initialToken={initialToken} />
+      {confirming && confirming.transport === "stdio" ? (
+        <ConfirmCommandDialog
+          server={confirming}
+          onClose={() => setConfirming(null)}
+          onConfirm={async () => {
+            const confirmed = await api<{ server: McpServerView }>(`/api/mcp-servers/${confirming.id}/confirm`, {
+              method: "POST",
+              body: { command: stdioCommandText(confirming) },
+            });
+            replace(confirmed.server);
+            setConfirming(null);
+          }}
+        />
+      ) : null}
       {editing ? (
         <McpServerDialog
           server={editing === "new" ? null : editing}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
 interface DialogProps {
   open: boolean;
@@ -19,6 +19,8 @@ interface DialogProps {
  */
 export function Dialog({ open, onClose, title, description, children, footer, wide = false }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Unique per dialog: one may open over another (confirming who you are over the dialog that asked for it).
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -29,13 +31,13 @@ export function Dialog({ open, onClose, title, description, children, footer, wi
     <dialog
       ref={ref}
       onClose={onClose}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       className={`m-auto w-[calc(100%-2rem)] rounded-xl border border-line bg-surface p-0 text-foreground shadow-card-raised backdrop:bg-black/40 ${wide ? "max-w-3xl" : "max-w-lg"}`}
     >
       {open ? (
         <div className="flex max-h-[85dvh] flex-col">
           <div className="border-b border-line px-6 py-4">
-            <h2 id="dialog-title" className="text-base font-semibold">
+            <h2 id={titleId} className="text-base font-semibold">
               {title}
             </h2>
             {description ? <div className="mt-1 text-sm text-muted">{description}</div> : null}

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { asSentence, describeIssuePath } from "@/components/secrets/form-issues";
 import { api, ApiError, type ApiIssue } from "@/lib/client/api";
+import type { PrivilegedSetting } from "@/lib/workflow/privileged-settings";
 import type { WorkflowDetailResponse } from "./workflow-detail";
 
 interface ImportFailure {
@@ -16,9 +17,14 @@ interface ImportFailure {
 /**
  * "Import JSON": reads a definition file (an export from this or another
  * studio) and creates a workflow from it. The server checks it; every issue
- * it finds is shown with its path, so the file can be fixed in one go.
+ * it finds is shown with its path, so the file can be fixed in one go. It
+ * arrives without settings that act without asking; `dropped` names them.
  */
-export function ImportWorkflowButton({ onImported }: { onImported: (workflow: WorkflowDetailResponse["workflow"]) => void }) {
+export function ImportWorkflowButton({
+  onImported,
+}: {
+  onImported: (workflow: WorkflowDetailResponse["workflow"], dropped: PrivilegedSetting[]) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
@@ -38,8 +44,8 @@ export function ImportWorkflowButton({ onImported }: { onImported: (workflow: Wo
         setFailure({ fileName: file.name, message: `“${file.name}” is not valid JSON (${reason}). Choose a file exported from the studio.`, issues: [] });
         return;
       }
-      const { workflow } = await api<WorkflowDetailResponse>("/api/workflows", { body: definition });
-      onImported(workflow);
+      const { workflow, dropped } = await api<WorkflowDetailResponse & { dropped: PrivilegedSetting[] }>("/api/workflows/import", { body: definition });
+      onImported(workflow, dropped);
     } catch (error) {
       if (error instanceof ApiError && error.issues.length > 0) {
         setFailure({

@@ -99,9 +99,18 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
           actions={
             <>
               <ImportWorkflowButton
-                onImported={(workflow) => {
+                onImported={(workflow, dropped) => {
                   upsert(workflow);
-                  setMessage({ tone: "safe", text: `Imported “${workflow.name}”.` });
+                  setMessage(
+                    dropped.length === 0
+                      ? { tone: "safe", text: `Imported “${workflow.name}”.` }
+                      : {
+                          tone: "caution",
+                          text: `Imported “${workflow.name}” in default mode: imported workflows always ask before acting, so these settings of the file were dropped: ${dropped
+                            .map((setting) => setting.description)
+                            .join("; ")}. Choose them again in its settings if you trust it.`,
+                        },
+                  );
                 }}
               />
               {newButton}

@@ -1,3 +1,5 @@
+import { askToReauthenticate } from "./reauthentication";
+
 /** An issue as the API reports it: the field and what was expected. */
 export interface ApiIssue {
   path: string;
@@ -25,6 +27,18 @@ export class ApiError extends Error {
  *   const { workflows } = await api<{ workflows: WorkflowSummary[] }>("/api/workflows");
  */
 export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  try {
+    return await request<T>(path, init);
+  } catch (error) {
+    // A privileged change after a while: confirm who you are, then the same request once more.
+    if (error instanceof ApiError && error.status === 403 && error.body.reauthenticate === true && (await askToReauthenticate(error.message))) {
+      return request<T>(path, init);
+    }
+    throw error;
+  }
+}
+
+async function request<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

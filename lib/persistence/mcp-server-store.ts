@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import {
   McpEnvSchema,
@@ -7,6 +7,8 @@ import {
   type McpServerConfig,
   type McpServerConfigInput,
   type McpServerRecord,
+  stdioCommandText,
+  type StdioServerConfig,
 } from "@/lib/validations/mcp-server";
 import { getDatabase, type StudioDatabase } from "./database";
 import { ConflictError, NotFoundError } from "./errors";
@@ -24,19 +26,35 @@ type McpServerRow = Awaited<ReturnType<StudioDatabase["mcpServer"]["findFirstOrT
 
 const StringListSchema = z.array(z.string());
 
+/** The digest a confirmation is stored as: SHA-256 of the command text. */
+function commandDigest(config: Pick<StdioServerConfig, "command" | "args" | "env" | "cwd">): string {
+  return createHash("sha256").update(stdioCommandText(config)).digest("hex");
+}
+
 function toRecord(row: McpServerRow): McpServerRecord {
   const common = { id: row.id, name: row.name, enabled: row.enabled, toolPrefix: row.toolPrefix, createdAt: row.createdAt, updatedAt: row.updatedAt };
   if (row.transport === "http") {
-    return { ...common, transport: "http", url: row.url ?? "", headers: McpHeadersSchema.parse(JSON.parse(row.headers)) };
+    return { ...common, transport: "http", url: row.url ?? "", headers: McpHeadersSchema.parse(JSON.parse(row.headers)), commandConfirmation: null };
   }
-  return {
-    ...common,
-    transport: "stdio",
+  const command = {
     command: row.command ?? "",
     args: StringListSchema.parse(JSON.parse(row.args)),
     env: McpEnvSchema.parse(JSON.parse(row.env)),
     cwd: row.cwd,
   };
+  const confirmed = row.commandDigest !== null && row.commandDigest === commandDigest(command);
+  return {
+    ...common,
+    transport: "stdio",
+    ...command,
+    commandConfirmation: { confirmed, confirmedBy: confirmed ? row.commandConfirmedBy : null, confirmedAt: confirmed ? row.commandConfirmedAt : null },
+  };
+}
+
+/** The columns that record `person` confirming the command of `config` now; none for an HTTP server. */
+function confirmationColumns(config: McpServerConfig, person: string | null) {
+  if (config.transport !== "stdio" || person === null) return {};
+  return { commandDigest: commandDigest(config), commandConfirmedBy: person, commandConfirmedAt: new Date() };
 }
 
 function toColumns(config: McpServerConfig) {
@@ -73,30 +91,63 @@ export async function getMcpServer(id: string, database: StudioDatabase = getDat
 }
 
 /** Throws ConflictError when the name is taken, ZodError on invalid input. */
-export async function createMcpServer(input: McpServerConfigInput, database: StudioDatabase = getDatabase()): Promise<McpServerRecord> {
+/**
+ * `confirmedBy`: the person who was shown the stdio command and confirmed it
+ * (null: stored unconfirmed, so it does not start). Throws ConflictError when
+ * the name is taken, ZodError on invalid input.
+ */
+export async function createMcpServer(
+  input: McpServerConfigInput,
+  database: StudioDatabase = getDatabase(),
+  confirmedBy: string | null = null,
+): Promise<McpServerRecord> {
   const config = McpServerConfigSchema.parse(input);
   try {
-    return toRecord(await database.mcpServer.create({ data: { id: newId(), ...toColumns(config) } }));
+    return toRecord(await database.mcpServer.create({ data: { id: newId(), ...toColumns(config), ...confirmationColumns(config, confirmedBy) } }));
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }
 }
 
-/** Replaces the whole configuration. Throws NotFoundError, ConflictError or ZodError. */
+/**
+ * Replaces the whole configuration. A stdio command left as it was keeps its
+ * confirmation; a changed one is unconfirmed unless `confirmedBy` confirms it.
+ * Throws NotFoundError, ConflictError or ZodError.
+ */
 export async function replaceMcpServer(
   id: string,
   input: McpServerConfigInput,
   database: StudioDatabase = getDatabase(),
+  confirmedBy: string | null = null,
 ): Promise<McpServerRecord> {
   const config = McpServerConfigSchema.parse(input);
   try {
-    return toRecord(await database.mcpServer.update({ where: { id }, data: toColumns(config) }));
+    return toRecord(await database.mcpServer.update({ where: { id }, data: { ...toColumns(config), ...confirmationColumns(config, confirmedBy) } }));
   } catch (error) {
     if (isRecordNotFound(error)) throw new NotFoundError("MCP server", id);
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }
+}
+
+/**
+ * Records that `person` was shown `commandText` and confirmed it. Throws
+ * ConflictError when the stored command is not that text any more (it changed
+ * while the person looked), NotFoundError for an unknown id.
+ */
+export async function confirmMcpServerCommand(
+  id: string,
+  commandText: string,
+  person: string,
+  database: StudioDatabase = getDatabase(),
+): Promise<McpServerRecord> {
+  const server = await getMcpServer(id, database);
+  if (server.transport !== "stdio") throw new ConflictError("MCP server", id, "This server runs no command on this machine (it is reached over HTTP); there is nothing to confirm.");
+  if (stdioCommandText(server) !== commandText) {
+    throw new ConflictError("MCP server", id, "The server's command changed since it was shown to you; look at it again and confirm what is stored now.");
+  }
+  return toRecord(await database.mcpServer.update({ where: { id }, data: confirmationColumns(server, person) }));
 }
 
 /** Throws NotFoundError for an unknown id. */

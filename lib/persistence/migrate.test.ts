@@ -26,7 +26,8 @@ function schemaOf(file: string): Array<{ type: string; name: string; tbl_name: s
     const rows = database
       .prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name <> '_prisma_migrations' ORDER BY type, name")
       .all() as Array<{ type: string; name: string; tbl_name: string; sql: string | null }>;
-    return rows.map((row) => ({ ...row, sql: row.sql?.replace(/\s+/g, " ").trim() ?? null }));
+    // SQLite keeps a table's text as written: a column added by ALTER TABLE leaves "NOT NULL , x" and "x)" where CREATE TABLE has "NOT NULL, x" and "x )".
+    return rows.map((row) => ({ ...row, sql: row.sql?.replace(/\s+/g, " ").replace(/ ?, ?/g, ", ").replace(/ ?\)$/, " )").trim() ?? null }));
   } finally {
     database.close();
   }

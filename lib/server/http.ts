@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ConflictError, NotFoundError, SecretKeyMismatchError } from "@/lib/persistence";
 import { fieldPath } from "@/lib/tools/validation";
-import { isAuthorised } from "./session";
+import { addressingRefusal } from "./access/addressing";
+import { authenticate, type Principal } from "./access/principal";
 
 /** Bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -130,19 +131,39 @@ export function pathId(value: string, kind: string): string {
   return parsed.data;
 }
 
-type Handler<Context> = (request: Request, context: Context) => Promise<Response>;
+type Handler<Context> = (request: Request, context: Context, principal: Principal) => Promise<Response>;
+type PublicHandler<Context> = (request: Request, context: Context) => Promise<Response>;
+
+/** 401 body of a request without a credential; the message says how to get one. */
+export const SIGN_IN_FIRST = "Sign in first: open the sign-in link the studio printed when it started, or send Authorization: Bearer <access token>.";
 
 /**
- * Wraps a route handler so every failure is a clear 4xx (or an honest 5xx
- * with nothing internal leaked): zod -> 422, not found -> 404, conflict -> 409.
- * With STUDIO_PASSWORD set it also refuses requests without a session (401),
- * behind the same check in proxy.ts, so a route is never open by accident.
+ * Wraps a route handler: the request must be addressed to this studio and, if
+ * it changes something, come from its own pages (403 otherwise), and carry a
+ * credential (401 otherwise); the handler receives who sent it. Every failure
+ * becomes a clear 4xx (or an honest 5xx with nothing internal leaked): zod ->
+ * 422, not found -> 404, conflict -> 409. proxy.ts runs the same checks
+ * first, so a route is never open by accident.
  */
-export function route<Context>(handler: Handler<Context>, options: { public?: boolean } = {}): Handler<Context> {
+export function route<Context>(handler: Handler<Context>): PublicHandler<Context> {
   return async (request, context) => {
-    if (!options.public && !isAuthorised(request)) {
-      return json({ error: "Sign in first: this studio is protected by a password." }, 401);
+    const refusal = addressingRefusal(request);
+    if (refusal) return json({ error: refusal.message }, refusal.status);
+    try {
+      const principal = await authenticate(request);
+      if (!principal) return json({ error: SIGN_IN_FIRST }, 401);
+      return await handler(request, context, principal);
+    } catch (error) {
+      return errorResponse(error);
     }
+  };
+}
+
+/** A route open without a credential (signing in, /api/mcp with its own token); still refused when misaddressed or cross-site. */
+export function publicRoute<Context>(handler: PublicHandler<Context>): PublicHandler<Context> {
+  return async (request, context) => {
+    const refusal = addressingRefusal(request);
+    if (refusal) return json({ error: refusal.message }, refusal.status);
     try {
       return await handler(request, context);
     } catch (error) {

@@ -272,7 +272,8 @@ describe("RunEngine on a real SQLite file", () => {
     expect(events[2]?.type).toBe("run-resumed");
   });
 
-  it("finishes 200 runs waiting for approval at once, decided in random order", async () => {
+  // 200 runs on a real file: a loaded 2-core machine needs more than the default 30 s.
+  it("finishes 200 runs waiting for approval at once, decided in random order", { timeout: 180_000 }, async () => {
     const workflow = await createWorkflow(writeWorkflow("default", "many/{{ inputs.name }}.txt", "run {{ inputs.name }}"), temp.database);
     const requested = new Map<string, string>();
     const unsubscribe = bus.subscribeAll((event) => {

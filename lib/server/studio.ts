@@ -5,7 +5,9 @@ import { listMcpServers } from "@/lib/persistence/mcp-server-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
+import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
+import { mayStart } from "./mcp-servers";
 
 /** The server-side pieces every route shares: one of each per process. */
 export interface Studio {
@@ -41,12 +43,14 @@ export function startStudio(): Promise<Studio> {
 async function boot(): Promise<Studio> {
   const database = getDatabase();
   await getSecretBox(database);
+  await prepareAccess(database);
   const bus = new RunEventBus();
   const secrets = secretResolver(database);
   // Built-in tools are stateless apart from the job table: one set for the process.
   const builtIns = defaultPool();
   const mcp = new McpConnectionManager({ secrets, reservedNames: () => builtIns.names() });
-  const reloadMcp = async () => mcp.configure(await listMcpServers(database));
+  // A stdio server whose command nobody confirmed is never started (lib/server/mcp-servers.ts).
+  const reloadMcp = async () => mcp.configure((await listMcpServers(database)).filter(mayStart));
   // MCP tools come and go with their servers; a new pool only when they changed.
   let cached: { tools: readonly unknown[]; pool: ToolPool } = { tools: [], pool: builtIns };
   const pool = () => {

@@ -1,8 +1,65 @@
+import { createWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
+import { recordAudit } from "@/lib/persistence/audit-store";
+import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { introducedPrivilegedSettings, withoutPrivilegedSettings, type PrivilegedSetting } from "@/lib/workflow/privileged-settings";
 import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate";
+import { clientAddress, type Principal } from "./access/principal";
+import { requireRecentSignIn } from "./access/recent-sign-in";
 import { startStudio } from "./studio";
 
 /** Validates a definition against the process's tools and stored secrets. */
 export async function validateWithStudio(definition: unknown): Promise<ValidationResult> {
   const studio = await startStudio();
   return validateWorkflow(definition, { pool: studio.pool(), secrets: studio.secrets });
+}
+
+/**
+ * Creates (`id` null) or saves a workflow. A save that newly chooses a setting
+ * letting actions run without asking (bypass mode, an open shell policy…)
+ * needs a recent sign-in and is written to the security log; keeping one that
+ * the stored version already had needs neither.
+ */
+export async function saveWorkflowAs(
+  request: Request,
+  principal: Principal,
+  id: string | null,
+  definition: WorkflowDefinition,
+  options: SaveWorkflowOptions = {},
+): Promise<WorkflowDetail> {
+  await startStudio();
+  const previous = id === null ? null : (await getWorkflow(id)).definition;
+  const introduced = introducedPrivilegedSettings(definition, previous);
+  if (introduced.length > 0) requireRecentSignIn(principal, `Saving a workflow where ${introduced[0]!.description}`);
+  const saved = id === null ? await createWorkflow(definition) : await saveWorkflow(id, definition, options);
+  if (introduced.length > 0) {
+    await recordAudit({
+      actor: principal.person,
+      action: "workflow-privileged-settings",
+      target: saved.id,
+      detail: { workflow: saved.name, version: saved.latestVersion, settings: introduced },
+      clientAddress: clientAddress(request),
+    });
+  }
+  return saved;
+}
+
+/**
+ * Imports a definition from a file: whatever it chose, it arrives without the
+ * settings that let actions run unasked (see withoutPrivilegedSettings);
+ * `dropped` lists them for the notice the person sees.
+ */
+export async function importWorkflow(request: Request, principal: Principal, definition: WorkflowDefinition): Promise<{ workflow: WorkflowDetail; dropped: PrivilegedSetting[] }> {
+  await startStudio();
+  const safe = withoutPrivilegedSettings(definition);
+  const workflow = await createWorkflow(safe.definition);
+  if (safe.dropped.length > 0) {
+    await recordAudit({
+      actor: principal.person,
+      action: "workflow-imported-without-privileges",
+      target: workflow.id,
+      detail: { workflow: workflow.name, dropped: safe.dropped },
+      clientAddress: clientAddress(request),
+    });
+  }
+  return { workflow, dropped: safe.dropped };
 }

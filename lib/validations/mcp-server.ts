@@ -74,8 +74,64 @@ export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 export type StdioServerConfig = z.infer<typeof StdioServerConfigSchema>;
 export type HttpServerConfig = z.infer<typeof HttpServerConfigSchema>;
 
-/** A stored server: its configuration plus identity. */
-export type McpServerRecord = McpServerConfig & { id: string; createdAt: Date; updatedAt: Date };
+/**
+ * Who confirmed a stdio server's command, and whether that confirmation still
+ * covers the command as stored (a changed command needs a new one).
+ */
+export interface CommandConfirmation {
+  confirmed: boolean;
+  confirmedBy: string | null;
+  confirmedAt: Date | null;
+}
+
+/** A stored server: its configuration plus identity (and, for stdio, the command's confirmation). */
+export type McpServerRecord = McpServerConfig & { id: string; createdAt: Date; updatedAt: Date; commandConfirmation: CommandConfirmation | null };
+
+/**
+ * Exactly what a stdio server will run, as one canonical text: the program,
+ * each argument, the folder and the environment (an LD_PRELOAD there runs code
+ * as surely as the command does). The person confirms this text; the studio
+ * starts the server only while the stored configuration still produces it.
+ */
+export function stdioCommandText(config: Pick<StdioServerConfig, "command" | "args" | "env" | "cwd">): string {
+  const environment = Object.fromEntries(Object.entries(config.env).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)));
+  return JSON.stringify({ command: config.command, args: config.args, cwd: config.cwd, env: environment });
+}
+
+/**
+ * What the servers page sends: a configuration plus, for stdio, the command
+ * text the person was shown and confirmed (see {@link stdioCommandText}).
+ * Without it a new or changed command is stored but never started.
+ */
+export const McpServerBodySchema = z.discriminatedUnion("transport", [
+  StdioServerConfigSchema.extend({
+    confirmCommand: z.string().max(2_000_000).optional().meta({ description: "The exact command text the person confirmed." }),
+  }),
+  HttpServerConfigSchema,
+]);
+export type McpServerBody = z.infer<typeof McpServerBodySchema>;
+
+/** The body without the confirmation, i.e. the configuration to store. */
+export function configOfBody(body: McpServerBody): McpServerConfig {
+  if (body.transport !== "stdio") return body;
+  const { confirmCommand: _confirmCommand, ...config } = body;
+  return config;
+}
+
+/** The exact command text of a stdio configuration as typed (defaults applied); null for an HTTP one. */
+export function commandTextOf(input: McpServerConfigInput): string | null {
+  return input.transport === "stdio" ? stdioCommandText(StdioServerConfigSchema.parse(input)) : null;
+}
+
+/** `input` as sent after the person read its command and confirmed it (see McpServerBodySchema). */
+export function withCommandConfirmed(input: McpServerConfigInput): McpServerConfigInput & { confirmCommand?: string } {
+  const text = commandTextOf(input);
+  return text === null ? input : { ...input, confirmCommand: text };
+}
+
+export const ConfirmCommandBodySchema = z.object({
+  command: z.string().min(1).max(2_000_000).meta({ description: "The exact command text the person was shown (stdioCommandText)." }),
+});
 
 /** `KEY=value` per line (environment) or `Name: value` per line (headers) -> a record; blank lines skipped. */
 export function parseKeyValueLines(text: string, separator: "=" | ":"): Record<string, string> {

@@ -21,7 +21,7 @@ const models: ScriptedOpenAIServer[] = [];
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
   await api.expect(201, "POST", "/api/secrets", { name: "DURABLE_AGENT_KEY", value: "sk-durable-agent-key" });
 }, 600_000);
 

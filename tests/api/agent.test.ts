@@ -17,7 +17,7 @@ let plantedDsn: string;
 
 beforeAll(async () => {
   [server, model] = await Promise.all([startStudioServer(), startScriptedOpenAIServer()]);
-  api = new ApiClient(server.url);
+  api = server.client();
 }, 600_000);
 
 afterAll(async () => {

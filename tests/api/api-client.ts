@@ -1,3 +1,4 @@
+import { credentialHeaders, type Credential } from "./credential";
 import { connectEventStream, runEventsOf, type RunEventJson } from "./sse-client";
 
 /**
@@ -26,8 +27,8 @@ export interface RequestOptions {
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
-    /** Sent as the Cookie header, e.g. after signing in. */
-    public cookie: string | null = null,
+    /** Who the requests come from; none for an anonymous caller. */
+    readonly credential: Credential = {},
   ) {}
 
   get(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
@@ -47,7 +48,7 @@ export class ApiClient {
   }
 
   async request(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse> {
-    const headers: Record<string, string> = { ...(this.cookie ? { cookie: this.cookie } : {}) };
+    const headers = credentialHeaders(this.credential);
     let payload: string | Uint8Array | undefined;
     if (options.rawBody !== undefined) payload = options.rawBody;
     else if (body !== undefined) {
@@ -121,7 +122,7 @@ export class ApiClient {
 
   /** Every stored event of a finished run, read through the SSE endpoint (which ends after the last one). */
   async events(runId: string): Promise<RunEventJson[]> {
-    const stream = await connectEventStream(`${this.baseUrl}/api/runs/${runId}/events`, { cookie: this.cookie });
+    const stream = await connectEventStream(`${this.baseUrl}/api/runs/${runId}/events`, this.credential);
     try {
       return runEventsOf(await stream.rest(15_000));
     } finally {

@@ -1,13 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "./api-client";
 import { removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
+import { cookieOf, rawRequest } from "./raw-http";
+import { everyRoute, plausibleBody } from "./routes";
 import { connectEventStream } from "./sse-client";
-import { REPO_ROOT, startStudioServer, type StudioServer } from "./studio-server";
+import { startStudioServer, type StudioServer } from "./studio-server";
 
-/** With STUDIO_PASSWORD set, every page, route and event stream needs a session. */
+/** With STUDIO_PASSWORD set: a password sign-in with a name, besides the token. */
 
 const PASSWORD = "correct horse battery staple";
 
@@ -15,7 +15,7 @@ let server: StudioServer;
 let anonymous: ApiClient;
 
 beforeAll(async () => {
-  server = await startStudioServer({ env: { STUDIO_PASSWORD: PASSWORD } });
+  server = await startStudioServer({ env: { STUDIO_PASSWORD: PASSWORD, STUDIO_ALLOWED_HOSTS: "studio.test, other.test:8443" } });
   anonymous = new ApiClient(server.url);
 }, 600_000);
 
@@ -24,28 +24,16 @@ afterAll(async () => {
   removeWorkFolders();
 });
 
-/** Every route under app/api with the methods it exports, e.g. ["POST", "/api/workflows/x/runs"]. */
-function everyRoute(folder = path.join(REPO_ROOT, "app/api")): [string, string][] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry): [string, string][] => {
-    const file = path.join(folder, entry.name);
-    if (entry.isDirectory()) return everyRoute(file);
-    if (entry.name !== "route.ts") return [];
-    const url = `/${path.relative(path.join(REPO_ROOT, "app"), folder).split(path.sep).join("/")}`.replace(/\[[^\]]+\]/g, "x");
-    return [...readFileSync(file, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((match) => [match[1]!, url]);
-  });
-}
-
 async function signIn(name: string, password = PASSWORD) {
   return anonymous.post("/api/auth/login", { name, password });
 }
 
 describe("with STUDIO_PASSWORD set", () => {
   it("answers every API route, the event streams included, with 401 without a session", async () => {
-    const routes = everyRoute().filter(([, url]) => !url.startsWith("/api/auth/"));
+    const routes = everyRoute().filter(([, url]) => url !== "/api/auth/login" && url !== "/api/auth/logout");
     expect(routes.length).toBeGreaterThan(15);
     for (const [method, url] of routes) {
-      const body = method === "GET" || method === "DELETE" ? undefined : { name: "x", nodes: [], decision: "once", value: "v" };
-      const response = await anonymous.request(method, url, body);
+      const response = await anonymous.request(method, url, plausibleBody(method));
       expect(response.status, `${method} ${url}`).toBe(401);
       // MCP clients authenticate with the MCP token, not a session (tests/api/mcp.test.ts).
       expect(response.body.error, `${method} ${url}`).toMatch(url === "/api/mcp" ? /MCP token/ : /Sign in/);
@@ -53,8 +41,10 @@ describe("with STUDIO_PASSWORD set", () => {
     const stream = await connectEventStream(`${server.url}/api/events`);
     expect(stream.status).toBe(401);
     stream.close();
-    const forged = new ApiClient(server.url, "studio_session=eyJuYW1lIjoiRXZlIiwiZXhwaXJlc0F0Ijo5OTk5OTk5OTk5OTk5fQ.forged");
+    // The old signed-cookie format, forged, and a guessed bearer token: neither is a credential.
+    const forged = new ApiClient(server.url, { cookie: "studio_session=eyJuYW1lIjoiRXZlIiwiZXhwaXJlc0F0Ijo5OTk5OTk5OTk5OTk5fQ.forged" });
     expect((await forged.get("/api/workflows")).status).toBe(401);
+    expect((await new ApiClient(server.url, { token: "guessed-guessed-guessed-guessed" }).get("/api/workflows")).status).toBe(401);
   });
 
   it("redirects pages to /login, which itself is open", async () => {
@@ -79,7 +69,7 @@ describe("with STUDIO_PASSWORD set", () => {
     const cookieHeader = right.headers.get("set-cookie")!;
     expect(cookieHeader).toMatch(/^studio_session=[^;]+;.*HttpOnly/);
     expect(cookieHeader).toMatch(/SameSite=Strict/);
-    const ada = new ApiClient(server.url, cookieHeader.split(";")[0]!);
+    const ada = new ApiClient(server.url, { cookie: cookieHeader.split(";")[0]! });
 
     expect((await ada.get("/api/tools")).status).toBe(200);
     expect((await ada.get("/")).status).toBe(200);
@@ -87,7 +77,7 @@ describe("with STUDIO_PASSWORD set", () => {
     const { id } = await ada.createWorkflow(writeFileWorkflow(root));
     const run = await ada.startRun(id, { text: "signed" });
     const approval = await ada.waitForApproval(run.id);
-    const stream = await connectEventStream(`${server.url}/api/runs/${run.id}/events`, { cookie: ada.cookie });
+    const stream = await connectEventStream(`${server.url}/api/runs/${run.id}/events`, ada.credential);
     expect(stream.status).toBe(200);
     stream.close();
 
@@ -101,18 +91,44 @@ describe("with STUDIO_PASSWORD set", () => {
     expect(signedOut.headers.get("set-cookie")).toMatch(/Max-Age=0/);
   });
 
-  it("answers 429 after five wrong passwords, whatever X-Forwarded-For says, even to the right one", async () => {
+  it("signs in with the access token too, and the token works as a bearer credential for scripts", async () => {
+    const withToken = await anonymous.post("/api/auth/login", { token: server.token });
+    expect(withToken.status).toBe(200);
+    expect(withToken.body.name).toBe("local user");
+    expect((await server.client().get("/api/workflows")).status).toBe(200);
+    const both = await anonymous.post("/api/auth/login", { token: server.token, password: PASSWORD, name: "x" });
+    expect(both.status).toBe(422);
+  });
+
+  it("serves the host names in STUDIO_ALLOWED_HOSTS and no others", async () => {
+    const headers = (host: string) => ({ host, authorization: `Bearer ${server.token}` });
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers(`studio.test:${server.port}`) })).status).toBe(200);
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers("studio.test") })).status).toBe(200);
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers("other.test:8443") })).status).toBe(200);
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers("other.test:9999") })).status).toBe(403);
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers("studio.test.attacker.example") })).status).toBe(403);
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers(`localhost:${server.port}`) })).status).toBe(200);
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers(`[::1]:${server.port}`) })).status).toBe(200);
+    // An address other than loopback, while the studio binds loopback only: not its name.
+    expect((await rawRequest(`${server.url}/api/tools`, { headers: headers(`10.0.0.5:${server.port}`) })).status).toBe(403);
+  });
+
+  it("answers 429 to the guessing address after five wrong passwords, even for the right one, while the owner signs in from elsewhere", async () => {
+    const guess = (password: string, forwardedFor: string) =>
+      rawRequest(`${server.url}/api/auth/login`, { method: "POST", localAddress: "127.0.0.3", headers: { "x-forwarded-for": forwardedFor }, body: { name: "Mallory", password } });
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       // A client chooses its own X-Forwarded-For: rotating it must not buy more guesses.
-      const response = await anonymous.post("/api/auth/login", { name: "Mallory", password: `guess ${attempt}` }, { headers: { "x-forwarded-for": `203.0.113.${attempt}` } });
-      expect(response.status, `attempt ${attempt}`).toBe(401);
+      expect((await guess(`guess ${attempt}`, `203.0.113.${attempt}`)).status, `attempt ${attempt}`).toBe(401);
     }
-    const sixth = await anonymous.post("/api/auth/login", { name: "Mallory", password: "guess 6" }, { headers: { "x-forwarded-for": "198.51.100.7" } });
+    const sixth = await guess("guess 6", "198.51.100.7");
     expect(sixth.status).toBe(429);
-    expect(sixth.body.error).toMatch(/try again in \d+ s/);
-    const right = await signIn("Ada Lovelace");
+    expect(JSON.parse(sixth.text).error).toMatch(/try again in \d+ s/);
+    const right = await guess(PASSWORD, "198.51.100.8");
     expect(right.status).toBe(429);
-    expect(right.headers.get("set-cookie")).toBeNull();
+    expect(right.headers["set-cookie"]).toBeUndefined();
+    const owner = await rawRequest(`${server.url}/api/auth/login`, { method: "POST", localAddress: "127.0.0.1", body: { name: "Ada Lovelace", password: PASSWORD } });
+    expect(owner.status).toBe(200);
+    expect(cookieOf(owner, "studio_session")).not.toBeNull();
   });
 });
 

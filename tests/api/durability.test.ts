@@ -16,7 +16,7 @@ let api: ApiClient;
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
 }, 600_000);
 
 afterAll(async () => {
@@ -41,7 +41,9 @@ function shuffle<T>(items: T[]): T[] {
   return copy;
 }
 
-describe("durability across SIGKILL", () => {
+// Each test kills and restarts the server and waits on its runs: on a loaded 2-core machine that takes
+// well over the default 30 s, so the block allows more; every wait inside is for an event, not a time.
+describe("durability across SIGKILL", { timeout: 180_000 }, () => {
   it("keeps a run waiting for approval, and its approval, across a kill; a decision after the restart completes it", async () => {
     const root = workFolder();
     const { id } = await api.createWorkflow(writeFileWorkflow(root));

@@ -9,7 +9,7 @@ let api: ApiClient;
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
 }, 600_000);
 
 afterAll(async () => {
@@ -39,7 +39,7 @@ describe("GET /api/runs/{id}/events", () => {
     const run = await api.startRun(id, { text: "streamed" });
     const approval = await api.waitForApproval(run.id);
 
-    const first = await connectEventStream(streamUrl(run.id));
+    const first = await connectEventStream(streamUrl(run.id), api.credential);
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const seen = await readUntil(first, (message) => message.event === "run-awaiting-input");
@@ -56,7 +56,7 @@ describe("GET /api/runs/{id}/events", () => {
     expect(runEventsOf(seen).map((event) => event.type)).toEqual(expect.arrayContaining(["run-started", "node-started", "approval-requested"]));
 
     // Reconnect as EventSource would after missing everything from seq 3 on.
-    const second = await connectEventStream(streamUrl(run.id), { lastEventId: 2 });
+    const second = await connectEventStream(streamUrl(run.id), { ...api.credential, lastEventId: 2 });
     const replayed = await readUntil(second, (message) => message.id === String(waitingAt));
     expect(runEventsOf(replayed).map((event) => event.seq)).toEqual(range(3, waitingAt));
 
@@ -72,11 +72,11 @@ describe("GET /api/runs/{id}/events", () => {
     expect((await api.getRun(run.id)).lastSeq).toBe(lastSeq);
 
     // After the end: ?after= works like Last-Event-ID, and a viewer that saw everything just gets `end`.
-    const late = await connectEventStream(streamUrl(run.id, "?after=5"));
+    const late = await connectEventStream(streamUrl(run.id, "?after=5"), api.credential);
     const lateMessages = await late.rest();
     expect(runEventsOf(lateMessages).map((event) => event.seq)).toEqual(range(6, lastSeq));
     expect(lateMessages.at(-1)!.event).toBe("end");
-    const upToDate = await connectEventStream(streamUrl(run.id), { lastEventId: lastSeq });
+    const upToDate = await connectEventStream(streamUrl(run.id), { ...api.credential, lastEventId: lastSeq });
     expect(await upToDate.rest()).toEqual([{ id: null, event: "end", data: "{}" }]);
   });
 
@@ -91,7 +91,7 @@ describe("GET /api/runs/{id}/events", () => {
         const received: number[] = [];
         let lastEventId = 0;
         for (let connection = 0; connection < 200; connection += 1) {
-          const stream = await connectEventStream(streamUrl(run.id), { lastEventId });
+          const stream = await connectEventStream(streamUrl(run.id), { ...api.credential, lastEventId });
           let ended = false;
           for (let read = 0; read < batch; read += 1) {
             const message = await stream.next(15_000);
@@ -114,14 +114,14 @@ describe("GET /api/runs/{id}/events", () => {
   });
 
   it("answers 404 for an unknown run, and treats a garbage Last-Event-ID as the start", async () => {
-    const missing = await connectEventStream(streamUrl("01NOSUCHRUN"));
+    const missing = await connectEventStream(streamUrl("01NOSUCHRUN"), api.credential);
     expect(missing.status).toBe(404);
     missing.close();
 
     const { id } = await api.createWorkflow(shellChainWorkflow(workFolder(), ["true"], "One step"));
     const run = await api.startRun(id);
     await api.waitForRun(run.id);
-    const garbage = await connectEventStream(streamUrl(run.id), { lastEventId: "abc" });
+    const garbage = await connectEventStream(streamUrl(run.id), { ...api.credential, lastEventId: "abc" });
     const events = runEventsOf(await garbage.rest());
     expect(events[0]!.seq).toBe(1);
     expect(events.at(-1)!.type).toBe("run-succeeded");

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withCommandConfirmed } from "@/lib/validations/mcp-server";
 import { startHttpTestServer, testServerCommand, type HttpTestServer } from "@/tests/support/test-mcp-servers";
 import { ApiClient, type Json } from "./api-client";
 import { chain } from "./fixtures";
@@ -20,7 +21,7 @@ const notes = mkdtempSync(path.join(os.tmpdir(), "studio-mcp-notes-"));
 
 beforeAll(async () => {
   [server, remote] = await Promise.all([startStudioServer(), startHttpTestServer({ token: "remote-token" })]);
-  api = new ApiClient(server.url);
+  api = server.client();
   await api.expect(201, "POST", "/api/secrets", { name: "NOTES_FOLDER", value: notes });
   await api.expect(201, "POST", "/api/secrets", { name: "REMOTE_TOKEN", value: "remote-token" });
 }, 600_000);
@@ -31,7 +32,8 @@ afterAll(async () => {
   rmSync(notes, { recursive: true, force: true });
 });
 
-const stdioServer = () => ({ name: "tests", transport: "stdio", ...testServerCommand(), env: { NOTES_DIR: "${NOTES_FOLDER}" } });
+// Sent as the servers page sends it after a person read the command and confirmed it.
+const stdioServer = () => withCommandConfirmed({ name: "tests", transport: "stdio", ...testServerCommand(), env: { NOTES_DIR: "${NOTES_FOLDER}" } });
 
 function noteWorkflow(name: string, guardrails: Record<string, unknown>, tool = "write_note") {
   return {
@@ -84,7 +86,7 @@ describe("the servers API", () => {
   });
 
   it("shows a failing server's error in words", async () => {
-    const { server: broken } = await api.expect(201, "POST", "/api/mcp-servers", { name: "broken", transport: "stdio", command: "/no/such/program" });
+    const { server: broken } = await api.expect(201, "POST", "/api/mcp-servers", withCommandConfirmed({ name: "broken", transport: "stdio", command: "/no/such/program" }));
     expect(broken).toMatchObject({ state: "failed", error: expect.stringMatching(/was not found/) });
     const tested = await api.expect(200, "POST", `/api/mcp-servers/${broken.id}/test`);
     expect(tested.server.state).toBe("failed");

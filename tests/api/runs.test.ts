@@ -12,7 +12,7 @@ let api: ApiClient;
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
 }, 600_000);
 
 afterAll(async () => {
@@ -119,7 +119,7 @@ describe("approvals", () => {
 
     const decided = await api.post(`/api/approvals/${approval.id}`, { decision: "once" });
     expect(decided.status).toBe(200);
-    expect(decided.body.approval).toMatchObject({ status: "approved", decision: "once", decidedBy: "local user" });
+    expect(decided.body.approval).toMatchObject({ status: "approved", decision: "once", decidedBy: "access token" });
     expect(decided.body.approval.decidedAt).toEqual(expect.any(String));
 
     const again = await api.post(`/api/approvals/${approval.id}`, { decision: "deny" });
@@ -173,7 +173,7 @@ describe("approvals", () => {
     expect(again.body.error).toMatch(/already finished \(cancelled\)/);
 
     const events = await api.events(run.id);
-    expect(events.at(-1)).toMatchObject({ type: "run-cancelled", payload: { cancelledBy: "local user" } });
+    expect(events.at(-1)).toMatchObject({ type: "run-cancelled", payload: { cancelledBy: "access token" } });
     expect(existsSync(path.join(root, "note.txt"))).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ const received: string[] = [];
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
   const request = api.request.bind(api);
   api.request = async (...args) => {
     const response = await request(...args);

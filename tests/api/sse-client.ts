@@ -1,3 +1,5 @@
+import { credentialHeaders, type Credential } from "./credential";
+
 /**
  * A tiny Server-Sent Events client over fetch: it parses the wire format
  * (id, event, data, comments, retry) and hands each message to the test in
@@ -25,12 +27,11 @@ export interface SseConnection {
 
 export async function connectEventStream(
   url: string,
-  options: { lastEventId?: number | string; cookie?: string | null } = {},
+  options: Credential & { lastEventId?: number | string } = {},
 ): Promise<SseConnection> {
   const abort = new AbortController();
-  const headers: Record<string, string> = { accept: "text/event-stream" };
+  const headers: Record<string, string> = { accept: "text/event-stream", ...credentialHeaders(options) };
   if (options.lastEventId !== undefined) headers["last-event-id"] = String(options.lastEventId);
-  if (options.cookie) headers.cookie = options.cookie;
   const response = await fetch(url, { headers, signal: abort.signal });
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();

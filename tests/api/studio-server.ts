@@ -1,15 +1,18 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { ApiClient } from "./api-client";
 
 /**
- * Starts the real studio (the production build, `next start`) as a child
- * process with its own data folder, for tests that drive the HTTP API the way
- * a browser would. One server per test file; `restart()` keeps the data folder
- * and the port, so a test can SIGKILL the process and see what survives.
+ * Starts the real studio (the production build, started exactly as `npm start`
+ * does) as a child process with its own data folder and access token, for
+ * tests that drive the HTTP API the way a browser or script would. One server
+ * per test file; `restart()` keeps the data folder, port and token, so a test
+ * can SIGKILL the process and see what survives.
  */
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
@@ -20,7 +23,17 @@ const BUILD_ID = path.join(REPO_ROOT, ".next/BUILD_ID");
 const BUILD_INPUTS = ["app", "lib", "components", "public", "prisma", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json"];
 
 /** The environment variables the studio reads; the caller's own values never leak into a test server. */
-const STUDIO_VARIABLES = ["STUDIO_DATA_DIR", "DATABASE_URL", "STUDIO_SECRET_KEY", "STUDIO_PASSWORD", "PORT", "HOST"];
+const STUDIO_VARIABLES = [
+  "STUDIO_DATA_DIR",
+  "DATABASE_URL",
+  "STUDIO_SECRET_KEY",
+  "STUDIO_PASSWORD",
+  "STUDIO_TOKEN",
+  "STUDIO_PUBLIC_URL",
+  "STUDIO_ALLOWED_HOSTS",
+  "PORT",
+  "HOST",
+];
 
 export interface StudioServerOptions {
   /** The data folder; default a fresh temporary folder, removed by `stop()`. */
@@ -29,6 +42,8 @@ export interface StudioServerOptions {
   env?: Record<string, string>;
   /** Milliseconds to wait for the server to answer. */
   startTimeoutMs?: number;
+  /** Start as a person does, with no STUDIO_TOKEN: the studio makes its token file, which `token` then reads. */
+  tokenFile?: boolean;
 }
 
 export interface StudioServer {
@@ -36,7 +51,11 @@ export interface StudioServer {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
-  /** The pid of the current `next start` process. */
+  /** The access token (STUDIO_TOKEN) scripts send as `Authorization: Bearer`. */
+  readonly token: string;
+  /** A client that authenticates with the token, as a script would. */
+  client(): ApiClient;
+  /** The pid of the current server process. */
   readonly pid: number;
   /** Everything the server printed on stdout and stderr, across restarts. */
   logs(): string;
@@ -57,14 +76,17 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   const url = `http://127.0.0.1:${port}`;
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of STUDIO_VARIABLES) delete environment[name];
-  Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env });
+  const givenToken = options.tokenFile ? null : (options.env?.STUDIO_TOKEN ?? `test-${randomBytes(24).toString("base64url")}`);
+  Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port) });
+  if (givenToken !== null) environment.STUDIO_TOKEN = givenToken;
 
   let output = "";
   let child: ChildProcess | null = null;
   let exited: Promise<void> = Promise.resolve();
 
   const launch = async () => {
-    const spawned = spawn(NEXT_BIN, startArguments(port), { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"] });
+    const [command, ...args] = startCommand();
+    const spawned = spawn(command!, args, { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"] });
     child = spawned;
     spawned.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
     spawned.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
@@ -96,10 +118,13 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   };
 
   await launch();
+  const token = givenToken ?? readFileSync(path.join(dataDir, "access-token"), "utf8").trim();
   return {
     url,
     port,
     dataDir,
+    token,
+    client: () => new ApiClient(url, { token }),
     get pid() {
       return child?.pid ?? -1;
     },
@@ -117,18 +142,16 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
 }
 
 /**
- * The arguments of the package's own `start` script with the port replaced,
- * so the tests start the server exactly as `npm start` does (host included).
+ * The package's own `start` script as an argument list (`node scripts/serve.mjs`),
+ * so the tests start the server exactly as `npm start` does; HOST and PORT
+ * come from the environment, as they do for a person.
  */
-export function startArguments(port: number): string[] {
+export function startCommand(): string[] {
   const script = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
     .start;
   if (!script) throw new Error('package.json has no "start" script.');
-  const words = script.split(/\s+/);
-  const args = words.slice(words.indexOf("next") + 1);
-  const portIndex = args.findIndex((word) => word === "-p" || word === "--port");
-  if (portIndex >= 0) args.splice(portIndex, 2);
-  return [...args, "-p", String(port)];
+  const words = script.trim().split(/\s+/);
+  return words[0] === "node" ? [process.execPath, ...words.slice(1)] : words;
 }
 
 /** A port nobody listens on right now. */

@@ -9,7 +9,7 @@ let tools: Json[];
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
   tools = (await api.expect(200, "GET", "/api/tools")).tools;
 }, 600_000);
 

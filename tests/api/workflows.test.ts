@@ -8,7 +8,7 @@ let api: ApiClient;
 
 beforeAll(async () => {
   server = await startStudioServer();
-  api = new ApiClient(server.url);
+  api = server.client();
 }, 600_000);
 
 afterAll(async () => {

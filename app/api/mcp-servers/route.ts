@@ -1,8 +1,8 @@
-import { createMcpServer, listMcpServers } from "@/lib/persistence/mcp-server-store";
+import { listMcpServers } from "@/lib/persistence/mcp-server-store";
 import { json, readBody, route } from "@/lib/server/http";
-import { serverView } from "@/lib/server/mcp-servers";
+import { saveMcpServer, serverView } from "@/lib/server/mcp-servers";
 import { startStudio } from "@/lib/server/studio";
-import { McpServerConfigSchema } from "@/lib/validations/mcp-server";
+import { McpServerBodySchema } from "@/lib/validations/mcp-server";
 
 export const dynamic = "force-dynamic";
 
@@ -13,11 +13,13 @@ export const GET = route(async () => {
   return json({ servers: servers.map((server) => serverView(server, studio.mcp.statusOf(server.id))) });
 });
 
-/** Adds a server and connects to it (an enabled one); the answer says whether that worked. */
-export const POST = route(async (request) => {
+/**
+ * Adds a server and connects to it (an enabled one; a stdio one only with its
+ * command confirmed, see saveMcpServer); the answer says whether that worked.
+ */
+export const POST = route(async (request, _context, principal) => {
   const studio = await startStudio();
-  const body = await readBody(request, McpServerConfigSchema);
-  const server = await createMcpServer(body, studio.database);
-  await studio.reloadMcp();
+  const body = await readBody(request, McpServerBodySchema);
+  const server = await saveMcpServer(studio, request, principal, null, body);
   return json({ server: serverView(server, studio.mcp.statusOf(server.id)) }, 201);
 });

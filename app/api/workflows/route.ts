@@ -1,6 +1,7 @@
-import { createWorkflow, listWorkflows } from "@/lib/persistence";
+import { listWorkflows } from "@/lib/persistence";
 import { json, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
+import { saveWorkflowAs } from "@/lib/server/workflow-api";
 import { CreateWorkflowBodySchema } from "@/lib/validations/workflow";
 
 export const dynamic = "force-dynamic";
@@ -10,9 +11,12 @@ export const GET = route(async () => {
   return json({ workflows: await listWorkflows() });
 });
 
-/** Creates a workflow (version 1). An incomplete workflow may be saved; validation says what is missing. */
-export const POST = route(async (request) => {
-  await startStudio();
+/**
+ * Creates a workflow (version 1). An incomplete workflow may be saved;
+ * validation says what is missing. Choosing bypass mode or an open policy
+ * needs a recent sign-in (saveWorkflowAs).
+ */
+export const POST = route(async (request, _context, principal) => {
   const definition = await readBody(request, CreateWorkflowBodySchema);
-  return json({ workflow: await createWorkflow(definition) }, 201);
+  return json({ workflow: await saveWorkflowAs(request, principal, null, definition) }, 201);
 });

@@ -1,7 +1,6 @@
 import { getApprovalDetail } from "@/lib/persistence/run-queries";
 import { decideApproval } from "@/lib/server/approvals";
 import { json, pathId, readBody, route } from "@/lib/server/http";
-import { currentUser } from "@/lib/server/session";
 import { startStudio } from "@/lib/server/studio";
 import { DecisionBodySchema } from "@/lib/validations/run";
 
@@ -15,8 +14,8 @@ export const GET = route(async (_request, { params }: Context) => {
 });
 
 /** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions. */
-export const POST = route(async (request, { params }: Context) => {
+export const POST = route(async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
-  return json({ approval: await decideApproval(id, body, currentUser(request)) });
+  return json({ approval: await decideApproval(id, body, principal.person) });
 });

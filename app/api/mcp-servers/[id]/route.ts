@@ -1,8 +1,8 @@
-import { deleteMcpServer, getMcpServer, replaceMcpServer } from "@/lib/persistence/mcp-server-store";
+import { deleteMcpServer, getMcpServer } from "@/lib/persistence/mcp-server-store";
 import { json, pathId, readBody, route } from "@/lib/server/http";
-import { serverView } from "@/lib/server/mcp-servers";
+import { saveMcpServer, serverView } from "@/lib/server/mcp-servers";
 import { startStudio } from "@/lib/server/studio";
-import { McpServerConfigSchema } from "@/lib/validations/mcp-server";
+import { McpServerBodySchema } from "@/lib/validations/mcp-server";
 
 export const dynamic = "force-dynamic";
 
@@ -15,12 +15,11 @@ export const GET = route(async (_request, context: Context) => {
 });
 
 /** Replaces the configuration (enable and disable go through here too) and reconnects. */
-export const PUT = route(async (request, context: Context) => {
+export const PUT = route(async (request, context: Context, principal) => {
   const studio = await startStudio();
   const id = pathId((await context.params).id, "MCP server");
-  const body = await readBody(request, McpServerConfigSchema);
-  const server = await replaceMcpServer(id, body, studio.database);
-  await studio.reloadMcp();
+  const body = await readBody(request, McpServerBodySchema);
+  const server = await saveMcpServer(studio, request, principal, id, body);
   return json({ server: serverView(server, studio.mcp.statusOf(server.id)) });
 });
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { deleteWorkflow, getWorkflow, saveWorkflow } from "@/lib/persistence";
+import { deleteWorkflow, getWorkflow } from "@/lib/persistence";
 import { json, pathId, readBody, readQuery, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
+import { saveWorkflowAs } from "@/lib/server/workflow-api";
 import { UpdateWorkflowBodySchema } from "@/lib/validations/workflow";
 
 export const dynamic = "force-dynamic";
@@ -19,13 +20,12 @@ const SaveQuerySchema = z.object({
   expectedVersion: z.coerce.number().int().positive().optional(),
 });
 
-/** Saves a new version. */
-export const PUT = route(async (request, { params }: Context) => {
-  await startStudio();
+/** Saves a new version (newly choosing bypass mode or an open policy needs a recent sign-in). */
+export const PUT = route(async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "workflow");
   const { expectedVersion } = readQuery(request, SaveQuerySchema);
   const definition = await readBody(request, UpdateWorkflowBodySchema);
-  return json({ workflow: await saveWorkflow(id, definition, expectedVersion === undefined ? {} : { expectedVersion }) });
+  return json({ workflow: await saveWorkflowAs(request, principal, id, definition, expectedVersion === undefined ? {} : { expectedVersion }) });
 });
 
 export const DELETE = route(async (_request, { params }: Context) => {

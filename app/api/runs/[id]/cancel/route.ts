@@ -1,16 +1,15 @@
 import { getRunDetail } from "@/lib/persistence/run-queries";
 import { HttpError, json, pathId, route } from "@/lib/server/http";
-import { currentUser } from "@/lib/server/session";
 import { startStudio } from "@/lib/server/studio";
 
 export const dynamic = "force-dynamic";
 
 /** Stops a run: its running tools are aborted and its pending approvals fail. 409 when it has already finished. */
-export const POST = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = route(async (_request, { params }: { params: Promise<{ id: string }> }, principal) => {
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
   const before = await getRunDetail(id);
-  if (!(await studio.engine.cancel(id, currentUser(request)))) {
+  if (!(await studio.engine.cancel(id, principal.person))) {
     throw new HttpError(409, `The run has already finished (${before.status}); there is nothing to cancel.`);
   }
   return json({ run: await getRunDetail(id) });

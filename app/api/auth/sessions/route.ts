@@ -1,0 +1,20 @@
+import { recordAudit } from "@/lib/persistence/audit-store";
+import { endOtherSessions, listSessions, sessionViews } from "@/lib/persistence/session-store";
+import { json, route } from "@/lib/server/http";
+import { clientAddress } from "@/lib/server/access/principal";
+import { requireRecentSignIn } from "@/lib/server/access/recent-sign-in";
+
+export const dynamic = "force-dynamic";
+
+/** The signed-in browsers: who, how, from where, last seen; the caller's own is marked. Never the cookie's secret. */
+export const GET = route(async (_request, _context, principal) => {
+  return json({ sessions: sessionViews(await listSessions(), principal.sessionId) });
+});
+
+/** Signs out every other browser. */
+export const DELETE = route(async (request, _context, principal) => {
+  requireRecentSignIn(principal, "Signing out every other browser");
+  const ended = await endOtherSessions(principal.sessionId);
+  await recordAudit({ actor: principal.person, action: "sessions-ended", detail: { ended }, clientAddress: clientAddress(request) });
+  return json({ ended });
+});

@@ -1,0 +1,113 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { ErrorNotice, PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/workflow-list/relative-time";
+import { api } from "@/lib/client/api";
+import type { AuditEntry, SessionView, SignInMethod } from "@/lib/validations/access";
+
+const ACTIONS: Record<AuditEntry["action"], string> = {
+  "sign-in": "signed in",
+  "sign-in-failed": "failed to sign in",
+  "sign-out": "signed out",
+  "sessions-ended": "signed out every other browser",
+  "identity-confirmed": "confirmed who they are",
+  "mcp-command-confirmed": "confirmed an MCP server's command",
+  "workflow-privileged-settings": "let a workflow act without asking",
+  "workflow-imported-without-privileges": "imported a workflow (unsafe settings dropped)",
+};
+
+const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };
+
+/** What the audit entry adds in words: the command, the settings, what was dropped. */
+function detailText(entry: AuditEntry): string {
+  const detail = entry.detail as Record<string, unknown>;
+  if (entry.action === "mcp-command-confirmed") return `${String(detail.server)}: ${String(detail.command)} ${JSON.stringify(detail.args ?? [])}`;
+  const settings = (detail.settings ?? detail.dropped) as { description?: string }[] | undefined;
+  if (Array.isArray(settings)) return `${String(detail.workflow ?? "")}: ${settings.map((setting) => setting.description).join("; ")}`;
+  if (typeof detail.with === "string") return `with the ${detail.with}`;
+  return "";
+}
+
+/** The Security page: who is signed in where, and the log of sign-ins and privileged changes. */
+export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { sessions: SessionView[]; entries: AuditEntry[]; hasPassword: boolean; baseUrl: string }) {
+  const [rows, setRows] = useState(sessions);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const others = rows.filter((row) => !row.current).length;
+
+  const endOthers = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api("/api/auth/sessions", { method: "DELETE" });
+      setRows((list) => list.filter((row) => row.current));
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Security"
+        description={`Who is signed in to ${baseUrl}, and a log of sign-ins and of the changes that let commands run without asking. ${
+          hasPassword ? "Sign in with the password or the access token." : "Sign in with the access token (set STUDIO_PASSWORD to add a password)."
+        }`}
+      />
+      {error ? (
+        <div className="mb-4">
+          <ErrorNotice title="That did not work">{error}</ErrorNotice>
+        </div>
+      ) : null}
+      <section aria-labelledby="sessions-heading" className="mb-10">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+          <h2 id="sessions-heading" className="text-lg font-semibold">
+            Signed-in browsers
+          </h2>
+          <Button size="sm" onClick={() => void endOthers()} disabled={busy || others === 0}>
+            {busy ? "Signing out…" : `Sign out ${others} other${others === 1 ? "" : "s"}`}
+          </Button>
+        </div>
+        <ul className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface">
+          {rows.map((row) => (
+            <li key={row.id} className="flex flex-wrap items-baseline gap-x-4 gap-y-1 px-4 py-3 text-sm">
+              <span className="font-medium">{row.person}</span>
+              <span className="text-muted">
+                {METHODS[row.method]} · from {row.clientAddress || "an unknown address"} · signed in <RelativeTime value={row.createdAt} /> · last seen{" "}
+                <RelativeTime value={row.lastSeenAt} />
+              </span>
+              {row.current ? <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent">this browser</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="audit-heading">
+        <h2 id="audit-heading" className="mb-3 text-lg font-semibold">
+          Security log
+        </h2>
+        {entries.length === 0 ? (
+          <p className="text-sm text-muted">Nothing yet.</p>
+        ) : (
+          <ol className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface">
+            {entries.map((entry) => (
+              <li key={entry.id} className="grid gap-1 px-4 py-3 text-sm sm:grid-cols-[10rem_1fr]">
+                <span className="text-muted">
+                  <RelativeTime value={entry.at} />
+                </span>
+                <span className="min-w-0 break-words">
+                  <span className="font-medium">{entry.actor}</span> {ACTIONS[entry.action] ?? entry.action}
+                  {entry.clientAddress ? <span className="text-muted"> from {entry.clientAddress}</span> : null}
+                  {detailText(entry) ? <span className="mt-0.5 block break-all font-mono text-xs text-muted">{detailText(entry)}</span> : null}
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}

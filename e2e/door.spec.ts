@@ -1,0 +1,164 @@
+import { existsSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
+import { sqliteDate } from "@/lib/persistence/prepared";
+import { accessToken, signInLink, snap, uniqueName, workspace } from "./fixtures/studio";
+
+/**
+ * The door, seen from a browser: another site framing the studio, a fresh
+ * browser signing in with the printed link or the token, signing out, and the
+ * "confirm it is you" step before a stdio MCP server's command first runs.
+ */
+
+/** A browser with no session, as on a first visit. */
+async function freshContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ storageState: { cookies: [], origins: [] } });
+}
+
+/** Makes every session's last proof of identity ten minutes old, as if the person signed in and walked away. */
+function ageSessions(): void {
+  const database = new Database(path.join(process.env.E2E_DATA_DIR!, "studio.db"));
+  try {
+    database.prepare(`UPDATE "StudioSession" SET "authenticatedAt" = ?`).run(sqliteDate(new Date(Date.now() - 10 * 60_000).toISOString()));
+  } finally {
+    database.close();
+  }
+}
+
+test("a page on another port of this machine cannot frame the inbox", async ({ page, baseURL }, testInfo) => {
+  // The attacker's page: the studio's inbox in a frame (the signed-in cookie would go with it), and a frame of its own as a control.
+  const attacker = http.createServer((request, response) => {
+    response.setHeader("content-type", "text/html; charset=utf-8");
+    if (request.url === "/own") {
+      response.end("<h1>Own frame</h1>");
+      return;
+    }
+    response.end(`<!doctype html><title>Win a prize</title>
+      <iframe id="studio" src="${baseURL}/inbox" width="900" height="500" onload="document.body.dataset.studio='loaded'"></iframe>
+      <iframe id="own" src="/own" width="300" height="100"></iframe>`);
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+  const { port } = attacker.address() as AddressInfo;
+  try {
+    const inbox = page.waitForResponse((response) => response.url() === `${baseURL}/inbox`);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    const answer = await inbox;
+    // The studio answered the framed request (the person is signed in), and told the browser not to show it.
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(answer.headers()["x-frame-options"]).toBe("DENY");
+    await expect(page.locator("body")).toHaveAttribute("data-studio", "loaded");
+    await expect(page.frameLocator("#own").getByRole("heading", { name: "Own frame" })).toBeVisible();
+    await expect(page.frameLocator("#studio").getByRole("heading", { name: "Inbox" })).toHaveCount(0);
+    await expect(page.frameLocator("#studio").getByRole("button")).toHaveCount(0);
+    await snap(page, testInfo, "another site framing the inbox: the frame stays empty");
+  } finally {
+    await new Promise((resolve) => attacker.close(resolve));
+  }
+});
+
+test("a fresh browser signs in with the printed link, or with the token on the sign-in page, and signs out", async ({ browser }, testInfo) => {
+  const first = await freshContext(browser);
+  const page = await first.newPage();
+  await page.goto("/workflows");
+  await expect(page).toHaveURL(/\/login\?next=%2Fworkflows$/);
+  await expect(page.getByRole("heading", { name: "Sign in to the studio" })).toBeVisible();
+  // No navigation before signing in.
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  await snap(page, testInfo, "sign-in page of a studio without a password");
+
+  await page.getByLabel("Access token").fill("not-the-token-not-the-token");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText(/That access token is not right/)).toBeVisible();
+  await page.getByLabel("Access token").fill(accessToken());
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Workflows", level: 1 })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+
+  const second = await freshContext(browser);
+  const linked = await second.newPage();
+  await linked.goto(signInLink("/inbox"));
+  await expect(linked).toHaveURL(/\/inbox$/);
+  await expect(linked.getByRole("heading", { name: "Inbox", level: 1 })).toBeVisible();
+  const cookies = await second.cookies();
+  expect(cookies.find((cookie) => cookie.name === "studio_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+
+  // Signing out ends the session on the server: a copy of the cookie elsewhere stops working too.
+  await linked.getByRole("button", { name: "Sign out" }).click();
+  await expect(linked).toHaveURL(/\/login$/);
+  const third = await browser.newContext({ storageState: { cookies, origins: [] } });
+  const copied = await third.newPage();
+  await copied.goto("/inbox");
+  await expect(copied).toHaveURL(/\/login\?next=%2Finbox$/);
+  await Promise.all([first.close(), second.close(), third.close()]);
+});
+
+test("a stdio MCP server's command is shown before it runs, and runs only after the person confirms it is them", async ({ browser }, testInfo) => {
+  const context = await freshContext(browser);
+  const page = await context.newPage();
+  await page.goto(signInLink("/settings/mcp"));
+  await expect(page.getByRole("heading", { name: "MCP servers", level: 1 })).toBeVisible();
+  ageSessions();
+
+  const marker = path.join(workspace(), `${uniqueName("mcp-marker", testInfo).replace(/\W+/g, "-")}.txt`);
+  const name = `marker-${Date.now().toString(36)}`;
+  await page.getByRole("button", { name: "Add server" }).first().click();
+  const form = page.getByRole("dialog", { name: "Add an MCP server" });
+  await form.getByRole("textbox", { name: "Name" }).fill(name);
+  await form.getByRole("textbox", { name: "Command" }).fill("sh");
+  await form.getByRole("textbox", { name: "Arguments" }).fill(`-c\ntouch '${marker}'`);
+  await form.getByRole("button", { name: "Save and connect" }).click();
+
+  const review = page.getByRole("dialog", { name: "Run this command on this machine?" });
+  await expect(review).toBeVisible();
+  await expect(review.getByRole("listitem").filter({ hasText: "-c" })).toBeVisible();
+  await expect(review.getByText(`touch '${marker}'`)).toBeVisible();
+  await snap(page, testInfo, "the exact command, before anything runs");
+  expect(existsSync(marker)).toBe(false);
+
+  await review.getByRole("button", { name: "Run this command" }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm it is you" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByLabel("Access token").fill("not-the-token-not-the-token");
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(confirm.getByText(/not right/)).toBeVisible();
+  await snap(page, testInfo, "confirm it is you, after a wrong token");
+  expect(existsSync(marker)).toBe(false);
+
+  await confirm.getByLabel("Access token").fill(accessToken());
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(confirm).toBeHidden();
+  // The same save went through after the confirmation: the server is listed and its command ran.
+  await expect(page.getByRole("heading", { name: new RegExp(name) })).toBeVisible();
+  await expect.poll(() => existsSync(marker)).toBe(true);
+
+  await page.goto("/settings/security");
+  await expect(page.getByText("confirmed an MCP server's command").first()).toBeVisible();
+  await expect(page.getByText(/confirmed who they are/).first()).toBeVisible();
+  await snap(page, testInfo, "the security page with the confirmation logged");
+  await context.close();
+});
+
+test("an imported workflow that asked to run everything arrives in default mode, and the page says what was dropped", async ({ page }, testInfo) => {
+  const name = uniqueName("Imported bypass", testInfo);
+  const file = {
+    name,
+    mode: "bypass",
+    guardrails: { shellPolicy: "open" },
+    nodes: [
+      { id: "in", kind: "input" },
+      { id: "shell", kind: "tool", tool: "run_command", operation: "run", settings: { root: workspace() }, arguments: { command: "touch imported-marker" } },
+    ],
+    edges: [{ id: "in-shell", source: "in", target: "shell" }],
+  };
+  await page.goto("/workflows");
+  await page.locator("#import-workflow-file").setInputFiles({ name: "bypass.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+  const notice = page.getByRole("status").filter({ hasText: `Imported “${name}” in default mode` });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText("runs everything without asking (mode bypass)");
+  await expect(notice).toContainText("shellPolicy open");
+  await snap(page, testInfo, "import notice listing the dropped settings");
+});

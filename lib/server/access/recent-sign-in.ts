@@ -1,0 +1,20 @@
+import { HttpError } from "../http";
+import type { Principal } from "./principal";
+
+/**
+ * Changes that let commands run without a person's approval (a stdio MCP
+ * server's command, `bypass` mode, an open shell policy…) need a recent proof
+ * of identity, not just a session: a browser left open, or a session cookie
+ * that leaked, is not enough (GitHub's sudo mode). The bearer token is such a
+ * proof on every request.
+ */
+export const RECENT_SIGN_IN_MS = 5 * 60_000;
+
+export function requireRecentSignIn(principal: Principal, what: string, now = Date.now()): void {
+  if (principal.via === "token" || now - principal.authenticatedAt <= RECENT_SIGN_IN_MS) return;
+  throw new HttpError(
+    403,
+    `${what} lets commands run on this machine without asking anyone, so confirm it is you first: enter your password or the access token again.`,
+    { reauthenticate: true },
+  );
+}

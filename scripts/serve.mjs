@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// The one way to start the built studio (`npm start`, `npm run studio`, the tests):
+// Next.js in this process behind a plain HTTP server that
+//   - binds HOST (default 127.0.0.1) and PORT (default 3000), and refuses an
+//     address other machines can reach unless STUDIO_PASSWORD is set;
+//   - writes the connecting socket's address into X-Forwarded-For (replacing
+//     whatever the client sent), so the sign-in throttle counts real addresses.
+// Everything else (Host and Origin checks, credentials, headers) is proxy.ts's job.
+import http from "node:http";
+import { isIP } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const say = (message) => console.log(`[studio] ${message}`);
+const fail = (message) => {
+  console.error(`[studio] cannot start: ${message}`);
+  process.exit(1);
+};
+
+const host = (process.env.HOST ?? "").trim() || "127.0.0.1";
+const portText = (process.env.PORT ?? "").trim() || "3000";
+const port = Number(portText);
+if (!/^\d+$/.test(portText) || port < 1 || port > 65_535) fail(`PORT: expected a port from 1 to 65535, got "${portText}".`);
+
+const bare = host.replace(/^\[|\]$/g, "");
+const loopback = bare === "localhost" || bare === "::1" || (isIP(bare) === 4 && bare.startsWith("127."));
+if (!loopback) {
+  if (!(process.env.STUDIO_PASSWORD ?? "").trim()) {
+    fail(
+      `HOST=${host} lets other machines reach the studio, and it runs commands and holds your secrets. ` +
+        "Set STUDIO_PASSWORD too (and STUDIO_PUBLIC_URL or STUDIO_ALLOWED_HOSTS for the name people use), " +
+        "and put a TLS proxy in front of it: plain HTTP shows the password and the session to the network.",
+    );
+  }
+  console.warn(`[studio] WARNING: listening on ${host}: reachable from other machines over plain HTTP. Use a TLS proxy in front of it.`);
+}
+// The studio's own code reads where it is served from these (sign-in link, allowed hosts).
+process.env.HOST = host;
+process.env.PORT = String(port);
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+const app = next({ dev: false, dir: root, hostname: bare, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = http.createServer((request, response) => {
+  const address = (request.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
+  request.headers["x-forwarded-for"] = address;
+  delete request.headers["x-forwarded-host"];
+  handle(request, response).catch((error) => {
+    console.error("[studio] unexpected error while serving a request", error);
+    if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+    response.end("Something went wrong on the server; the details are in its log.");
+  });
+});
+server.on("error", (error) => fail(error.code === "EADDRINUSE" ? `port ${port} on ${host} is in use; set PORT to another.` : error.message));
+server.listen(port, bare, () => say(`listening on http://${bare.includes(":") ? `[${bare}]` : bare}:${port}`));
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.close();
+    server.closeAllConnections();
+    void app.close().finally(() => process.exit(0));
+  });
+}
