@@ -3,8 +3,8 @@ import { groupToolsByDomain } from "@/components/tool-catalog";
 import { ToolIcon } from "@/components/tool-icon";
 import { allTools } from "@/lib/tools";
 
-// The built-in tools are fixed at build time; nothing here depends on the request.
-export const dynamic = "force-static";
+// The catalog is fixed at build time, but the layout around it shows who is signed in, so it renders per request.
+export const dynamic = "force-dynamic";
 
 export default function ToolsPage() {
   const groups = groupToolsByDomain(allTools());

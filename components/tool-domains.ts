@@ -22,7 +22,8 @@ export function domainInfo(domain: string): DomainInfo {
   const known = KNOWN_DOMAINS.find((each) => each.domain === domain);
   if (known) return known;
   // An MCP server's tools are grouped under the server's own name.
-  if (domain.startsWith("mcp:")) return { domain, title: domain.slice(4), description: `Tools of the MCP server ${domain.slice(4)}.` };
+  // Said as such, so a server named "files" never reads like the built-in Files group.
+  if (domain.startsWith("mcp:")) return { domain, title: `${domain.slice(4)} (MCP server)`, description: `Tools of the MCP server ${domain.slice(4)}.` };
   const title = domain
     .split(/[-_\s]+/)
     .filter(Boolean)

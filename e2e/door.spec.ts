@@ -162,3 +162,25 @@ test("an imported workflow that asked to run everything arrives in default mode,
   await expect(notice).toContainText("shellPolicy open");
   await snap(page, testInfo, "import notice listing the dropped settings");
 });
+
+test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+  for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/security"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // React has hydrated (or re-rendered after a mismatch, logging it) once it has attached itself to the header's button.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const button = [...document.querySelectorAll("header button")].find((each) => each.textContent === "Sign out");
+          return button !== undefined && Object.keys(button).some((key) => key.startsWith("__reactFiber"));
+        }),
+      )
+      .toBe(true);
+  }
+  expect(errors).toEqual([]);
+});

@@ -2,7 +2,7 @@
 
 import { Handle, Position } from "@xyflow/react";
 import { memo } from "react";
-import type { NodeStatus } from "@/lib/workflow/scheduler";
+import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ToolIcon } from "@/components/tool-icon";
 
@@ -20,7 +20,7 @@ export interface NodeCardData extends Record<string, unknown> {
   icon?: string | null;
   domain?: string;
   /** Live status in the run view. */
-  status?: NodeStatus;
+  status?: StepViewStatus;
   /** The running tool's progress message. */
   progress?: string;
   /** How many validation problems the node has (editor). */

@@ -1,9 +1,12 @@
 "use client";
 
-import { useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
+
+const subscribeToNothing = () => () => undefined;
+const browserOrigin = () => window.location.origin;
 
 /** Where MCP clients reach this studio's workflows, and the token they need. */
 export function ServingSection({ initialToken }: { initialToken: string }) {
@@ -11,7 +14,9 @@ export function ServingSection({ initialToken }: { initialToken: string }) {
   const [shown, setShown] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const endpoint = typeof window === "undefined" ? "/api/mcp" : `${window.location.origin}/api/mcp`;
+  // The server renders the path and the browser adds its origin after hydration, so both render the same first (no React #418).
+  const origin = useSyncExternalStore(subscribeToNothing, browserOrigin, () => "");
+  const endpoint = `${origin}/api/mcp`;
 
   const regenerate = async () => {
     if (!window.confirm("Make a new token? Clients using the current one stop working until they get the new one.")) return;

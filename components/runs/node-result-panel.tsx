@@ -68,7 +68,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         </div>
       ) : null}
       {step.status === "pending" ? <p className="text-sm text-muted">Not started yet: it runs when the steps before it finish.</p> : null}
-      {step.status === "skipped" && step.attachedTo ? (
+      {step.status === "attached" ? (
         <p className="text-sm text-muted">Attached to the agent {step.attachedTo}: it runs when the agent calls it; see the agent&apos;s tool calls.</p>
       ) : step.status === "skipped" ? (
         <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p>
@@ -85,7 +85,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
 
       {step.output ? <OutputView node={node} output={step.output} /> : null}
 
-      {node.kind === "tool" && step.status !== "pending" && step.status !== "skipped" ? (
+      {node.kind === "tool" && step.status !== "pending" && step.status !== "skipped" && step.status !== "attached" ? (
         <section aria-labelledby={`input-${node.id}`}>
           <h3 id={`input-${node.id}`} className="mb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
             {isRecord(input) || input === "loading" ? "Resolved arguments" : "Arguments"}

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { ApprovalCard } from "@/components/approvals/approval-card";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -11,29 +11,13 @@ import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState } from
 import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
-import type { RunEvent, RunEventType } from "@/lib/workflow/run-types";
+import type { RunEvent } from "@/lib/contracts/run-event";
 import { CancelRunButton } from "./cancel-run-button";
 import { cardData, NodeResultPanel } from "./node-result-panel";
 import { RunCanvas } from "./run-canvas";
 import { RunTimeline } from "./run-timeline";
 import { useNow } from "./use-now";
-
-const EVENT_TYPES: readonly RunEventType[] = [
-  "run-started",
-  "run-resumed",
-  "run-awaiting-input",
-  "run-succeeded",
-  "run-failed",
-  "run-cancelled",
-  "node-started",
-  "node-progress",
-  "node-notified",
-  "node-succeeded",
-  "node-failed",
-  "node-skipped",
-  "approval-requested",
-  "approval-decided",
-];
+import { useRunEventStream } from "./use-run-event-stream";
 
 const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
 /** Plan approvals belong to the run, not a node. */
@@ -42,8 +26,6 @@ const RUN_NODE = "__run__";
 function reducer(state: RunViewState, events: RunEvent[]): RunViewState {
   return events.reduce(applyRunEvent, state);
 }
-
-type Connection = "live" | "reconnecting" | "closed";
 
 interface RunViewProps {
   run: RunDetail;
@@ -58,7 +40,6 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
     const waiting = run.approvals.find((approval) => approval.status === "pending" && approval.nodeId !== RUN_NODE);
     return waiting?.nodeId ?? null;
   });
-  const [connection, setConnection] = useState<Connection>(FINISHED.has(run.status) ? "closed" : "reconnecting");
   const [inputs, setInputs] = useState<Record<string, unknown>>({});
   const [inputError, setInputError] = useState<string | null>(null);
 
@@ -72,59 +53,17 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   );
   const isNode = useCallback((nodeId: string) => nodesById.has(nodeId), [nodesById]);
 
-  // The live stream: events are queued and applied once per frame, so a chatty tool does not re-render per message.
-  const lastApplied = useRef(run.lastSeq);
-  useEffect(() => {
-    if (FINISHED.has(run.status)) return;
-    let source: EventSource | null = null;
-    let queue: RunEvent[] = [];
-    let frame: number | null = null;
-    let stopped = false;
-    const canvasNodes = new Set(run.definition.nodes.map((node) => node.id));
-    const flush = () => {
-      frame = null;
-      const events = queue;
-      queue = [];
-      if (events.length > 0) dispatch(events);
-    };
-    const connect = (after: number) => {
-      source?.close();
-      source = new EventSource(`/api/runs/${encodeURIComponent(run.id)}/events?after=${after}`);
-      source.onopen = () => setConnection("live");
-      source.onerror = () => {
-        // EventSource reconnects by itself and resends Last-Event-ID; the reducer drops any repeat.
-        if (!stopped) setConnection("reconnecting");
-      };
-      const onEvent = (message: MessageEvent<string>) => {
-        const event = JSON.parse(message.data) as RunEvent;
-        if (event.seq <= lastApplied.current) return;
-        if (event.seq > lastApplied.current + 1) {
-          // A gap would mean a missed event: start over from the last one applied.
-          connect(lastApplied.current);
-          return;
-        }
-        lastApplied.current = event.seq;
-        queue.push(event);
-        // Open the panel of a node as soon as it starts waiting for a person.
-        if (event.type === "approval-requested" && event.nodeId && canvasNodes.has(event.nodeId)) setSelected(event.nodeId);
-        frame ??= requestAnimationFrame(flush);
-      };
-      for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
-      source.addEventListener("end", () => {
-        stopped = true;
-        source?.close();
-        if (frame !== null) cancelAnimationFrame(frame);
-        flush();
-        setConnection("closed");
-      });
-    };
-    connect(lastApplied.current);
-    return () => {
-      stopped = true;
-      source?.close();
-      if (frame !== null) cancelAnimationFrame(frame);
-    };
-  }, [run.id, run.status, run.definition]);
+  // The live stream, applied in batches; a node that starts waiting for a person opens its panel.
+  const canvasNodes = useMemo(() => new Set(run.definition.nodes.map((node) => node.id)), [run.definition]);
+  const onEvents = useCallback(
+    (events: RunEvent[]) => {
+      dispatch(events);
+      const waiting = events.findLast((event) => event.type === "approval-requested" && event.nodeId !== null && canvasNodes.has(event.nodeId));
+      if (waiting?.nodeId) setSelected(waiting.nodeId);
+    },
+    [canvasNodes],
+  );
+  const connection = useRunEventStream(run.id, run.lastSeq, !FINISHED.has(run.status), onEvents);
 
   // Resolved arguments are in the step record, not in the events: fetch them when a finished node is opened.
   const selectedStep = selected ? (state.steps[selected] ?? emptyStep()) : null;
@@ -260,7 +199,7 @@ function RunSummaryPanel({ state, inputs }: { state: RunViewState; inputs: Recor
     <div className="space-y-4 text-sm">
       <p className="text-muted">Choose a node on the canvas or in the timeline to see its result.</p>
       <dl className="grid grid-cols-2 gap-2">
-        {(["succeeded", "running", "waiting", "failed", "pending", "skipped"] as const).map((status) =>
+        {(["succeeded", "running", "waiting", "failed", "pending", "skipped", "attached"] as const).map((status) =>
           counts[status] ? (
             <div key={status} className="rounded-lg border border-line px-3 py-2">
               <dt className="text-xs text-muted">{statusWord(status)}</dt>

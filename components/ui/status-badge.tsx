@@ -1,7 +1,7 @@
+import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import type { RunStatus } from "@/lib/workflow/run-types";
-import type { NodeStatus } from "@/lib/workflow/scheduler";
 
-type Status = RunStatus | NodeStatus;
+type Status = RunStatus | StepViewStatus;
 
 const LOOK: Record<Status, { label: string; className: string; pulse?: boolean }> = {
   pending: { label: "pending", className: "bg-surface-sunken text-muted border-line" },
@@ -11,6 +11,7 @@ const LOOK: Record<Status, { label: string; className: string; pulse?: boolean }
   succeeded: { label: "succeeded", className: "bg-safe-soft text-safe border-transparent" },
   failed: { label: "failed", className: "bg-caution text-white border-transparent dark:text-background" },
   skipped: { label: "skipped", className: "bg-surface-sunken text-muted border-line border-dashed" },
+  attached: { label: "attached", className: "bg-surface-sunken text-foreground border-line" },
   cancelled: { label: "cancelled", className: "bg-surface-sunken text-muted border-line" },
 };
 

@@ -171,3 +171,56 @@ describe("applyRunEvent", () => {
     expect(state.lastSeq).toBe(1);
   });
 });
+
+describe("every event type of the contract", () => {
+  it("is handled: applying one moves the position on and never throws, whatever its payload", async () => {
+    const { RUN_EVENT_TYPES } = await import("@/lib/contracts/run-event");
+    let state = initialRunViewState(snapshot());
+    RUN_EVENT_TYPES.forEach((type, index) => {
+      state = applyRunEvent(state, { runId: "r1", seq: index + 1, type, nodeId: "write", payload: {}, createdAt: "2025-01-01T00:00:00.000Z" });
+      expect(state.lastSeq, type).toBe(index + 1);
+    });
+  });
+
+  it("keeps streamed model text out of the timeline and in the agent's panel, once", () => {
+    let state = initialRunViewState(snapshot({ steps: [step("agent")] }));
+    const deltas = ["I will ", "read the ", "folder."].map((text, index) => ({
+      runId: "r1",
+      seq: index + 1,
+      type: "node-text-delta" as const,
+      nodeId: "agent",
+      payload: { text, turn: 1 },
+      createdAt: "2025-01-01T00:00:00.000Z",
+    }));
+    for (const delta of deltas) state = applyRunEvent(state, delta);
+    // A reconnecting stream resends from its position: repeats change nothing.
+    for (const delta of deltas) state = applyRunEvent(state, delta);
+    expect(state.steps.agent?.agent?.text).toBe("I will read the folder.");
+    expect(state.timeline).toEqual([]);
+    const reopened = initialRunViewState(snapshot({ steps: [step("agent")], lastSeq: 3 }), deltas);
+    expect(reopened.steps.agent?.agent?.text).toBe("I will read the folder.");
+    expect(reopened.timeline).toEqual([]);
+  });
+
+  it("shows a tool attached to an agent as attached, not skipped", () => {
+    const attached = event("node-skipped", "write", { reason: "attached", agent: "agent" });
+    const live = applyRunEvent(initialRunViewState(snapshot()), attached);
+    expect(live.steps.write).toMatchObject({ status: "attached", attachedTo: "agent" });
+    const reopened = initialRunViewState(snapshot({ steps: [step("write", "skipped")], lastSeq: attached.seq }), [attached]);
+    expect(reopened.steps.write).toMatchObject({ status: "attached", attachedTo: "agent" });
+    const notTaken = applyRunEvent(initialRunViewState(snapshot()), event("node-skipped", "out", { reason: "route" }));
+    expect(notTaken.steps.out?.status).toBe("skipped");
+  });
+});
+
+describe("approvals of a run that ends", () => {
+  it("are withdrawn when the run is cancelled or its node fails, so no Approve button stays", () => {
+    const opened = applyRunEvent(initialRunViewState(snapshot()), event("approval-requested", "write", { approval: approval("pending") }));
+    expect(pendingApprovalsOf(opened, "write")).toHaveLength(1);
+    const cancelled = applyRunEvent(opened, event("run-cancelled", null, { error: "Cancelled by Ada." }));
+    expect(pendingApprovalsOf(cancelled, "write")).toEqual([]);
+    expect(cancelled.approvals[0]?.status).toBe("cancelled");
+    const failed = applyRunEvent(opened, event("node-failed", "write", { error: "The run was cancelled." }));
+    expect(pendingApprovalsOf(failed, "write")).toEqual([]);
+  });
+});

@@ -24,12 +24,15 @@ export interface RunViewState {
   steps: Readonly<Record<string, StepView>>;
   /** Approvals in the order they were asked for. */
   approvals: readonly ApprovalView[];
-  /** The most recent events, oldest first, for the timeline (at most `TIMELINE_LIMIT`). */
+  /** The most recent events, oldest first, for the timeline (at most `TIMELINE_LIMIT`); streamed model text is in the agent's panel, not here. */
   timeline: readonly RunEvent[];
 }
 
+/** A step's status as the run view shows it: the scheduler's, or `attached` for a tool an agent calls (never a step of its own). */
+export type StepViewStatus = NodeStatus | "attached";
+
 export interface StepView {
-  status: NodeStatus;
+  status: StepViewStatus;
   /** The latest progress or notification message while it runs. */
   progress: string | null;
   output: StepOutput | null;
@@ -95,9 +98,9 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
-  const timeline = history.filter((event) => event.seq <= run.lastSeq).slice(-TIMELINE_LIMIT);
-  // A running step's last progress message is only in the events.
-  for (const event of timeline) {
+  const known = history.filter((event) => event.seq <= run.lastSeq);
+  // A running step's last progress message, and an agent's text and calls, are only in the events.
+  for (const event of known) {
     const step = event.nodeId ? steps[event.nodeId] : undefined;
     if (!step) continue;
     if (event.type === "node-started") {
@@ -105,10 +108,14 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       delete step.agent;
     }
     if (isAgentEvent(event)) step.agent = applyAgentEvent(step.agent, event);
-    if (event.type === "node-skipped" && event.payload.reason === "attached" && typeof event.payload.agent === "string") step.attachedTo = event.payload.agent;
+    if (event.type === "node-skipped" && event.payload.reason === "attached" && typeof event.payload.agent === "string") {
+      step.attachedTo = event.payload.agent;
+      step.status = "attached";
+    }
     const message = progressMessage(event);
     if (message !== null) step.progress = message;
   }
+  const timeline = known.filter(belongsInTimeline).slice(-TIMELINE_LIMIT);
   return {
     status: run.status,
     error: run.error,
@@ -128,7 +135,11 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
  */
 export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewState {
   if (event.seq <= state.lastSeq) return state;
-  const timeline = state.timeline.length >= TIMELINE_LIMIT ? [...state.timeline.slice(1 - TIMELINE_LIMIT), event] : [...state.timeline, event];
+  const timeline = !belongsInTimeline(event)
+    ? state.timeline
+    : state.timeline.length >= TIMELINE_LIMIT
+      ? [...state.timeline.slice(1 - TIMELINE_LIMIT), event]
+      : [...state.timeline, event];
   const next: RunViewState = { ...state, lastSeq: event.seq, timeline };
   const payload = event.payload;
   switch (event.type) {
@@ -137,12 +148,13 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       return { ...next, status: "running" };
     case "run-awaiting-input":
       return { ...next, status: "awaiting_input" };
+    // A finished run waits for nobody: its open approvals were withdrawn with it (the engine cancels them without an event each).
     case "run-succeeded":
-      return { ...next, status: "succeeded", output: payload.output ?? null, error: null, finishedAt: event.createdAt };
+      return { ...withdrawApprovals(next, null), status: "succeeded", output: payload.output ?? null, error: null, finishedAt: event.createdAt };
     case "run-failed":
-      return { ...next, status: "failed", error: stringOr(payload.error, "The run failed."), finishedAt: event.createdAt };
+      return { ...withdrawApprovals(next, null), status: "failed", error: stringOr(payload.error, "The run failed."), finishedAt: event.createdAt };
     case "run-cancelled":
-      return { ...next, status: "cancelled", error: stringOr(payload.error, "Cancelled."), finishedAt: event.createdAt };
+      return { ...withdrawApprovals(next, null), status: "cancelled", error: stringOr(payload.error, "Cancelled."), finishedAt: event.createdAt };
     case "node-started":
       return updateStep(next, event.nodeId, () => ({
         ...emptyStep(),
@@ -166,7 +178,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         finishedAt: event.createdAt,
       }));
     case "node-failed":
-      return updateStep(next, event.nodeId, (step) => ({
+      return updateStep(withdrawApprovals(next, event.nodeId), event.nodeId, (step) => ({
         ...step,
         status: "failed",
         error: stringOr(payload.error, "The step failed."),
@@ -174,12 +186,11 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         finishedAt: event.createdAt,
       }));
     case "node-skipped":
-      return updateStep(next, event.nodeId, (step) => ({
-        ...step,
-        status: "skipped",
-        finishedAt: event.createdAt,
-        ...(payload.reason === "attached" && typeof payload.agent === "string" ? { attachedTo: payload.agent } : {}),
-      }));
+      return updateStep(next, event.nodeId, (step) =>
+        payload.reason === "attached" && typeof payload.agent === "string"
+          ? { ...step, status: "attached", attachedTo: payload.agent }
+          : { ...step, status: "skipped", finishedAt: event.createdAt },
+      );
     case "node-text-delta":
     case "node-tool-call-started":
     case "node-tool-call-finished":
@@ -198,8 +209,29 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         ? updateStep(withApproval, event.nodeId, (step) => (step.status === "waiting" ? { ...step, status: "running" } : step))
         : withApproval;
     }
+    default: {
+      // Every type of the contract is handled above; the type checker says so when one is added.
+      const unhandled: never = event.type;
+      return unhandled;
+    }
   }
-  return next;
+}
+
+/** Streamed model text is shown once, in the agent's panel; every other event tells the run's story. */
+function belongsInTimeline(event: RunEvent): boolean {
+  return event.type !== "node-text-delta";
+}
+
+/** Marks the pending approvals of `nodeId` (every node: null) as withdrawn: nobody can decide them any more. */
+function withdrawApprovals(state: RunViewState, nodeId: string | null): RunViewState {
+  const stale = state.approvals.some((approval) => approval.status === "pending" && (nodeId === null || approval.nodeId === nodeId));
+  if (!stale) return state;
+  return {
+    ...state,
+    approvals: state.approvals.map((approval) =>
+      approval.status === "pending" && (nodeId === null || approval.nodeId === nodeId) ? { ...approval, status: "cancelled" } : approval,
+    ),
+  };
 }
 
 /** The pending approvals of a node (for the panel beside it). */

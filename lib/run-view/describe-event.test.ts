@@ -34,3 +34,18 @@ describe("describeEvent", () => {
     expect(description).toMatchObject({ subject: "Plan", text: "Waiting for you to approve the plan" });
   });
 });
+
+describe("describeEvent for every type of the contract", () => {
+  it("says each in words, never as its raw type name", async () => {
+    const { RUN_EVENT_TYPES } = await import("@/lib/contracts/run-event");
+    for (const type of RUN_EVENT_TYPES) {
+      const description = describeEvent(event(type, "write", { tool: "write_file" }), labelOf);
+      expect(description.text, type).not.toContain(type);
+      expect(description.text.length, type).toBeGreaterThan(3);
+    }
+    expect(describeEvent(event("node-tool-call-started", "write", { tool: "write_file" }), labelOf).text).toBe("Called write_file");
+    expect(describeEvent(event("node-tool-call-finished", "write", { tool: "write_file", isError: true, content: "disk full\nmore" }), labelOf).text).toBe(
+      "write_file failed: disk full",
+    );
+  });
+});

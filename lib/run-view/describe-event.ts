@@ -91,8 +91,28 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
         tone: decision === "deny" ? "bad" : "good",
       };
     }
+    case "node-tool-call-started":
+      return { subject, text: `Called ${text(payload.tool) ?? "a tool"}`, tone: "progress" };
+    case "node-tool-call-finished": {
+      const tool = text(payload.tool) ?? "The tool";
+      return payload.isError === true
+        ? { subject, text: `${tool} failed: ${firstLine(text(payload.content) ?? "no reason given")}`, tone: "bad" }
+        : { subject, text: `${tool} answered`, tone: "neutral" };
+    }
+    case "node-text-delta":
+      // Not a timeline row (the text is in the agent's panel); said in words should anything list it.
+      return { subject, text: "Wrote part of its answer", tone: "neutral" };
+    default: {
+      // Every type of the contract has its sentence above; the type checker says so when one is added.
+      const unhandled: never = event.type;
+      return unhandled;
+    }
   }
-  return { subject, text: String(event.type), tone: "neutral" };
+}
+
+function firstLine(value: string): string {
+  const line = value.split("\n")[0] ?? "";
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

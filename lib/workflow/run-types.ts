@@ -7,35 +7,9 @@ export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "awai
 
 export const FINISHED_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "cancelled"]);
 
-/** Event types, noun then verb. Every one is persisted before it is published. */
-export type RunEventType =
-  | "run-started"
-  | "run-resumed"
-  | "run-awaiting-input"
-  | "run-succeeded"
-  | "run-failed"
-  | "run-cancelled"
-  | "node-started"
-  | "node-progress"
-  | "node-notified"
-  | "node-succeeded"
-  | "node-failed"
-  | "node-skipped"
-  | "node-text-delta"
-  | "node-tool-call-started"
-  | "node-tool-call-finished"
-  | "approval-requested"
-  | "approval-decided";
-
-/** An event as stored and streamed; `seq` is its position in the run (1, 2, 3, ...). */
-export interface RunEvent {
-  runId: string;
-  seq: number;
-  type: RunEventType;
-  nodeId: string | null;
-  payload: Record<string, unknown>;
-  createdAt: string;
-}
+// The event contract lives in lib/contracts; re-exported for the engine's modules.
+import type { RunEvent } from "@/lib/contracts/run-event";
+export type { RunEvent, RunEventType } from "@/lib/contracts/run-event";
 
 /** What a finished step produced. */
 export interface StepOutput {

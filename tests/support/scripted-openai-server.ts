@@ -5,6 +5,12 @@ import type { AddressInfo } from "node:net";
 export interface ScriptedReply {
   text?: string;
   toolCalls?: { name: string; arguments: Record<string, unknown>; id?: string }[];
+  /**
+   * When streaming: the text is sent, then the reply waits for this promise
+   * before its tool calls and its end, so a test can watch a half-streamed
+   * answer for as long as it needs (no timers).
+   */
+  holdAfterText?: Promise<void>;
 }
 
 /** A request the server received, as sent. */
@@ -109,6 +115,7 @@ export async function startScriptedOpenAIServer(): Promise<ScriptedOpenAIServer>
       // Text in a few pieces, as a real server streams it.
       const text = reply.text ?? "";
       for (let start = 0; start < text.length; start += 8) send({ content: text.slice(start, start + 8) }, null);
+      if (reply.holdAfterText) await reply.holdAfterText;
       toolCalls.forEach((call, index) => send({ tool_calls: [{ index, ...call }] }, null));
       send({}, finishReason);
       response.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [], usage })}\n\n`);
