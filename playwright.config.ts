@@ -9,7 +9,7 @@ import { defineConfig } from "@playwright/test";
  * folder. The config is loaded again in each worker, so the folders are made
  * once, in the runner, and handed on through the environment.
  */
-const PORT = 3377;
+const PORT = Number(process.env.E2E_PORT ?? 3377);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 if (!process.env.E2E_SCRATCH) {
