@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { LoginForm } from "@/components/login/login-form";
+import { safeNextPath } from "@/lib/server/safe-next-path";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-/** Only a path inside the studio may follow a sign-in, never another site. */
+/** Only a path inside the studio may follow a sign-in, never another site (`/\host` included). */
 function safeNext(value: string | string[] | undefined): string {
-  const next = Array.isArray(value) ? value[0] : value;
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  return safeNextPath(value);
 }
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

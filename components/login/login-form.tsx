@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { safeNextPath } from "@/lib/server/safe-next-path";
 
 interface FieldErrors {
   name?: string;
@@ -33,7 +34,7 @@ export function LoginForm({ next }: { next: string }) {
         body: JSON.stringify({ name, password }),
       });
       if (response.ok) {
-        router.replace(next);
+        router.replace(safeNextPath(next));
         router.refresh();
         return;
       }

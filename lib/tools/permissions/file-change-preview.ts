@@ -1,5 +1,6 @@
 import { structuredPatch } from "diff";
 import type { DiffLine, DiffRow, FileChangePreview, FileReplacePreview } from "./approval-preview";
+import { FILE_LINE_MARKING } from "./file-line-marking";
 import { hasHiddenCharacters } from "./visible-text";
 
 /**
@@ -15,9 +16,6 @@ const MAX_FLAGGED_LINES = 200;
 const DIFF_TIMEOUT_MS = 1_000;
 
 const NO_NEWLINE = "\\ No newline at end of file";
-
-/** Options for how diff lines are marked: tabs are normal in files, long indentation too. */
-export const FILE_LINE_MARKING = { keepTabs: true, blankRun: 40 } as const;
 
 /**
  * The change from `before` (null: a new file) to `after`, as typed rows with

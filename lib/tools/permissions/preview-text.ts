@@ -1,5 +1,5 @@
 import type { ApprovalPreview, DiffLine, DiffRow } from "./approval-preview";
-import { FILE_LINE_MARKING } from "./file-change-preview";
+import { FILE_LINE_MARKING } from "./file-line-marking";
 import { toVisibleString } from "./visible-text";
 
 const SIGN: Record<DiffLine["kind"], string> = { added: "+", removed: "-", context: " " };
