@@ -228,7 +228,10 @@ test("a long new file with a fake header in its tail shows head and tail, the rm
     await expect(change.getByRole("row").filter({ hasText: "echo line 150" })).toHaveCount(1);
     await expect(change.getByRole("row")).toHaveCount(304);
   });
-  await (await inboxCard(page, name)).getByRole("button", { name: "Deny" }).click();
+  const card = await inboxCard(page, name);
+  await card.getByRole("button", { name: "Deny" }).click();
+  await card.getByRole("button", { name: "Deny" }).click();
+  await expect.poll(() => runStatus(request, runId), { timeout: 30_000 }).toBe("failed");
 });
 
 test("a target that changed while its write waited asks again, showing the change against what the file now holds", async ({ page, request }, testInfo) => {

@@ -192,7 +192,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
       </header>
 
       <div className="space-y-4 px-4 py-4">
-        <ApprovalPreview effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
+        <ApprovalPreview kind={approval.kind} effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
         {approval.kind !== "mcp" && approval.kind !== "plan" && approval.kind !== "ask" && Object.keys(approval.arguments).length > 0 ? (
           <details className="group" open={approval.kind !== "write"}>
             <summary className="cursor-pointer text-xs font-medium text-muted hover:text-foreground">Arguments</summary>

@@ -1,11 +1,13 @@
 import { argumentMarking } from "@/lib/run-view/hidden-characters";
 import type { ApprovalPreview as Effect } from "@/lib/tools/permissions/approval-preview";
+import type { ApprovalKind } from "@/lib/workflow/run-types";
 import { FILE_LINE_MARKING } from "@/lib/tools/permissions/file-line-marking";
 import { ArgumentList } from "./argument-list";
 import { FileChangeView } from "./file-change-view";
 import { VisibleText } from "./visible-text";
 
 interface ApprovalPreviewProps {
+  kind: ApprovalKind;
   effect: Effect;
   toolTitle: string;
   arguments: Record<string, unknown>;
@@ -15,7 +17,7 @@ interface ApprovalPreviewProps {
 const LOGICAL_ORDER = "[direction:ltr] [unicode-bidi:bidi-override]";
 
 /** What would happen, rendered from the server's data the way each kind reads best. */
-export function ApprovalPreview({ effect, toolTitle, arguments: args }: ApprovalPreviewProps) {
+export function ApprovalPreview({ kind, effect, toolTitle, arguments: args }: ApprovalPreviewProps) {
   switch (effect.kind) {
     case "file-change":
       return <FileChangeView change={effect} download={typeof args.content === "string" ? args.content : undefined} />;
@@ -79,8 +81,13 @@ export function ApprovalPreview({ effect, toolTitle, arguments: args }: Approval
         </div>
       );
     case "text":
-      return (
+      return kind === "ask" ? (
+        <p className="whitespace-pre-wrap rounded-lg border border-accent/30 bg-accent-soft px-3 py-2.5 text-sm text-foreground [overflow-wrap:anywhere]">
+          <VisibleText text={effect.text} options={FILE_LINE_MARKING} />
+        </p>
+      ) : (
         <div>
+          {kind === "plan" ? <p className="mb-1 text-xs font-medium text-muted">The plan</p> : null}
           <pre className="max-h-96 overflow-auto whitespace-pre-wrap rounded-lg border border-line bg-surface-sunken px-3 py-2.5 font-sans text-sm leading-relaxed [overflow-wrap:anywhere]">
             <VisibleText text={effect.text} options={FILE_LINE_MARKING} />
           </pre>
