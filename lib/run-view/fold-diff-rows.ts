@@ -27,14 +27,17 @@ export function foldDiffRows(rows: readonly DiffRow[], foldAt = FOLD_AT): Folded
   if (rows.length <= foldAt) return { head: [...rows], folded: null, tail: [] };
   const middle = rows.slice(HEAD_ROWS, rows.length - TAIL_ROWS);
   const lines = middle.filter(isLine);
+  // Lines the server already left out (a change too large to store) are folded too: count them and keep their flags.
+  const omitted = middle.flatMap((row) => (row.kind === "omitted" ? [row] : []));
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   return {
     head: rows.slice(0, HEAD_ROWS),
     folded: {
       rows: middle,
-      lines: lines.length,
-      added: lines.filter((line) => line.kind === "added").length,
-      removed: lines.filter((line) => line.kind === "removed").length,
-      flagged: lines.filter((line) => hasHiddenCharacters(line.text, FILE_LINE_MARKING)),
+      lines: lines.length + sum(omitted.map((row) => row.lines)),
+      added: lines.filter((line) => line.kind === "added").length + sum(omitted.map((row) => row.added)),
+      removed: lines.filter((line) => line.kind === "removed").length + sum(omitted.map((row) => row.removed)),
+      flagged: [...lines.filter((line) => hasHiddenCharacters(line.text, FILE_LINE_MARKING)), ...omitted.flatMap((row) => row.flagged)],
     },
     tail: rows.slice(rows.length - TAIL_ROWS),
   };
