@@ -11,6 +11,7 @@ import { formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden-characters";
 import type { ApprovalPreview as Effect } from "@/lib/tools/permissions/approval-preview";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
+import { DIGEST_MISMATCH } from "@/lib/validations/run";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus } from "@/lib/workflow/run-types";
 import { ApprovalPreview } from "./approval-preview";
 import { ArgumentList } from "./argument-list";
@@ -124,7 +125,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
       setDecided(result.approval);
       onDecided?.(result.approval);
     } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 409 && /not what this step would do now/.test(caught.message)) {
+      if (caught instanceof ApiError && caught.status === 409 && caught.body.reason === DIGEST_MISMATCH) {
         setError(caught.message);
         onStale?.();
       } else if (caught instanceof ApiError && caught.status === 409) {

@@ -1,6 +1,6 @@
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import type { ApprovalKind } from "@/lib/workflow/run-types";
-import type { DecisionBody } from "@/lib/validations/run";
+import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
@@ -38,7 +38,7 @@ export async function decideApproval(id: string, body: DecisionBody, decidedBy: 
     throw new HttpError(
       409,
       "What you were shown is not what this step would do now: its arguments or preview changed. Nothing was decided; look at the approval again and decide on what it shows now.",
-      { approval },
+      { approval, reason: DIGEST_MISMATCH },
     );
   }
   const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy });

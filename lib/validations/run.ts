@@ -32,6 +32,9 @@ export const DecisionBodySchema = z.object({
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 
+/** The `reason` of a 409 whose digest is not the approval's: the card shows the message rather than "decided elsewhere". */
+export const DIGEST_MISMATCH = "digest-mismatch";
+
 /** GET /approvals */
 export const ListApprovalsQuerySchema = z.object({
   status: z.enum(["pending", "approved", "denied", "answered", "cancelled"]).optional(),

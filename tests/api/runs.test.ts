@@ -131,6 +131,7 @@ describe("approvals", () => {
     const otherDigest = await api.post(`/api/approvals/${approval.id}`, { decision: "once", digest: "sha256:something-else" });
     expect(otherDigest.status).toBe(409);
     expect(otherDigest.body.error).toMatch(/What you were shown is not what this step would do now/);
+    expect(otherDigest.body.reason).toBe("digest-mismatch");
     expect((await api.getRun(run.id)).status).toBe("awaiting_input");
 
     const decided = await api.post(`/api/approvals/${approval.id}`, { decision: "once", digest: approval.digest });
