@@ -109,13 +109,16 @@ test("a stdio MCP server's command is shown before it runs, and runs only after 
   const form = page.getByRole("dialog", { name: "Add an MCP server" });
   await form.getByRole("textbox", { name: "Name" }).fill(name);
   await form.getByRole("textbox", { name: "Command" }).fill("sh");
-  await form.getByRole("textbox", { name: "Arguments" }).fill(`-c\ntouch '${marker}'`);
+  // A direction-changing character in a shell comment: harmless here, and it must be marked, not hidden.
+  await form.getByRole("textbox", { name: "Arguments" }).fill(`-c\ntouch '${marker}' # \u202Edone`);
   await form.getByRole("button", { name: "Save and connect" }).click();
 
   const review = page.getByRole("dialog", { name: "Run this command on this machine?" });
   await expect(review).toBeVisible();
   await expect(review.getByRole("listitem").filter({ hasText: "-c" })).toBeVisible();
   await expect(review.getByText(`touch '${marker}'`)).toBeVisible();
+  await expect(review.getByText("⟨U+202E⟩")).toBeVisible();
+  await expect(review.getByRole("alert")).toContainText("hidden or direction-changing characters");
   await snap(page, testInfo, "the exact command, before anything runs");
   expect(existsSync(marker)).toBe(false);
 

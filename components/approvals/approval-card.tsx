@@ -8,7 +8,10 @@ import { useNow } from "@/components/runs/use-now";
 import { ToolIcon } from "@/components/tool-icon";
 import { api, ApiError } from "@/lib/client/api";
 import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden-characters";
+import type { ApprovalPreview as Effect } from "@/lib/tools/permissions/approval-preview";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
+import { DIGEST_MISMATCH } from "@/lib/validations/run";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus } from "@/lib/workflow/run-types";
 import { ApprovalPreview } from "./approval-preview";
 import { ArgumentList } from "./argument-list";
@@ -23,6 +26,9 @@ export interface ApprovalCardData {
   operation: string | null;
   arguments: Record<string, unknown>;
   preview: string;
+  effect: Effect;
+  /** Sent back with the decision: the server refuses it when the approval is no longer what was shown. */
+  digest: string;
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   feedback: string | null;
@@ -103,18 +109,26 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const operation = operationTitle(toolTitles, approval.tool, approval.operation);
   const folder = folderOf(approval.arguments);
   const pending = approval.status === "pending" && !decided && !stale;
+  const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
 
   async function decide(decision: ApprovalDecision, feedback?: string) {
     setBusy(true);
     setError(null);
     onDeciding?.();
     try {
-      const body = feedback && feedback.trim() !== "" ? { decision, feedback: feedback.trim() } : { decision };
+      const body = {
+        decision,
+        ...(feedback && feedback.trim() !== "" ? { feedback: feedback.trim() } : {}),
+        ...(approval.digest ? { digest: approval.digest } : {}),
+      };
       const result = await api<{ approval: ApprovalRecord }>(`/api/approvals/${encodeURIComponent(approval.id)}`, { method: "POST", body });
       setDecided(result.approval);
       onDecided?.(result.approval);
     } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 409) {
+      if (caught instanceof ApiError && caught.status === 409 && caught.body.reason === DIGEST_MISMATCH) {
+        setError(caught.message);
+        onStale?.();
+      } else if (caught instanceof ApiError && caught.status === 409) {
         setStale(true);
         onStale?.();
       } else {
@@ -144,7 +158,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   return (
     <article
       aria-labelledby={titleId}
-      className={`rounded-xl border bg-surface shadow-card transition-opacity ${pending ? "border-line-strong" : "border-line opacity-90"}`}
+      className={`min-w-0 rounded-xl border bg-surface shadow-card transition-opacity [overflow-wrap:anywhere] ${pending ? "border-line-strong" : "border-line opacity-90"}`}
       data-approval-id={approval.id}
     >
       <header className="flex items-start gap-3 border-b border-line px-4 py-3">
@@ -179,7 +193,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
       </header>
 
       <div className="space-y-4 px-4 py-4">
-        <ApprovalPreview kind={approval.kind} preview={approval.preview} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
+        <ApprovalPreview kind={approval.kind} effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
         {approval.kind !== "mcp" && approval.kind !== "plan" && approval.kind !== "ask" && Object.keys(approval.arguments).length > 0 ? (
           <details className="group" open={approval.kind !== "write"}>
             <summary className="cursor-pointer text-xs font-medium text-muted hover:text-foreground">Arguments</summary>
@@ -246,6 +260,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
           </form>
         ) : (
           <div className="space-y-2">
+            <HiddenCharactersNotice found={hidden} />
             <div className="flex flex-wrap items-center gap-2">
               {approval.kind === "write" ? (
                 <>
@@ -279,5 +294,17 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
         ) : null}
       </footer>
     </article>
+  );
+}
+
+/** Said above the buttons, so nobody approves without knowing that marks stand for characters they could not see. */
+function HiddenCharactersNotice({ found }: { found: HiddenCharacters }) {
+  if (!found.hidden) return null;
+  return (
+    <p role="note" className="rounded-md border border-caution/50 bg-caution-soft px-3 py-2 text-sm font-medium text-caution">
+      {found.bidi
+        ? "This action holds direction-changing characters, which can make text read in another order than it runs, and may hold other hidden characters. Each is shown as a ⟨U+…⟩ mark where it sits."
+        : "This action holds hidden characters (invisible, control or long runs of blanks). Each is shown as a ⟨…⟩ mark where it sits."}
+    </p>
   );
 }

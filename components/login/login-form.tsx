@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { safeNextPath } from "@/lib/server/safe-next-path";
 
 type Method = "password" | "token";
 
@@ -46,7 +47,7 @@ export function LoginForm({ next, hasPassword }: { next: string; hasPassword: bo
         body: JSON.stringify(method === "password" ? { name, password } : { token, ...(name ? { name } : {}) }),
       });
       if (response.ok) {
-        router.replace(next);
+        router.replace(safeNextPath(next));
         router.refresh();
         return;
       }

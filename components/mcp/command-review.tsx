@@ -1,15 +1,24 @@
+import { VisibleText } from "@/components/approvals/visible-text";
+import { hasHiddenCharacters } from "@/lib/tools/permissions/visible-text";
 import type { StdioServerConfig } from "@/lib/validations/mcp-server";
 
 /**
  * Exactly what a stdio MCP server runs, shown before it first starts: the
  * program, every argument on its own line (nothing joined, so spaces inside an
- * argument stay visible), the folder and the environment. Values are shown as
- * stored: `${NAME}` secret references are not resolved here.
+ * argument stay visible), the folder and the environment, every hidden or
+ * direction-changing character marked the way approval cards mark them.
+ * Values are shown as stored: `${NAME}` secret references are not resolved.
  */
 export function CommandReview({ config }: { config: Pick<StdioServerConfig, "command" | "args" | "env" | "cwd"> }) {
   const environment = Object.entries(config.env);
+  const hidden = [config.command, ...config.args, config.cwd ?? "", ...environment.flat()].some((text) => hasHiddenCharacters(text));
   return (
     <div className="space-y-4 text-sm">
+      {hidden ? (
+        <p role="alert" className="rounded-md bg-caution-soft px-3 py-2 font-medium text-caution">
+          This command holds hidden or direction-changing characters (marked below): what it runs may differ from how it reads.
+        </p>
+      ) : null}
       <p>
         The studio will start this program on this machine, with your user&apos;s rights, every time it connects to the server. Start it only if you
         know what it does.
@@ -60,5 +69,9 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 function Code({ children }: { children: string }) {
-  return <code className="inline-block max-w-full whitespace-pre-wrap break-all rounded bg-surface-sunken px-1.5 py-0.5 font-mono text-xs">{children}</code>;
+  return (
+    <code className="inline-block max-w-full whitespace-pre-wrap break-all rounded bg-surface-sunken px-1.5 py-0.5 font-mono text-xs">
+      <VisibleText text={children} />
+    </code>
+  );
 }

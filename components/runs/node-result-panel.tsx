@@ -43,11 +43,11 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
     <div className="space-y-5">
       <div>
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-base font-semibold text-foreground">{label}</h2>
+          <h2 className="min-w-0 text-base font-semibold text-foreground [overflow-wrap:anywhere]">{label}</h2>
           <StatusBadge status={step.status} />
         </div>
         {tool && (tool !== label || operation) ? (
-          <p className="mt-0.5 text-xs text-muted">{[tool !== label ? tool : null, operation].filter(Boolean).join(" · ")}</p>
+          <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{[tool !== label ? tool : null, operation].filter(Boolean).join(" · ")}</p>
         ) : null}
         {step.startedAt ? (
           <p className="mt-1 text-xs text-muted" suppressHydrationWarning>

@@ -50,7 +50,7 @@ export const RunTimeline = memo(function RunTimeline({ events, labelOf, isNode, 
                 {formatClock(event.createdAt)}
               </time>
               <span aria-hidden="true" className={`mt-1.5 size-2 shrink-0 rounded-full ${TONE_DOT[description.tone]}`} />
-              <span className="min-w-0 flex-1">
+              <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
                 {description.subject ? (
                   <span className="font-medium text-foreground">
                     {description.subject}

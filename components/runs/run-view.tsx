@@ -112,7 +112,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
             / run
           </p>
           <h1 className="mt-1 flex flex-wrap items-center gap-3 text-2xl font-semibold tracking-tight">
-            <Link href={`/workflows/${run.workflowId}`} className="hover:text-accent hover:underline">
+            <Link href={`/workflows/${run.workflowId}`} className="min-w-0 hover:text-accent hover:underline [overflow-wrap:anywhere]">
               {run.workflowName}
             </Link>
             <StatusBadge status={state.status} />
@@ -211,10 +211,10 @@ function RunSummaryPanel({ state, inputs }: { state: RunViewState; inputs: Recor
       {Object.keys(inputs).length > 0 ? (
         <div>
           <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-muted">Inputs</h3>
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1 text-xs">
+          <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
             {Object.entries(inputs).map(([key, value]) => (
               <div key={key} className="contents">
-                <dt className="font-mono text-muted">{key}</dt>
+                <dt className="max-w-40 break-all font-mono text-muted">{key}</dt>
                 <dd className="break-all font-mono">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
               </div>
             ))}

@@ -1,8 +1,12 @@
 import { createInterface } from "node:readline/promises";
+import { previewText, toVisibleString } from "@/lib/tools";
 import type { ApprovalDecisionInput, ApprovalKind, ApprovalRecord } from "@/lib/workflow/run-types";
+import { wrapForTerminal } from "./wrap-for-terminal";
 
 /** Decides one approval of a run; may print what it decided or ask someone. */
-export type Approver = (approval: Pick<ApprovalRecord, "id" | "kind" | "nodeId" | "tool" | "operation" | "preview">) => Promise<ApprovalDecisionInput>;
+export type Approver = (
+  approval: Pick<ApprovalRecord, "id" | "kind" | "nodeId" | "tool" | "operation" | "preview"> & Partial<Pick<ApprovalRecord, "effect">>,
+) => Promise<ApprovalDecisionInput>;
 
 /** The feedback of a denial when nobody can be asked. */
 export const NO_PERSON_FEEDBACK = "no person to approve (run with --auto-approve for trusted scripts)";
@@ -27,6 +31,23 @@ export function autoApprovalDecision(kind: ApprovalKind): ApprovalDecisionInput 
 
 export const autoApprover: Approver = async (approval) => autoApprovalDecision(approval.kind);
 
+/**
+ * What the terminal shows before asking: the header and the preview, every
+ * control, escape, carriage return and bidi character marked (the same rules
+ * as the browser's card), wrapped to the terminal's width.
+ */
+export function approvalPrompt(approval: Parameters<Approver>[0], columns: number): string {
+  const subject = toVisibleString(`${approval.nodeId}${approval.tool ? ` (${approval.tool}${approval.operation ? ` ${approval.operation}` : ""})` : ""}`);
+  const shown = approval.effect ? previewText(approval.effect) : toVisibleString(approval.preview);
+  const header = `── ${approval.kind === "ask" ? "A question from" : `Approve ${approval.kind} by`} ${subject} ──`;
+  return `\n${wrapForTerminal(`${header}\n${shown}`, columns)}\n\n`;
+}
+
+function columnsOf(output: NodeJS.WritableStream): number {
+  const columns = (output as { columns?: unknown }).columns;
+  return typeof columns === "number" && columns > 0 ? columns : 80;
+}
+
 /** No --auto-approve and no terminal: deny, saying why. */
 export const denyingApprover: Approver = async () => ({ decision: "deny", feedback: NO_PERSON_FEEDBACK, decidedBy: CLI_NAME });
 
@@ -45,8 +66,7 @@ export function terminalApprover(input: NodeJS.ReadableStream, output: NodeJS.Wr
   const question = (prompt: string) => terminal.question(prompt, { signal: asking.signal });
 
   async function ask(approval: Parameters<Approver>[0]): Promise<ApprovalDecisionInput> {
-    const subject = `${approval.nodeId}${approval.tool ? ` (${approval.tool}${approval.operation ? ` ${approval.operation}` : ""})` : ""}`;
-    output.write(`\n── ${approval.kind === "ask" ? "A question from" : `Approve ${approval.kind} by`} ${subject} ──\n${approval.preview}\n\n`);
+    output.write(approvalPrompt(approval, columnsOf(output)));
     if (approval.kind === "ask") {
       return { decision: "answer", feedback: await question("Your answer: "), decidedBy };
     }

@@ -1,3 +1,4 @@
+import { toVisibleString } from "@/lib/tools";
 import type { RunEvent } from "@/lib/workflow/run-types";
 
 /** How many lines of a node's output the readable log shows. */
@@ -35,6 +36,11 @@ interface ApprovalSummary {
  * easy to follow.
  */
 export function describeEvent(event: RunEvent): string[] {
+  // Names, arguments and outputs come from models and files: escape what a terminal would obey or hide.
+  return eventLines(event).map((line) => toVisibleString(line, { keepLineFeeds: false, keepTabs: true, blankRun: 40 }));
+}
+
+function eventLines(event: RunEvent): string[] {
   const node = `[${event.nodeId ?? "run"}]`;
   const payload = event.payload;
   switch (event.type) {

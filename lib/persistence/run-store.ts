@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { WriteGrant } from "@/lib/tools";
+import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
   ApprovalDecision,
@@ -43,6 +43,8 @@ export function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
     operation: row.operation,
     arguments: parseJson(row.arguments, {}),
     preview: row.preview,
+    effect: parseApprovalPreview(parseJson<unknown>(row.effect, null), row.preview),
+    digest: row.digest,
     status: row.status as ApprovalStatus,
     decision: row.decision as ApprovalDecision | null,
     feedback: row.feedback,
@@ -220,7 +222,7 @@ export class PrismaRunStore implements RunStore {
     if (operations.length > 0) await this.db.$transaction(operations);
   }
 
-  async openApproval(request: ApprovalRequest): Promise<{ approval: ApprovalRecord; created: boolean }> {
+  async openApproval(request: ApprovalRequest & { digest: string }): Promise<{ approval: ApprovalRecord; created: boolean }> {
     const existing = await this.db.approval.findUnique({ where: { runId_key: { runId: request.runId, key: request.key } } });
     if (existing) return { approval: toApprovalRecord(existing), created: false };
     const row = await this.db.approval.create({
@@ -234,6 +236,8 @@ export class PrismaRunStore implements RunStore {
         operation: request.operation,
         arguments: JSON.stringify(request.arguments),
         preview: request.preview,
+        effect: request.effect === undefined ? null : JSON.stringify(request.effect),
+        digest: request.digest,
       },
     });
     return { approval: toApprovalRecord(row), created: true };
@@ -253,6 +257,13 @@ export class PrismaRunStore implements RunStore {
     });
     const row = await this.db.approval.findUnique({ where: { id } });
     return row ? { approval: toApprovalRecord(row), changed: count === 1 } : null;
+  }
+
+  async supersedeApproval(id: string): Promise<void> {
+    await this.db.approval.updateMany({
+      where: { id, status: "pending" },
+      data: { status: "cancelled", feedback: "Withdrawn: what the step would do changed, so it asks again.", decidedAt: new Date() },
+    });
   }
 
   async cancelApprovals(runId: string): Promise<string[]> {

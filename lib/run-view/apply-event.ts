@@ -1,3 +1,4 @@
+import { parseApprovalPreview, type ApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
 import type {
@@ -57,6 +58,8 @@ export interface ApprovalView {
   operation: string | null;
   arguments: Record<string, unknown>;
   preview: string;
+  effect: ApprovalPreview;
+  digest: string;
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   feedback: string | null;
@@ -291,6 +294,8 @@ function approvalFrom(value: unknown): ApprovalView | null {
     operation: text(raw.operation),
     arguments: typeof raw.arguments === "object" && raw.arguments !== null ? (raw.arguments as Record<string, unknown>) : {},
     preview: text(raw.preview) ?? "",
+    effect: parseApprovalPreview(raw.effect, text(raw.preview) ?? ""),
+    digest: text(raw.digest) ?? "",
     status: (text(raw.status) ?? "pending") as ApprovalStatus,
     decision: text(raw.decision) as ApprovalDecision | null,
     feedback: text(raw.feedback),

@@ -1,6 +1,6 @@
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import type { ApprovalKind } from "@/lib/workflow/run-types";
-import type { DecisionBody } from "@/lib/validations/run";
+import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
@@ -16,7 +16,8 @@ const DECISIONS_BY_KIND: Record<ApprovalKind, readonly DecisionBody["decision"][
 
 /**
  * Records a person's decision and resumes the waiting step: 422 for a
- * decision the approval's kind does not take, 409 when it was already decided.
+ * decision the approval's kind does not take, 409 when it was already
+ * decided or when the digest the card rendered is not the approval's.
  */
 export async function decideApproval(id: string, body: DecisionBody, decidedBy: string | null): Promise<ApprovalDetail> {
   const studio = await startStudio();
@@ -33,6 +34,13 @@ export async function decideApproval(id: string, body: DecisionBody, decidedBy: 
     });
   }
   if (approval.status !== "pending") throw alreadyDecided(approval);
+  if (body.digest !== undefined && body.digest !== approval.digest) {
+    throw new HttpError(
+      409,
+      "What you were shown is not what this step would do now: its arguments or preview changed. Nothing was decided; look at the approval again and decide on what it shows now.",
+      { approval, reason: DIGEST_MISMATCH },
+    );
+  }
   const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy });
   if (!result) throw new HttpError(404, `No approval "${id}" exists.`);
   if (!result.changed) throw alreadyDecided(await getApprovalDetail(id, studio.database));

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { openTempDatabase } from "@/lib/persistence/temp-database";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
-import type { RunEvent } from "@/lib/workflow/run-types";
+import type { ApprovalRecord, RunEvent } from "@/lib/workflow/run-types";
 
 /** Counts its calls in a file, so a test can tell whether a step ran again. */
 class CountingTool extends Tool<{ label: string; token?: string }> {
@@ -270,6 +270,45 @@ describe("RunEngine on a real SQLite file", () => {
     const events = await readEvents(runId, 0, 1000, temp.database);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect(events[2]?.type).toBe("run-resumed");
+  });
+
+  it("a replayed step whose target changed does not inherit the old answer: it asks again about the file as it is", async () => {
+    const target = path.join(workRoot, "replayed.txt");
+    writeFileSync(target, "v1\n");
+    // The first process "dies" right after announcing the approval: its store never answers again.
+    const deadStore = Object.assign(Object.create(store) as PrismaRunStore, { getApproval: () => new Promise<never>(() => {}) });
+    const first = new RunEngine({ store: deadStore, bus, pool: () => new ToolPool(allTools()), secrets, workingDirectory: workRoot });
+    const workflow = await createWorkflow(writeWorkflow("default", "replayed.txt", "mine\n"), temp.database);
+    const { runId } = await createRun(workflow.id, { name: "Ada" }, {}, temp.database);
+    const firstAsked = nextEvent(runId, "approval-requested");
+    await first.start(runId);
+    const old = (await firstAsked).payload.approval as ApprovalRecord;
+    expect(old.digest).toMatch(/^sha256:/);
+    expect(old.effect).toMatchObject({ kind: "file-change", added: 1, removed: 1 });
+
+    // Meanwhile the approval is decided and the file edited.
+    await store.decideApproval(old.id, { decision: "once", feedback: null, decidedBy: "tester" });
+    writeFileSync(target, "someone else's v2\n");
+    const askedAgain = new Promise<ApprovalRecord>((resolve) => {
+      const unsubscribe = bus.subscribe(runId, (event) => {
+        const approval = event.payload.approval as ApprovalRecord | undefined;
+        if (event.type === "approval-requested" && approval && approval.id !== old.id) {
+          unsubscribe();
+          resolve(approval);
+        }
+      });
+    });
+    const restarted = newEngine();
+    expect(await restarted.resumeAll()).toContain(runId);
+    const fresh = await askedAgain;
+    expect(fresh.digest).not.toBe(old.digest);
+    expect(fresh.preview).toBe("replayed.txt: +1 −1\n-someone else's v2\n+mine");
+    expect(readFileSync(target, "utf8")).toBe("someone else's v2\n");
+
+    await restarted.decide(fresh.id, { decision: "once", feedback: null, decidedBy: "tester" });
+    await restarted.settled(runId);
+    expect(readFileSync(target, "utf8")).toBe("mine\n");
+    expect((await getRunDetail(runId, temp.database)).status).toBe("succeeded");
   });
 
   // 200 runs on a real file: a loaded 2-core machine needs more than the default 30 s.

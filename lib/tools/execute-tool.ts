@@ -1,4 +1,5 @@
 import { confinePath, PathConfinementError, relativeToRoot, resolveRoot } from "./confinement";
+import { canonicalJson } from "./permissions/approval-digest";
 import { checkPermissions } from "./permissions/gate";
 import { pathRefusal } from "./permissions/path-rules";
 import { parseSecretReference, SecretMasker } from "./secrets";
@@ -45,14 +46,7 @@ export async function executeTool(
 
     // Every MCP call meets the gate: `mcp_policy: denied` refuses even read-only ones, and a
     // tool that is neither read-only nor destructive still asks under `gated`.
-    if (tool.isDestructive(args) || tool.origin === "mcp") {
-      const requests = await tool.describeAction(args, callContext);
-      const decision = await checkPermissions(
-        requests.map((request) => mapStrings(request, (text) => masker.mask(text)) as typeof request),
-        callContext,
-      );
-      if (!decision.allowed) throw new CallRefused(decision.reason);
-    }
+    if (tool.isDestructive(args) || tool.origin === "mcp") await passGate(tool, args, callContext, masker);
     if (ctx.signal.aborted) return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`);
 
     callContext.events.emit({ type: "tool-progress", tool: tool.name, message: tool.progressMessage(args) });
@@ -64,6 +58,33 @@ export async function executeTool(
     }
     const message = error instanceof Error ? error.message : String(error);
     return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
+  }
+}
+
+/** How often one call may ask again because its target kept changing while a person looked. */
+const MAX_ASKS = 3;
+
+/**
+ * Asks the gate about what the call would do, then describes it once more:
+ * when the target changed while a person was deciding (the file was edited),
+ * what they approved is not what would run, so the gate is asked again with
+ * the new description (a new approval) instead of running on the old answer.
+ */
+async function passGate(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, masker: SecretMasker): Promise<void> {
+  const describe = async () =>
+    (await tool.describeAction(args, ctx)).map((request) => mapStrings(request, (text) => masker.mask(text)) as typeof request);
+  let requests = await describe();
+  for (let asked = 1; ; asked++) {
+    const decision = await checkPermissions(requests, ctx);
+    if (!decision.allowed) throw new CallRefused(decision.reason);
+    const now = await describe();
+    if (canonicalJson(now) === canonicalJson(requests)) return;
+    if (asked >= MAX_ASKS) {
+      throw new CallRefused(
+        `\`${tool.name}\`: its target kept changing while it waited for approval (${asked} times), so nothing was done. Check what changes it and try again.`,
+      );
+    }
+    requests = now;
   }
 }
 

@@ -1,3 +1,5 @@
+import type { ApprovalPreview } from "./permissions/approval-preview";
+
 /** A person's answer to a shell (or network, or MCP) approval request. */
 export interface ShellApproval {
   approved: boolean;
@@ -31,10 +33,13 @@ export interface IOHandler {
   /** Ask a free-text question, optionally offering choices; resolves with the answer. */
   ask(question: string, options?: readonly string[]): Promise<string>;
   requestPlanApproval(plan: string): Promise<PlanApproval>;
-  /** `command` is the shell command, or "METHOD url" for a network call. */
-  requestShellApproval(command: string, reason: string): Promise<ShellApproval>;
-  /** `summary` describes the change, typically a unified diff. */
-  requestWriteApproval(path: string, summary: string): Promise<WriteDecision | WriteApproval>;
+  /**
+   * `command` is the shell command, or "METHOD url" for a network call;
+   * `preview` is what it does as data, for a host that renders it.
+   */
+  requestShellApproval(command: string, reason: string, preview?: ApprovalPreview): Promise<ShellApproval>;
+  /** `summary` describes the change as text, every hidden character marked; `preview` is the same as data. */
+  requestWriteApproval(path: string, summary: string, preview?: ApprovalPreview): Promise<WriteDecision | WriteApproval>;
   /** Tell the person something; no answer expected. */
   notify(message: string): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { executeTool } from "./execute-tool";
 import type { Operation } from "./operation";
+import type { ApprovalPreview } from "./permissions/approval-preview";
 import type { PermissionRequest } from "./permissions/permission-request";
 import type { Capability } from "./registry/capabilities";
 import type { JsonSchema } from "./schemas";
@@ -160,6 +161,7 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
         tool: this.name,
         argumentsText: JSON.stringify(values),
         readOnly: this.isReadOnly(args),
+        preview: { kind: "tool-call", tool: this.name, argumentsText: JSON.stringify(values, null, 2) },
       });
       return requests;
     }
@@ -167,18 +169,21 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
       for (const input of this.pathInputs) {
         const path = values[input];
         if (typeof path === "string") {
-          requests.push({ kind: "write", path, summary: `${this.title} ${path}`, edit: tags.has("file.edit") });
+          const preview = { kind: "text", text: `${this.title} ${path}` } as const;
+          requests.push({ kind: "write", path, preview, edit: tags.has("file.edit") });
         }
       }
     }
     if (tags.has("system.shell")) {
       const command = typeof values.command === "string" ? values.command : JSON.stringify(values);
-      requests.push({ kind: "shell", command, reason: this.progressMessage(args) });
+      const preview = { kind: "command", command, workingFolder: ".", background: false } as const;
+      requests.push({ kind: "shell", command, reason: this.progressMessage(args), preview });
     }
     if ([...tags].some((tag) => tag.startsWith("web."))) {
       const method = typeof values.method === "string" ? values.method.toUpperCase() : "GET";
       const url = typeof values.url === "string" ? values.url : "";
-      requests.push({ kind: "network", method, url, reason: this.progressMessage(args) });
+      const preview: ApprovalPreview = { kind: "request", method, url, headers: [], body: null };
+      requests.push({ kind: "network", method, url, reason: this.progressMessage(args), preview });
     }
     return requests;
   }

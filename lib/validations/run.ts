@@ -23,8 +23,17 @@ export const DecisionBodySchema = z.object({
   decision: z.enum(["once", "always", "approve", "deny", "answer"]),
   /** A reason for a denial or an instruction ("no, do this instead"); for questions, the answer. */
   feedback: z.string().trim().max(10_000).optional(),
+  /**
+   * The approval's digest as the deciding card rendered it: a decision about
+   * something other than what would run now is refused (409). The card
+   * always sends it; scripts may leave it out.
+   */
+  digest: z.string().max(200).optional(),
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+
+/** The `reason` of a 409 whose digest is not the approval's: the card shows the message rather than "decided elsewhere". */
+export const DIGEST_MISMATCH = "digest-mismatch";
 
 /** GET /approvals */
 export const ListApprovalsQuerySchema = z.object({

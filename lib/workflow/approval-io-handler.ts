@@ -1,4 +1,5 @@
-import type { IOHandler, PlanApproval, ShellApproval, Tool, WriteApproval } from "@/lib/tools";
+import type { ApprovalPreview, IOHandler, PlanApproval, ShellApproval, Tool, WriteApproval } from "@/lib/tools";
+import { previewText } from "@/lib/tools";
 import type { ApprovalKind, ApprovalRecord, ApprovalRequest } from "./run-types";
 
 /** Waits for a person's decision on a stored approval; the engine provides it. */
@@ -31,13 +32,13 @@ export class ApprovalIOHandler implements IOHandler {
     return { approved: approval.decision === "approve", ...feedbackOf(approval) };
   }
 
-  async requestShellApproval(command: string, _reason: string): Promise<ShellApproval> {
-    const approval = await this.wait(this.shellChannelKind(), command);
+  async requestShellApproval(command: string, _reason: string, effect?: ApprovalPreview): Promise<ShellApproval> {
+    const approval = await this.wait(this.shellChannelKind(), effect ? previewText(effect) : command, effect);
     return { approved: approval.decision === "approve", ...feedbackOf(approval) };
   }
 
-  async requestWriteApproval(_path: string, summary: string): Promise<WriteApproval> {
-    const approval = await this.wait("write", summary);
+  async requestWriteApproval(_path: string, summary: string, effect?: ApprovalPreview): Promise<WriteApproval> {
+    const approval = await this.wait("write", summary, effect);
     const decision = approval.decision === "once" || approval.decision === "always" ? approval.decision : "deny";
     return { decision, ...feedbackOf(approval) };
   }
@@ -54,7 +55,7 @@ export class ApprovalIOHandler implements IOHandler {
     return "shell";
   }
 
-  private wait(kind: ApprovalKind, preview: string): Promise<ApprovalRecord> {
+  private wait(kind: ApprovalKind, preview: string, effect?: ApprovalPreview): Promise<ApprovalRecord> {
     const key = `${this.run.keyPrefix ?? this.run.nodeId}:${this.requestCount++}`;
     return this.waitFor({
       runId: this.run.runId,
@@ -65,6 +66,7 @@ export class ApprovalIOHandler implements IOHandler {
       operation: this.call.operation,
       arguments: this.call.arguments,
       preview,
+      ...(effect ? { effect } : {}),
     });
   }
 }

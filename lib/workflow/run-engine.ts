@@ -1,5 +1,6 @@
 import os from "node:os";
 import {
+  approvalDigest,
   createToolContext,
   type SecretResolver,
   type ToolPool,
@@ -478,7 +479,7 @@ export class RunEngine {
    */
   private async awaitApproval(run: ActiveRun, request: ApprovalRequest): Promise<ApprovalRecord> {
     if (run.cancelled) throw new RunCancelled();
-    const { approval, created } = await this.options.store.openApproval(request);
+    const { approval, created } = await this.openCurrentApproval(request);
     if (approval.status === "cancelled") throw new RunCancelled();
     const isStep = run.nodes.has(request.nodeId);
     // The approval row is written before the events that announce it, and decided before the
@@ -524,6 +525,23 @@ export class RunEngine {
       isStep ? [{ nodeId: request.nodeId, status: "running" }] : [],
     );
     return decision;
+  }
+
+  /**
+   * The stored approval for this request, as long as it is about what the call
+   * would do now. A replayed step whose arguments or preview changed (the file
+   * it writes was edited meanwhile) does not inherit an answer given to
+   * something else: a pending one is withdrawn, and either way it asks again
+   * under a key naming the new digest.
+   */
+  private async openCurrentApproval(request: ApprovalRequest): Promise<{ approval: ApprovalRecord; created: boolean }> {
+    const effect = request.effect ?? { kind: "text" as const, text: request.preview };
+    const digest = approvalDigest(request.arguments, effect);
+    const opened = await this.options.store.openApproval({ ...request, effect, digest });
+    // Approvals stored before digests existed have none: they stand as they are.
+    if (opened.approval.digest === digest || opened.approval.digest === "") return opened;
+    if (opened.approval.status === "pending") await this.options.store.supersedeApproval(opened.approval.id);
+    return this.options.store.openApproval({ ...request, key: `${request.key}#${digest.slice(-12)}`, effect, digest });
   }
 
   private async finish(run: ActiveRun, status: RunStatus, result: { output?: unknown; error?: string }): Promise<void> {
@@ -617,6 +635,8 @@ function approvalSummary(approval: ApprovalRecord): Record<string, unknown> {
     operation: approval.operation,
     arguments: approval.arguments,
     preview: approval.preview,
+    effect: approval.effect,
+    digest: approval.digest,
     status: approval.status,
     decision: approval.decision,
     feedback: approval.feedback,

@@ -1,4 +1,4 @@
-import type { ToolImage, WriteGrant } from "@/lib/tools";
+import type { ApprovalPreview, ToolImage, WriteGrant } from "@/lib/tools";
 import type { WorkflowDefinition } from "./definition";
 import type { NodeStatus } from "./scheduler";
 
@@ -70,7 +70,12 @@ export interface ApprovalRecord {
   tool: string | null;
   operation: string | null;
   arguments: Record<string, unknown>;
+  /** What would happen as text, every hidden character marked (terminals, logs). */
   preview: string;
+  /** What would happen as data: what the cards render. */
+  effect: ApprovalPreview;
+  /** approvalDigest(arguments, effect): a decision naming another digest is refused. */
+  digest: string;
   status: ApprovalStatus;
   decision: ApprovalDecision | null;
   feedback: string | null;
@@ -88,6 +93,8 @@ export interface ApprovalRequest {
   operation: string | null;
   arguments: Record<string, unknown>;
   preview: string;
+  /** What would happen as data; a text effect of `preview` when not given (plans, questions). */
+  effect?: ApprovalPreview;
 }
 
 /** A person's decision on an approval. */
@@ -135,13 +142,18 @@ export interface RunStore {
   /** Applies a group of changes in one transaction. */
   commit(runId: string, commit: RunCommit): Promise<void>;
   /** The approval for `(runId, key)`, created pending if there is none: a replayed step finds its own. */
-  openApproval(request: ApprovalRequest): Promise<{ approval: ApprovalRecord; created: boolean }>;
+  openApproval(request: ApprovalRequest & { digest: string }): Promise<{ approval: ApprovalRecord; created: boolean }>;
   getApproval(id: string): Promise<ApprovalRecord | null>;
   /**
    * Records a decision if the approval is still pending (atomically: a
    * repeated or concurrent decision changes nothing). `null` = no such approval.
    */
   decideApproval(id: string, decision: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null>;
+  /**
+   * Withdraws a pending approval whose call now would do something else (its
+   * digest changed on a replay): a decision on it is refused as already made.
+   */
+  supersedeApproval(id: string): Promise<void>;
   /** Cancels every pending approval of a run; returns their ids. */
   cancelApprovals(runId: string): Promise<string[]>;
   /**

@@ -100,9 +100,19 @@ describe("approvals", () => {
       workflowId: id,
       arguments: { path: "notes/hello.txt", content: "hello\nworld\n" },
     });
-    expect(approval.preview).toContain("+++ notes/hello.txt");
-    expect(approval.preview).toContain("+hello");
-    expect(approval.preview).toContain("+world");
+    expect(approval.preview).toBe("notes/hello.txt (new file): +2 −0\n+hello\n+world");
+    expect(approval.effect).toEqual({
+      kind: "file-change",
+      path: "notes/hello.txt",
+      change: "create",
+      added: 2,
+      removed: 0,
+      rows: [
+        { kind: "added", text: "hello", oldNumber: null, newNumber: 1 },
+        { kind: "added", text: "world", oldNumber: null, newNumber: 2 },
+      ],
+    });
+    expect(approval.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const waiting = await api.getRun(run.id);
     expect(waiting.status).toBe("awaiting_input");
     expect(waiting.pendingApprovals).toBe(1);
@@ -117,7 +127,14 @@ describe("approvals", () => {
     expect(unknownDecision.status).toBe(422);
     expect((await api.getRun(run.id)).status).toBe("awaiting_input");
 
-    const decided = await api.post(`/api/approvals/${approval.id}`, { decision: "once" });
+    // A decision about something else than what the approval now shows is refused, and changes nothing.
+    const otherDigest = await api.post(`/api/approvals/${approval.id}`, { decision: "once", digest: "sha256:something-else" });
+    expect(otherDigest.status).toBe(409);
+    expect(otherDigest.body.error).toMatch(/What you were shown is not what this step would do now/);
+    expect(otherDigest.body.reason).toBe("digest-mismatch");
+    expect((await api.getRun(run.id)).status).toBe("awaiting_input");
+
+    const decided = await api.post(`/api/approvals/${approval.id}`, { decision: "once", digest: approval.digest });
     expect(decided.status).toBe(200);
     expect(decided.body.approval).toMatchObject({ status: "approved", decision: "once", decidedBy: "access token" });
     expect(decided.body.approval.decidedAt).toEqual(expect.any(String));

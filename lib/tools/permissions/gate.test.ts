@@ -7,10 +7,31 @@ import type { PermissionRequest } from "./permission-request";
 import { isReadOnlyCommand } from "./read-only-command";
 
 const ROOT = "/srv/work";
-const write = (relative: string): PermissionRequest => ({ kind: "write", path: `${ROOT}/${relative}`, summary: `+ ${relative}` });
-const shell = (command: string): PermissionRequest => ({ kind: "shell", command, reason: "test" });
-const network = (method: string): PermissionRequest => ({ kind: "network", method, url: "https://example.test/x", reason: "test" });
-const mcp = (readOnly: boolean): PermissionRequest => ({ kind: "mcp", tool: "remote__thing", argumentsText: "{}", readOnly });
+const write = (relative: string): PermissionRequest => ({
+  kind: "write",
+  path: `${ROOT}/${relative}`,
+  preview: { kind: "text", text: `+ ${relative}` },
+});
+const shell = (command: string): PermissionRequest => ({
+  kind: "shell",
+  command,
+  reason: "test",
+  preview: { kind: "command", command, workingFolder: ".", background: false },
+});
+const network = (method: string): PermissionRequest => ({
+  kind: "network",
+  method,
+  url: "https://example.test/x",
+  reason: "test",
+  preview: { kind: "request", method, url: "https://example.test/x", headers: [], body: null },
+});
+const mcp = (readOnly: boolean): PermissionRequest => ({
+  kind: "mcp",
+  tool: "remote__thing",
+  argumentsText: "{}",
+  readOnly,
+  preview: { kind: "tool-call", tool: "remote__thing", argumentsText: "{}" },
+});
 
 function contextFor(
   io: RecordingIOHandler,
@@ -125,6 +146,26 @@ describe("shell", () => {
     const io = new RecordingIOHandler();
     expect(await checkPermission(shell("make"), contextFor(io, "default", { shellPolicy: "open" }))).toEqual({ allowed: true });
     expect(io.requests).toEqual([]);
+  });
+});
+
+describe("commands holding direction-changing characters", () => {
+  const trojan = "echo hi \u202E\u2066; rm -rf victim \u2069\u2066# \u2069\u202C";
+
+  it("are refused by default, even in bypass mode, naming the characters, before anyone is asked", async () => {
+    for (const mode of ["default", "bypass"] as const) {
+      const io = new RecordingIOHandler({ shell: { approved: true } });
+      const decision = await checkPermission(shell(trojan), contextFor(io, mode));
+      expect(decision.allowed).toBe(false);
+      expect(decision).toMatchObject({ reason: expect.stringContaining("direction-changing Unicode characters (⟨U+202E⟩, ⟨U+2066⟩, ⟨U+2069⟩, ⟨U+202C⟩)") });
+      expect(io.requests).toEqual([]);
+    }
+  });
+
+  it("are asked about like any other command when the guardrail is off", async () => {
+    const io = new RecordingIOHandler({ shell: { approved: true } });
+    expect(await checkPermission(shell(trojan), contextFor(io, "default", { refuseBidiCommands: false }))).toEqual({ allowed: true });
+    expect(io.shellRequests).toEqual([{ command: trojan, reason: "test" }]);
   });
 });
 

@@ -4,7 +4,9 @@ import { toWriteApproval } from "../io-handler";
 import type { ToolContext, WriteGrant } from "../tool-context";
 import { firstMatch, pathRefusal } from "./path-rules";
 import type { PermissionRequest } from "./permission-request";
+import { previewText } from "./preview-text";
 import { isReadOnlyCommand } from "./read-only-command";
+import { hasBidiControl, markHiddenCharacters } from "./visible-text";
 
 /** The gate's verdict on one action. A refusal's reason is written for the model to read. */
 export type GateDecision = { allowed: true } | { allowed: false; reason: string };
@@ -62,7 +64,7 @@ async function checkWrite(request: Extract<PermissionRequest, { kind: "write" }>
   if (firstMatch(guardrails.writeScope, relative)) return ALLOW;
   if (ctx.permissions.grants.some((grant) => grant.root === root && firstMatch([grant.pattern], relative))) return ALLOW;
 
-  const answer = toWriteApproval(await ctx.io.requestWriteApproval(relative, request.summary));
+  const answer = toWriteApproval(await ctx.io.requestWriteApproval(relative, previewText(request.preview), request.preview));
   if (answer.decision === "deny") return refuseWithFeedback(`The person denied writing "${relative}".`, answer.feedback);
   if (answer.decision === "always") {
     const folder = path.posix.dirname(relative);
@@ -77,6 +79,11 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
   const { mode, guardrails, planApproved } = ctx.permissions;
   const policy = guardrails.shellPolicy;
   if (policy === "denied") return refuse("Refused by a guardrail: shell commands are denied in this workflow.");
+  if (guardrails.refuseBidiCommands && hasBidiControl(request.command)) {
+    return refuse(
+      `Refused by a guardrail: the command holds direction-changing Unicode characters (${bidiMarks(request.command)}), which make it read differently from how it runs. Write it again without them.`,
+    );
+  }
   if (policy === "readonly") {
     return isReadOnlyCommand(request.command)
       ? ALLOW
@@ -86,7 +93,7 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
   }
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || policy === "open") return ALLOW;
-  const answer = await ctx.io.requestShellApproval(request.command, request.reason);
+  const answer = await ctx.io.requestShellApproval(request.command, request.reason, request.preview);
   return answer.approved ? ALLOW : refuseWithFeedback("The person denied running this command.", answer.feedback);
 }
 
@@ -95,7 +102,7 @@ async function checkNetwork(request: Extract<PermissionRequest, { kind: "network
   if (guardrails.networkPolicy === "denied") return refuse("Refused by a guardrail: network access is denied in this workflow.");
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
-  const answer = await ctx.io.requestShellApproval(`${request.method} ${request.url}`, request.reason);
+  const answer = await ctx.io.requestShellApproval(`${request.method} ${request.url}`, request.reason, request.preview);
   return answer.approved ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
 }
 
@@ -105,6 +112,12 @@ async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ct
   if (request.readOnly) return ALLOW;
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.mcpPolicy === "open") return ALLOW;
-  const answer = await ctx.io.requestShellApproval(`${request.tool} ${request.argumentsText}`, `Call the MCP tool ${request.tool}`);
+  const answer = await ctx.io.requestShellApproval(`${request.tool} ${request.argumentsText}`, `Call the MCP tool ${request.tool}`, request.preview);
   return answer.approved ? ALLOW : refuseWithFeedback(`The person denied calling ${request.tool}.`, answer.feedback);
+}
+
+/** The distinct direction-changing characters of `text`, as marks: "⟨U+202E⟩, ⟨U+2066⟩". */
+function bidiMarks(text: string): string {
+  const marks = markHiddenCharacters(text).segments.filter((segment) => segment.kind === "mark" && segment.reason === "bidi");
+  return [...new Set(marks.map((segment) => segment.text))].join(", ");
 }

@@ -47,6 +47,12 @@ export const GuardrailsSchema = z.object({
   pathAllow: z.array(z.string()).default(["**"]).describe("Globs a step may read or write at all."),
   pathDeny: z.array(z.string()).default([...DEFAULT_PATH_DENY]).describe("Globs never read or written."),
   maxTurns: z.number().int().positive().default(200).describe("Most model turns an agent may take."),
+  refuseBidiCommands: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Refuse shell commands holding direction-changing Unicode characters (U+202A–202E, U+2066–2069, ...), which make a command read differently from how it runs.",
+    ),
 });
 export type Guardrails = z.infer<typeof GuardrailsSchema>;
 

@@ -1,20 +1,23 @@
+import type { ApprovalPreview } from "./approval-preview";
+
 /**
  * What a destructive call is about to do, in the terms a person decides on.
- * Tools describe themselves (a write gives the diff it would make); the gate
- * decides whether to allow, refuse or ask.
+ * Tools describe themselves with a structured preview (a write gives its
+ * lines, a command its exact text and folder); the gate decides whether to
+ * allow, refuse or ask, and hands the preview to whoever asks.
  */
 export type PermissionRequest =
   | {
       kind: "write";
       /** Absolute, confined path of the file to be written. */
       path: string;
-      /** What the write does, typically a unified diff. */
-      summary: string;
+      /** What the write does, as data. */
+      preview: ApprovalPreview;
       /** `true` for an edit of an existing file (accept_edits covers both). */
       edit?: boolean;
     }
-  | { kind: "shell"; command: string; reason: string }
-  | { kind: "network"; method: string; url: string; reason: string }
-  | { kind: "mcp"; tool: string; argumentsText: string; readOnly: boolean };
+  | { kind: "shell"; command: string; reason: string; preview: ApprovalPreview }
+  | { kind: "network"; method: string; url: string; reason: string; preview: ApprovalPreview }
+  | { kind: "mcp"; tool: string; argumentsText: string; readOnly: boolean; preview: ApprovalPreview };
 
 export type PermissionKind = PermissionRequest["kind"];

@@ -96,6 +96,8 @@ function host(model: ReturnType<typeof scriptedModel>, overrides: Partial<AgentS
 function approvalRecord(request: ApprovalRequest, decision: ApprovalDecision, feedback: string | null): ApprovalRecord {
   return {
     ...request,
+    effect: request.effect ?? { kind: "text", text: request.preview },
+    digest: "",
     id: `approval-${requests.length}`,
     status: decision === "deny" ? "denied" : decision === "answer" ? "answered" : "approved",
     decision,

@@ -171,10 +171,7 @@ describe("apply_edit", () => {
       );
       expect(result.isError).toBe(false);
       expect(io.writeRequests).toEqual([
-        {
-          path: "src/app.js",
-          summary: expect.stringContaining("--- src/app.js\n+++ src/app.js\n@@ -2,5 +2,5 @@"),
-        },
+        { path: "src/app.js", summary: expect.stringContaining("src/app.js: +1 −1\n"), preview: expect.objectContaining({ kind: "file-change", added: 1, removed: 1 }) },
       ]);
       expect(io.writeRequests[0]!.summary).toContain("-const count = 1;\n+const count = 5;");
       expect(readFileSync(path.join(root, "src/app.js"), "utf8")).toContain("count = 5");
@@ -188,7 +185,24 @@ describe("apply_edit", () => {
         { path: path.join(root, "a.txt"), edits: [{ oldText: "a", newText: "c", replaceAll: false }] },
         { ...contextFor(root), settings: { root }, root },
       );
-      expect(requests).toEqual([{ kind: "write", path: path.join(root, "a.txt"), summary: expect.stringContaining("-a\n+c"), edit: true }]);
+      expect(requests).toEqual([
+        {
+          kind: "write",
+          path: path.join(root, "a.txt"),
+          preview: {
+            kind: "file-change",
+            path: "a.txt",
+            change: "modify",
+            added: 1,
+            removed: 1,
+            rows: [
+              { kind: "removed", text: "a", oldNumber: 1, newNumber: null },
+              { kind: "added", text: "c", oldNumber: null, newNumber: 1 },
+            ],
+          },
+          edit: true,
+        },
+      ]);
     });
 
     it("writes nothing when the person denies", async () => {
@@ -217,7 +231,7 @@ describe("apply_edit", () => {
       expect(io.writeRequests).toHaveLength(0);
     });
 
-    it("refuses when the file changed while the approval was pending", async () => {
+    it("asks again when the file changed while the approval was pending, and edits the file as it now is", async () => {
       const root = temporaryFolder();
       const target = path.join(root, "src/app.js");
       writeTree(root, { "src/app.js": SOURCE });
@@ -226,9 +240,13 @@ describe("apply_edit", () => {
         { path: "src/app.js", edits: [{ oldText: "count = 1", newText: "count = 5" }] },
         contextFor(root, { mode: "default", io }),
       );
-      expect(result.isError).toBe(true);
-      expect(result.content).toContain("changed while the edit was waiting for approval");
-      expect(readFileSync(target, "utf8")).toBe(`// header\n${SOURCE}`);
+      expect(io.writeRequests).toHaveLength(2);
+      const numberOf = (index: number) =>
+        io.writeRequests[index]!.preview?.kind === "file-change" ? io.writeRequests[index]!.preview.rows.find((row) => row.kind === "removed") : null;
+      expect(numberOf(0)).toMatchObject({ text: "const count = 1;", oldNumber: 5 });
+      expect(numberOf(1)).toMatchObject({ text: "const count = 1;", oldNumber: 6 });
+      expect(result.isError).toBe(false);
+      expect(readFileSync(target, "utf8")).toBe(`// header\n${SOURCE.replace("count = 1", "count = 5")}`);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
+import { fileChangePreview } from "../../permissions/file-change-preview";
 import type { PermissionRequest } from "../../permissions/permission-request";
 import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
@@ -85,7 +86,7 @@ export class ApplyEditTool extends Tool<ApplyEditArgs, WorkingDirectorySettings>
     this.described.set(args, plan);
     // An edit that cannot apply is not worth a person's attention; call() reports why.
     if (!plan.ok) return [];
-    return [{ kind: "write", path: args.path, summary: unifiedDiff(plan.relativePath, plan.before, plan.after), edit: true }];
+    return [{ kind: "write", path: args.path, preview: fileChangePreview(plan.relativePath, plan.before, plan.after), edit: true }];
   }
 
   override async call(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {

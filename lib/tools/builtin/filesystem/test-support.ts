@@ -1,4 +1,5 @@
 // Helpers for the filesystem tool tests: real temporary folders, contexts, a recording IOHandler.
+import type { ApprovalPreview } from "../../permissions/approval-preview";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,17 +41,17 @@ export function contextFor(root: string, options: { mode?: PermissionMode; io?: 
 
 /** Answers write approvals with a fixed decision and records what it was asked; approves the rest. */
 export class RecordingIOHandler implements IOHandler {
-  readonly writeRequests: { path: string; summary: string }[] = [];
+  readonly writeRequests: { path: string; summary: string; preview?: ApprovalPreview }[] = [];
 
   constructor(
     private readonly decision: WriteDecision,
-    /** Runs while the person "looks at" the request, e.g. to change the file meanwhile. */
+    /** Runs while the person "looks at" the first request, e.g. to change the file meanwhile. */
     private readonly whileAsking?: () => void,
   ) {}
 
-  async requestWriteApproval(filePath: string, summary: string): Promise<WriteDecision> {
-    this.writeRequests.push({ path: filePath, summary });
-    this.whileAsking?.();
+  async requestWriteApproval(filePath: string, summary: string, preview?: ApprovalPreview): Promise<WriteDecision> {
+    this.writeRequests.push({ path: filePath, summary, ...(preview ? { preview } : {}) });
+    if (this.writeRequests.length === 1) this.whileAsking?.();
     return this.decision;
   }
   async ask(): Promise<string> {

@@ -94,7 +94,7 @@ describe("write_file", () => {
   });
 
   describe("in default mode", () => {
-    it("asks before writing, showing a unified diff, and writes once approved", async () => {
+    it("asks before writing, showing every changed line as data, and writes once approved", async () => {
       const root = temporaryFolder();
       writeTree(root, { "notes.md": "alpha\nbeta\n" });
       const io = new RecordingIOHandler("once");
@@ -102,15 +102,28 @@ describe("write_file", () => {
       expect(result.isError).toBe(false);
       expect(io.writeRequests).toHaveLength(1);
       expect(io.writeRequests[0]!.path).toBe("notes.md");
-      expect(io.writeRequests[0]!.summary).toBe("--- notes.md\n+++ notes.md\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n");
+      expect(io.writeRequests[0]!.summary).toBe("notes.md: +1 −1\n alpha\n-beta\n+gamma");
+      expect(io.writeRequests[0]!.preview).toEqual({
+        kind: "file-change",
+        path: "notes.md",
+        change: "modify",
+        added: 1,
+        removed: 1,
+        rows: [
+          { kind: "context", text: "alpha", oldNumber: 1, newNumber: 1 },
+          { kind: "removed", text: "beta", oldNumber: 2, newNumber: null },
+          { kind: "added", text: "gamma", oldNumber: null, newNumber: 2 },
+        ],
+      });
       expect(readFileSync(path.join(root, "notes.md"), "utf8")).toBe("alpha\ngamma\n");
     });
 
-    it("shows a new file as added lines from /dev/null", async () => {
+    it("shows a new file as added lines", async () => {
       const root = temporaryFolder();
       const io = new RecordingIOHandler("once");
       await new WriteFileTool().run({ path: "new.md", content: "hello\n" }, contextFor(root, { mode: "default", io }));
-      expect(io.writeRequests[0]!.summary).toContain("--- /dev/null\n+++ new.md\n");
+      expect(io.writeRequests[0]!.summary).toContain("new.md (new file): +1 −0\n");
+      expect(io.writeRequests[0]!.preview).toMatchObject({ kind: "file-change", change: "create", added: 1, removed: 0 });
       expect(io.writeRequests[0]!.summary).toContain("+hello");
     });
 
@@ -130,14 +143,32 @@ describe("write_file", () => {
       expect(ctx.fileState.size).toBe(0);
     });
 
-    it("refuses when the file changed while the approval was pending", async () => {
+    it("asks again when the file changed while the approval was pending, showing what the write now replaces", async () => {
       const root = temporaryFolder();
       const target = path.join(root, "notes.md");
       writeTree(root, { "notes.md": "v1\n" });
       const io = new RecordingIOHandler("once", () => writeFileSync(target, "someone else's v2\n"));
       const result = await new WriteFileTool().run({ path: "notes.md", content: "mine\n" }, contextFor(root, { mode: "default", io }));
+      expect(io.writeRequests.map((request) => request.summary)).toEqual(["notes.md: +1 −1\n-v1\n+mine", "notes.md: +1 −1\n-someone else's v2\n+mine"]);
+      expect(result.isError).toBe(false);
+      expect(readFileSync(target, "utf8")).toBe("mine\n");
+    });
+
+    it("writes nothing when the second approval, about the changed file, is denied", async () => {
+      const root = temporaryFolder();
+      const target = path.join(root, "notes.md");
+      writeTree(root, { "notes.md": "v1\n" });
+      let asked = 0;
+      const io = new RecordingIOHandler("once", () => writeFileSync(target, "someone else's v2\n"));
+      io.requestWriteApproval = async function (this: RecordingIOHandler, filePath, summary, preview) {
+        asked++;
+        this.writeRequests.push({ path: filePath, summary, ...(preview ? { preview } : {}) });
+        if (asked === 1) writeFileSync(target, "someone else's v2\n");
+        return asked === 1 ? "once" : "deny";
+      };
+      const result = await new WriteFileTool().run({ path: "notes.md", content: "mine\n" }, contextFor(root, { mode: "default", io }));
+      expect(asked).toBe(2);
       expect(result.isError).toBe(true);
-      expect(result.content).toContain("changed while the write was waiting for approval");
       expect(readFileSync(target, "utf8")).toBe("someone else's v2\n");
     });
 

@@ -2,6 +2,8 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
+import type { ApprovalPreview } from "../../permissions/approval-preview";
+import { fileChangePreview, fileReplacePreview } from "../../permissions/file-change-preview";
 import type { PermissionRequest } from "../../permissions/permission-request";
 import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
@@ -13,7 +15,6 @@ import {
   describeFileError,
   displayName,
   errorCode,
-  formatBytes,
   identityOf,
   looksBinary,
   readExisting,
@@ -22,7 +23,6 @@ import {
   specialFileError,
   type ExistingFile,
 } from "./file-content";
-import { unifiedDiff } from "./unified-diff";
 
 const WriteFileArgs = z.object({
   path: z
@@ -73,7 +73,7 @@ export class WriteFileTool extends Tool<WriteFileArgs, WorkingDirectorySettings>
     this.described.set(args, target);
     // A write that cannot happen is not worth a person's attention; call() reports why.
     if (!target.ok) return [];
-    return [{ kind: "write", path: args.path, summary: summarize(target.relativePath, target.existing, args.content), edit: false }];
+    return [{ kind: "write", path: args.path, preview: previewOf(target.relativePath, target.existing, args.content), edit: false }];
   }
 
   override async call(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
@@ -138,19 +138,18 @@ export class WriteFileTool extends Tool<WriteFileArgs, WorkingDirectorySettings>
   }
 }
 
-/** What a person approving the write reads: a unified diff when both sides are text. */
-function summarize(relativePath: string, existing: ExistingFile, content: string): string {
-  const newSize = formatBytes(Buffer.byteLength(content, "utf8"));
+/** What a person approving the write reads: every changed line when both sides are text. */
+function previewOf(relativePath: string, existing: ExistingFile, content: string): ApprovalPreview {
   switch (existing.kind) {
     case "missing":
     case "directory":
     case "special":
-      return unifiedDiff(relativePath, null, content);
+      return fileChangePreview(relativePath, null, content);
     case "too-large":
-      return `Replace ${relativePath} (${formatBytes(existing.size)}, too large to compare) with ${newSize} of new content.`;
+      return fileReplacePreview(relativePath, "too-large", existing.size, content);
     case "file":
       return looksBinary(existing.bytes)
-        ? `Replace the binary file ${relativePath} (${formatBytes(existing.bytes.length)}) with ${newSize} of text.`
-        : unifiedDiff(relativePath, decodeText(existing.bytes), content);
+        ? fileReplacePreview(relativePath, "binary", existing.bytes.length, content)
+        : fileChangePreview(relativePath, decodeText(existing.bytes), content);
   }
 }

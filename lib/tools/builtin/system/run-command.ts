@@ -45,6 +45,14 @@ export class RunCommandTool extends Tool<OperationArgs, RunCommandSettings> {
     const cwd = typeof args.cwd === "string" ? relativeToRoot(root, args.cwd) : ".";
     const where = cwd === "." ? "in the step's folder" : `in "${cwd}"`;
     const how = args.background === true ? " as a background job" : "";
-    return [{ kind: "shell", command: args.command, reason: `Run a shell command ${where}${how}.` }];
+    const background = args.background === true;
+    return [
+      {
+        kind: "shell",
+        command: args.command,
+        reason: `Run a shell command ${where}${how}.`,
+        preview: { kind: "command", command: args.command, workingFolder: cwd, background },
+      },
+    ];
   }
 }

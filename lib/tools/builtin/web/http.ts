@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PermissionRequest } from "../../permissions/permission-request";
+import { SECRET_MASK } from "../../secrets";
 import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
@@ -109,7 +110,17 @@ export class HttpTool extends Tool<HttpArgs> {
         : args.body !== undefined
           ? `with the body ${excerpt(args.body)}`
           : "without a body";
-    return [{ kind: "network", method: args.method, url: args.url, reason: `Send an HTTP ${args.method} request ${sent}.` }];
+    const body = args.json !== undefined ? JSON.stringify(args.json, null, 2) : (args.body ?? null);
+    const headers = Object.entries(args.headers ?? {}).map(([name, value]) => ({ name, value: maskCredentialHeader(name, value) }));
+    return [
+      {
+        kind: "network",
+        method: args.method,
+        url: args.url,
+        reason: `Send an HTTP ${args.method} request ${sent}.`,
+        preview: { kind: "request", method: args.method, url: args.url, headers, body },
+      },
+    ];
   }
 
   override async call(args: HttpArgs, ctx: ToolContext): Promise<ToolResult> {
@@ -175,6 +186,13 @@ export class HttpTool extends Tool<HttpArgs> {
       truncated: read.truncated || shownBody.length < bodyText.length,
     });
   }
+}
+
+/** Header names that carry credentials: their values never reach an approval card. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|api[-_]?key|password/i;
+
+function maskCredentialHeader(name: string, value: string): string {
+  return CREDENTIAL_HEADER.test(name) ? SECRET_MASK : value;
 }
 
 function excerpt(text: string, limit = 500): string {
