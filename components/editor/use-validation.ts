@@ -35,6 +35,8 @@ export function useValidation(definition: WorkflowDefinition): ValidationState {
       setChecking(true);
       api<{ valid: boolean; problems: WorkflowProblem[] }>("/api/workflows/validate", { body: definition, signal: controller.signal })
         .then((result) => {
+          // A newer definition is being checked: this answer is about one that no longer exists.
+          if (controller.signal.aborted) return;
           setProblems(result.problems);
           setError(null);
         })

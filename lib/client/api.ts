@@ -53,7 +53,11 @@ async function request<T>(path: string, init: { method?: string; body?: unknown;
     throw new ApiError(0, "The studio did not answer. Check that it is still running, then try again.");
   }
   if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  // An abort while the body is still arriving is an abort, not an empty answer: a caller would take `{}` for the result.
+  const body = (await response.json().catch((error: unknown) => {
+    if (init.signal?.aborted) throw error;
+    return {};
+  })) as Record<string, unknown>;
   if (!response.ok) {
     if (response.status === 401 && typeof window !== "undefined") {
       // A full page load on purpose: the session is gone, so nothing on this page is worth keeping.
