@@ -187,6 +187,26 @@ describe("calls", () => {
   });
 });
 
+describe("stable tool names", () => {
+  it("lets the earliest-added server keep its plain names when a later one offers the same tools", async () => {
+    const stable = new McpConnectionManager({ secrets, reservedNames: () => [] });
+    const first = stdioServer({ id: "first", name: "zeta", createdAt: new Date("2026-01-01T00:00:00Z") });
+    const later = stdioServer({ id: "later", name: "alpha", createdAt: new Date("2026-02-01T00:00:00Z") });
+    try {
+      await stable.configure([first]);
+      const before = stable.tools().filter((each) => each.server === "zeta").map((each) => each.name);
+      expect(before).toContain("echo");
+      // Listed in name order, as the store lists them: "alpha" first, yet added later.
+      await stable.configure([later, first]);
+      expect(stable.tools().filter((each) => each.server === "zeta").map((each) => each.name)).toEqual(before);
+      expect(stable.tools().find((each) => each.name === "alpha__echo")?.server).toBe("alpha");
+      expect(stable.tools().find((each) => each.name === "echo")?.server).toBe("zeta");
+    } finally {
+      await stable.close();
+    }
+  }, 60_000);
+});
+
 describe("the permission gate", () => {
   function gated(policy: "gated" | "open" | "denied"): { ctx: ToolContext; io: RecordingIOHandler } {
     const io = new RecordingIOHandler();
@@ -205,6 +225,17 @@ describe("the permission gate", () => {
   it("refuses every MCP call, read-only ones included, when denied", async () => {
     const { ctx } = gated("denied");
     expect((await tool("echo").run({ text: "x" }, ctx)).content).toMatch(/MCP tools are denied/);
+  });
+
+  it("refuses a tool that requires task-based execution before asking anyone, and lists it as unavailable", async () => {
+    const { ctx, io } = gated("gated");
+    const refused = await tool("research").run({ topic: "x" }, ctx);
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toMatch(/runs only as an MCP task .*cannot be called/);
+    expect(io.requests).toEqual([]);
+    const listed = manager.status().find((each) => each.name === "tests")?.tools.find((each) => each.remoteName === "research");
+    expect(listed?.unavailable).toMatch(/taskSupport: "required"/);
+    expect(tool("echo").unavailable).toBeNull();
   });
 
   it("allows without asking when open", async () => {

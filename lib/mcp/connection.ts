@@ -32,8 +32,12 @@ export const INHERITED_VARIABLES = ["PATH", "HOME", "LANG"] as const;
 const STDERR_TAIL_CHARS = 2_000;
 const CLIENT_INFO = { name: "neurosurfer-studio", version: "0.1.0" };
 
-/** A server configuration with the identity the manager keys it by. */
-export type McpServerEntry = McpServerConfig & { id: string };
+/**
+ * A server configuration with the identity the manager keys it by. `createdAt`
+ * (a stored server's) decides who keeps a tool's plain name on a clash: the
+ * earliest-added server does, so adding a server never renames another's tools.
+ */
+export type McpServerEntry = McpServerConfig & { id: string; createdAt?: Date };
 
 /**
  * One client connection to one MCP server. Connects on first use, lists the
@@ -236,6 +240,7 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<RemoteTo
         ...(tool.description ? { description: tool.description } : {}),
         inputSchema: tool.inputSchema as JsonSchema,
         ...(tool.annotations ? { annotations: tool.annotations as McpToolAnnotations } : {}),
+        ...(tool.execution?.taskSupport ? { taskSupport: tool.execution.taskSupport } : {}),
       });
     }
     cursor = result.nextCursor;

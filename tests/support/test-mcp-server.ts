@@ -2,7 +2,8 @@
 // prints `listening <port>` once it listens). Its tools cover what the studio
 // must survive: echo (read-only), write_note (destructive), slow (sleeps),
 // crash (exits the process), bad (answers with a malformed result), fail
-// (isError), picture (an image), environment (what the process was given).
+// (isError), picture (an image), environment (what the process was given),
+// research (requires task-based execution).
 import { writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -71,6 +72,22 @@ function buildServer(): McpServer {
   server.registerTool("environment", { description: "Lists the environment variables it was started with.", annotations: { readOnlyHint: true } }, async () => ({
     content: [{ type: "text", text: JSON.stringify(process.env) }],
   }));
+  // Like server-everything's simulate-research-query: callable only as an MCP task.
+  server.experimental.tasks.registerToolTask(
+    "research",
+    { description: "Runs only as an MCP task.", inputSchema: { topic: z.string() }, execution: { taskSupport: "required" } },
+    {
+      createTask: async () => {
+        throw new Error("the studio never starts a task");
+      },
+      getTask: async () => {
+        throw new Error("the studio never starts a task");
+      },
+      getTaskResult: async () => {
+        throw new Error("the studio never starts a task");
+      },
+    },
+  );
   return server;
 }
 
