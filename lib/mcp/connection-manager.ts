@@ -160,7 +160,7 @@ function toolStatus(tool: McpTool): McpToolStatus {
 /** What makes a connection different: everything but identity and timestamps. */
 function configKey(config: McpServerEntry): string {
   const sorted = (record: Readonly<Record<string, string>>) => Object.entries(record).sort(([a], [b]) => a.localeCompare(b));
-  const common = [config.name, config.enabled, config.toolPrefix];
+  const common = [config.name, config.enabled, config.toolPrefix, config.maxCallSeconds];
   return JSON.stringify(
     config.transport === "stdio"
       ? [...common, "stdio", config.command, config.args, sorted(config.env), config.cwd]

@@ -85,6 +85,18 @@ describe("the servers API", () => {
     expect(created.tools.map((tool: Json) => tool.name)).toContain("remote__echo");
   });
 
+  it("stores a server's longest call, empty meaning the default, and refuses one that is not a positive whole number of seconds", async () => {
+    const { server: current } = await api.expect(200, "GET", `/api/mcp-servers/${stdioId}`);
+    expect(current.maxCallSeconds).toBeNull();
+    const { id: _id, createdAt: _c, updatedAt: _u, state: _s, error: _e, tools: _t, commandConfirmation: _k, ...config } = current;
+    const zero = await api.put(`/api/mcp-servers/${stdioId}`, { ...config, maxCallSeconds: 0 });
+    expect(zero.status).toBe(422);
+    expect(zero.body.issues.map((issue: Json) => issue.path)).toContain("maxCallSeconds");
+    const saved = await api.expect(200, "PUT", `/api/mcp-servers/${stdioId}`, { ...config, maxCallSeconds: 1_800 });
+    expect(saved.server).toMatchObject({ maxCallSeconds: 1_800, state: "connected" });
+    expect((await api.expect(200, "GET", `/api/mcp-servers/${stdioId}`)).server.maxCallSeconds).toBe(1_800);
+  });
+
   it("shows a failing server's error in words", async () => {
     const { server: broken } = await api.expect(201, "POST", "/api/mcp-servers", withCommandConfirmed({ name: "broken", transport: "stdio", command: "/no/such/program" }));
     expect(broken).toMatchObject({ state: "failed", error: expect.stringMatching(/was not found/) });

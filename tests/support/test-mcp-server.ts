@@ -1,6 +1,7 @@
 // An MCP server for the tests, over stdio (default) or streamable HTTP (`--http`,
 // prints `listening <port>` once it listens). Its tools cover what the studio
 // must survive: echo (read-only), write_note (destructive), slow (sleeps),
+// working (sleeps in steps, reporting progress after each),
 // crash (exits the process), bad (answers with a malformed result), fail
 // (isError), picture (an image), environment (what the process was given),
 // research (requires task-based execution).
@@ -50,6 +51,24 @@ function buildServer(): McpServer {
     async ({ ms }) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       return { content: [{ type: "text", text: `slept ${ms} ms` }] };
+    },
+  );
+  server.registerTool(
+    "working",
+    {
+      description: "Works for `steps` × `everyMs` milliseconds, reporting progress after each step (when the caller asked for it).",
+      inputSchema: { steps: z.number().int().min(1), everyMs: z.number().int().min(0) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ steps, everyMs }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      for (let step = 1; step <= steps; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+        if (progressToken !== undefined) {
+          await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: step, total: steps, message: `step ${step} of ${steps}` } });
+        }
+      }
+      return { content: [{ type: "text", text: `done after ${steps} steps` }] };
     },
   );
   server.registerTool("crash", { description: "Exits the server process at once.", annotations: { readOnlyHint: true } }, async () => {
