@@ -12,6 +12,7 @@ import { api } from "@/lib/client/api";
 import type { McpServerView } from "@/lib/server/mcp-servers";
 import {
   commandTextOf,
+  McpMaxCallSecondsSchema,
   McpServerFormSchema,
   StdioServerConfigSchema,
   toFormValues,
@@ -22,7 +23,7 @@ import {
 import { CommandReview } from "./command-review";
 
 const FORM_ID = "mcp-server-form";
-const FIELDS: FieldPath<McpServerFormValues>[] = ["name", "transport", "toolPrefix", "command", "args", "env", "cwd", "url", "headers"];
+const FIELDS: FieldPath<McpServerFormValues>[] = ["name", "transport", "toolPrefix", "maxCallSeconds", "command", "args", "env", "cwd", "url", "headers"];
 
 /**
  * Adds a server, or edits one (`server` given). The form and the API check
@@ -171,6 +172,7 @@ export function McpServerDialog({
           </>
         )}
         {text("toolPrefix", "Tool prefix", "Optional. When a tool's name is taken, it becomes <prefix>__<tool> (else <server>__<tool>).", { mono: true })}
+        {text("maxCallSeconds", "Longest call (seconds)", McpMaxCallSecondsSchema.description ?? "", { placeholder: "600" })}
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" {...register("enabled")} /> Enabled: connect now and offer its tools
         </label>

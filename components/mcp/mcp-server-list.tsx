@@ -157,6 +157,11 @@ export function McpServerList({ initialServers, initialToken }: { initialServers
                             .filter(Boolean)
                             .join(" · ") || "changes things"}
                         </span>
+                        {tool.unavailable ? (
+                          <span className="basis-full text-xs text-caution wrap-anywhere">
+                            <strong className="font-semibold">Unavailable:</strong> {tool.unavailable}
+                          </span>
+                        ) : null}
                       </li>
                     ))}
                   </ul>

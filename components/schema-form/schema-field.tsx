@@ -5,6 +5,7 @@ import { Controller, get, useFormContext, useFormState } from "react-hook-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { friendlyMessage, type FieldDescriptor } from "@/lib/schema-form/field-descriptors";
 import { DirectoryPicker } from "./directory-picker";
+import { defaultValueText, fieldHelp } from "./field-help";
 import { JsonValueInput } from "./json-value-input";
 import { ListEditor } from "./list-editor";
 import { ObjectListEditor } from "./object-list-editor";
@@ -45,13 +46,6 @@ function problemAt(problems: Record<string, string>, path: string): string | und
   return found.length > 0 ? found.join(" ") : undefined;
 }
 
-const DEFAULT_NOTE = (field: FieldDescriptor): string | null => {
-  // Descriptions often say the default already ("Defaults to 2000").
-  if (field.defaultValue === undefined || field.widget === "checkbox" || /default/i.test(field.description ?? "")) return null;
-  const shown = typeof field.defaultValue === "string" ? field.defaultValue : JSON.stringify(field.defaultValue);
-  return shown === "" || shown === "{}" || shown === "[]" ? null : `Default: ${shown}.`;
-};
-
 interface SchemaFieldProps {
   field: FieldDescriptor;
   context: SchemaFormContext;
@@ -70,15 +64,7 @@ export function SchemaField({ field, context, replacement, actions }: SchemaFiel
   const error = clientError ? friendlyMessage(clientError) : serverProblem ? friendlyMessage(serverProblem) : undefined;
   const secret = context.secrets?.inputs.find((input) => input.name === field.key);
   const note = context.notes[field.path];
-  const defaultNote = DEFAULT_NOTE(field);
-  const helpParts = [field.description, defaultNote, secret?.credentialHelp].filter(Boolean);
-  const help =
-    helpParts.length > 0 || note ? (
-      <>
-        {helpParts.join(" ")}
-        {note ? <span className="block">{note}</span> : null}
-      </>
-    ) : undefined;
+  const help = fieldHelp({ texts: [field.description, secret?.credentialHelp], defaultValue: defaultValueText(field), note });
   const aria = fieldAria(id, { help, error });
   const describedBy = aria["aria-describedby"];
   const invalid = Boolean(error);
@@ -113,7 +99,7 @@ export function SchemaField({ field, context, replacement, actions }: SchemaFiel
           </label>
         </div>
         {help ? (
-          <p id={`${id}-help`} className="text-xs leading-relaxed text-muted">
+          <p id={`${id}-help`} className="text-xs leading-relaxed text-muted wrap-anywhere">
             {help}
           </p>
         ) : null}

@@ -25,7 +25,7 @@ export function Field({ id, label, help, error, required, children }: FieldProps
       </label>
       {children}
       {help ? (
-        <p id={`${id}-help`} className="text-xs leading-relaxed text-muted">
+        <p id={`${id}-help`} className="text-xs leading-relaxed text-muted wrap-anywhere">
           {help}
         </p>
       ) : null}

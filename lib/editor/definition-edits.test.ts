@@ -6,6 +6,7 @@ import { addNode, createNode, edgeForConnection, moveNodes, removeElements, repl
 const tools = new Map<string, CatalogTool>([
   ["write_file", { name: "write_file", title: "Write file", operations: [] } as unknown as CatalogTool],
   ["sql", { name: "sql", title: "SQL", operations: [{ name: "connect" }, { name: "query" }] } as unknown as CatalogTool],
+  ["echo", { name: "echo", title: "Echo", operations: [], server: "files" } as unknown as CatalogTool],
 ]);
 
 type Graph = Pick<WorkflowDefinition, "nodes" | "edges">;
@@ -36,6 +37,10 @@ describe("createNode", () => {
   it("uses the operation dragged, and null for a tool without operations", () => {
     expect(createNode({ kind: "tool", tool: "sql", operation: "query" }, { x: 0, y: 0 }, empty, tools)).toMatchObject({ operation: "query" });
     expect(createNode({ kind: "tool", tool: "write_file" }, { x: 0, y: 0 }, empty, tools)).toMatchObject({ operation: null });
+  });
+  it("records the MCP server an MCP tool was picked from, and nothing for the studio's own tools", () => {
+    expect(createNode({ kind: "tool", tool: "echo" }, { x: 0, y: 0 }, empty, tools)).toMatchObject({ tool: "echo", mcpServer: "files" });
+    expect(createNode({ kind: "tool", tool: "write_file" }, { x: 0, y: 0 }, empty, tools)).not.toHaveProperty("mcpServer");
   });
   it("allows one input node at most, and refuses unknown tools", () => {
     const withInput = add(empty, createNode({ kind: "input" }, { x: 0, y: 0 }, empty, tools));

@@ -60,7 +60,9 @@ export function createNode(
       if (!tool) return null;
       const operation =
         item.operation && tool.operations.some((each) => each.name === item.operation) ? item.operation : (tool.operations[0]?.name ?? null);
-      return { id: uniqueNodeId(tool.name, taken), kind: "tool", position: at, tool: tool.name, operation, settings: {}, arguments: {} };
+      // An MCP tool's node remembers the server it was picked from (see ToolNodeSchema.mcpServer).
+      const origin = tool.server ? { mcpServer: tool.server } : {};
+      return { id: uniqueNodeId(tool.name, taken), kind: "tool", position: at, tool: tool.name, operation, settings: {}, arguments: {}, ...origin };
     }
   }
 }

@@ -21,9 +21,11 @@ function textMatches(query: string, stems: readonly string[], ...texts: string[]
  * Filters the palette: a tool matches on its title or description, through
  * one of its operations' titles or descriptions, or because it provides a
  * capability the query means ("write a file" finds what provides file.write).
- * An empty query keeps everything. The catalog's order is kept.
+ * An empty query keeps every usable tool; one the studio cannot call
+ * (`unavailable`) is never offered. The catalog's order is kept.
  */
-export function searchCatalog(tools: readonly CatalogTool[], rawQuery: string): ToolMatch[] {
+export function searchCatalog(catalog: readonly CatalogTool[], rawQuery: string): ToolMatch[] {
+  const tools = catalog.filter((tool) => !tool.unavailable);
   const query = rawQuery.trim().toLowerCase();
   if (query === "") return tools.map((tool) => ({ tool, operations: tool.operations, viaCapabilities: [] }));
   const stems = queryStems(query);

@@ -29,6 +29,7 @@ function stdioServer(overrides: Partial<McpServerEntry> = {}): McpServerEntry {
     transport: "stdio",
     enabled: true,
     toolPrefix: null,
+    maxCallSeconds: null,
     ...testServerCommand(),
     env: { NOTES_DIR: "${NOTES_FOLDER}" },
     cwd: null,
@@ -53,8 +54,8 @@ beforeAll(async () => {
   });
   await manager.configure([
     stdioServer(),
-    { id: "http", name: "web", transport: "http", enabled: true, toolPrefix: "remote", url: http.url, headers: { Authorization: "Bearer ${HTTP_TOKEN}" } },
-    { id: "files", name: "files", transport: "stdio", enabled: true, toolPrefix: null, ...filesystemServerCommand(folder), env: {}, cwd: null },
+    { id: "http", name: "web", transport: "http", enabled: true, toolPrefix: "remote", maxCallSeconds: null, url: http.url, headers: { Authorization: "Bearer ${HTTP_TOKEN}" } },
+    { id: "files", name: "files", transport: "stdio", enabled: true, toolPrefix: null, maxCallSeconds: null, ...filesystemServerCommand(folder), env: {}, cwd: null },
   ]);
 }, 60_000);
 
@@ -108,8 +109,8 @@ describe("connections", () => {
     await broken.configure([
       stdioServer({ id: "a", name: "missing", command: "/no/such/mcp-server", args: [] }),
       stdioServer({ id: "b", name: "nosecret", env: { KEY: "${NOT_STORED}" } }),
-      { id: "c", name: "down", transport: "http", enabled: true, toolPrefix: null, url: "http://127.0.0.1:9/mcp", headers: {} },
-      { id: "d", name: "badtoken", transport: "http", enabled: true, toolPrefix: null, url: http.url, headers: { Authorization: "Bearer wrong" } },
+      { id: "c", name: "down", transport: "http", enabled: true, toolPrefix: null, maxCallSeconds: null, url: "http://127.0.0.1:9/mcp", headers: {} },
+      { id: "d", name: "badtoken", transport: "http", enabled: true, toolPrefix: null, maxCallSeconds: null, url: http.url, headers: { Authorization: "Bearer wrong" } },
       stdioServer({ id: "e", name: "off", enabled: false }),
     ]);
     const errors = Object.fromEntries(broken.status().map((each) => [each.name, [each.state, each.error]]));
@@ -155,9 +156,29 @@ describe("calls", () => {
     const result = await tool("slow").run({ ms: 10_000 }, context());
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/`slow` on the MCP server tests did not answer within 1\.5 s/);
+    expect(result.content).toMatch(/`slow` on the MCP server tests did not answer or report progress within 1\.5 s/);
     expect((await tool("echo").run({ text: "still here" }, context())).content).toBe("still here");
   });
+
+  it("waits past the timeout while the tool keeps reporting progress", async () => {
+    // 4 steps of 600 ms: longer in all than the 1.5 s timeout, never 1.5 s without a word.
+    const result = await tool("working").run({ steps: 4, everyMs: 600 }, context());
+    expect(result.isError).toBe(false);
+    expect(result.content).toBe("done after 4 steps");
+  });
+
+  it("abandons a call that reports progress past the server's longest call", async () => {
+    const limited = new McpConnectionManager({ secrets, reservedNames: () => [], timeouts: { callMs: 1_500 } });
+    try {
+      await limited.configure([stdioServer({ id: "limited", name: "limited", maxCallSeconds: 1 })]);
+      const working = limited.tools().find((each) => each.remoteName === "working")!;
+      const result = await working.run({ steps: 50, everyMs: 300 }, context());
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(/`working` on the MCP server limited was still working after 1 s, the longest a call of this server may take/);
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
 
   it("reports malformed data as an error in words", async () => {
     for (const name of ["bad", "remote__bad"]) {
@@ -187,6 +208,26 @@ describe("calls", () => {
   });
 });
 
+describe("stable tool names", () => {
+  it("lets the earliest-added server keep its plain names when a later one offers the same tools", async () => {
+    const stable = new McpConnectionManager({ secrets, reservedNames: () => [] });
+    const first = stdioServer({ id: "first", name: "zeta", createdAt: new Date("2026-01-01T00:00:00Z") });
+    const later = stdioServer({ id: "later", name: "alpha", createdAt: new Date("2026-02-01T00:00:00Z") });
+    try {
+      await stable.configure([first]);
+      const before = stable.tools().filter((each) => each.server === "zeta").map((each) => each.name);
+      expect(before).toContain("echo");
+      // Listed in name order, as the store lists them: "alpha" first, yet added later.
+      await stable.configure([later, first]);
+      expect(stable.tools().filter((each) => each.server === "zeta").map((each) => each.name)).toEqual(before);
+      expect(stable.tools().find((each) => each.name === "alpha__echo")?.server).toBe("alpha");
+      expect(stable.tools().find((each) => each.name === "echo")?.server).toBe("zeta");
+    } finally {
+      await stable.close();
+    }
+  }, 60_000);
+});
+
 describe("the permission gate", () => {
   function gated(policy: "gated" | "open" | "denied"): { ctx: ToolContext; io: RecordingIOHandler } {
     const io = new RecordingIOHandler();
@@ -205,6 +246,17 @@ describe("the permission gate", () => {
   it("refuses every MCP call, read-only ones included, when denied", async () => {
     const { ctx } = gated("denied");
     expect((await tool("echo").run({ text: "x" }, ctx)).content).toMatch(/MCP tools are denied/);
+  });
+
+  it("refuses a tool that requires task-based execution before asking anyone, and lists it as unavailable", async () => {
+    const { ctx, io } = gated("gated");
+    const refused = await tool("research").run({ topic: "x" }, ctx);
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toMatch(/runs only as an MCP task .*cannot be called/);
+    expect(io.requests).toEqual([]);
+    const listed = manager.status().find((each) => each.name === "tests")?.tools.find((each) => each.remoteName === "research");
+    expect(listed?.unavailable).toMatch(/taskSupport: "required"/);
+    expect(tool("echo").unavailable).toBeNull();
   });
 
   it("allows without asking when open", async () => {

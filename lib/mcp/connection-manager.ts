@@ -13,6 +13,8 @@ export interface McpToolStatus {
   title: string;
   description: string;
   flags: ToolFlags;
+  /** Why the studio cannot call it (it requires task-based execution); null when it can. */
+  unavailable: string | null;
 }
 
 /** A server's connection as the servers page shows it. */
@@ -45,6 +47,8 @@ export interface McpConnectionManagerOptions {
  */
 export class McpConnectionManager {
   private readonly connections = new Map<string, McpConnection>();
+  /** When each server was first configured here: the tie-break for servers without a createdAt. */
+  private readonly arrival = new Map<string, number>();
   private readonly timeouts: ConnectionTimeouts;
   private cachedTools: { key: string; tools: McpTool[] } | null = null;
 
@@ -60,19 +64,25 @@ export class McpConnectionManager {
       const next = wanted.get(id);
       if (!next || configKey(next) !== configKey(connection.config)) {
         this.connections.delete(id);
+        if (!next) this.arrival.delete(id);
         closing.push(connection.close());
       }
     }
     for (const server of servers) {
+      if (!this.arrival.has(server.id)) this.arrival.set(server.id, this.arrival.size === 0 ? 0 : Math.max(...this.arrival.values()) + 1);
       if (!this.connections.has(server.id)) this.connections.set(server.id, new McpConnection(server, this.options.secrets, this.timeouts));
     }
     await Promise.all(closing);
     await Promise.all([...this.connections.values()].map((connection) => connection.connect()));
   }
 
-  /** Every enabled server's tools, named per resolveToolNames; servers in name order. */
+  /**
+   * Every enabled server's tools, named per resolveToolNames with servers in
+   * the order they were added (createdAt, then arrival): on a clash the
+   * earliest keeps the plain name, so a later server never renames its tools.
+   */
   tools(): McpTool[] {
-    const connections = this.sortedConnections().filter((connection) => connection.config.enabled);
+    const connections = this.connectionsByAge().filter((connection) => connection.config.enabled);
     const reserved = [...this.options.reservedNames()];
     const key = JSON.stringify([reserved, connections.map((connection) => [connection.config.id, configKey(connection.config), connection.tools])]);
     if (this.cachedTools?.key === key) return this.cachedTools.tools;
@@ -132,19 +142,25 @@ export class McpConnectionManager {
     await Promise.all(connections.map((connection) => connection.close()));
   }
 
+  private connectionsByAge(): McpConnection[] {
+    const age = (connection: McpConnection) => connection.config.createdAt?.getTime() ?? Number.POSITIVE_INFINITY;
+    const arrival = (connection: McpConnection) => this.arrival.get(connection.config.id) ?? Number.POSITIVE_INFINITY;
+    return [...this.connections.values()].sort((a, b) => age(a) - age(b) || arrival(a) - arrival(b) || a.config.id.localeCompare(b.config.id));
+  }
+
   private sortedConnections(): McpConnection[] {
     return [...this.connections.values()].sort((a, b) => a.config.name.localeCompare(b.config.name));
   }
 }
 
 function toolStatus(tool: McpTool): McpToolStatus {
-  return { name: tool.name, remoteName: tool.remoteName, title: tool.title, description: tool.description, flags: tool.flags };
+  return { name: tool.name, remoteName: tool.remoteName, title: tool.title, description: tool.description, flags: tool.flags, unavailable: tool.unavailable };
 }
 
 /** What makes a connection different: everything but identity and timestamps. */
 function configKey(config: McpServerEntry): string {
   const sorted = (record: Readonly<Record<string, string>>) => Object.entries(record).sort(([a], [b]) => a.localeCompare(b));
-  const common = [config.name, config.enabled, config.toolPrefix];
+  const common = [config.name, config.enabled, config.toolPrefix, config.maxCallSeconds];
   return JSON.stringify(
     config.transport === "stdio"
       ? [...common, "stdio", config.command, config.args, sorted(config.env), config.cwd]

@@ -20,11 +20,13 @@ export interface ConnectionTimeouts {
   connectMs: number;
   /** Listing its tools. Default 15 s. */
   listMs: number;
-  /** One tool call. Default 60 s. */
+  /** One tool call without a word from the tool; each progress notification starts the wait again. Default 60 s. */
   callMs: number;
+  /** One tool call in all, progress or not, unless the server sets its own (maxCallSeconds). Default 10 minutes. */
+  maxCallMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ConnectionTimeouts = { connectMs: 15_000, listMs: 15_000, callMs: 60_000 };
+export const DEFAULT_TIMEOUTS: ConnectionTimeouts = { connectMs: 15_000, listMs: 15_000, callMs: 60_000, maxCallMs: 10 * 60_000 };
 
 /** The variables a stdio server gets from the studio's own environment; nothing else leaks to it. */
 export const INHERITED_VARIABLES = ["PATH", "HOME", "LANG"] as const;
@@ -32,8 +34,12 @@ export const INHERITED_VARIABLES = ["PATH", "HOME", "LANG"] as const;
 const STDERR_TAIL_CHARS = 2_000;
 const CLIENT_INFO = { name: "neurosurfer-studio", version: "0.1.0" };
 
-/** A server configuration with the identity the manager keys it by. */
-export type McpServerEntry = McpServerConfig & { id: string };
+/**
+ * A server configuration with the identity the manager keys it by. `createdAt`
+ * (a stored server's) decides who keeps a tool's plain name on a clash: the
+ * earliest-added server does, so adding a server never renames another's tools.
+ */
+export type McpServerEntry = McpServerConfig & { id: string; createdAt?: Date };
 
 /**
  * One client connection to one MCP server. Connects on first use, lists the
@@ -81,6 +87,9 @@ export class McpConnection {
     try {
       const result = await client.callTool({ name: remoteName, arguments: args }, undefined, {
         timeout: this.timeouts.callMs,
+        // A tool that keeps reporting progress is working, not stuck: wait on, up to the server's maximum.
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: this.maxCallMs(),
         signal: ctx.signal,
         onprogress: (progress) => {
           const message = progress.message ?? `${progress.progress}${progress.total ? ` of ${progress.total}` : ""}`;
@@ -188,7 +197,10 @@ export class McpConnection {
   private describeCallError(error: unknown, label: string, signal: AbortSignal): string {
     if (signal.aborted) return `${label} was cancelled.`;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return `${label} did not answer within ${seconds(this.timeouts.callMs)}; the call was abandoned. Try again later, or check the server.`;
+      if (/maximum total timeout/i.test(error.message)) {
+        return `${label} was still working after ${seconds(this.maxCallMs())}, the longest a call of this server may take; the call was abandoned. Raise "Longest call" for the server in Settings → MCP if it needs longer.`;
+      }
+      return `${label} did not answer or report progress within ${seconds(this.timeouts.callMs)}; the call was abandoned. Try again later, or check the server.`;
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return `${label} failed: the server went away during the call${this.stderrSuffix()}. It is started again on the next use.`;
@@ -201,6 +213,10 @@ export class McpConnection {
     void this.close();
     this.fail(describeConnectError(error, this.config.transport === "http" ? this.config.url : this.config.command));
     return `${label} failed: ${this.error ?? "the connection failed"}. It is tried again on the next use.`;
+  }
+
+  private maxCallMs(): number {
+    return this.config.maxCallSeconds === null || this.config.maxCallSeconds === undefined ? this.timeouts.maxCallMs : this.config.maxCallSeconds * 1000;
   }
 
   private stderrSuffix(): string {
@@ -236,6 +252,7 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<RemoteTo
         ...(tool.description ? { description: tool.description } : {}),
         inputSchema: tool.inputSchema as JsonSchema,
         ...(tool.annotations ? { annotations: tool.annotations as McpToolAnnotations } : {}),
+        ...(tool.execution?.taskSupport ? { taskSupport: tool.execution.taskSupport } : {}),
       });
     }
     cursor = result.nextCursor;

@@ -7,7 +7,7 @@ export { DEFAULT_TIMEOUTS, INHERITED_VARIABLES, McpConnection } from "./connecti
 export type { ConnectionState, ConnectionTimeouts, McpServerEntry } from "./connection";
 export { McpConnectionManager } from "./connection-manager";
 export type { McpConnectionManagerOptions, McpServerStatus, McpToolStatus } from "./connection-manager";
-export { inputModelFromJsonSchema, McpTool } from "./mcp-tool";
+export { inputModelFromJsonSchema, McpTool, unavailableReason } from "./mcp-tool";
 export type { McpToolSpec, RemoteCall, RemoteTool } from "./mcp-tool";
 export { expandSecrets, MissingSecretError, secretReferences } from "./secret-expansion";
 export { resolveToolNames, sanitizeToolName } from "./tool-names";

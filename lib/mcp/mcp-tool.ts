@@ -9,6 +9,18 @@ export interface RemoteTool {
   description?: string;
   inputSchema: JsonSchema;
   annotations?: McpToolAnnotations;
+  /** `required`: the server runs it only as an MCP task (execution.taskSupport), which the studio does not offer. */
+  taskSupport?: "optional" | "required" | "forbidden";
+}
+
+/**
+ * Why the studio cannot call `remote`, in words, or null when it can. A tool
+ * that requires task-based execution answers every plain call with an error,
+ * so it is refused up front rather than after a person approved the call.
+ */
+export function unavailableReason(remote: RemoteTool, server: string): string | null {
+  if (remote.taskSupport !== "required") return null;
+  return `\`${remote.name}\` of the MCP server ${server} runs only as an MCP task (execution.taskSupport: "required"), which the studio does not support yet, so it cannot be called. Use another tool, or ask the server's authors for a version that answers plain calls.`;
 }
 
 /** Calls the remote tool by its own name; never throws (failures are ToolResult.error). */
@@ -61,6 +73,8 @@ export class McpTool extends Tool<Record<string, unknown>> {
   readonly remoteName: string;
   readonly server: string;
   readonly flags: ToolFlags;
+  /** Why the tool cannot be called (see unavailableReason); null when it can. */
+  readonly unavailable: string | null;
   private readonly remoteCall: RemoteCall;
   /** Identifies an McpTool across module copies (each Next.js route bundles its own), where `instanceof` fails. */
   readonly marker = "neurosurfer.mcp-tool";
@@ -81,6 +95,7 @@ export class McpTool extends Tool<Record<string, unknown>> {
     this.domain = `mcp:${spec.server}`;
     this.runtime = spec.runtime;
     this.flags = toolFlags(spec.remote.annotations);
+    this.unavailable = unavailableReason(spec.remote, spec.server);
     this.remoteCall = spec.call;
   }
 
@@ -98,6 +113,12 @@ export class McpTool extends Tool<Record<string, unknown>> {
 
   override progressMessage(): string {
     return `${this.title} (${this.server})…`;
+  }
+
+  /** Refuses an unavailable tool before anything else: no argument checks, no approval asked for a call that cannot work. */
+  override async run(...parameters: Parameters<Tool["run"]>): Promise<ToolResult> {
+    if (this.unavailable !== null) return ToolResult.error(this.unavailable);
+    return super.run(...parameters);
   }
 
   override async call(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {

@@ -18,7 +18,8 @@ export interface ServerToolNames {
  * Studio-side names for every server's tools. Built-ins win; a remote tool
  * keeps its own name when free, else becomes `<prefix>__<tool>`, else
  * `<server>__<tool>`, else that with `_2`, `_3`, ... Servers are taken in the
- * order given (the manager sorts them by name), so the result is stable.
+ * order given (the manager gives them oldest first), so a server added later
+ * never takes a name an earlier one holds.
  *
  * @example
  *   resolveToolNames(["read_file"], [{ server: "files", prefix: null, tools: ["read_file", "tree"] }])

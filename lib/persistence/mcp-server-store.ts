@@ -32,7 +32,7 @@ function commandDigest(config: Pick<StdioServerConfig, "command" | "args" | "env
 }
 
 function toRecord(row: McpServerRow): McpServerRecord {
-  const common = { id: row.id, name: row.name, enabled: row.enabled, toolPrefix: row.toolPrefix, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  const common = { id: row.id, name: row.name, enabled: row.enabled, toolPrefix: row.toolPrefix, maxCallSeconds: row.maxCallSeconds, createdAt: row.createdAt, updatedAt: row.updatedAt };
   if (row.transport === "http") {
     return { ...common, transport: "http", url: row.url ?? "", headers: McpHeadersSchema.parse(JSON.parse(row.headers)), commandConfirmation: null };
   }
@@ -65,6 +65,7 @@ function toColumns(config: McpServerConfig) {
     transport: config.transport,
     enabled: config.enabled,
     toolPrefix: config.toolPrefix,
+    maxCallSeconds: config.maxCallSeconds,
     command: stdio?.command ?? null,
     args: JSON.stringify(stdio?.args ?? []),
     env: JSON.stringify(stdio?.env ?? {}),

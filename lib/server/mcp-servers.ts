@@ -1,4 +1,4 @@
-import { McpConnection, toolFlags, type McpServerStatus } from "@/lib/mcp";
+import { McpConnection, toolFlags, unavailableReason, type McpServerStatus } from "@/lib/mcp";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { confirmMcpServerCommand, createMcpServer, getMcpServer, replaceMcpServer } from "@/lib/persistence/mcp-server-store";
 import { configOfBody, stdioCommandText, type McpServerBody, type McpServerRecord } from "@/lib/validations/mcp-server";
@@ -101,6 +101,7 @@ export async function testServer(studio: Studio, record: McpServerRecord): Promi
       title: remote.title ?? remote.annotations?.title ?? remote.name,
       description: remote.description ?? "",
       flags: toolFlags(remote.annotations),
+      unavailable: unavailableReason(remote, record.name),
     }));
     return { ...record, state: connection.state === "connected" ? "disabled" : connection.state, error: connection.error, tools };
   } finally {

@@ -132,6 +132,14 @@ function buildServer(studio: Studio): McpServer {
   return mcp;
 }
 
+/**
+ * Waits for the run, reporting progress (when the caller asked for it with a
+ * progressToken) as soon as the run's state changes and every
+ * PROGRESS_EVERY_MS while it stays put: a client that resets its timeout on
+ * progress keeps waiting through an approval that takes minutes. The result
+ * says who decided each approval and when, so the caller knows a person was
+ * in the loop.
+ */
 async function waitForRun(
   studio: Studio,
   runId: string,
@@ -140,25 +148,31 @@ async function waitForRun(
   report: (progress: number, message: string) => Promise<void>,
 ): Promise<CallToolResult> {
   const started = Date.now();
-  let lastProgress = 0;
+  // Progress must increase with every notification (MCP spec), so it counts them.
+  let progress = 0;
+  let lastReport = { at: 0, status: "" };
   let wake: (() => void) | null = null;
   const unsubscribe = studio.bus.subscribe(runId, () => wake?.());
   try {
-    await report(0, `Run ${runId} of "${title}" started.`);
+    await report(progress, `Run ${runId} of "${title}" started.`);
     for (;;) {
       const run = await studio.database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
       if (!run) return errorResult(`The run ${runId} disappeared (was the workflow deleted?).`);
-      if (run.status === "succeeded") return outputResult(run.output);
-      if (run.status === "failed") return errorResult(`The run ${runId} of "${title}" failed: ${run.error ?? "no reason was recorded"}`);
-      if (run.status === "cancelled") return errorResult(`The run ${runId} of "${title}" was cancelled.`);
+      if (run.status === "succeeded" || run.status === "failed" || run.status === "cancelled") {
+        const decisions = await decisionsOf(studio, runId);
+        if (run.status === "succeeded") return withDecisions(outputResult(run.output), decisions);
+        const ending = run.status === "failed" ? `failed: ${run.error ?? "no reason was recorded"}` : "was cancelled.";
+        return withDecisions(errorResult(`The run ${runId} of "${title}" ${ending}`), decisions);
+      }
       if (signal.aborted) return errorResult(`The caller went away; the run ${runId} goes on in the studio.`);
       if (Date.now() - started > SERVED_CALL_TIMEOUT_MS) {
         return errorResult(`The run ${runId} of "${title}" is still ${run.status} after ${SERVED_CALL_TIMEOUT_MS / 60_000} minutes; follow it in the studio.`);
       }
-      if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
-        lastProgress = Date.now();
-        const waiting = run.status === "awaiting_input" ? "waiting for a person in the studio's inbox" : run.status;
-        await report(Math.floor((Date.now() - started) / 1000), `Run ${runId}: ${waiting}.`);
+      if (run.status !== lastReport.status || Date.now() - lastReport.at >= PROGRESS_EVERY_MS) {
+        lastReport = { at: Date.now(), status: run.status };
+        progress += 1;
+        const waiting = run.status === "awaiting_input" ? "waiting for a person to decide in the studio's inbox" : run.status;
+        await report(progress, `Run ${runId}: ${waiting} (${Math.floor((Date.now() - started) / 1000)} s so far).`);
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_MS);
@@ -172,6 +186,31 @@ async function waitForRun(
   } finally {
     unsubscribe();
   }
+}
+
+interface Decision {
+  tool: string | null;
+  status: string;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+}
+
+async function decisionsOf(studio: Studio, runId: string): Promise<Decision[]> {
+  return studio.database.approval.findMany({
+    where: { runId, decidedAt: { not: null } },
+    orderBy: { decidedAt: "asc" },
+    select: { tool: true, status: true, decidedBy: true, decidedAt: true },
+  });
+}
+
+/** `approved write_note: by admin at 2026-12-01T02:31:07.000Z`, one line per decision, after the run's own content. */
+function withDecisions(result: CallToolResult, decisions: readonly Decision[]): CallToolResult {
+  if (decisions.length === 0) return result;
+  const lines = decisions.map(
+    (decision) => `${decision.status} ${decision.tool ?? "a step"}: by ${decision.decidedBy ?? "an unnamed person"} at ${decision.decidedAt?.toISOString() ?? "an unrecorded time"}`,
+  );
+  const text = `Decided in the studio's inbox:\n${lines.join("\n")}`;
+  return { ...result, content: [...result.content, { type: "text", text }] };
 }
 
 function outputResult(stored: string | null): CallToolResult {

@@ -41,6 +41,8 @@ export interface CatalogTool {
   rootSetting: string | null;
   pathInputs: string[];
   secretInputs: { name: string; credentialHelp: string }[];
+  /** Why the tool cannot be called (an MCP tool that requires task-based execution); null when it can. The palette leaves such tools out. */
+  unavailable: string | null;
 }
 
 export function catalogEntry(tool: Tool): CatalogTool {
@@ -70,5 +72,6 @@ export function catalogEntry(tool: Tool): CatalogTool {
     rootSetting: tool.rootSetting,
     pathInputs: [...tool.pathInputs],
     secretInputs: tool.secretInputs.map((name) => ({ name, credentialHelp: tool.credentialHelp })),
+    unavailable: McpTool.isInstance(tool) ? tool.unavailable : null,
   };
 }

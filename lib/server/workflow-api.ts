@@ -1,6 +1,7 @@
 import { createWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { withMcpServersRecorded } from "@/lib/workflow/mcp-origin";
 import { introducedPrivilegedSettings, withoutPrivilegedSettings, type PrivilegedSetting } from "@/lib/workflow/privileged-settings";
 import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate";
 import { clientAddress, type Principal } from "./access/principal";
@@ -26,11 +27,13 @@ export async function saveWorkflowAs(
   definition: WorkflowDefinition,
   options: SaveWorkflowOptions = {},
 ): Promise<WorkflowDetail> {
-  await startStudio();
+  const studio = await startStudio();
   const previous = id === null ? null : (await getWorkflow(id)).definition;
   const introduced = introducedPrivilegedSettings(definition, previous);
   if (introduced.length > 0) requireRecentSignIn(principal, `Saving a workflow where ${introduced[0]!.description}`);
-  const saved = id === null ? await createWorkflow(definition) : await saveWorkflow(id, definition, options);
+  // Each MCP tool node remembers its server, so a name that later changes hands is caught before a run.
+  const recorded = withMcpServersRecorded(definition, studio.pool());
+  const saved = id === null ? await createWorkflow(recorded) : await saveWorkflow(id, recorded, options);
   if (introduced.length > 0) {
     await recordAudit({
       actor: principal.person,
@@ -49,9 +52,9 @@ export async function saveWorkflowAs(
  * `dropped` lists them for the notice the person sees.
  */
 export async function importWorkflow(request: Request, principal: Principal, definition: WorkflowDefinition): Promise<{ workflow: WorkflowDetail; dropped: PrivilegedSetting[] }> {
-  await startStudio();
+  const studio = await startStudio();
   const safe = withoutPrivilegedSettings(definition);
-  const workflow = await createWorkflow(safe.definition);
+  const workflow = await createWorkflow(withMcpServersRecorded(safe.definition, studio.pool()));
   if (safe.dropped.length > 0) {
     await recordAudit({
       actor: principal.person,

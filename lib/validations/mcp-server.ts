@@ -35,10 +35,23 @@ export const McpHeadersSchema = KeyValuesSchema(
   "a header name is letters, digits and - (e.g. Authorization)",
 ).meta({ title: "Headers", description: "Values may refer to a stored secret as ${NAME}, e.g. Bearer ${GITHUB_TOKEN}." });
 
+/** How long one call may take in all while the tool keeps reporting progress; null = the studio's default (10 minutes). */
+export const McpMaxCallSecondsSchema = z
+  .number()
+  .int("a whole number of seconds")
+  .min(1, "at least 1 second")
+  .max(86_400, "at most 86400 seconds (a day)")
+  .nullable()
+  .meta({
+    title: "Longest call (seconds)",
+    description: "A call that reports no progress is abandoned after 60 s; progress extends the wait, up to this many seconds in all. Empty: 600.",
+  });
+
 const CommonFields = {
   name: McpServerNameSchema,
   enabled: z.boolean().default(true).meta({ title: "Enabled" }),
   toolPrefix: McpToolPrefixSchema.default(null),
+  maxCallSeconds: McpMaxCallSecondsSchema.default(null),
 };
 
 export const StdioServerConfigSchema = z.object({
@@ -163,6 +176,7 @@ export const McpServerFormSchema = z
     transport: z.enum(["stdio", "http"]),
     enabled: z.boolean(),
     toolPrefix: z.string(),
+    maxCallSeconds: z.string(),
     command: z.string(),
     args: z.string(),
     env: z.string(),
@@ -170,29 +184,46 @@ export const McpServerFormSchema = z
     url: z.string(),
     headers: z.string(),
   })
-  .transform(
-    (form): McpServerConfigInput =>
-      form.transport === "stdio"
-        ? {
-            name: form.name,
-            transport: "stdio",
-            enabled: form.enabled,
-            toolPrefix: form.toolPrefix,
-            command: form.command,
-            args: form.args.split("\n").filter((line) => line.trim() !== ""),
-            env: parseKeyValueLines(form.env, "="),
-            cwd: form.cwd,
-          }
-        : { name: form.name, transport: "http", enabled: form.enabled, toolPrefix: form.toolPrefix, url: form.url.trim(), headers: parseKeyValueLines(form.headers, ":") },
-  )
+  .transform((form): McpServerConfigInput => {
+    // Empty means the studio's default; anything else is checked as a number by McpMaxCallSecondsSchema.
+    const maxCallSeconds = form.maxCallSeconds.trim() === "" ? null : Number(form.maxCallSeconds.trim());
+    return form.transport === "stdio"
+      ? {
+          name: form.name,
+          transport: "stdio",
+          enabled: form.enabled,
+          toolPrefix: form.toolPrefix,
+          maxCallSeconds,
+          command: form.command,
+          args: form.args.split("\n").filter((line) => line.trim() !== ""),
+          env: parseKeyValueLines(form.env, "="),
+          cwd: form.cwd,
+        }
+      : {
+          name: form.name,
+          transport: "http",
+          enabled: form.enabled,
+          toolPrefix: form.toolPrefix,
+          maxCallSeconds,
+          url: form.url.trim(),
+          headers: parseKeyValueLines(form.headers, ":"),
+        };
+  })
   .pipe(McpServerConfigSchema);
 export type McpServerFormValues = z.input<typeof McpServerFormSchema>;
 
 /** The form's values for a stored server (or blank ones for a new server). */
 export function toFormValues(config: McpServerConfig | null): McpServerFormValues {
-  const blank: McpServerFormValues = { name: "", transport: "stdio", enabled: true, toolPrefix: "", command: "", args: "", env: "", cwd: "", url: "", headers: "" };
+  const blank: McpServerFormValues = { name: "", transport: "stdio", enabled: true, toolPrefix: "", maxCallSeconds: "", command: "", args: "", env: "", cwd: "", url: "", headers: "" };
   if (!config) return blank;
-  const common = { ...blank, name: config.name, transport: config.transport, enabled: config.enabled, toolPrefix: config.toolPrefix ?? "" };
+  const common = {
+    ...blank,
+    name: config.name,
+    transport: config.transport,
+    enabled: config.enabled,
+    toolPrefix: config.toolPrefix ?? "",
+    maxCallSeconds: config.maxCallSeconds === null ? "" : String(config.maxCallSeconds),
+  };
   return config.transport === "stdio"
     ? { ...common, command: config.command, args: config.args.join("\n"), env: formatKeyValueLines(config.env, "="), cwd: config.cwd ?? "" }
     : { ...common, url: config.url, headers: formatKeyValueLines(config.headers, ":") };

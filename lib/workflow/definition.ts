@@ -53,6 +53,12 @@ export const ToolNodeSchema = z.object({
   operation: z.string().min(1).nullable().default(null),
   settings: z.record(z.string(), z.unknown()).default({}),
   arguments: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * The MCP server the tool came from when the node was saved (recorded on
+   * save). Should the name later resolve to another server's tool, validation
+   * says so instead of running against a server nobody chose.
+   */
+  mcpServer: z.string().min(1).max(40).optional(),
 });
 
 /** Where an agent's model is served. `openai_compatible` covers Ollama, vLLM, LM Studio and similar servers. */

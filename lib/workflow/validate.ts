@@ -5,6 +5,7 @@ import { DEFAULT_ROUTE, WorkflowDefinitionSchema, type AgentNode, type ToolNode,
 import { AGENT_CONTROL_TOOLS } from "./agent/agent-tools";
 import { buildGraph, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
 import { localAddressIn, stringsIn } from "./local-address";
+import { mcpOriginProblem, unavailableProblem } from "./mcp-origin";
 import { findReferences, TemplateError } from "./templates";
 
 /** One thing wrong with a workflow, pinned to the node and field it concerns. */
@@ -229,6 +230,11 @@ async function checkToolNode(
   const tool = options.pool.get(node.tool);
   if (!tool || tool.name !== node.tool) {
     error("tool", `Unknown tool "${node.tool}". Known tools: ${options.pool.names().join(", ")}.`);
+    return;
+  }
+  const refusal = mcpOriginProblem(node, tool) ?? unavailableProblem(tool);
+  if (refusal !== null) {
+    error("tool", refusal);
     return;
   }
   if (tool.operations) {

@@ -85,6 +85,18 @@ describe("the servers API", () => {
     expect(created.tools.map((tool: Json) => tool.name)).toContain("remote__echo");
   });
 
+  it("stores a server's longest call, empty meaning the default, and refuses one that is not a positive whole number of seconds", async () => {
+    const { server: current } = await api.expect(200, "GET", `/api/mcp-servers/${stdioId}`);
+    expect(current.maxCallSeconds).toBeNull();
+    const { id: _id, createdAt: _c, updatedAt: _u, state: _s, error: _e, tools: _t, commandConfirmation: _k, ...config } = current;
+    const zero = await api.put(`/api/mcp-servers/${stdioId}`, { ...config, maxCallSeconds: 0 });
+    expect(zero.status).toBe(422);
+    expect(zero.body.issues.map((issue: Json) => issue.path)).toContain("maxCallSeconds");
+    const saved = await api.expect(200, "PUT", `/api/mcp-servers/${stdioId}`, { ...config, maxCallSeconds: 1_800 });
+    expect(saved.server).toMatchObject({ maxCallSeconds: 1_800, state: "connected" });
+    expect((await api.expect(200, "GET", `/api/mcp-servers/${stdioId}`)).server.maxCallSeconds).toBe(1_800);
+  });
+
   it("shows a failing server's error in words", async () => {
     const { server: broken } = await api.expect(201, "POST", "/api/mcp-servers", withCommandConfirmed({ name: "broken", transport: "stdio", command: "/no/such/program" }));
     expect(broken).toMatchObject({ state: "failed", error: expect.stringMatching(/was not found/) });
@@ -162,6 +174,39 @@ describe("MCP tools in runs, under mcp_policy", () => {
   });
 });
 
+describe("tool names that stay put", () => {
+  it("keeps the first server's names when a second offers the same tools, and a saved workflow still runs against the first", async () => {
+    const saved = await api.createWorkflow(noteWorkflow("stays-with-tests", { mcpPolicy: "open" }));
+    expect(saved.definition.nodes.find((node: Json) => node.id === "call")).toMatchObject({ tool: "write_note", mcpServer: "tests" });
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "studio-mcp-elsewhere-"));
+    // Named to sort before "tests": the order servers were added decides, not their names.
+    const { server: second } = await api.expect(
+      201,
+      "POST",
+      "/api/mcp-servers",
+      withCommandConfirmed({ name: "alpha", transport: "stdio", ...testServerCommand(), env: { NOTES_DIR: elsewhere } }),
+    );
+    try {
+      expect(second.state).toBe("connected");
+      expect(second.tools.map((tool: Json) => tool.name)).toContain("alpha__write_note");
+      const { tools } = await api.expect(200, "GET", "/api/tools");
+      expect(tools.find((tool: Json) => tool.name === "write_note")).toMatchObject({ server: "tests" });
+
+      const run = await api.startRun(saved.id, { text: "still the first" });
+      expect(await api.waitForRun(run.id)).toMatchObject({ status: "succeeded" });
+      expect(readFileSync(path.join(notes, "stays-with-tests.txt"), "utf8")).toBe("still the first");
+
+      const original = noteWorkflow("moved", { mcpPolicy: "open" });
+      const moved = { ...original, nodes: original.nodes.map((node) => (node.id === "call" ? { ...node, mcpServer: "alpha" } : node)) };
+      const { problems } = await api.expect(200, "POST", "/api/workflows/validate", moved);
+      expect(problems).toContainEqual(expect.objectContaining({ nodeId: "call", field: "tool", message: expect.stringMatching(/MCP server "alpha".*now belongs to the MCP server "tests"/) }));
+    } finally {
+      await api.expect(204, "DELETE", `/api/mcp-servers/${second.id}`);
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("workflows served at /api/mcp", () => {
   async function connect(token: string): Promise<Client> {
     const client = new Client({ name: "studio-test", version: "1.0.0" });
@@ -192,24 +237,33 @@ describe("workflows served at /api/mcp", () => {
     }
   });
 
-  it("waits while a run waits for approval in the inbox, then returns its output", async () => {
+  it("reports progress while a run waits for a person, then returns its output saying who decided and when", async () => {
     const { token } = await api.expect(200, "GET", "/api/mcp-token");
     await api.createWorkflow(noteWorkflow("served-gated", { mcpPolicy: "gated" }));
     const client = await connect(token);
     try {
-      const call = client.callTool({ name: "served_gated", arguments: { text: "through the inbox" } }, undefined, { timeout: 60_000 });
-      const approval = await (async () => {
-        for (let attempt = 0; attempt < 100; attempt += 1) {
-          const pending = (await api.pendingApprovals()).find((each: Json) => each.tool === "write_note");
-          if (pending) return pending;
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-        throw new Error("no approval appeared");
-      })();
+      const messages: string[] = [];
+      let sawWaiting: () => void = () => undefined;
+      const waiting = new Promise<void>((resolve) => (sawWaiting = resolve));
+      const call = client.callTool({ name: "served_gated", arguments: { text: "through the inbox" } }, undefined, {
+        // As a standard client: a 60 s timeout that progress resets.
+        timeout: 60_000,
+        resetTimeoutOnProgress: true,
+        onprogress: ({ message }) => {
+          messages.push(message ?? "");
+          if (message?.includes("waiting for a person")) sawWaiting();
+        },
+      });
+      await waiting;
+      const approval = (await api.pendingApprovals()).find((each: Json) => each.tool === "write_note");
+      expect(approval).toBeDefined();
       await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve" });
       const result = await call;
       expect(result.isError).toBeFalsy();
-      expect(JSON.stringify(result.content)).toContain("wrote");
+      const text = JSON.stringify(result.content);
+      expect(text).toContain("wrote");
+      expect(text).toMatch(/approved write_note: by \S.* at \d{4}-\d\d-\d\dT/);
+      expect(messages[0]).toMatch(/started/);
       expect(readFileSync(path.join(notes, "served-gated.txt"), "utf8")).toBe("through the inbox");
     } finally {
       await client.close();

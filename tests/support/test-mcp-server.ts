@@ -1,8 +1,10 @@
 // An MCP server for the tests, over stdio (default) or streamable HTTP (`--http`,
 // prints `listening <port>` once it listens). Its tools cover what the studio
 // must survive: echo (read-only), write_note (destructive), slow (sleeps),
+// working (sleeps in steps, reporting progress after each),
 // crash (exits the process), bad (answers with a malformed result), fail
-// (isError), picture (an image), environment (what the process was given).
+// (isError), picture (an image), environment (what the process was given),
+// research (requires task-based execution).
 import { writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -51,6 +53,24 @@ function buildServer(): McpServer {
       return { content: [{ type: "text", text: `slept ${ms} ms` }] };
     },
   );
+  server.registerTool(
+    "working",
+    {
+      description: "Works for `steps` × `everyMs` milliseconds, reporting progress after each step (when the caller asked for it).",
+      inputSchema: { steps: z.number().int().min(1), everyMs: z.number().int().min(0) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ steps, everyMs }, extra) => {
+      const progressToken = extra._meta?.progressToken;
+      for (let step = 1; step <= steps; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+        if (progressToken !== undefined) {
+          await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: step, total: steps, message: `step ${step} of ${steps}` } });
+        }
+      }
+      return { content: [{ type: "text", text: `done after ${steps} steps` }] };
+    },
+  );
   server.registerTool("crash", { description: "Exits the server process at once.", annotations: { readOnlyHint: true } }, async () => {
     process.stderr.write("test server: crashing on purpose\n");
     process.exit(3);
@@ -71,6 +91,22 @@ function buildServer(): McpServer {
   server.registerTool("environment", { description: "Lists the environment variables it was started with.", annotations: { readOnlyHint: true } }, async () => ({
     content: [{ type: "text", text: JSON.stringify(process.env) }],
   }));
+  // Like server-everything's simulate-research-query: callable only as an MCP task.
+  server.experimental.tasks.registerToolTask(
+    "research",
+    { description: "Runs only as an MCP task.", inputSchema: { topic: z.string() }, execution: { taskSupport: "required" } },
+    {
+      createTask: async () => {
+        throw new Error("the studio never starts a task");
+      },
+      getTask: async () => {
+        throw new Error("the studio never starts a task");
+      },
+      getTaskResult: async () => {
+        throw new Error("the studio never starts a task");
+      },
+    },
+  );
   return server;
 }
 
