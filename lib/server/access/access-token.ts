@@ -14,21 +14,28 @@ import { dataFolder } from "@/lib/persistence/data-folder";
 
 export const ACCESS_TOKEN_FILE = "access-token";
 const GLOBAL_KEY = Symbol.for("neurosurfer.access-token");
-type GlobalWithToken = typeof globalThis & { [GLOBAL_KEY]?: { source: string; token: string } };
+/** The token and its digest, read once per process: every request with a bearer token compares against it. */
+type GlobalWithToken = typeof globalThis & { [GLOBAL_KEY]?: { source: string; token: string; digest: Buffer } };
 
 export function accessTokenFilePath(): string {
   return path.join(dataFolder(), ACCESS_TOKEN_FILE);
 }
 
-/** The token, read or made once per process. */
+/** The token, read or made once per process (the environment and data folder do not change under it). */
 export function accessToken(): string {
+  return loadedToken().token;
+}
+
+function loadedToken(): { token: string; digest: Buffer } {
   const holder = globalThis as GlobalWithToken;
+  const cached = holder[GLOBAL_KEY];
+  if (cached) return cached;
   const fromEnvironment = readEnvironment().STUDIO_TOKEN;
   const source = fromEnvironment ? "STUDIO_TOKEN" : accessTokenFilePath();
-  if (holder[GLOBAL_KEY]?.source === source) return holder[GLOBAL_KEY].token;
   const token = fromEnvironment ?? readOrCreateTokenFile(source);
-  holder[GLOBAL_KEY] = { source, token };
-  return token;
+  const loaded = { source, token, digest: createHash("sha256").update(token).digest() };
+  holder[GLOBAL_KEY] = loaded;
+  return loaded;
 }
 
 function readOrCreateTokenFile(file: string): string {
@@ -51,9 +58,7 @@ function readOrCreateTokenFile(file: string): string {
 
 /** Compares in constant time, so the answer's timing says nothing about the token. */
 export function isAccessToken(given: string): boolean {
-  const left = createHash("sha256").update(given).digest();
-  const right = createHash("sha256").update(accessToken()).digest();
-  return timingSafeEqual(left, right);
+  return timingSafeEqual(createHash("sha256").update(given).digest(), loadedToken().digest);
 }
 
 /** The link that signs a browser in: `<base>/login?token=…`; the studio drops the token from the address bar at once. */
