@@ -1,4 +1,4 @@
-import type { RunStatus } from "@/lib/workflow/run-types";
+import { RUN_STATUSES, type RunStatus } from "@/lib/contracts/run-status";
 
 /** A workflow as the list shows it; times as ISO strings, the same from the server page and from the API. */
 export interface WorkflowListItem {
@@ -10,10 +10,10 @@ export interface WorkflowListItem {
   lastRunStatus: RunStatus | null;
 }
 
-const RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(["running", "succeeded", "failed", "cancelled", "awaiting_input"]);
+const KNOWN_RUN_STATUSES: ReadonlySet<string> = new Set<RunStatus>(RUN_STATUSES);
 
 export function isRunStatus(value: unknown): value is RunStatus {
-  return typeof value === "string" && RUN_STATUSES.has(value);
+  return typeof value === "string" && KNOWN_RUN_STATUSES.has(value);
 }
 
 /**

@@ -1,5 +1,9 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
-import type { ApprovalRecord, ApprovalStatus, RunEvent, RunRecord, RunStatus, StepRecord } from "@/lib/workflow/run-types";
+import type { ApprovalDetail } from "@/lib/contracts/approval";
+import type { RunDetail, RunSummary } from "@/lib/contracts/run";
+import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
+
+export type { ApprovalDetail, RunDetail, RunSummary };
 import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
@@ -10,19 +14,6 @@ import { toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-s
  * Reads and creates runs for the API. The engine writes everything else
  * through PrismaRunStore. Each function takes the database last.
  */
-
-export interface RunSummary extends RunRecord {
-  workflowName: string;
-  /** Milliseconds from start to finish, or null while running. */
-  durationMs: number | null;
-  pendingApprovals: number;
-}
-
-export interface RunDetail extends RunSummary {
-  definition: WorkflowDefinition;
-  steps: StepRecord[];
-  approvals: ApprovalRecord[];
-}
 
 /** Parsed definitions by version id: a version never changes once saved, so parsing once is enough. */
 const definitionsByVersion = new Map<string, WorkflowDefinition>();
@@ -180,15 +171,6 @@ export async function readEvents(
 export async function runExists(runId: string, database: StudioDatabase = getDatabase()): Promise<RunRecord | null> {
   const row = await database.run.findUnique({ where: { id: runId }, include: { version: { select: { version: true } } } });
   return row ? toRunRecord(row) : null;
-}
-
-/** An approval with what the inbox shows beside it. */
-export interface ApprovalDetail extends ApprovalRecord {
-  workflowId: string;
-  workflowName: string;
-  /** The node's label, else its tool's id. */
-  nodeLabel: string;
-  runStatus: RunStatus;
 }
 
 export async function listApprovals(

@@ -1,18 +1,8 @@
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
-import type { ApprovalKind } from "@/lib/workflow/run-types";
+import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
 import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
-
-/** The decisions each kind of approval accepts. */
-const DECISIONS_BY_KIND: Record<ApprovalKind, readonly DecisionBody["decision"][]> = {
-  write: ["once", "always", "deny"],
-  shell: ["approve", "deny"],
-  network: ["approve", "deny"],
-  mcp: ["approve", "deny"],
-  plan: ["approve", "deny"],
-  ask: ["answer", "deny"],
-};
 
 /**
  * Records a person's decision and resumes the waiting step: 422 for a

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ApprovalDecisionSchema, ApprovalStatusSchema } from "@/lib/contracts/approval";
+import { RunStatusSchema } from "@/lib/contracts/run-status";
 
 /** POST /workflows/:id/runs */
 export const StartRunBodySchema = z.object({
@@ -8,7 +10,7 @@ export const StartRunBodySchema = z.object({
 });
 export type StartRunBody = z.infer<typeof StartRunBodySchema>;
 
-export const RunStatusSchema = z.enum(["running", "succeeded", "failed", "cancelled", "awaiting_input"]);
+export { RunStatusSchema };
 
 /** GET /runs */
 export const ListRunsQuerySchema = z.object({
@@ -20,7 +22,7 @@ export const ListRunsQuerySchema = z.object({
 
 /** POST /approvals/:id */
 export const DecisionBodySchema = z.object({
-  decision: z.enum(["once", "always", "approve", "deny", "answer"]),
+  decision: ApprovalDecisionSchema,
   /** A reason for a denial or an instruction ("no, do this instead"); for questions, the answer. */
   feedback: z.string().trim().max(10_000).optional(),
   /**
@@ -37,7 +39,7 @@ export const DIGEST_MISMATCH = "digest-mismatch";
 
 /** GET /approvals */
 export const ListApprovalsQuerySchema = z.object({
-  status: z.enum(["pending", "approved", "denied", "answered", "cancelled"]).optional(),
+  status: ApprovalStatusSchema.optional(),
   runId: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });

@@ -1,87 +1,20 @@
-import type { ApprovalPreview, ToolImage, WriteGrant } from "@/lib/tools";
-import type { WorkflowDefinition } from "./definition";
-import type { NodeStatus } from "./scheduler";
-
-/** Where a run stands. `awaiting_input` = at least one step waits for a person. */
-export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "awaiting_input";
-
-export const FINISHED_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "cancelled"]);
-
-// The event contract lives in lib/contracts; re-exported for the engine's modules.
+import type { ApprovalPreview, WriteGrant } from "@/lib/tools";
+import type { ApprovalDecision, ApprovalKind, ApprovalRecord } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
+import type { NodeStatus, RunRecord, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { WorkflowDefinition } from "./definition";
+
+// The run's contracts live in lib/contracts; re-exported for the engine's modules.
+export { FINISHED_RUN_STATUSES } from "@/lib/contracts/run";
+export type { NodeStatus, RunRecord, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 export type { RunEvent, RunEventType } from "@/lib/contracts/run-event";
-
-/** What a finished step produced. */
-export interface StepOutput {
-  /** The text result (what a model would read). */
-  content: string;
-  /** Structured result (rows, records), when the tool gave one. */
-  data?: unknown;
-  images?: readonly ToolImage[];
-  /** For routers: the route taken. */
-  route?: string;
-}
-
-/** One node's record in a run. */
-export interface StepRecord {
-  nodeId: string;
-  status: NodeStatus;
-  input: unknown;
-  output: StepOutput | null;
-  error: string | null;
-  attempt: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
-export interface RunRecord {
-  id: string;
-  workflowId: string;
-  versionId: string;
-  version: number;
-  status: RunStatus;
-  inputs: Record<string, unknown>;
-  output: unknown;
-  error: string | null;
-  lastSeq: number;
-  createdAt: string;
-  startedAt: string;
-  finishedAt: string | null;
-}
+export type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus } from "@/lib/contracts/approval";
 
 /** A run with everything the engine needs to continue it. */
 export interface LoadedRun {
   run: RunRecord;
   definition: WorkflowDefinition;
   steps: StepRecord[];
-}
-
-export type ApprovalKind = "write" | "shell" | "network" | "mcp" | "plan" | "ask";
-export type ApprovalStatus = "pending" | "approved" | "denied" | "answered" | "cancelled";
-/** `once`/`always`/`deny` for writes; `approve`/`deny` for shell, network, MCP and plans; `answer` for questions. */
-export type ApprovalDecision = "once" | "always" | "approve" | "deny" | "answer";
-
-export interface ApprovalRecord {
-  id: string;
-  runId: string;
-  nodeId: string;
-  key: string;
-  kind: ApprovalKind;
-  tool: string | null;
-  operation: string | null;
-  arguments: Record<string, unknown>;
-  /** What would happen as text, every hidden character marked (terminals, logs). */
-  preview: string;
-  /** What would happen as data: what the cards render. */
-  effect: ApprovalPreview;
-  /** approvalDigest(arguments, effect): a decision naming another digest is refused. */
-  digest: string;
-  status: ApprovalStatus;
-  decision: ApprovalDecision | null;
-  feedback: string | null;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  createdAt: string;
 }
 
 export interface ApprovalRequest {

@@ -1,7 +1,9 @@
 import type { WorkflowDefinition, WorkflowEdge } from "./definition";
 
 /** Where one node of a run stands. `waiting` = waiting for a person. */
-export type NodeStatus = "pending" | "running" | "waiting" | "succeeded" | "failed" | "skipped";
+import type { NodeStatus } from "@/lib/contracts/run-status";
+
+export type { NodeStatus };
 
 const SETTLED: ReadonlySet<NodeStatus> = new Set(["succeeded", "failed", "skipped"]);
 const ACTIVE: ReadonlySet<NodeStatus> = new Set(["running", "waiting"]);

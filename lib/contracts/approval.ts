@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { ApprovalPreviewSchema } from "@/lib/tools/permissions/approval-preview";
+import { RunStatusSchema } from "./run-status";
+
+/**
+ * An approval: a question a step asks a person (change a file, run a command,
+ * reach the network, call an MCP tool, approve a plan, answer a question), as
+ * the engine stores it, the API returns it, events carry it and cards render
+ * it. One home for its kinds, decisions and statuses.
+ */
+export const APPROVAL_KINDS = ["write", "shell", "network", "mcp", "plan", "ask"] as const;
+export const ApprovalKindSchema = z.enum(APPROVAL_KINDS);
+export type ApprovalKind = z.infer<typeof ApprovalKindSchema>;
+
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "answered", "cancelled"] as const;
+export const ApprovalStatusSchema = z.enum(APPROVAL_STATUSES);
+export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
+
+/** `once`/`always`/`deny` for writes; `approve`/`deny` for shell, network, MCP and plans; `answer` for questions. */
+export const APPROVAL_DECISIONS = ["once", "always", "approve", "deny", "answer"] as const;
+export const ApprovalDecisionSchema = z.enum(APPROVAL_DECISIONS);
+export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
+
+/** The decisions each kind of approval accepts; the API refuses any other with 422 and the card offers exactly these. */
+export const DECISIONS_BY_KIND: Readonly<Record<ApprovalKind, readonly ApprovalDecision[]>> = {
+  write: ["once", "always", "deny"],
+  shell: ["approve", "deny"],
+  network: ["approve", "deny"],
+  mcp: ["approve", "deny"],
+  plan: ["approve", "deny"],
+  ask: ["answer", "deny"],
+};
+
+/** An approval as stored. */
+export const ApprovalRecordSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  /** The step that asks; `__run__` for a run's plan. */
+  nodeId: z.string(),
+  /** Stable per request of a step, so a replayed step finds its own approval. */
+  key: z.string(),
+  kind: ApprovalKindSchema,
+  tool: z.string().nullable(),
+  operation: z.string().nullable(),
+  /** The call's arguments, secret inputs masked. */
+  arguments: z.record(z.string(), z.unknown()),
+  /** What would happen as text, every hidden character marked (terminals, logs). */
+  preview: z.string(),
+  /** What would happen as data: what the cards render. */
+  effect: ApprovalPreviewSchema,
+  /** approvalDigest(arguments, effect): a decision naming another digest is refused. */
+  digest: z.string(),
+  status: ApprovalStatusSchema,
+  decision: ApprovalDecisionSchema.nullable(),
+  feedback: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
+
+/** An approval with what the inbox shows beside it (GET /api/approvals, GET/POST /api/approvals/{id}). */
+export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
+  workflowId: z.string(),
+  workflowName: z.string(),
+  /** The node's label, else its tool's id. */
+  nodeLabel: z.string(),
+  runStatus: RunStatusSchema,
+});
+export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
+
+/** What an `approval-requested` / `approval-decided` event says about its approval: enough for a card, nothing secret. */
+export const ApprovalSummarySchema = ApprovalRecordSchema.omit({ runId: true, key: true, createdAt: true });
+export type ApprovalSummary = z.infer<typeof ApprovalSummarySchema>;
+
+export function summarizeApproval(approval: ApprovalRecord): ApprovalSummary {
+  const { runId: _runId, key: _key, createdAt: _createdAt, ...summary } = approval;
+  return summary;
+}
