@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { addressingRefusal } from "@/lib/server/access/addressing";
 import { authenticate } from "@/lib/server/access/principal";
-import { safeNextPath } from "@/lib/server/safe-next-path";
+import { safeNextPath } from "@/lib/navigation/safe-next-path";
 import { securityHeaders } from "@/lib/server/access/security-headers";
 import { signIn } from "@/lib/server/access/sign-in";
 import { SIGN_IN_FIRST } from "@/lib/server/http";

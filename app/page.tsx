@@ -1,15 +1,16 @@
 import { DomainSection } from "@/components/domain-section";
 import { groupToolsByDomain } from "@/components/tool-catalog";
 import { ToolIcon } from "@/components/tool-icon";
+import { catalogEntry } from "@/lib/server/tool-catalog";
 import { allTools } from "@/lib/tools";
 
 // The catalog is fixed at build time, but the layout around it shows who is signed in, so it renders per request.
 export const dynamic = "force-dynamic";
 
 export default function ToolsPage() {
-  const groups = groupToolsByDomain(allTools());
+  const groups = groupToolsByDomain(allTools().map(catalogEntry));
   const toolCount = groups.reduce((sum, group) => sum + group.tools.length, 0);
-  const readOnlyCount = groups.reduce((sum, group) => sum + group.tools.filter((tool) => tool.readOnly).length, 0);
+  const readOnlyCount = groups.reduce((sum, group) => sum + group.tools.filter((tool) => tool.flags.readOnly).length, 0);
 
   return (
     <div className="flex flex-col gap-10">

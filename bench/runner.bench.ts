@@ -143,8 +143,8 @@ async function main(): Promise<void> {
       const allRequested = new Promise<void>((resolve) => {
         const unsubscribe = bus.subscribeAll((event: RunEvent) => {
           if (event.type !== "approval-requested") return;
-          const approval = event.payload.approval as { id: string; arguments: { path: string } };
-          requested.set(path.basename(approval.arguments.path), approval.id);
+          const approval = event.payload.approval;
+          requested.set(path.basename(String(approval.arguments.path)), approval.id);
           if (requested.size === 50) {
             unsubscribe();
             resolve();

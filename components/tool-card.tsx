@@ -1,20 +1,21 @@
 import { AccessBadge, Badge } from "./badge";
 import { DescriptionText } from "./description-text";
-import type { ToolSummary } from "./tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
+import { CAPABILITIES, isCapability } from "@/lib/tools/registry/capabilities";
 import { ToolIcon } from "./tool-icon";
 
-const RUNTIME_LABELS: Record<ToolSummary["runtime"], string | null> = {
+const RUNTIME_LABELS: Record<CatalogTool["runtime"], string | null> = {
   in_process: null,
   local_subprocess: "Runs in a subprocess",
   hosted: "Hosted",
 };
 
 /** One tool in the catalog: what it is called, what it does, and what it may touch. */
-export function ToolCard({ tool }: { tool: ToolSummary }) {
+export function ToolCard({ tool }: { tool: CatalogTool }) {
   const headingId = `tool-${tool.name}`;
   const notes = [
     RUNTIME_LABELS[tool.runtime],
-    tool.configurable ? "Has settings" : null,
+    tool.settingsSchema !== null ? "Has settings" : null,
     tool.secretInputs.length > 0 ? `Needs ${tool.secretInputs.length === 1 ? "a secret" : "secrets"}` : null,
   ].filter((note): note is string => note !== null);
 
@@ -36,7 +37,7 @@ export function ToolCard({ tool }: { tool: ToolSummary }) {
             {tool.name}
           </p>
         </div>
-        <AccessBadge readOnly={tool.readOnly} />
+        <AccessBadge readOnly={tool.flags.readOnly} />
       </header>
 
       <p className="text-sm leading-6 text-muted">
@@ -73,9 +74,9 @@ export function ToolCard({ tool }: { tool: ToolSummary }) {
           {tool.capabilities.length > 0 && (
             <ul aria-label="Capabilities" className="flex flex-wrap gap-1.5">
               {tool.capabilities.map((capability) => (
-                <li key={capability.tag}>
-                  <Badge mono title={capability.description || undefined}>
-                    {capability.tag}
+                <li key={capability}>
+                  <Badge mono title={isCapability(capability) ? CAPABILITIES[capability] : undefined}>
+                    {capability}
                   </Badge>
                 </li>
               ))}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { LoginForm } from "@/components/login/login-form";
 import { studioPassword } from "@/lib/server/access/principal";
-import { safeNextPath } from "@/lib/server/safe-next-path";
+import { safeNextPath } from "@/lib/navigation/safe-next-path";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

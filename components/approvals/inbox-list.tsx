@@ -5,7 +5,7 @@ import { useChangeFeed } from "@/components/runs/use-change-feed";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { api, ApiError } from "@/lib/client/api";
-import type { ApprovalDetail } from "@/lib/persistence/run-queries";
+import type { ApprovalDetail } from "@/lib/contracts/approval";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import { ApprovalCard } from "./approval-card";
 

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { safeNextPath } from "@/lib/server/safe-next-path";
+import { safeNextPath } from "@/lib/navigation/safe-next-path";
 
 type Method = "password" | "token";
 

@@ -9,7 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
-import type { McpServerView } from "@/lib/server/mcp-servers";
+import type { McpServerView } from "@/lib/contracts/mcp-server";
 import {
   commandTextOf,
   McpMaxCallSecondsSchema,

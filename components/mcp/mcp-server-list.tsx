@@ -5,7 +5,7 @@ import { ToolIcon } from "@/components/tool-icon";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, PageHeader, Spinner } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
-import type { McpServerView } from "@/lib/server/mcp-servers";
+import type { McpServerView } from "@/lib/contracts/mcp-server";
 import { stdioCommandText, type McpServerConfigInput } from "@/lib/validations/mcp-server";
 import { ConfirmCommandDialog } from "./confirm-command-dialog";
 import { McpServerDialog } from "./mcp-server-dialog";

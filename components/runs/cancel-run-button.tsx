@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { api, ApiError } from "@/lib/client/api";
-import type { RunDetail } from "@/lib/persistence/run-queries";
+import type { RunDetail } from "@/lib/contracts/run";
 
 export interface CancelTarget {
   runId: string;

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { api, ApiError } from "@/lib/client/api";
-import type { RunSummary } from "@/lib/persistence/run-queries";
+import type { RunSummary } from "@/lib/contracts/run";
 import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";

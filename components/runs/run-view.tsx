@@ -6,7 +6,7 @@ import { ApprovalCard } from "@/components/approvals/approval-card";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { api } from "@/lib/client/api";
-import type { RunDetail } from "@/lib/persistence/run-queries";
+import type { RunDetail } from "@/lib/contracts/run";
 import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState } from "@/lib/run-view/apply-event";
 import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { nodeLabel } from "@/lib/run-view/node-labels";

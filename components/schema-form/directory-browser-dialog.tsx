@@ -6,7 +6,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { ToolIcon } from "@/components/tool-icon";
 import { api, ApiError } from "@/lib/client/api";
-import type { DirectoryListing } from "@/lib/server/directory-browser";
+import type { DirectoryListing } from "@/lib/contracts/directory-listing";
 
 interface DirectoryBrowserDialogProps {
   /** Where to start; the first browse root when empty or not browsable. */

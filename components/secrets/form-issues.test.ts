@@ -16,8 +16,8 @@ describe("issuesByField", () => {
   it("puts each issue on the field its path names, as a sentence", () => {
     const sorted = issuesByField(
       [
-        { path: "name", message: "a secret name is upper-case letters, digits and _, not starting with a digit (e.g. DB_URL)" },
-        { path: "value", message: "enter the secret's value" },
+        { path: "name", message: "a secret name is upper-case letters, digits and _, not starting with a digit (e.g. DB_URL)", code: "custom" },
+        { path: "value", message: "enter the secret's value", code: "custom" },
       ],
       fields,
     );
@@ -31,8 +31,8 @@ describe("issuesByField", () => {
   it("keeps the first message for a field", () => {
     const sorted = issuesByField(
       [
-        { path: "name", message: "first" },
-        { path: "name", message: "second" },
+        { path: "name", message: "first", code: "custom" },
+        { path: "name", message: "second", code: "custom" },
       ],
       fields,
     );
@@ -40,8 +40,8 @@ describe("issuesByField", () => {
   });
 
   it("keeps issues no field shows, so none is lost", () => {
-    const unknown = { path: "nodes[0].id", message: "duplicate node id" };
-    const whole = { path: "(arguments)", message: "expected object, received array" };
+    const unknown = { path: "nodes[0].id", message: "duplicate node id", code: "custom" };
+    const whole = { path: "(arguments)", message: "expected object, received array", code: "custom" };
     expect(issuesByField([unknown, whole], fields)).toEqual({ fields: {}, other: [unknown, whole] });
   });
 });

@@ -1,5 +1,6 @@
 import { toVisibleString } from "@/lib/tools";
-import type { RunEvent } from "@/lib/workflow/run-types";
+import type { ApprovalSummary } from "@/lib/contracts/approval";
+import type { RunEvent } from "@/lib/contracts/run-event";
 
 /** How many lines of a node's output the readable log shows. */
 const OUTPUT_LINES = 3;
@@ -19,17 +20,6 @@ export function displayValue(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? "null";
 }
 
-interface ApprovalSummary {
-  id?: string;
-  kind?: string;
-  tool?: string | null;
-  operation?: string | null;
-  decision?: string | null;
-  feedback?: string | null;
-  decidedBy?: string | null;
-  preview?: string;
-}
-
 /**
  * The readable lines for one run event (none for events the log leaves out).
  * Node lines start with the node id in brackets, so concurrent branches stay
@@ -42,7 +32,6 @@ export function describeEvent(event: RunEvent): string[] {
 
 function eventLines(event: RunEvent): string[] {
   const node = `[${event.nodeId ?? "run"}]`;
-  const payload = event.payload;
   switch (event.type) {
     case "run-started":
       return ["Run started."];
@@ -51,36 +40,36 @@ function eventLines(event: RunEvent): string[] {
     case "run-awaiting-input":
       return [];
     case "node-started": {
-      const what = typeof payload.tool === "string" ? `${payload.tool}${typeof payload.operation === "string" ? ` ${payload.operation}` : ""}` : String(payload.kind ?? "");
-      const attempt = typeof payload.attempt === "number" && payload.attempt > 1 ? `, attempt ${payload.attempt}` : "";
+      const { tool, operation, kind, attempt: attemptNumber } = event.payload;
+      const what = tool ? `${tool}${operation ? ` ${operation}` : ""}` : kind;
+      const attempt = attemptNumber > 1 ? `, attempt ${attemptNumber}` : "";
       return [`${node} started (${what}${attempt})`];
     }
     case "node-progress":
     case "node-notified":
-      return typeof payload.message === "string" ? [`${node} … ${payload.message}`] : [];
+      return "message" in event.payload ? [`${node} … ${event.payload.message}`] : [];
     case "node-succeeded": {
-      const output = payload.output as { content?: unknown } | undefined;
-      const lines = firstLines(typeof output?.content === "string" ? output.content : displayValue(output?.content ?? ""));
+      const lines = firstLines(event.payload.output.content);
       return [`${node} succeeded${lines.length > 0 && lines[0] !== "" ? `: ${lines[0]}` : ""}`, ...lines.slice(1).map((line) => `    ${line}`)];
     }
     case "node-failed":
-      return [`${node} FAILED: ${String(payload.error ?? "no reason given")}`];
+      return [`${node} FAILED: ${event.payload.error}`];
     case "node-skipped":
-      return payload.reason === "attached"
-        ? [`${node} is a tool of agent ${String(payload.agent ?? "")}; it runs when the agent calls it`]
+      return event.payload.reason === "attached"
+        ? [`${node} is a tool of agent ${event.payload.agent ?? ""}; it runs when the agent calls it`]
         : [`${node} skipped (its branch was not taken)`];
     case "node-text-delta":
       return [];
     case "node-tool-call-started":
-      return [`${node} calls ${String(payload.tool ?? "")} ${JSON.stringify(payload.arguments ?? {})}`];
+      return [`${node} calls ${event.payload.tool} ${JSON.stringify(event.payload.arguments)}`];
     case "node-tool-call-finished":
-      return [`${node} ${String(payload.tool ?? "")} ${payload.isError ? "returned an error" : "returned"}: ${firstLines(String(payload.content ?? ""))[0] ?? ""}`];
+      return [`${node} ${event.payload.tool} ${event.payload.isError ? "returned an error" : "returned"}: ${firstLines(event.payload.content)[0] ?? ""}`];
     case "approval-requested": {
-      const approval = payload.approval as ApprovalSummary;
+      const approval = event.payload.approval;
       return [`${node} waits for approval: ${approvalTitle(approval)}`];
     }
     case "approval-decided": {
-      const approval = payload.approval as ApprovalSummary;
+      const approval = event.payload.approval;
       const by = approval.decidedBy ? ` (by ${approval.decidedBy})` : "";
       const feedback = approval.feedback ? `: ${approval.feedback}` : "";
       return [`${node} ${approvalTitle(approval)} → ${approval.decision ?? "no decision"}${by}${feedback}`];
@@ -88,15 +77,15 @@ function eventLines(event: RunEvent): string[] {
     case "run-succeeded":
       return ["Run succeeded."];
     case "run-failed":
-      return [`Run failed: ${String(payload.error ?? "no reason given")}`];
+      return [`Run failed: ${event.payload.error ?? "no reason given"}`];
     case "run-cancelled":
-      return [`Run cancelled${typeof payload.cancelledBy === "string" ? ` by ${payload.cancelledBy}` : ""}.`];
+      return [`Run cancelled${event.payload.cancelledBy ? ` by ${event.payload.cancelledBy}` : ""}.`];
   }
 }
 
 /** "write (write_file)", "plan", "question" ... */
 export function approvalTitle(approval: ApprovalSummary): string {
-  const kind = approval.kind === "ask" ? "question" : (approval.kind ?? "approval");
+  const kind = approval.kind === "ask" ? "question" : approval.kind;
   const tool = approval.tool ? ` (${approval.tool}${approval.operation ? ` ${approval.operation}` : ""})` : "";
   return `${kind}${tool}`;
 }

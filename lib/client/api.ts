@@ -1,10 +1,7 @@
+import { ApiErrorBodySchema, type ApiIssue } from "@/lib/contracts/api-error";
 import { askToReauthenticate } from "./reauthentication";
 
-/** An issue as the API reports it: the field and what was expected. */
-export interface ApiIssue {
-  path: string;
-  message: string;
-}
+export type { ApiIssue };
 
 /** A failed API call: the server's message, its status, and any field issues. */
 export class ApiError extends Error {
@@ -63,8 +60,10 @@ async function request<T>(path: string, init: { method?: string; body?: unknown;
       // A full page load on purpose: the session is gone, so nothing on this page is worth keeping.
       window.location.href = new URL(`/login?next=${encodeURIComponent(window.location.pathname)}`, window.location.origin).href;
     }
-    const issues = Array.isArray(body.issues) ? (body.issues as ApiIssue[]) : [];
-    throw new ApiError(response.status, typeof body.error === "string" ? body.error : `The request failed (${response.status}).`, issues, body);
+    // Read through the contract: a body that is not one (a proxy's error page) still gives a message.
+    const parsed = ApiErrorBodySchema.safeParse(body);
+    if (!parsed.success) throw new ApiError(response.status, `The request failed (${response.status}).`, [], body);
+    throw new ApiError(response.status, parsed.data.error, parsed.data.issues ?? [], body);
   }
   return body as T;
 }

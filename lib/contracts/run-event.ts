@@ -1,55 +1,135 @@
 import { z } from "zod";
+import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
+import { ApprovalSummarySchema } from "./approval";
+import { StepOutputSchema } from "./run";
 
 /**
- * The run's events as the engine stores and streams them and the run view
- * reads them: one list of types, noun then verb. Adding a type is a change
- * here plus its handling in the run view (lib/run-view/apply-event.ts, whose
- * exhaustive table the type checker and a test hold to this list).
+ * The run's events as the engine emits and stores them, the SSE route
+ * streams them and the run view reads them: one table of types, noun then
+ * verb, each with its payload's schema. Adding a type is a line here plus its
+ * handling in the run view (lib/run-view/apply-event.ts and describe-event.ts,
+ * whose exhaustive switches the type checker holds to this table).
+ *
+ * Payloads are read from the database as they were written, possibly by an
+ * older version: fields added later are optional, never required.
  */
-export const RUN_EVENT_TYPES = [
-  "run-started",
-  "run-resumed",
-  "run-awaiting-input",
-  "run-succeeded",
-  "run-failed",
-  "run-cancelled",
-  "node-started",
-  "node-progress",
-  "node-notified",
-  "node-succeeded",
-  "node-failed",
-  "node-skipped",
-  "node-text-delta",
-  "node-tool-call-started",
-  "node-tool-call-finished",
-  "approval-requested",
-  "approval-decided",
-] as const;
 
-export const RunEventTypeSchema = z.enum(RUN_EVENT_TYPES);
-export type RunEventType = z.infer<typeof RunEventTypeSchema>;
+/** An approval as an event carries it; events stored before approvals had an effect and a digest still read. */
+const EventApprovalSchema = z.preprocess((value) => {
+  if (typeof value !== "object" || value === null) return value;
+  const raw = value as Record<string, unknown>;
+  const preview = typeof raw.preview === "string" ? raw.preview : "";
+  return { digest: "", ...raw, preview, effect: parseApprovalPreview(raw.effect, preview) };
+}, ApprovalSummarySchema);
+
+/** What a tool reported while it ran: a message, a piece of its output (a command's stdout), or its todo list. */
+const NodeProgressPayloadSchema = z.union([
+  z.object({ message: z.string() }),
+  z.object({ type: z.literal("tool-output"), tool: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal("todo-update"),
+    tool: z.string(),
+    items: z.array(z.object({ content: z.string(), status: z.string() })).readonly(),
+  }),
+]);
+
+/** A tool call an agent made: the model's choice plus the node's bound arguments, secrets masked. */
+const ToolCallSchema = z.object({
+  turn: z.number().int().nonnegative(),
+  callId: z.string(),
+  /** The name the model used. */
+  name: z.string(),
+  /** The tool's stable name. */
+  tool: z.string(),
+  /** The attached tool node it went through; null for ask_user, todo and finish. */
+  nodeId: z.string().nullable(),
+  operation: z.string().nullable(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+
+/** An approval asked during a tool call, as its finished event lists it. */
+const CallApprovalSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string().optional(),
+  decision: z.string().nullable(),
+  feedback: z.string().nullable(),
+});
+
+export const RUN_EVENT_PAYLOADS = {
+  "run-started": z.object({ inputs: z.record(z.string(), z.unknown()) }),
+  /** The studio restarted and picked the run up again. */
+  "run-resumed": z.object({}),
+  "run-awaiting-input": z.object({ approvalId: z.string() }),
+  "run-succeeded": z.object({ output: z.unknown() }),
+  "run-failed": z.object({ error: z.string().nullable() }),
+  "run-cancelled": z.object({ error: z.string().nullable(), cancelledBy: z.string().optional() }),
+  "node-started": z.object({
+    kind: z.string(),
+    attempt: z.number().int().positive(),
+    tool: z.string().optional(),
+    operation: z.string().nullable().optional(),
+  }),
+  "node-progress": NodeProgressPayloadSchema,
+  /** A note the step sent a person (IOHandler.notify). */
+  "node-notified": z.object({ message: z.string() }),
+  "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
+  "node-failed": z.object({ error: z.string(), durationMs: z.number().nonnegative() }),
+  /**
+   * Why it did not run: `attached` (a tool an agent calls; `agent` names it),
+   * `the run stopped`, or none (its branch was not taken, or what fed it failed).
+   */
+  "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional() }),
+  /** A piece of an agent's streamed answer in one turn (batched, about every 100 ms). */
+  "node-text-delta": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
+  "node-tool-call-started": ToolCallSchema,
+  "node-tool-call-finished": ToolCallSchema.extend({
+    isError: z.boolean(),
+    content: z.string(),
+    approvals: z.array(CallApprovalSchema).optional(),
+  }),
+  "approval-requested": z.object({ approval: EventApprovalSchema }),
+  /** Decided by a person, or withdrawn (status `cancelled`) when its run ended first. */
+  "approval-decided": z.object({ approval: EventApprovalSchema }),
+} as const;
+
+type Payloads = typeof RUN_EVENT_PAYLOADS;
+export type RunEventType = keyof Payloads;
+export type RunEventPayload<Type extends RunEventType> = z.infer<Payloads[Type]>;
+
+export const RUN_EVENT_TYPES = Object.keys(RUN_EVENT_PAYLOADS) as readonly RunEventType[];
+export const RunEventTypeSchema = z.enum(RUN_EVENT_TYPES as [RunEventType, ...RunEventType[]]);
 
 /** The events after which a run has nothing more to say; its stream then ends. */
 export const RUN_ENDING_EVENT_TYPES: ReadonlySet<RunEventType> = new Set(["run-succeeded", "run-failed", "run-cancelled"]);
 
-/**
- * An event as stored and streamed; `seq` is its position in the run (1, 2, 3, …).
- * The envelope is checked here; each type's payload is read by its handler.
- */
-export const RunEventSchema = z.object({
+/** An event before it is stored: what the engine emits. */
+export type NewRunEvent = { [Type in RunEventType]: { type: Type; nodeId: string | null; payload: RunEventPayload<Type> } }[RunEventType];
+
+/** An event as stored and streamed; `seq` is its position in the run (1, 2, 3, …). */
+export type RunEvent = NewRunEvent & { runId: string; seq: number; createdAt: string };
+
+const envelope = {
   runId: z.string(),
   seq: z.number().int().positive(),
-  type: RunEventTypeSchema,
   nodeId: z.string().nullable(),
-  payload: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
-});
-export type RunEvent = z.infer<typeof RunEventSchema>;
+};
+
+const eventSchemas = (Object.keys(RUN_EVENT_PAYLOADS) as RunEventType[]).map((type) =>
+  z.object({ ...envelope, type: z.literal(type), payload: RUN_EVENT_PAYLOADS[type] as z.ZodType }),
+);
+
+/** The union of every event, discriminated on `type`. */
+export const RunEventSchema = z.discriminatedUnion("type", eventSchemas as [(typeof eventSchemas)[number], ...(typeof eventSchemas)[number][]]) as unknown as z.ZodType<RunEvent>;
+
+const UnknownTypeSchema = z.object({ ...envelope, type: z.string(), payload: z.unknown() });
 
 /**
  * Reads one streamed event without trusting it: the event, `unknown` for a
- * well-formed event of a type this client does not know (from a newer
- * server: skip it, keep going), or null for something that is no event.
+ * well-formed event this client cannot use (a type from a newer server, or a
+ * payload it cannot read: skip it, keep going), or null for something that
+ * is no event at all.
  */
 export function readRunEvent(data: string): RunEvent | "unknown" | null {
   let value: unknown;
@@ -60,6 +140,5 @@ export function readRunEvent(data: string): RunEvent | "unknown" | null {
   }
   const parsed = RunEventSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const envelope = RunEventSchema.extend({ type: z.string() }).safeParse(value);
-  return envelope.success ? "unknown" : null;
+  return UnknownTypeSchema.safeParse(value).success ? "unknown" : null;
 }

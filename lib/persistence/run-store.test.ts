@@ -27,7 +27,7 @@ function started(runId: string, seq: number): RunCommit {
   return {
     run: { status: "running" },
     steps: [{ nodeId: "a", status: "running", attempt: 1, startedAt: at }],
-    events: [{ runId, seq, type: "node-started", nodeId: "a", payload: { n: seq }, createdAt: at }],
+    events: [{ runId, seq, type: "node-started", nodeId: "a", payload: { kind: "tool", attempt: seq }, createdAt: at }],
   };
 }
 
@@ -46,7 +46,7 @@ describe("PrismaRunStore's prepared-statement path", () => {
       { nodeId: "a", status: "succeeded", input: { label: "x" }, output: { content: "done", data: [1] }, error: null, attempt: 1, startedAt: at, finishedAt: at },
     ]);
     expect(await readEvents(runId, 0, 10, temp.database)).toEqual([
-      { runId, seq: 1, type: "node-started", nodeId: "a", payload: { n: 1 }, createdAt: at },
+      { runId, seq: 1, type: "node-started", nodeId: "a", payload: { kind: "tool", attempt: 1 }, createdAt: at },
       { runId, seq: 2, type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } }, createdAt: at },
     ]);
     const loaded = await store.loadRun(runId);

@@ -84,6 +84,7 @@ export function toStepRecord(row: StepRow): StepRecord {
   };
 }
 
+/** A stored event: written by the engine through the event contract (lib/contracts/run-event.ts), so read back as such. */
 export function toRunEvent(row: EventRow): RunEvent {
   return {
     runId: row.runId,
@@ -92,7 +93,7 @@ export function toRunEvent(row: EventRow): RunEvent {
     nodeId: row.nodeId,
     payload: parseJson(row.payload, {}),
     createdAt: row.createdAt.toISOString(),
-  };
+  } as RunEvent;
 }
 
 /**

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/workflow/run-types";
-import { applyAgentEvent, type AgentActivity } from "./agent-activity";
+import { applyAgentEvent, type AgentActivity, type AgentEvent } from "./agent-activity";
 
-const event = (seq: number, type: RunEvent["type"], payload: Record<string, unknown>): RunEvent => ({
+// Loose payloads on purpose: these tests feed the fold what the contract (lib/contracts/run-event.ts) would have let through.
+const event = (seq: number, type: AgentEvent["type"], payload: Record<string, unknown>): AgentEvent => ({
   runId: "r",
   seq,
   type,
   nodeId: "agent",
   payload,
   createdAt: "2026-11-30T00:00:00.000Z",
-});
+}) as RunEvent as AgentEvent;
 
 describe("applyAgentEvent", () => {
   it("joins streamed text per turn and follows each call from start to result", () => {

@@ -1,4 +1,4 @@
-import type { RunEvent } from "@/lib/workflow/run-types";
+import type { RunEvent, RunEventPayload } from "@/lib/contracts/run-event";
 
 /** One tool call of an agent, as the run view shows it. */
 export interface AgentCallView {
@@ -23,64 +23,52 @@ export interface AgentActivity {
   calls: AgentCallView[];
 }
 
-const AGENT_EVENTS: ReadonlySet<string> = new Set(["node-text-delta", "node-tool-call-started", "node-tool-call-finished"]);
+export type AgentEvent = Extract<RunEvent, { type: "node-text-delta" | "node-tool-call-started" | "node-tool-call-finished" }>;
 
-export function isAgentEvent(event: RunEvent): boolean {
+const AGENT_EVENTS: ReadonlySet<string> = new Set<AgentEvent["type"]>(["node-text-delta", "node-tool-call-started", "node-tool-call-finished"]);
+
+export function isAgentEvent(event: RunEvent): event is AgentEvent {
   return AGENT_EVENTS.has(event.type);
 }
 
 /** Folds one agent event into the activity. Pure. */
-export function applyAgentEvent(activity: AgentActivity | undefined, event: RunEvent): AgentActivity {
+export function applyAgentEvent(activity: AgentActivity | undefined, event: AgentEvent): AgentActivity {
   const current = activity ?? { text: "", lastTextTurn: 0, calls: [] };
-  const payload = event.payload;
-  const turn = typeof payload.turn === "number" ? payload.turn : 0;
   switch (event.type) {
     case "node-text-delta": {
-      const text = typeof payload.text === "string" ? payload.text : "";
+      const { turn, text } = event.payload;
       const separator = current.text !== "" && turn !== current.lastTextTurn ? "\n\n" : "";
       return { ...current, text: current.text + separator + text, lastTextTurn: turn };
     }
-    case "node-tool-call-started": {
-      const call: AgentCallView = {
-        callId: String(payload.callId ?? ""),
-        turn,
-        tool: String(payload.tool ?? ""),
-        nodeId: typeof payload.nodeId === "string" ? payload.nodeId : null,
-        operation: typeof payload.operation === "string" ? payload.operation : null,
-        arguments: isRecord(payload.arguments) ? payload.arguments : {},
-        status: "running",
-        result: null,
-        approvals: [],
-      };
-      return { ...current, calls: [...current.calls.filter((each) => each.callId !== call.callId), call] };
-    }
+    case "node-tool-call-started":
+      return { ...current, calls: [...current.calls.filter((each) => each.callId !== event.payload.callId), startedCall(event.payload)] };
     case "node-tool-call-finished": {
-      const callId = String(payload.callId ?? "");
-      const approvals = Array.isArray(payload.approvals)
-        ? payload.approvals.filter(isRecord).map((approval) => ({
-            id: String(approval.id ?? ""),
-            kind: String(approval.kind ?? ""),
-            decision: typeof approval.decision === "string" ? approval.decision : null,
-            feedback: typeof approval.feedback === "string" ? approval.feedback : null,
-          }))
-        : [];
+      const payload = event.payload;
       const finished = (call: AgentCallView): AgentCallView => ({
         ...call,
-        status: payload.isError === true ? "failed" : "succeeded",
-        result: typeof payload.content === "string" ? payload.content : "",
-        approvals,
+        status: payload.isError ? "failed" : "succeeded",
+        result: payload.content,
+        approvals: (payload.approvals ?? []).map(({ id, kind, decision, feedback }) => ({ id, kind, decision, feedback })),
       });
-      const known = current.calls.some((each) => each.callId === callId);
+      const known = current.calls.some((each) => each.callId === payload.callId);
       const calls = known
-        ? current.calls.map((each) => (each.callId === callId ? finished(each) : each))
-        : [...current.calls, finished(applyAgentEvent(undefined, { ...event, type: "node-tool-call-started" }).calls[0]!)];
+        ? current.calls.map((each) => (each.callId === payload.callId ? finished(each) : each))
+        : [...current.calls, finished(startedCall(payload))];
       return { ...current, calls };
     }
-    default:
-      return current;
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function startedCall(call: RunEventPayload<"node-tool-call-started">): AgentCallView {
+  return {
+    callId: call.callId,
+    turn: call.turn,
+    tool: call.tool,
+    nodeId: call.nodeId,
+    operation: call.operation,
+    arguments: call.arguments,
+    status: "running",
+    result: null,
+    approvals: [],
+  };
 }

@@ -1,15 +1,7 @@
-import { parseApprovalPreview, type ApprovalPreview } from "@/lib/tools/permissions/approval-preview";
-import type { NodeStatus } from "@/lib/workflow/scheduler";
+import type { ApprovalSummary } from "@/lib/contracts/approval";
+import type { RunEvent } from "@/lib/contracts/run-event";
+import type { NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
-import type {
-  ApprovalDecision,
-  ApprovalKind,
-  ApprovalStatus,
-  RunEvent,
-  RunStatus,
-  StepOutput,
-  StepRecord,
-} from "@/lib/workflow/run-types";
 
 /**
  * What the run view shows, kept up to date by applying the run's events one
@@ -50,22 +42,7 @@ export interface StepView {
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
-export interface ApprovalView {
-  id: string;
-  nodeId: string;
-  kind: ApprovalKind;
-  tool: string | null;
-  operation: string | null;
-  arguments: Record<string, unknown>;
-  preview: string;
-  effect: ApprovalPreview;
-  digest: string;
-  status: ApprovalStatus;
-  decision: ApprovalDecision | null;
-  feedback: string | null;
-  decidedBy: string | null;
-  decidedAt: string | null;
-}
+export type ApprovalView = ApprovalSummary;
 
 /** Older timeline entries are dropped past this, so a run of thousands of steps stays light. */
 export const TIMELINE_LIMIT = 1000;
@@ -144,7 +121,6 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       ? [...state.timeline.slice(1 - TIMELINE_LIMIT), event]
       : [...state.timeline, event];
   const next: RunViewState = { ...state, lastSeq: event.seq, timeline };
-  const payload = event.payload;
   switch (event.type) {
     case "run-started":
     case "run-resumed":
@@ -153,16 +129,16 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       return { ...next, status: "awaiting_input" };
     // A finished run waits for nobody: its open approvals were withdrawn with it (the engine cancels them without an event each).
     case "run-succeeded":
-      return { ...withdrawApprovals(next, null), status: "succeeded", output: payload.output ?? null, error: null, finishedAt: event.createdAt };
+      return { ...withdrawApprovals(next, null), status: "succeeded", output: event.payload.output ?? null, error: null, finishedAt: event.createdAt };
     case "run-failed":
-      return { ...withdrawApprovals(next, null), status: "failed", error: stringOr(payload.error, "The run failed."), finishedAt: event.createdAt };
+      return { ...withdrawApprovals(next, null), status: "failed", error: stringOr(event.payload.error, "The run failed."), finishedAt: event.createdAt };
     case "run-cancelled":
-      return { ...withdrawApprovals(next, null), status: "cancelled", error: stringOr(payload.error, "Cancelled."), finishedAt: event.createdAt };
+      return { ...withdrawApprovals(next, null), status: "cancelled", error: stringOr(event.payload.error, "Cancelled."), finishedAt: event.createdAt };
     case "node-started":
       return updateStep(next, event.nodeId, () => ({
         ...emptyStep(),
         status: "running",
-        attempt: typeof payload.attempt === "number" ? payload.attempt : 1,
+        attempt: event.payload.attempt,
         startedAt: event.createdAt,
       }));
     case "node-progress":
@@ -174,7 +150,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       return updateStep(next, event.nodeId, (step) => ({
         ...step,
         status: "succeeded",
-        output: isStepOutput(payload.output) ? payload.output : { content: "" },
+        output: event.payload.output,
         error: null,
         // Recorded with the step, not carried by the event: unknown until fetched.
         input: undefined,
@@ -184,14 +160,14 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       return updateStep(withdrawApprovals(next, event.nodeId), event.nodeId, (step) => ({
         ...step,
         status: "failed",
-        error: stringOr(payload.error, "The step failed."),
+        error: stringOr(event.payload.error, "The step failed."),
         input: undefined,
         finishedAt: event.createdAt,
       }));
     case "node-skipped":
       return updateStep(next, event.nodeId, (step) =>
-        payload.reason === "attached" && typeof payload.agent === "string"
-          ? { ...step, status: "attached", attachedTo: payload.agent }
+        event.payload.reason === "attached" && typeof event.payload.agent === "string"
+          ? { ...step, status: "attached", attachedTo: event.payload.agent }
           : { ...step, status: "skipped", finishedAt: event.createdAt },
       );
     case "node-text-delta":
@@ -199,14 +175,12 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     case "node-tool-call-finished":
       return updateStep(next, event.nodeId, (step) => ({ ...step, agent: applyAgentEvent(step.agent, event) }));
     case "approval-requested": {
-      const approval = approvalFrom(payload.approval);
-      if (!approval) return next;
+      const approval = event.payload.approval;
       const withApproval = { ...next, approvals: upsert(next.approvals, approval) };
       return event.nodeId ? updateStep(withApproval, event.nodeId, (step) => ({ ...step, status: "waiting" })) : withApproval;
     }
     case "approval-decided": {
-      const approval = approvalFrom(payload.approval);
-      if (!approval) return next;
+      const approval = event.payload.approval;
       const withApproval = { ...next, approvals: upsert(next.approvals, approval) };
       return event.nodeId
         ? updateStep(withApproval, event.nodeId, (step) => (step.status === "waiting" ? { ...step, status: "running" } : step))
@@ -214,7 +188,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     }
     default: {
       // Every type of the contract is handled above; the type checker says so when one is added.
-      const unhandled: never = event.type;
+      const unhandled: never = event;
       return unhandled;
     }
   }
@@ -259,11 +233,11 @@ function upsert(approvals: readonly ApprovalView[], approval: ApprovalView): App
 /** The message of a progress or notification event, if it carries one. */
 export function progressMessage(event: RunEvent): string | null {
   if (event.type !== "node-progress" && event.type !== "node-notified") return null;
-  const message = event.payload.message;
-  if (typeof message === "string" && message.trim() !== "") return message;
+  const payload = event.payload;
+  if ("message" in payload) return payload.message.trim() !== "" ? payload.message : null;
   // A tool's streamed output (a command's stdout): its latest line shows the step is alive.
-  const text = event.payload.text;
-  if (typeof text === "string") {
+  if (payload.type === "tool-output") {
+    const text = payload.text;
     const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
     const last = lines[lines.length - 1];
     if (last) return last.length > 200 ? `${last.slice(0, 200)}…` : last;
@@ -273,33 +247,4 @@ export function progressMessage(event: RunEvent): string | null {
 
 function stringOr(value: unknown, fallback: string): string {
   return typeof value === "string" && value !== "" ? value : fallback;
-}
-
-function isStepOutput(value: unknown): value is StepOutput {
-  return typeof value === "object" && value !== null && typeof (value as { content?: unknown }).content === "string";
-}
-
-const KINDS: ReadonlySet<string> = new Set(["write", "shell", "network", "mcp", "plan", "ask"]);
-
-function approvalFrom(value: unknown): ApprovalView | null {
-  if (typeof value !== "object" || value === null) return null;
-  const raw = value as Record<string, unknown>;
-  if (typeof raw.id !== "string" || typeof raw.kind !== "string" || !KINDS.has(raw.kind)) return null;
-  const text = (field: unknown) => (typeof field === "string" ? field : null);
-  return {
-    id: raw.id,
-    nodeId: text(raw.nodeId) ?? "",
-    kind: raw.kind as ApprovalKind,
-    tool: text(raw.tool),
-    operation: text(raw.operation),
-    arguments: typeof raw.arguments === "object" && raw.arguments !== null ? (raw.arguments as Record<string, unknown>) : {},
-    preview: text(raw.preview) ?? "",
-    effect: parseApprovalPreview(raw.effect, text(raw.preview) ?? ""),
-    digest: text(raw.digest) ?? "",
-    status: (text(raw.status) ?? "pending") as ApprovalStatus,
-    decision: text(raw.decision) as ApprovalDecision | null,
-    feedback: text(raw.feedback),
-    decidedBy: text(raw.decidedBy),
-    decidedAt: text(raw.decidedAt),
-  };
 }

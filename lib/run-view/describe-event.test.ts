@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "@/lib/workflow/run-types";
+import { sampleEvents } from "@/lib/contracts/run-event-samples";
 import { describeEvent } from "./describe-event";
 
 const event = (type: RunEvent["type"], nodeId: string | null, payload: Record<string, unknown> = {}): RunEvent => ({
@@ -9,7 +10,7 @@ const event = (type: RunEvent["type"], nodeId: string | null, payload: Record<st
   nodeId,
   payload,
   createdAt: "2025-01-01T00:00:00.000Z",
-});
+}) as RunEvent;
 const labels: Record<string, string> = { write: "Write a File" };
 const labelOf = (id: string) => labels[id] ?? id;
 
@@ -36,10 +37,10 @@ describe("describeEvent", () => {
 });
 
 describe("describeEvent for every type of the contract", () => {
-  it("says each in words, never as its raw type name", async () => {
-    const { RUN_EVENT_TYPES } = await import("@/lib/contracts/run-event");
-    for (const type of RUN_EVENT_TYPES) {
-      const description = describeEvent(event(type, "write", { tool: "write_file" }), labelOf);
+  it("says each in words, never as its raw type name", () => {
+    for (const sample of sampleEvents()) {
+      const type = sample.type;
+      const description = describeEvent(sample, labelOf);
       expect(description.text, type).not.toContain(type);
       expect(description.text.length, type).toBeGreaterThan(3);
     }

@@ -1,4 +1,4 @@
-import type { RunEvent } from "@/lib/workflow/run-types";
+import type { RunEvent } from "@/lib/contracts/run-event";
 import { progressMessage } from "./apply-event";
 
 /** How a timeline entry is coloured: by meaning, and always with words too. */
@@ -29,7 +29,6 @@ const DECISIONS: Record<string, string> = {
  * `labelOf` gives a node's label (never a tool's raw name).
  */
 export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => string): EventDescription {
-  const payload = event.payload;
   const subject = event.nodeId && event.nodeId !== RUN_NODE ? labelOf(event.nodeId) : null;
   const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : null);
   switch (event.type) {
@@ -42,44 +41,43 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
     case "run-succeeded":
       return { subject: null, text: "Run succeeded", tone: "good" };
     case "run-failed":
-      return { subject: null, text: `Run failed: ${text(payload.error) ?? "no reason given"}`, tone: "bad" };
+      return { subject: null, text: `Run failed: ${text(event.payload.error) ?? "no reason given"}`, tone: "bad" };
     case "run-cancelled": {
-      const by = text(payload.cancelledBy);
+      const by = text(event.payload.cancelledBy);
       return { subject: null, text: by ? `Run cancelled by ${by}` : "Run cancelled", tone: "bad" };
     }
     case "node-started": {
-      const attempt = typeof payload.attempt === "number" && payload.attempt > 1 ? ` (attempt ${payload.attempt})` : "";
+      const attempt = event.payload.attempt > 1 ? ` (attempt ${event.payload.attempt})` : "";
       return { subject, text: `Started${attempt}`, tone: "progress" };
     }
     case "node-progress":
       return { subject, text: progressMessage(event) ?? "Working", tone: "progress" };
     case "node-notified":
-      return { subject, text: text(payload.message) ?? "Sent a note", tone: "neutral" };
+      return { subject, text: text(event.payload.message) ?? "Sent a note", tone: "neutral" };
     case "node-succeeded":
       return { subject, text: "Succeeded", tone: "good" };
     case "node-failed":
-      return { subject, text: `Failed: ${text(payload.error) ?? "no reason given"}`, tone: "bad" };
+      return { subject, text: `Failed: ${text(event.payload.error) ?? "no reason given"}`, tone: "bad" };
     case "node-skipped": {
       // The engine says why: a tool attached to an agent, a run that stopped, or a branch not taken.
       const reason =
-        payload.reason === "attached"
+        event.payload.reason === "attached"
           ? "Attached to an agent: it runs when the agent calls it"
-          : payload.reason === "the run stopped"
+          : event.payload.reason === "the run stopped"
             ? "Skipped: the run stopped before it"
             : "Skipped: its branch was not taken or what fed it failed";
       return { subject, text: reason, tone: "neutral" };
     }
     case "approval-requested": {
-      const approval = asRecord(payload.approval);
-      const kind = approval.kind;
+      const kind = event.payload.approval.kind;
       const what =
         kind === "ask" ? "Asked you a question" : kind === "plan" ? "Waiting for you to approve the plan" : "Waiting for your approval";
       return { subject: subject ?? (kind === "plan" ? "Plan" : null), text: what, tone: "waiting" };
     }
     case "approval-decided": {
-      const approval = asRecord(payload.approval);
+      const approval = event.payload.approval;
       if (approval.status === "cancelled") return { subject, text: "Approval withdrawn: the run was cancelled", tone: "neutral" };
-      const decision = typeof approval.decision === "string" ? approval.decision : "";
+      const decision = approval.decision ?? "";
       const by = text(approval.decidedBy);
       const feedback = text(approval.feedback);
       const verb = DECISIONS[decision] ?? "Decided";
@@ -92,11 +90,11 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       };
     }
     case "node-tool-call-started":
-      return { subject, text: `Called ${text(payload.tool) ?? "a tool"}`, tone: "progress" };
+      return { subject, text: `Called ${text(event.payload.tool) ?? "a tool"}`, tone: "progress" };
     case "node-tool-call-finished": {
-      const tool = text(payload.tool) ?? "The tool";
-      return payload.isError === true
-        ? { subject, text: `${tool} failed: ${firstLine(text(payload.content) ?? "no reason given")}`, tone: "bad" }
+      const tool = text(event.payload.tool) ?? "The tool";
+      return event.payload.isError
+        ? { subject, text: `${tool} failed: ${firstLine(text(event.payload.content) ?? "no reason given")}`, tone: "bad" }
         : { subject, text: `${tool} answered`, tone: "neutral" };
     }
     case "node-text-delta":
@@ -104,7 +102,7 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: "Wrote part of its answer", tone: "neutral" };
     default: {
       // Every type of the contract has its sentence above; the type checker says so when one is added.
-      const unhandled: never = event.type;
+      const unhandled: never = event;
       return unhandled;
     }
   }
@@ -113,8 +111,4 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
 function firstLine(value: string): string {
   const line = value.split("\n")[0] ?? "";
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }

@@ -2,24 +2,10 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import type { DirectoryListing } from "@/lib/contracts/directory-listing";
 
 /** The most folders one listing returns; a listing that had more says so with `truncated`. */
 export const MAX_LISTED_DIRECTORIES = 500;
-
-/** What the folder picker shows of one folder: its sub-folders' names, never files. */
-export interface DirectoryListing {
-  /** The folder listed, with symbolic links resolved. */
-  path: string;
-  /** The browse root it lies in. */
-  root: string;
-  /** The folder above, or null at a browse root. */
-  parent: string | null;
-  /** Sub-folder names, sorted. */
-  directories: string[];
-  truncated: boolean;
-  /** Every browse root, for the picker's starting points. */
-  roots: string[];
-}
 
 /** A folder that may not or cannot be listed; `status` is the HTTP status that says why. */
 export class DirectoryBrowseError extends Error {

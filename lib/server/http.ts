@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ApiErrorBody, ApiIssue } from "@/lib/contracts/api-error";
 import { ConflictError, NotFoundError, SecretKeyMismatchError } from "@/lib/persistence";
 import { fieldPath } from "@/lib/tools/validation";
 import { addressingRefusal } from "./access/addressing";
@@ -33,13 +34,6 @@ export function json(data: unknown, status = 200, headers: Record<string, string
   });
 }
 
-/** One zod issue as the API reports it: the field as a dotted path, and what was expected. */
-export interface ApiIssue {
-  path: string;
-  message: string;
-  code: string;
-}
-
 export function toApiIssues(error: z.ZodError): ApiIssue[] {
   return error.issues.map((issue) => ({
     path: fieldPath(issue.path),
@@ -48,11 +42,16 @@ export function toApiIssues(error: z.ZodError): ApiIssue[] {
   }));
 }
 
+/** A failed call's answer, shaped by the contract every client reads (lib/contracts/api-error.ts). */
+export function failure(body: ApiErrorBody, status: number, headers: Record<string, string> = {}): Response {
+  return json(body, status, headers);
+}
+
 /** 422 with every issue, each naming its field. */
 export function unprocessable(error: z.ZodError, what = "The request"): Response {
   const issues = toApiIssues(error);
   const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
-  return json({ error: `${what} is not valid: ${summary}`, issues }, 422);
+  return failure({ error: `${what} is not valid: ${summary}`, issues }, 422);
 }
 
 /**
@@ -148,10 +147,10 @@ export const SIGN_IN_FIRST = "Sign in first: open the sign-in link the studio pr
 export function route<Context>(handler: Handler<Context>): PublicHandler<Context> {
   return async (request, context) => {
     const refusal = addressingRefusal(request);
-    if (refusal) return json({ error: refusal.message }, refusal.status);
+    if (refusal) return failure({ error: refusal.message }, refusal.status);
     try {
       const principal = await authenticate(request);
-      if (!principal) return json({ error: SIGN_IN_FIRST }, 401);
+      if (!principal) return failure({ error: SIGN_IN_FIRST }, 401);
       return await handler(request, context, principal);
     } catch (error) {
       return errorResponse(error);
@@ -163,7 +162,7 @@ export function route<Context>(handler: Handler<Context>): PublicHandler<Context
 export function publicRoute<Context>(handler: PublicHandler<Context>): PublicHandler<Context> {
   return async (request, context) => {
     const refusal = addressingRefusal(request);
-    if (refusal) return json({ error: refusal.message }, refusal.status);
+    if (refusal) return failure({ error: refusal.message }, refusal.status);
     try {
       return await handler(request, context);
     } catch (error) {
@@ -174,10 +173,10 @@ export function publicRoute<Context>(handler: PublicHandler<Context>): PublicHan
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof z.ZodError) return unprocessable(error);
-  if (error instanceof HttpError) return json({ error: error.message, ...error.details }, error.status);
-  if (NotFoundError.isInstance(error)) return json({ error: error.message }, 404);
-  if (ConflictError.isInstance(error)) return json({ error: error.message }, 409);
-  if (SecretKeyMismatchError.isInstance(error)) return json({ error: error.message }, 503);
+  if (error instanceof HttpError) return failure({ error: error.message, ...error.details }, error.status);
+  if (NotFoundError.isInstance(error)) return failure({ error: error.message }, 404);
+  if (ConflictError.isInstance(error)) return failure({ error: error.message }, 409);
+  if (SecretKeyMismatchError.isInstance(error)) return failure({ error: error.message }, 503);
   console.error("[studio] unexpected error in a route", error);
-  return json({ error: "Something went wrong on the server; the details are in its log." }, 500);
+  return failure({ error: "Something went wrong on the server; the details are in its log." }, 500);
 }

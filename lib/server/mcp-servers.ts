@@ -6,13 +6,8 @@ import { clientAddress, type Principal } from "./access/principal";
 import { requireRecentSignIn } from "./access/recent-sign-in";
 import { HttpError } from "./http";
 import type { Studio } from "./studio";
+import type { McpServerView } from "@/lib/contracts/mcp-server";
 
-/** A stored server as the API returns it: its configuration, connection state, error in words, and tools. */
-export type McpServerView = McpServerRecord &
-  Omit<McpServerStatus, "id" | "name" | "state"> & {
-    /** `unconfirmed`: a stdio server whose command nobody has confirmed yet; it does not run. */
-    state: McpServerStatus["state"] | "unconfirmed";
-  };
 
 export const UNCONFIRMED_COMMAND =
   "Not started: nobody has confirmed this server's command yet. Open it on the MCP page, read the exact command, and confirm it to start the server.";

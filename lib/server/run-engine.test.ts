@@ -141,7 +141,7 @@ describe("RunEngine on a real SQLite file", () => {
     });
     const { runId } = await startRun(writeWorkflow("default", "approved.txt"), { name: "Grace" });
     const event = await requested;
-    const approval = event.payload.approval as { id: string; kind: string; preview: string };
+    const approval = (event.payload as { approval: { id: string; kind: string; preview: string } }).approval;
     expect(approval.kind).toBe("write");
     expect(approval.preview).toContain("+hello Grace");
     expect(existsSync(path.join(workRoot, "approved.txt"))).toBe(false);
@@ -161,7 +161,7 @@ describe("RunEngine on a real SQLite file", () => {
   it("fails the node with the person's reason when a write is denied", async () => {
     const requested = nextEventOfAnyRun("approval-requested");
     const { runId } = await startRun(writeWorkflow("default", "denied.txt"), { name: "x" });
-    const approval = (await requested).payload.approval as { id: string };
+    const approval = ((await requested).payload as { approval: { id: string } }).approval;
     await engine.decide(approval.id, { decision: "deny", feedback: "wrong folder, use drafts/", decidedBy: null });
     await engine.settled(runId);
     const detail = await getRunDetail(runId, temp.database);
@@ -190,7 +190,7 @@ describe("RunEngine on a real SQLite file", () => {
   it("asks for the plan first in plan mode, and writes nothing when it is rejected", async () => {
     const requested = nextEventOfAnyRun("approval-requested");
     const { runId } = await startRun(writeWorkflow("plan", "planned.txt"), { name: "x" });
-    const approval = (await requested).payload.approval as { id: string; kind: string; preview: string };
+    const approval = ((await requested).payload as { approval: { id: string; kind: string; preview: string } }).approval;
     expect(approval.kind).toBe("plan");
     expect(approval.preview).toContain("Write a File");
     await engine.decide(approval.id, { decision: "deny", feedback: "not today", decidedBy: null });
@@ -254,8 +254,8 @@ describe("RunEngine on a real SQLite file", () => {
         { nodeId: "second", status: "running", attempt: 1 },
       ],
       events: [
-        { runId, seq: 1, type: "run-started", nodeId: null, payload: {}, createdAt: new Date().toISOString() },
-        { runId, seq: 2, type: "node-started", nodeId: "first", payload: {}, createdAt: new Date().toISOString() },
+        { runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: {} }, createdAt: new Date().toISOString() },
+        { runId, seq: 2, type: "node-started", nodeId: "first", payload: { kind: "tool", attempt: 1 }, createdAt: new Date().toISOString() },
       ],
     });
     const before = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
@@ -282,7 +282,7 @@ describe("RunEngine on a real SQLite file", () => {
     const { runId } = await createRun(workflow.id, { name: "Ada" }, {}, temp.database);
     const firstAsked = nextEvent(runId, "approval-requested");
     await first.start(runId);
-    const old = (await firstAsked).payload.approval as ApprovalRecord;
+    const old = ((await firstAsked).payload as { approval: ApprovalRecord }).approval;
     expect(old.digest).toMatch(/^sha256:/);
     expect(old.effect).toMatchObject({ kind: "file-change", added: 1, removed: 1 });
 
@@ -291,7 +291,7 @@ describe("RunEngine on a real SQLite file", () => {
     writeFileSync(target, "someone else's v2\n");
     const askedAgain = new Promise<ApprovalRecord>((resolve) => {
       const unsubscribe = bus.subscribe(runId, (event) => {
-        const approval = event.payload.approval as ApprovalRecord | undefined;
+        const approval = (event.payload as { approval?: ApprovalRecord }).approval;
         if (event.type === "approval-requested" && approval && approval.id !== old.id) {
           unsubscribe();
           resolve(approval);
@@ -316,7 +316,7 @@ describe("RunEngine on a real SQLite file", () => {
     const workflow = await createWorkflow(writeWorkflow("default", "many/{{ inputs.name }}.txt", "run {{ inputs.name }}"), temp.database);
     const requested = new Map<string, string>();
     const unsubscribe = bus.subscribeAll((event) => {
-      if (event.type === "approval-requested") requested.set(event.runId, (event.payload.approval as { id: string }).id);
+      if (event.type === "approval-requested") requested.set(event.runId, event.payload.approval.id);
     });
     const runIds: string[] = [];
     for (let index = 0; index < 200; index += 1) {

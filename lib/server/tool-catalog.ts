@@ -3,48 +3,14 @@ import {
   modelToolSchema,
   operationInputJsonSchema,
   settingsJsonSchema,
-  type JsonSchema,
   type Tool,
-  type ToolOrigin,
-  type ToolRuntime,
 } from "@/lib/tools";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 
-/** One operation as the palette and the inspector show it. */
-export interface CatalogOperation {
-  name: string;
-  title: string;
-  description: string;
-  readOnly: boolean;
-  capabilities: string[];
-  inputSchema: JsonSchema;
-}
+// Until every page imports the contract directly (lib/contracts/catalog.ts).
+export type { CatalogOperation, CatalogTool } from "@/lib/contracts/catalog";
 
-/** One tool as the palette renders it: everything a person needs, nothing secret. */
-export interface CatalogTool {
-  name: string;
-  title: string;
-  description: string;
-  icon: string | null;
-  /** Palette group; an MCP server's tools are in `mcp:<server>`. */
-  domain: string;
-  /** The MCP server a tool comes from, or null for the studio's own tools. */
-  server: string | null;
-  origin: ToolOrigin;
-  runtime: ToolRuntime;
-  capabilities: string[];
-  flags: { readOnly: boolean; concurrencySafe: boolean; destructive: boolean };
-  operations: CatalogOperation[];
-  /** The tool's input schema as a model sees it (one object; with operations, an `operation` enum and every operation's fields), secret inputs removed. */
-  inputSchema: JsonSchema;
-  /** `null` = nothing to configure: the inspector shows no settings section. */
-  settingsSchema: JsonSchema | null;
-  rootSetting: string | null;
-  pathInputs: string[];
-  secretInputs: { name: string; credentialHelp: string }[];
-  /** Why the tool cannot be called (an MCP tool that requires task-based execution); null when it can. The palette leaves such tools out. */
-  unavailable: string | null;
-}
-
+/** A tool as the studio's pages and GET /api/tools present it (lib/contracts/catalog.ts). */
 export function catalogEntry(tool: Tool): CatalogTool {
   const operations = Object.entries(tool.operations ?? {}).map(([name, operation]) => ({
     name,

@@ -13,6 +13,8 @@ import type { AgentNode, OutputNode, RouterNode, ToolNode, WorkflowDefinition, W
 import type { RunEventBus } from "./event-bus";
 import { ReadWriteLock } from "./read-write-lock";
 import { chooseRoute } from "./router-conditions";
+import { summarizeApproval } from "@/lib/contracts/approval";
+import type { NewRunEvent } from "@/lib/contracts/run-event";
 import type {
   ApprovalDecisionInput,
   ApprovalRecord,
@@ -402,7 +404,7 @@ export class RunEngine {
         signal: run.abort.signal,
         scope: () => run.scope(),
         waitFor: (request) => this.awaitApproval(run, request),
-        emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload }]),
+        emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload } as PendingEvent]),
         ...(this.options.agentModel ? { modelFactory: this.options.agentModel } : {}),
       });
     } catch (error) {
@@ -485,10 +487,10 @@ export class RunEngine {
     // The approval row is written before the events that announce it, and decided before the
     // waiting step says so: after a crash in between, a replay announces what is missing, once.
     const unannounced = created || !run.announced.requested.has(approval.id);
-    const requestedEvent: PendingEvent = { type: "approval-requested", nodeId: isStep ? request.nodeId : null, payload: { approval: approvalSummary(approval) } };
+    const requestedEvent: PendingEvent = { type: "approval-requested", nodeId: isStep ? request.nodeId : null, payload: { approval: summarizeApproval(approval) } };
     if (approval.status !== "pending") {
       if (!run.announced.decided.has(approval.id)) {
-        const decidedEvent: PendingEvent = { type: "approval-decided", nodeId: requestedEvent.nodeId, payload: { approval: approvalSummary(approval) } };
+        const decidedEvent: PendingEvent = { type: "approval-decided", nodeId: requestedEvent.nodeId, payload: { approval: summarizeApproval(approval) } };
         await this.emit(run, unannounced ? [requestedEvent, decidedEvent] : [decidedEvent]);
       }
       return approval;
@@ -520,7 +522,7 @@ export class RunEngine {
     if (isStep) run.statuses[request.nodeId] = "running";
     await this.emit(
       run,
-      [{ type: "approval-decided", nodeId: isStep ? request.nodeId : null, payload: { approval: approvalSummary(decision) } }],
+      [{ type: "approval-decided", nodeId: isStep ? request.nodeId : null, payload: { approval: summarizeApproval(decision) } }],
       run.waitingCount === 0 ? { status: "running" } : undefined,
       isStep ? [{ nodeId: request.nodeId, status: "running" }] : [],
     );
@@ -547,11 +549,15 @@ export class RunEngine {
   private async finish(run: ActiveRun, status: RunStatus, result: { output?: unknown; error?: string }): Promise<void> {
     if (run.finished) return;
     run.finished = true;
-    const type: RunEventType = status === "succeeded" ? "run-succeeded" : status === "cancelled" ? "run-cancelled" : "run-failed";
-    const payload: Record<string, unknown> = status === "succeeded" ? { output: result.output ?? null } : { error: result.error ?? null };
-    if (status === "cancelled" && run.cancelledBy) payload.cancelledBy = run.cancelledBy;
+    const error = result.error ?? null;
+    const event: PendingEvent =
+      status === "succeeded"
+        ? { type: "run-succeeded", nodeId: null, payload: { output: result.output ?? null } }
+        : status === "cancelled"
+          ? { type: "run-cancelled", nodeId: null, payload: { error, ...(run.cancelledBy ? { cancelledBy: run.cancelledBy } : {}) } }
+          : { type: "run-failed", nodeId: null, payload: { error } };
     try {
-      await this.emit(run, [{ type, nodeId: null, payload }], {
+      await this.emit(run, [event], {
         status,
         output: result.output ?? null,
         error: result.error ?? null,
@@ -577,24 +583,14 @@ export class RunEngine {
   /** Persists events (with the step and run changes they announce), then publishes them. */
   private async emit(run: ActiveRun, pending: PendingEvent[], runChange?: RunChange, steps: StepChange[] = []): Promise<void> {
     const createdAt = now();
-    const events: RunEvent[] = pending.map((event) => ({
-      runId: run.runId,
-      seq: ++run.seq,
-      type: event.type,
-      nodeId: event.nodeId,
-      payload: event.payload,
-      createdAt,
-    }));
+    const events: RunEvent[] = pending.map((event) => ({ ...event, runId: run.runId, seq: ++run.seq, createdAt }));
     await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events });
     for (const event of events) this.options.bus.publish(event);
   }
 }
 
-interface PendingEvent {
-  type: RunEventType;
-  nodeId: string | null;
-  payload: Record<string, unknown>;
-}
+/** An event as the engine emits it; `emit` numbers and stores it. */
+type PendingEvent = NewRunEvent;
 
 function now(): string {
   return new Date().toISOString();
@@ -624,26 +620,6 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
     .join(" ");
 }
 
-
-/** What an event says about an approval: enough for the inbox, nothing secret. */
-function approvalSummary(approval: ApprovalRecord): Record<string, unknown> {
-  return {
-    id: approval.id,
-    kind: approval.kind,
-    nodeId: approval.nodeId,
-    tool: approval.tool,
-    operation: approval.operation,
-    arguments: approval.arguments,
-    preview: approval.preview,
-    effect: approval.effect,
-    digest: approval.digest,
-    status: approval.status,
-    decision: approval.decision,
-    feedback: approval.feedback,
-    decidedBy: approval.decidedBy,
-    decidedAt: approval.decidedAt,
-  };
-}
 
 /** The plan a person approves in plan mode: each step in order, with what it will be given. */
 function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {

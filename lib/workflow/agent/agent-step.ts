@@ -12,7 +12,8 @@ import {
 import { ApprovalIOHandler, type ApprovalWaiter } from "../approval-io-handler";
 import type { AgentNode, ToolNode } from "../definition";
 import type { ReadWriteLock } from "../read-write-lock";
-import type { RunEventType, RunStore, StepOutput } from "../run-types";
+import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";
+import type { RunStore, StepOutput } from "../run-types";
 import { asText, resolveTemplates, type TemplateScope } from "../templates";
 import type { AgentCheckpointState } from "./agent-checkpoint";
 import { createAgentModel, type AgentModelFactory } from "./agent-model";
@@ -39,7 +40,7 @@ export interface AgentStepHost {
   signal: AbortSignal;
   scope: () => TemplateScope;
   waitFor: ApprovalWaiter;
-  emit: (type: RunEventType, payload: Record<string, unknown>) => Promise<void>;
+  emit: <Type extends RunEventType>(type: Type, payload: RunEventPayload<Type>) => Promise<void>;
   modelFactory?: AgentModelFactory;
 }
 

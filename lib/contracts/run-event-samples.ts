@@ -1,0 +1,62 @@
+import type { ApprovalSummary } from "./approval";
+import type { RunEvent, RunEventPayload, RunEventType } from "./run-event";
+
+/**
+ * One well-formed payload per event type, for tests. The mapped type makes
+ * the type checker demand a sample for every type of the contract, so a new
+ * type cannot be added without one, and the tests that walk these samples
+ * (serialised by the SSE route, read by the client, applied and described by
+ * the run view) then cover it.
+ */
+const approval: ApprovalSummary = {
+  id: "approval-1",
+  nodeId: "write",
+  kind: "write",
+  tool: "write_file",
+  operation: null,
+  arguments: { path: "notes/a.txt" },
+  preview: "+hello",
+  effect: { kind: "text", text: "+hello" },
+  digest: "sha256:0",
+  status: "pending",
+  decision: null,
+  feedback: null,
+  decidedBy: null,
+  decidedAt: null,
+};
+const call = { turn: 1, callId: "call-1", name: "write_file", tool: "write_file", nodeId: "write", operation: null, arguments: { path: "a.txt" } };
+
+export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } = {
+  "run-started": { inputs: { name: "Ada" } },
+  "run-resumed": {},
+  "run-awaiting-input": { approvalId: approval.id },
+  "run-succeeded": { output: "done" },
+  "run-failed": { error: "Write a File failed: no space left" },
+  "run-cancelled": { error: "Cancelled.", cancelledBy: "Ada" },
+  "node-started": { kind: "tool", attempt: 1, tool: "write_file", operation: null },
+  "node-progress": { message: "Halfway there" },
+  "node-notified": { message: "Heads up" },
+  "node-succeeded": { output: { content: "Wrote a.txt" }, durationMs: 12 },
+  "node-failed": { error: "no space left", durationMs: 3 },
+  "node-skipped": { reason: "attached", agent: "agent" },
+  "node-text-delta": { turn: 1, text: "Hello" },
+  "node-tool-call-started": call,
+  "node-tool-call-finished": { ...call, isError: false, content: "Wrote a.txt", approvals: [] },
+  "approval-requested": { approval },
+  "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: "Ada", decidedAt: "2026-12-01T00:00:01.000Z" } },
+};
+
+/** Every sample as a stored event of run `r1`, numbered 1, 2, 3, … in the contract's order. */
+export function sampleEvents(nodeId = "write"): RunEvent[] {
+  return (Object.keys(SAMPLE_PAYLOADS) as RunEventType[]).map(
+    (type, index) =>
+      ({
+        runId: "r1",
+        seq: index + 1,
+        type,
+        nodeId: type.startsWith("run-") ? null : nodeId,
+        payload: SAMPLE_PAYLOADS[type],
+        createdAt: "2026-12-01T00:00:00.000Z",
+      }) as RunEvent,
+  );
+}
