@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools";
+// The guardrails module itself, not the framework's entry: this file reaches the browser, the built-in tools must not.
+import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
 import { DEFAULT_AGENT_MAX_TURNS } from "./agent-defaults";
 
 /**

@@ -1,3 +1,7 @@
+import { z } from "zod";
+import { ApiErrorBodySchema } from "@/lib/contracts/api-error";
+import { ApprovalDetailSchema } from "@/lib/contracts/approval";
+import { RunDetailSchema } from "@/lib/contracts/run";
 import { credentialHeaders, type Credential } from "./credential";
 import { connectEventStream, runEventsOf, type RunEventJson } from "./sse-client";
 
@@ -65,7 +69,11 @@ export class ApiClient {
     });
     const text = await response.text();
     let parsed: Json = text;
-    if ((response.headers.get("content-type") ?? "").includes("application/json") && text !== "") parsed = JSON.parse(text);
+    if ((response.headers.get("content-type") ?? "").includes("application/json") && text !== "") {
+      parsed = JSON.parse(text);
+      // Every JSON failure, whatever the route, has the one error shape clients read.
+      if (response.status >= 400) conform(ApiErrorBodySchema, parsed, `${method} ${path} → ${response.status}`);
+    }
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
@@ -89,12 +97,16 @@ export class ApiClient {
   }
 
   async getRun(runId: string): Promise<Json> {
-    return (await this.expect(200, "GET", `/api/runs/${runId}`)).run;
+    const { run } = await this.expect(200, "GET", `/api/runs/${runId}`);
+    conform(RunDetailSchema, run, `GET /api/runs/${runId}`);
+    return run;
   }
 
   async pendingApprovals(runId?: string): Promise<Json[]> {
     const query = runId ? `&runId=${runId}` : "";
-    return (await this.expect(200, "GET", `/api/approvals?status=pending${query}`)).approvals;
+    const { approvals } = await this.expect(200, "GET", `/api/approvals?status=pending${query}`);
+    conform(z.array(ApprovalDetailSchema), approvals, "GET /api/approvals");
+    return approvals;
   }
 
   /** Polls until the run has a pending approval, and returns it. */
@@ -160,5 +172,14 @@ export async function waitFor<T>(
       throw new Error(`Timed out waiting for ${typeof options.what === "function" ? options.what() : options.what}.`);
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+  }
+}
+
+/** Fails, naming the answer and the field, when `value` is not what the contract (lib/contracts) says `what` returns. */
+export function conform(schema: z.ZodType, value: unknown, what: string): void {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`).join("; ");
+    throw new Error(`${what} answered outside its contract: ${issues}\n${JSON.stringify(value).slice(0, 2000)}`);
   }
 }

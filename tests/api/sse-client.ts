@@ -1,3 +1,4 @@
+import { RunEventSchema } from "@/lib/contracts/run-event";
 import { credentialHeaders, type Credential } from "./credential";
 
 /**
@@ -118,5 +119,10 @@ export interface RunEventJson {
 
 /** The run events in `messages` (those with an id), parsed. */
 export function runEventsOf(messages: SseMessage[]): RunEventJson[] {
-  return messages.filter((message) => message.id !== null).map((message) => JSON.parse(message.data) as RunEventJson);
+  return messages.filter((message) => message.id !== null).map((message) => {
+    // Every streamed event must be one the contract describes: a type it knows, a payload of that type's shape.
+    const event = RunEventSchema.safeParse(JSON.parse(message.data));
+    if (!event.success) throw new Error(`The stream sent an event outside the contract (${message.event}): ${event.error.message}\n${message.data.slice(0, 2000)}`);
+    return event.data as RunEventJson;
+  });
 }
