@@ -63,7 +63,9 @@ async function startStudio(): Promise<{ port: number; token: string; stop: () =>
   const token = randomBytes(24).toString("base64url");
   // BENCH_NEXT_START=1 serves through a bare `next start` instead of the launcher, to compare the two.
   const command = process.env.BENCH_NEXT_START ? [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)] : ["scripts/serve.mjs"];
-  const child = spawn(process.execPath, command, {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/studio-prof" profiles the server under this load.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...command], {
     cwd: REPO_ROOT,
     env: { ...process.env, STUDIO_DATA_DIR: dataDir, STUDIO_TOKEN: token, PORT: String(port), HOST: "127.0.0.1", STUDIO_PASSWORD: "" },
     stdio: ["ignore", "ignore", "inherit"],
