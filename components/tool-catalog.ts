@@ -1,4 +1,4 @@
-import { CAPABILITIES, isCapability } from "@/lib/tools";
+import { CAPABILITIES, isCapability } from "@/lib/tools/contracts";
 import type { Tool, ToolRuntime } from "@/lib/tools";
 import { domainInfo, domainRank } from "./tool-domains";
 

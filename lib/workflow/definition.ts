@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools";
+import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
 import { DEFAULT_AGENT_MAX_TURNS } from "./agent-defaults";
 
 /**
