@@ -1,11 +1,13 @@
 import type { ApprovalPreview, TextPreview } from "./permissions/approval-preview";
+import type { PermissionRequest } from "./permissions/permission-request";
 
 /**
  * What the permission gate asks a person to allow, as data: the kind, and
- * what the action touches (the confined path, the command, the URL, the MCP
- * server). A host stores or shows exactly this; nothing needs to guess the
- * kind back from the tool or re-derive a path from the raw arguments.
- * `preview` is the same action as a renderable shape (see previewText for text).
+ * what the action touches (the confined path, the command and its folder,
+ * the method and URL, the MCP server and tool). A host stores or shows
+ * exactly this; nothing needs to guess the kind back from the tool or
+ * re-derive a path from the raw arguments. `preview` is the same action as a
+ * renderable shape (previewText turns it into text).
  */
 export type ApprovalAsk =
   | {
@@ -20,26 +22,15 @@ export type ApprovalAsk =
       edit: boolean;
       preview: ApprovalPreview;
     }
-  | {
-      kind: "shell";
-      command: string;
-      /** Relative to the step's folder; "." is the folder itself. */
-      workingFolder: string;
-      reason: string;
-      preview: ApprovalPreview;
-    }
-  | { kind: "network"; method: string; url: string; reason: string; preview: ApprovalPreview }
-  | {
-      kind: "mcp";
-      /** The configured MCP server the tool belongs to. */
-      server: string;
-      /** The studio's name of the tool. */
-      tool: string;
-      /** The call's arguments as JSON text. */
-      argumentsText: string;
-      preview: ApprovalPreview;
-    }
+  | CommandAsk
+  | McpAsk
   | { kind: "plan"; preview: TextPreview };
+
+/** A shell command (with its folder) or a network request (method and URL), as the tool described it to the gate. */
+type CommandAsk = Extract<PermissionRequest, { kind: "shell" | "network" }>;
+
+/** An MCP call: the configured `server`, the studio's name of its `tool`, and the call's arguments as JSON text. */
+type McpAsk = Omit<Extract<PermissionRequest, { kind: "mcp" }>, "readOnly">;
 
 export type ApprovalAskKind = ApprovalAsk["kind"];
 

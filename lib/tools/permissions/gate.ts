@@ -111,8 +111,7 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
   }
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || policy === "open") return ALLOW;
-  const { command, workingFolder, reason, preview } = request;
-  const answer = await ctx.io.requestApproval({ kind: "shell", command, workingFolder, reason, preview });
+  const answer = await ctx.io.requestApproval(request);
   return answer.decision !== "deny" ? ALLOW : refuseWithFeedback("The person denied running this command.", answer.feedback);
 }
 
@@ -121,8 +120,7 @@ async function checkNetwork(request: Extract<PermissionRequest, { kind: "network
   if (guardrails.networkPolicy === "denied") return refuse("Refused by a guardrail: network access is denied in this workflow.");
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
-  const { method, url, reason, preview } = request;
-  const answer = await ctx.io.requestApproval({ kind: "network", method, url, reason, preview });
+  const answer = await ctx.io.requestApproval(request);
   return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
 }
 
@@ -132,8 +130,8 @@ async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ct
   if (request.readOnly) return ALLOW;
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.mcpPolicy === "open") return ALLOW;
-  const { server, tool, argumentsText, preview } = request;
-  const answer = await ctx.io.requestApproval({ kind: "mcp", server, tool, argumentsText, preview });
+  const { readOnly: _readOnly, ...ask } = request;
+  const answer = await ctx.io.requestApproval(ask);
   return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied calling ${request.tool}.`, answer.feedback);
 }
 

@@ -12,17 +12,9 @@ class MemoryApprovalStore implements ApprovalStore {
     const existing = [...this.rows.values()].find((row) => row.runId === request.runId && row.key === request.key);
     if (existing) return { approval: existing, created: false };
     const approval: ApprovalRecord = {
+      ...request,
       id: `a${this.nextId++}`,
-      runId: request.runId,
-      nodeId: request.nodeId,
-      key: request.key,
-      kind: request.kind,
-      tool: request.tool,
-      operation: request.operation,
-      arguments: request.arguments,
-      preview: request.preview,
       effect: request.effect ?? { kind: "text", text: request.preview },
-      digest: request.digest,
       status: "pending",
       decision: null,
       feedback: null,
@@ -97,27 +89,35 @@ async function untilWaiting(announcements: ApprovalAnnouncement[]): Promise<void
   for (let turn = 0; turn < 50 && !announcements.some((each) => each.change === "waiting"); turn++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** One step waiting on a fresh approval: the waits, what the step awaits, the approval and the run's announcements. */
+async function oneWaitingStep() {
+  const store = new MemoryApprovalStore();
+  const waits = new ApprovalWaits(store);
+  const { run, announcements } = waitingRun();
+  const waiting = waits.await(run, request());
+  // A test that cancels instead of deciding need not await it.
+  waiting.catch(() => undefined);
+  await untilWaiting(announcements);
+  const opened = [...store.rows.values()][0]!;
+  return { store, waits, run, announcements, waiting, opened };
+}
+
 describe("ApprovalWaits", () => {
   it("opens an approval, announces it, and wakes the waiting step with the person's decision", async () => {
-    const store = new MemoryApprovalStore();
-    const waits = new ApprovalWaits(store);
-    const { run, announcements } = waitingRun();
-    const waiting = waits.await(run, request());
-    await untilWaiting(announcements);
-    const [opened] = [...store.rows.values()];
+    const { waits, announcements, waiting, opened } = await oneWaitingStep();
     expect(announcements).toEqual([
       {
         change: "waiting",
         stepId: "write",
-        approvalId: opened!.id,
-        events: [{ type: "approval-requested", nodeId: "write", payload: { approval: expect.objectContaining({ id: opened!.id, status: "pending" }) } }],
+        approvalId: opened.id,
+        events: [{ type: "approval-requested", nodeId: "write", payload: { approval: expect.objectContaining({ id: opened.id, status: "pending" }) } }],
       },
     ]);
     expect(waits.isWaiting("run-1")).toBe(true);
 
-    await waits.decide(opened!.id, person("once"));
+    await waits.decide(opened.id, person("once"));
     const decided = await waiting;
-    expect(decided).toMatchObject({ id: opened!.id, status: "approved", decision: "once" });
+    expect(decided).toMatchObject({ id: opened.id, status: "approved", decision: "once" });
     expect(waits.isWaiting("run-1")).toBe(false);
     expect(announcements[1]).toEqual({
       change: "resumed",
@@ -142,32 +142,22 @@ describe("ApprovalWaits", () => {
   });
 
   it("withdraws a pending approval whose call changed and asks again under a key naming the new digest", async () => {
-    const store = new MemoryApprovalStore();
-    const waits = new ApprovalWaits(store);
-    const first = waitingRun();
-    void waits.await(first.run, request()).catch(() => undefined);
-    await untilWaiting(first.announcements);
-    const [old] = [...store.rows.values()];
+    const { store, waits, run, opened: old } = await oneWaitingStep();
 
     // The step is replayed (another process) and would now write something else.
     const replay = waitingRun();
     void new ApprovalWaits(store).await(replay.run, request({ arguments: { path: "a.txt", content: "v2" } })).catch(() => undefined);
     await untilWaiting(replay.announcements);
-    const fresh = [...store.rows.values()].find((row) => row.id !== old!.id);
-    expect(store.rows.get(old!.id)?.status).toBe("cancelled");
+    const fresh = [...store.rows.values()].find((row) => row.id !== old.id);
+    expect(store.rows.get(old.id)?.status).toBe("cancelled");
     expect(fresh).toMatchObject({ status: "pending", key: expect.stringMatching(/^write:0#.{12}$/) });
-    await waits.cancelRun(first.run);
+    await waits.cancelRun(run);
   });
 
   it("lets exactly one of two concurrent decisions win", async () => {
-    const store = new MemoryApprovalStore();
-    const waits = new ApprovalWaits(store);
-    const { run, announcements } = waitingRun();
-    const waiting = waits.await(run, request());
-    await untilWaiting(announcements);
-    const [opened] = [...store.rows.values()];
+    const { waits, announcements, waiting, opened } = await oneWaitingStep();
 
-    const [approve, deny] = await Promise.all([waits.decide(opened!.id, person("once", "ada")), waits.decide(opened!.id, person("deny", "bob"))]);
+    const [approve, deny] = await Promise.all([waits.decide(opened.id, person("once", "ada")), waits.decide(opened.id, person("deny", "bob"))]);
     expect([approve?.changed, deny?.changed].filter(Boolean)).toHaveLength(1);
     const winner = approve?.changed ? "once" : "deny";
     expect(await waiting).toMatchObject({ decision: winner });
