@@ -9,7 +9,7 @@ import { ToolIcon } from "@/components/tool-icon";
 import { api, ApiError } from "@/lib/client/api";
 import { formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden-characters";
-import type { ApprovalPreview as Effect } from "@/lib/tools/permissions/approval-preview";
+import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import { DIGEST_MISMATCH } from "@/lib/validations/run";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus } from "@/lib/workflow/run-types";
@@ -60,12 +60,15 @@ const KIND_HEADLINE: Record<ApprovalKind, string> = {
   ask: "has a question for you",
 };
 
-/** The folder a write's path is in, for "future writes in this folder". */
-function folderOf(args: Record<string, unknown>): string | null {
-  const path = typeof args.path === "string" ? args.path : null;
-  if (!path) return null;
-  const index = path.replace(/\\/g, "/").lastIndexOf("/");
-  return index <= 0 ? "the top folder" : path.slice(0, index);
+/**
+ * The folder "Always allow" opens, as the stored approval says: its file
+ * preview names the path the gate checked (confined, relative to the step's
+ * folder). Null when the approval names no file.
+ */
+function alwaysFolderOf(effect: Effect): string | null {
+  if (effect.kind !== "file-change" && effect.kind !== "file-replace") return null;
+  const folder = alwaysAllowedFolder(effect.path);
+  return folder === "." ? "the top folder" : folder;
 }
 
 function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "decidedBy" | "feedback">, folder: string | null): string {
@@ -107,7 +110,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   // The server falls back to the tool's name for an unlabelled node; people read its title instead.
   const label = approval.tool && approval.nodeLabel === approval.tool ? (tool ?? approval.nodeLabel) : approval.nodeLabel;
   const operation = operationTitle(toolTitles, approval.tool, approval.operation);
-  const folder = folderOf(approval.arguments);
+  const folder = alwaysFolderOf(approval.effect);
   const pending = approval.status === "pending" && !decided && !stale;
   const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
 

@@ -1,7 +1,6 @@
 import { argumentMarking } from "@/lib/run-view/hidden-characters";
-import type { ApprovalPreview as Effect } from "@/lib/tools/permissions/approval-preview";
+import { type ApprovalPreview as Effect, FILE_LINE_MARKING } from "@/lib/tools/contracts";
 import type { ApprovalKind } from "@/lib/workflow/run-types";
-import { FILE_LINE_MARKING } from "@/lib/tools/permissions/file-line-marking";
 import { ArgumentList } from "./argument-list";
 import { FileChangeView } from "./file-change-view";
 import { VisibleText } from "./visible-text";
@@ -76,6 +75,11 @@ export function ApprovalPreview({ kind, effect, toolTitle, arguments: args }: Ap
         <div className="space-y-2 rounded-lg border border-line bg-surface-sunken px-3 py-2.5">
           <p className="text-sm">
             Calls the MCP tool <span className="font-semibold">{toolTitle}</span>
+            {effect.server ? (
+              <>
+                {" "}of the server <span className={`font-mono ${LOGICAL_ORDER}`}><VisibleText text={effect.server} /></span>
+              </>
+            ) : null}
           </p>
           <ArgumentList values={args} label="MCP arguments" />
         </div>

@@ -1,6 +1,6 @@
 import { argumentMarking } from "@/lib/run-view/hidden-characters";
 import { cellText } from "@/lib/run-view/result-tables";
-import { toVisibleString } from "@/lib/tools/permissions/visible-text";
+import { toVisibleString } from "@/lib/tools/contracts";
 import { VisibleText } from "./visible-text";
 
 /** Values longer than this (once hidden characters are marked) fold behind their first part; the full text is one click away. */

@@ -3,9 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { foldDiffRows, isLine } from "@/lib/run-view/fold-diff-rows";
-import type { DiffLine, DiffRow, FileChangePreview } from "@/lib/tools/permissions/approval-preview";
-import { FILE_LINE_MARKING } from "@/lib/tools/permissions/file-line-marking";
-import { hasHiddenCharacters } from "@/lib/tools/permissions/visible-text";
+import { type DiffLine, type DiffRow, FILE_LINE_MARKING, type FileChangePreview, hasHiddenCharacters } from "@/lib/tools/contracts";
 import { VisibleText } from "./visible-text";
 
 const LINE_LOOK: Record<DiffLine["kind"], { className: string; sign: string; label?: string }> = {

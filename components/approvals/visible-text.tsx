@@ -1,4 +1,4 @@
-import { markHiddenCharacters, type MarkReason, type VisibleTextOptions } from "@/lib/tools/permissions/visible-text";
+import { markHiddenCharacters, type MarkReason, type VisibleTextOptions } from "@/lib/tools/contracts";
 
 const MARK_TITLE: Record<MarkReason, string> = {
   bidi: "a direction-changing character: it can make text read differently from how it runs",

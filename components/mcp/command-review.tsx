@@ -1,5 +1,5 @@
 import { VisibleText } from "@/components/approvals/visible-text";
-import { hasHiddenCharacters } from "@/lib/tools/permissions/visible-text";
+import { hasHiddenCharacters } from "@/lib/tools/contracts";
 import type { StdioServerConfig } from "@/lib/validations/mcp-server";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApprovalPreviewSchema } from "@/lib/tools/permissions/approval-preview";
+import { ApprovalPreviewSchema } from "@/lib/tools/contracts";
 import { RunStatusSchema } from "./run-status";
 
 /**

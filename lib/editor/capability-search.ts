@@ -1,4 +1,4 @@
-import { CAPABILITIES, type Capability } from "@/lib/tools/registry/capabilities";
+import { CAPABILITIES, type Capability } from "@/lib/tools/contracts";
 
 /**
  * Everyday words that mean a capability although neither its tag nor its

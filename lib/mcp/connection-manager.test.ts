@@ -239,7 +239,7 @@ describe("the permission gate", () => {
     const { ctx, io } = gated("gated");
     expect((await tool("echo").run({ text: "x" }, ctx)).isError).toBe(false);
     const refused = await tool("write_note").run({ file: "b.txt", text: "y" }, ctx);
-    expect(io.requests).toEqual([{ kind: "shell", command: 'write_note {"file":"b.txt","text":"y"}', reason: "Call the MCP tool write_note" }]);
+    expect(io.requests).toMatchObject([{ kind: "mcp", server: "tests", tool: "write_note", argumentsText: '{"file":"b.txt","text":"y"}' }]);
     expect(refused.content).toMatch(/The person denied calling write_note/);
   });
 

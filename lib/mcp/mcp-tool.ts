@@ -71,7 +71,7 @@ export class McpTool extends Tool<Record<string, unknown>> {
   override readonly runtime: McpToolSpec["runtime"];
   /** The server's name for this tool (the studio's may carry a prefix). */
   readonly remoteName: string;
-  readonly server: string;
+  override readonly server: string;
   readonly flags: ToolFlags;
   /** Why the tool cannot be called (see unavailableReason); null when it can. */
   readonly unavailable: string | null;

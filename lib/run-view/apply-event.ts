@@ -127,7 +127,8 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       return { ...next, status: "running" };
     case "run-awaiting-input":
       return { ...next, status: "awaiting_input" };
-    // A finished run waits for nobody: its open approvals were withdrawn with it (the engine cancels them without an event each).
+    // A finished run waits for nobody. A cancelled run's approvals each arrive as approval-decided (cancelled) first;
+    // withdrawing what is still open covers runs recorded before the engine said so.
     case "run-succeeded":
       return { ...withdrawApprovals(next, null), status: "succeeded", output: event.payload.output ?? null, error: null, finishedAt: event.createdAt };
     case "run-failed":

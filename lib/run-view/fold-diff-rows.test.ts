@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DiffLine, DiffRow } from "@/lib/tools/permissions/approval-preview";
+import type { DiffLine, DiffRow } from "@/lib/tools/contracts";
 import { foldDiffRows } from "./fold-diff-rows";
 
 const added = (index: number, text = `line ${index}`): DiffLine => ({ kind: "added", text, oldNumber: null, newNumber: index + 1 });

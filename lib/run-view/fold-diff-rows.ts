@@ -1,6 +1,4 @@
-import type { DiffLine, DiffRow } from "@/lib/tools/permissions/approval-preview";
-import { FILE_LINE_MARKING } from "@/lib/tools/permissions/file-line-marking";
-import { hasHiddenCharacters } from "@/lib/tools/permissions/visible-text";
+import { type DiffLine, type DiffRow, FILE_LINE_MARKING, hasHiddenCharacters } from "@/lib/tools/contracts";
 
 /** A change longer than this many rows is shown folded: its head and tail, and a control for the rest. */
 export const FOLD_AT = 120;

@@ -1,6 +1,4 @@
-import type { ApprovalPreview, DiffLine } from "@/lib/tools/permissions/approval-preview";
-import { FILE_LINE_MARKING } from "@/lib/tools/permissions/file-line-marking";
-import { markHiddenCharacters, type VisibleTextOptions } from "@/lib/tools/permissions/visible-text";
+import { type ApprovalPreview, type DiffLine, FILE_LINE_MARKING, markHiddenCharacters, type VisibleTextOptions } from "@/lib/tools/contracts";
 
 /** What an approval holds that a person could not see unmarked: the card warns above its buttons. */
 export interface HiddenCharacters {

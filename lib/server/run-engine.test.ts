@@ -75,12 +75,12 @@ async function startRun(definition: WorkflowDefinitionInput, inputs: Record<stri
 }
 
 /** Resolves with the first event of `type` of the run (already published or future). */
-function nextEvent(runId: string, type: RunEvent["type"]): Promise<RunEvent> {
+function nextEvent<Type extends RunEvent["type"]>(runId: string, type: Type): Promise<Extract<RunEvent, { type: Type }>> {
   return new Promise((resolve) => {
     const unsubscribe = bus.subscribe(runId, (event) => {
       if (event.type === type) {
         unsubscribe();
-        resolve(event);
+        resolve(event as Extract<RunEvent, { type: Type }>);
       }
     });
   });
@@ -175,16 +175,33 @@ describe("RunEngine on a real SQLite file", () => {
     expect(existsSync(path.join(workRoot, "denied.txt"))).toBe(false);
   });
 
-  it("cancels a waiting run and fails its pending approval", async () => {
+  it("cancels a waiting run, announcing its withdrawn approval before the run-cancelled event", async () => {
     const requested = nextEventOfAnyRun("approval-requested");
     const { runId } = await startRun(writeWorkflow("default", "cancelled.txt"), { name: "x" });
-    await requested;
+    const approval = (await requested).payload.approval as { id: string };
     expect(await engine.cancel(runId, "tester")).toBe(true);
     const detail = await getRunDetail(runId, temp.database);
     expect(detail.status).toBe("cancelled");
     expect(detail.approvals).toMatchObject([{ status: "cancelled" }]);
     expect(existsSync(path.join(workRoot, "cancelled.txt"))).toBe(false);
     expect(await engine.cancel(runId)).toBe(false);
+
+    const events = await readEvents(runId, 0, 1000, temp.database);
+    const decided = events.findIndex((event) => event.type === "approval-decided");
+    const cancelled = events.findIndex((event) => event.type === "run-cancelled");
+    expect(events[decided]).toMatchObject({ nodeId: "write", payload: { approval: { id: approval.id, status: "cancelled" } } });
+    expect(decided).toBeGreaterThan(-1);
+    expect(decided).toBeLessThan(cancelled);
+    expect(events.filter((event) => event.type === "approval-decided")).toHaveLength(1);
+  });
+
+  it("stores a write approval naming the confined path relative to the step's folder", async () => {
+    const requested = nextEventOfAnyRun("approval-requested");
+    const { runId } = await startRun(writeWorkflow("default", `${workRoot}/drafts/../reports/q3.md`), { name: "x" });
+    const approval = (await requested).payload.approval as { id: string; kind: string; effect: { kind: string; path: string } };
+    expect(approval.kind).toBe("write");
+    expect(approval.effect).toMatchObject({ kind: "file-change", path: "reports/q3.md" });
+    await engine.cancel(runId);
   });
 
   it("asks for the plan first in plan mode, and writes nothing when it is rejected", async () => {
@@ -368,12 +385,12 @@ describe("RunEngine on a real SQLite file", () => {
   });
 });
 
-function nextEventOfAnyRun(type: RunEvent["type"]): Promise<RunEvent> {
+function nextEventOfAnyRun<Type extends RunEvent["type"]>(type: Type): Promise<Extract<RunEvent, { type: Type }>> {
   return new Promise((resolve) => {
     const unsubscribe = bus.subscribeAll((event) => {
       if (event.type === type) {
         unsubscribe();
-        resolve(event);
+        resolve(event as Extract<RunEvent, { type: Type }>);
       }
     });
   });

@@ -242,6 +242,31 @@ describe("settings, confinement and the gate", () => {
     expect(tool.seenPath).toBeNull();
   });
 
+  it("asks about the confined path relative to the root, however the model spelled it", async () => {
+    const io = new RecordingIOHandler({ write: "once" });
+    const tool = new NoteTool();
+    const spelled = path.join(root, "notes", "..", "reports", "./q3.md");
+    const result = await tool.run({ path: spelled, text: "x" }, context({ io, settings: { root }, permissions: { mode: "default" } }));
+    expect(result.isError).toBe(false);
+    expect(io.asksOf("write")).toMatchObject([{ kind: "write", path: "reports/q3.md", root, alwaysFolder: "reports", edit: false }]);
+  });
+
+  it("checks a declared path against the guardrails once, at confinement", async () => {
+    const io = new RecordingIOHandler({ write: "once" });
+    const ctx = context({ io, settings: { root }, permissions: { mode: "default" } });
+    let pathAllowReads = 0;
+    const guardrails = ctx.permissions.guardrails;
+    ctx.permissions.guardrails = {
+      ...guardrails,
+      get pathAllow() {
+        pathAllowReads += 1;
+        return guardrails.pathAllow;
+      },
+    };
+    expect((await new NoteTool().run({ path: "a.txt", text: "x" }, ctx)).isError).toBe(false);
+    expect(pathAllowReads).toBe(1);
+  });
+
   it("does not start a call whose run was cancelled", async () => {
     const controller = new AbortController();
     controller.abort();

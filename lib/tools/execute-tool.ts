@@ -159,18 +159,27 @@ async function resolveSecretInputs(
   }
 }
 
-/** Replaces each declared path input by its confined absolute path; refuses escapes and denied paths. */
+/**
+ * Replaces each declared path input by its confined absolute path; refuses
+ * escapes and denied paths. This is the one guardrail check of a declared
+ * path: it runs before describeAction() reads the file, and what it found
+ * (the path relative to the root) goes on the context for the gate.
+ */
 function confinePathInputs(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): void {
   if (!tool.rootSetting) return;
   const root = resolveRoot(ctx.settings[tool.rootSetting], tool.rootSetting);
+  const confinedPaths = new Map<string, string>();
   ctx.root = root;
+  ctx.confinedPaths = confinedPaths;
   for (const input of tool.pathInputs) {
     const value = args[input];
     if (value === undefined) continue;
     const confined = confinePath(root, value, input);
-    const refusal = pathRefusal(ctx.permissions.guardrails, relativeToRoot(root, confined));
+    const relative = relativeToRoot(root, confined);
+    const refusal = pathRefusal(ctx.permissions.guardrails, relative);
     if (refusal) throw new CallRefused(`\`${input}\`: refused by a guardrail: ${refusal}`);
     args[input] = confined;
+    confinedPaths.set(confined, relative);
   }
 }
 

@@ -1,27 +1,49 @@
-import type { ApprovalPreview } from "./permissions/approval-preview";
-
-/** A person's answer to a shell (or network, or MCP) approval request. */
-export interface ShellApproval {
-  approved: boolean;
-  /** Free text from the person: "no, do this instead". Sent back to the model. */
-  feedback?: string;
-}
-
-/** A person's answer to a plan approval request. */
-export interface PlanApproval {
-  approved: boolean;
-  feedback?: string;
-}
+import type { ApprovalPreview, TextPreview } from "./permissions/approval-preview";
+import type { PermissionRequest } from "./permissions/permission-request";
 
 /**
- * How a write is answered: `once` allows this write, `always` also widens the
- * write scope to the file's folder (and persists that), `deny` refuses.
+ * What the permission gate asks a person to allow, as data: the kind, and
+ * what the action touches (the confined path, the command and its folder,
+ * the method and URL, the MCP server and tool). A host stores or shows
+ * exactly this; nothing needs to guess the kind back from the tool or
+ * re-derive a path from the raw arguments. `preview` is the same action as a
+ * renderable shape (previewText turns it into text).
  */
-export type WriteDecision = "always" | "once" | "deny";
+export type ApprovalAsk =
+  | {
+      kind: "write";
+      /** The file, relative to `root` (forward slashes): the confined path the guardrails were checked against. */
+      path: string;
+      /** The real, absolute root folder of the call. */
+      root: string;
+      /** Where "always" would allow later writes without asking: see alwaysAllowedFolder. */
+      alwaysFolder: string;
+      /** `true` for an edit of an existing file. */
+      edit: boolean;
+      preview: ApprovalPreview;
+    }
+  | CommandAsk
+  | McpAsk
+  | { kind: "plan"; preview: TextPreview };
 
-/** A person's answer to a write approval request, with an optional reason. */
-export interface WriteApproval {
-  decision: WriteDecision;
+/** A shell command (with its folder) or a network request (method and URL), as the tool described it to the gate. */
+type CommandAsk = Extract<PermissionRequest, { kind: "shell" | "network" }>;
+
+/** An MCP call: the configured `server`, the studio's name of its `tool`, and the call's arguments as JSON text. */
+type McpAsk = Omit<Extract<PermissionRequest, { kind: "mcp" }>, "readOnly">;
+
+export type ApprovalAskKind = ApprovalAsk["kind"];
+
+/**
+ * How a person answered: `once` allows this action, `always` (meaningful for
+ * writes only; elsewhere it reads as `once`) also allows later writes in the
+ * ask's `alwaysFolder`, `deny` refuses.
+ */
+export type ApprovalAnswerDecision = "once" | "always" | "deny";
+
+export interface ApprovalAnswer {
+  decision: ApprovalAnswerDecision;
+  /** Free text from the person: "no, do this instead". Sent back to the model. */
   feedback?: string;
 }
 
@@ -32,21 +54,15 @@ export interface WriteApproval {
 export interface IOHandler {
   /** Ask a free-text question, optionally offering choices; resolves with the answer. */
   ask(question: string, options?: readonly string[]): Promise<string>;
-  requestPlanApproval(plan: string): Promise<PlanApproval>;
-  /**
-   * `command` is the shell command, or "METHOD url" for a network call;
-   * `preview` is what it does as data, for a host that renders it.
-   */
-  requestShellApproval(command: string, reason: string, preview?: ApprovalPreview): Promise<ShellApproval>;
-  /** `summary` describes the change as text, every hidden character marked; `preview` is the same as data. */
-  requestWriteApproval(path: string, summary: string, preview?: ApprovalPreview): Promise<WriteDecision | WriteApproval>;
+  /** Ask a person to allow a write, command, request, MCP call or plan. */
+  requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer>;
   /** Tell the person something; no answer expected. */
   notify(message: string): Promise<void>;
 }
 
 /**
- * Approves everything: for trusted scripts only. Answers `ask` with "",
- * plans and shell commands with approval, and writes with `once`.
+ * Approves everything: for trusted scripts only. Answers `ask` with "" and
+ * every approval with `once`.
  *
  * @example
  *   const result = await tool.run(args, createToolContext({ io: new AutoApproveIOHandler() }));
@@ -57,21 +73,10 @@ export class AutoApproveIOHandler implements IOHandler {
   async ask(): Promise<string> {
     return "";
   }
-  async requestPlanApproval(): Promise<PlanApproval> {
-    return { approved: true };
-  }
-  async requestShellApproval(): Promise<ShellApproval> {
-    return { approved: true };
-  }
-  async requestWriteApproval(): Promise<WriteDecision> {
-    return "once";
+  async requestApproval(): Promise<ApprovalAnswer> {
+    return { decision: "once" };
   }
   async notify(message: string): Promise<void> {
     this.notifications.push(message);
   }
-}
-
-/** Normalises the two shapes `requestWriteApproval` may answer with. */
-export function toWriteApproval(answer: WriteDecision | WriteApproval): WriteApproval {
-  return typeof answer === "string" ? { decision: answer } : answer;
 }

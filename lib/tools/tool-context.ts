@@ -49,6 +49,12 @@ export interface ToolContext<Settings = Record<string, unknown>> {
   settings: Settings;
   /** For tools with a root setting: the real, absolute root folder of this call. */
   root?: string;
+  /**
+   * The call's declared path inputs after confinement: absolute path ->
+   * path relative to `root`, each already checked against the guardrails'
+   * path rules. The gate reads it instead of checking and relativising again.
+   */
+  confinedPaths?: ReadonlyMap<string, string>;
   /** Aborted when the run is cancelled or the call times out. */
   signal: AbortSignal;
   events: ToolEventSink;

@@ -64,6 +64,8 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
   readonly icon: string | null = null;
   /** Palette group ("filesystem", "database", ...). */
   readonly domain: string = "custom";
+  /** For a tool of an MCP server (origin "mcp"): that server's configured name. */
+  readonly server: string | null = null;
   /** Decided by whoever builds the workflow, never by the model. `null` = nothing to configure. */
   readonly settingsModel: z.ZodType<Settings> | null = null;
   /** The settings key holding the folder that `pathInputs` are confined under. */
@@ -156,12 +158,14 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
     const tags = new Set<string>(this.capabilitiesOf(args));
     const requests: PermissionRequest[] = [];
     if (this.origin === "mcp") {
+      const server = this.server ?? this.domain;
       requests.push({
         kind: "mcp",
+        server,
         tool: this.name,
         argumentsText: JSON.stringify(values),
         readOnly: this.isReadOnly(args),
-        preview: { kind: "tool-call", tool: this.name, argumentsText: JSON.stringify(values, null, 2) },
+        preview: { kind: "tool-call", tool: this.name, server, argumentsText: JSON.stringify(values, null, 2) },
       });
       return requests;
     }
@@ -177,7 +181,7 @@ export abstract class Tool<Args = Record<string, unknown>, Settings = Record<str
     if (tags.has("system.shell")) {
       const command = typeof values.command === "string" ? values.command : JSON.stringify(values);
       const preview = { kind: "command", command, workingFolder: ".", background: false } as const;
-      requests.push({ kind: "shell", command, reason: this.progressMessage(args), preview });
+      requests.push({ kind: "shell", command, workingFolder: ".", reason: this.progressMessage(args), preview });
     }
     if ([...tags].some((tag) => tag.startsWith("web."))) {
       const method = typeof values.method === "string" ? values.method.toUpperCase() : "GET";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-// The guardrails module itself, not the framework's entry: this file reaches the browser, the built-in tools must not.
-import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
+// The framework's browser-safe entry: this file reaches the browser, the built-in tools must not.
+import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
 import { DEFAULT_AGENT_MAX_TURNS } from "./agent-defaults";
 
 /**

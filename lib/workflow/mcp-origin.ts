@@ -3,9 +3,7 @@ import type { ToolNode, WorkflowDefinition } from "./definition";
 
 /** The MCP server a tool comes from, or null for a tool of the studio itself. */
 export function mcpServerOf(tool: Tool): string | null {
-  if (tool.origin !== "mcp") return null;
-  const server = (tool as Tool & { server?: unknown }).server;
-  return typeof server === "string" ? server : null;
+  return tool.origin === "mcp" ? tool.server : null;
 }
 
 /**

@@ -1,19 +1,14 @@
 import os from "node:os";
-import {
-  approvalDigest,
-  createToolContext,
-  type SecretResolver,
-  type ToolPool,
-  type WriteGrant,
-} from "@/lib/tools";
+import { createToolContext, type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import { AgentStepFailure, runAgentStep } from "./agent/agent-step";
 import type { AgentModelFactory } from "./agent/agent-model";
-import { ApprovalIOHandler } from "./approval-io-handler";
+import { ApprovalIOHandler } from "./approvals/approval-io-handler";
+import { ApprovalWaits, type ApprovalAnnouncement, type WaitingRun } from "./approvals/approval-waits";
 import type { AgentNode, OutputNode, RouterNode, ToolNode, WorkflowDefinition, WorkflowNode } from "./definition";
 import type { RunEventBus } from "./event-bus";
 import { ReadWriteLock } from "./read-write-lock";
+import { RunCancelled } from "./run-cancelled";
 import { chooseRoute } from "./router-conditions";
-import { summarizeApproval } from "@/lib/contracts/approval";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
 import type {
   ApprovalDecisionInput,
@@ -21,7 +16,6 @@ import type {
   ApprovalRequest,
   RunChange,
   RunEvent,
-  RunEventType,
   RunStatus,
   RunStore,
   StepChange,
@@ -55,19 +49,6 @@ class StepFailure extends Error {
   }
 }
 
-/** Raised inside a waiting step when its run is cancelled. */
-class RunCancelled extends Error {
-  constructor() {
-    super("The run was cancelled.");
-  }
-}
-
-interface Waiter {
-  runId: string;
-  resolve: (approval: ApprovalRecord) => void;
-  reject: (error: Error) => void;
-}
-
 /** The approval key of a run's plan (plan mode); one per run. */
 const PLAN_KEY = "__run__:plan";
 const PLAN_NODE = "__run__";
@@ -89,7 +70,6 @@ class ActiveRun {
   /** Approvals already announced as requested / decided (stored events), for a resumed run. */
   announced: { requested: Set<string>; decided: Set<string> } = { requested: new Set(), decided: new Set() };
   planApproved = false;
-  waitingCount = 0;
   inFlight = 0;
   cancelled = false;
   /** Who cancelled, for the run-cancelled event. */
@@ -142,11 +122,12 @@ class ActiveRun {
  */
 export class RunEngine {
   private readonly active = new Map<string, ActiveRun>();
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly approvals: ApprovalWaits;
   private readonly workingDirectory: string;
 
   constructor(private readonly options: RunEngineOptions) {
     this.workingDirectory = options.workingDirectory ?? os.homedir();
+    this.approvals = new ApprovalWaits(options.store);
   }
 
   /** Starts a run created by the API (status running, no steps finished). */
@@ -189,32 +170,20 @@ export class RunEngine {
    * decision on the same approval changes nothing (`changed: false`).
    */
   async decide(approvalId: string, decision: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null> {
-    const result = await this.options.store.decideApproval(approvalId, decision);
-    if (result?.changed) {
-      const waiter = this.waiters.get(approvalId);
-      if (waiter) {
-        this.waiters.delete(approvalId);
-        waiter.resolve(result.approval);
-      }
-    }
-    return result;
+    return this.approvals.decide(approvalId, decision);
   }
 
   /**
-   * Stops a run: aborts running tools, fails its pending approvals and marks
-   * it cancelled. Returns false when the run is not running here.
+   * Stops a run: aborts running tools, withdraws its pending approvals (each
+   * announced as decided, status cancelled, before the run-cancelled event)
+   * and marks it cancelled. Returns false when the run is not running here.
    */
   async cancel(runId: string, by: string | null = null): Promise<boolean> {
     const run = this.active.get(runId);
     if (!run || run.finished) return false;
     run.cancelled = true;
     run.abort.abort();
-    await this.options.store.cancelApprovals(runId);
-    for (const [approvalId, waiter] of this.waiters) {
-      if (waiter.runId !== runId) continue;
-      this.waiters.delete(approvalId);
-      waiter.reject(new RunCancelled());
-    }
+    await this.approvals.cancelRun(this.waitingRun(run));
     run.cancelledBy = by;
     this.pump(run);
     await run.settled;
@@ -479,71 +448,43 @@ export class RunEngine {
    * Finds or creates the stored approval and waits for its decision. While it
    * waits, the node shows `waiting` and the run `awaiting_input`.
    */
-  private async awaitApproval(run: ActiveRun, request: ApprovalRequest): Promise<ApprovalRecord> {
-    if (run.cancelled) throw new RunCancelled();
-    const { approval, created } = await this.openCurrentApproval(request);
-    if (approval.status === "cancelled") throw new RunCancelled();
-    const isStep = run.nodes.has(request.nodeId);
-    // The approval row is written before the events that announce it, and decided before the
-    // waiting step says so: after a crash in between, a replay announces what is missing, once.
-    const unannounced = created || !run.announced.requested.has(approval.id);
-    const requestedEvent: PendingEvent = { type: "approval-requested", nodeId: isStep ? request.nodeId : null, payload: { approval: summarizeApproval(approval) } };
-    if (approval.status !== "pending") {
-      if (!run.announced.decided.has(approval.id)) {
-        const decidedEvent: PendingEvent = { type: "approval-decided", nodeId: requestedEvent.nodeId, payload: { approval: summarizeApproval(approval) } };
-        await this.emit(run, unannounced ? [requestedEvent, decidedEvent] : [decidedEvent]);
-      }
-      return approval;
-    }
-
-    // Register before announcing, so a decision that arrives at once is not lost.
-    const decided = new Promise<ApprovalRecord>((resolve, reject) => {
-      this.waiters.set(approval.id, { runId: run.runId, resolve, reject });
-    });
-    run.waitingCount += 1;
-    if (isStep) run.statuses[request.nodeId] = "waiting";
-    const events: PendingEvent[] = unannounced ? [requestedEvent] : [];
-    events.push({ type: "run-awaiting-input", nodeId: null, payload: { approvalId: approval.id } });
-    await this.emit(run, events, { status: "awaiting_input" }, isStep ? [{ nodeId: request.nodeId, status: "waiting" }] : []);
-
-    // It may have been decided before we registered (another process, a restart): look once more.
-    const fresh = await this.options.store.getApproval(approval.id);
-    if (fresh && fresh.status !== "pending" && this.waiters.has(approval.id)) {
-      this.waiters.get(approval.id)!.resolve(fresh);
-      this.waiters.delete(approval.id);
-    }
-
-    let decision: ApprovalRecord;
-    try {
-      decision = await decided;
-    } finally {
-      run.waitingCount -= 1;
-    }
-    if (isStep) run.statuses[request.nodeId] = "running";
-    await this.emit(
-      run,
-      [{ type: "approval-decided", nodeId: isStep ? request.nodeId : null, payload: { approval: summarizeApproval(decision) } }],
-      run.waitingCount === 0 ? { status: "running" } : undefined,
-      isStep ? [{ nodeId: request.nodeId, status: "running" }] : [],
-    );
-    return decision;
+  private awaitApproval(run: ActiveRun, request: ApprovalRequest): Promise<ApprovalRecord> {
+    return this.approvals.await(this.waitingRun(run), request);
   }
 
-  /**
-   * The stored approval for this request, as long as it is about what the call
-   * would do now. A replayed step whose arguments or preview changed (the file
-   * it writes was edited meanwhile) does not inherit an answer given to
-   * something else: a pending one is withdrawn, and either way it asks again
-   * under a key naming the new digest.
-   */
-  private async openCurrentApproval(request: ApprovalRequest): Promise<{ approval: ApprovalRecord; created: boolean }> {
-    const effect = request.effect ?? { kind: "text" as const, text: request.preview };
-    const digest = approvalDigest(request.arguments, effect);
-    const opened = await this.options.store.openApproval({ ...request, effect, digest });
-    // Approvals stored before digests existed have none: they stand as they are.
-    if (opened.approval.digest === digest || opened.approval.digest === "") return opened;
-    if (opened.approval.status === "pending") await this.options.store.supersedeApproval(opened.approval.id);
-    return this.options.store.openApproval({ ...request, key: `${request.key}#${digest.slice(-12)}`, effect, digest });
+  /** The run as the approval waits see it: what they announce is stored with the state it changes. */
+  private waitingRun(run: ActiveRun): WaitingRun {
+    return {
+      runId: run.runId,
+      get cancelled() {
+        return run.cancelled;
+      },
+      announced: run.announced,
+      stepOf: (nodeId) => (run.nodes.has(nodeId) ? nodeId : null),
+      announce: (announcement) => this.announceApproval(run, announcement),
+    };
+  }
+
+  private announceApproval(run: ActiveRun, announcement: ApprovalAnnouncement): Promise<void> {
+    switch (announcement.change) {
+      case "none":
+        return this.emit(run, announcement.events);
+      case "waiting": {
+        const { stepId, approvalId, events } = announcement;
+        if (stepId) run.statuses[stepId] = "waiting";
+        return this.emit(
+          run,
+          [...events, { type: "run-awaiting-input", nodeId: null, payload: { approvalId } }],
+          { status: "awaiting_input" },
+          stepId ? [{ nodeId: stepId, status: "waiting" }] : [],
+        );
+      }
+      case "resumed": {
+        const { stepId, othersWaiting, events } = announcement;
+        if (stepId) run.statuses[stepId] = "running";
+        return this.emit(run, events, othersWaiting ? undefined : { status: "running" }, stepId ? [{ nodeId: stepId, status: "running" }] : []);
+      }
+    }
   }
 
   private async finish(run: ActiveRun, status: RunStatus, result: { output?: unknown; error?: string }): Promise<void> {
@@ -619,7 +560,6 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
     })
     .join(" ");
 }
-
 
 /** The plan a person approves in plan mode: each step in order, with what it will be given. */
 function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {

@@ -85,6 +85,8 @@ export type RequestPreview = z.infer<typeof RequestPreviewSchema>;
 export const ToolCallPreviewSchema = z.object({
   kind: z.literal("tool-call"),
   tool: z.string(),
+  /** The MCP server the tool belongs to; approvals stored before it was recorded have none. */
+  server: z.string().optional(),
   argumentsText: z.string(),
 });
 export type ToolCallPreview = z.infer<typeof ToolCallPreviewSchema>;

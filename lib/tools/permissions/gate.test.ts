@@ -15,6 +15,7 @@ const write = (relative: string): PermissionRequest => ({
 const shell = (command: string): PermissionRequest => ({
   kind: "shell",
   command,
+  workingFolder: ".",
   reason: "test",
   preview: { kind: "command", command, workingFolder: ".", background: false },
 });
@@ -27,10 +28,11 @@ const network = (method: string): PermissionRequest => ({
 });
 const mcp = (readOnly: boolean): PermissionRequest => ({
   kind: "mcp",
+  server: "remote",
   tool: "remote__thing",
   argumentsText: "{}",
   readOnly,
-  preview: { kind: "tool-call", tool: "remote__thing", argumentsText: "{}" },
+  preview: { kind: "tool-call", tool: "remote__thing", server: "remote", argumentsText: "{}" },
 });
 
 function contextFor(
@@ -52,7 +54,9 @@ describe("writes", () => {
     const io = new RecordingIOHandler({ write: "once" });
     const ctx = contextFor(io, "default");
     expect(await checkPermission(write("reports/a.md"), ctx)).toEqual({ allowed: true });
-    expect(io.requests).toEqual([{ kind: "write", path: "reports/a.md", summary: "+ reports/a.md" }]);
+    expect(io.requests).toEqual([
+      { kind: "write", path: "reports/a.md", root: ROOT, alwaysFolder: "reports", edit: false, preview: { kind: "text", text: "+ reports/a.md" } },
+    ]);
     expect(ctx.permissions.grants).toEqual([]);
   });
 
@@ -115,27 +119,27 @@ describe("writes", () => {
 
 describe("shell", () => {
   it("asks in default mode; a denial carries the feedback", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: false, feedback: "use make test" } });
+    const io = new RecordingIOHandler({ shell: { decision: "deny", feedback: "use make test" } });
     const decision = await checkPermission(shell("npm test"), contextFor(io, "default"));
     expect(decision).toEqual({ allowed: false, reason: expect.stringContaining("use make test") });
-    expect(io.requests).toEqual([{ kind: "shell", command: "npm test", reason: "test" }]);
+    expect(io.requests).toEqual([{ ...shell("npm test") }]);
   });
 
   it("accept_edits still asks for shell commands", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     expect(await checkPermission(shell("ls"), contextFor(io, "accept_edits"))).toEqual({ allowed: true });
     expect(io.requests).toHaveLength(1);
   });
 
   it("a denied shell policy wins even in bypass mode", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     const decision = await checkPermission(shell("ls"), contextFor(io, "bypass", { shellPolicy: "denied" }));
     expect(decision.allowed).toBe(false);
     expect(io.requests).toEqual([]);
   });
 
   it("the readonly policy runs read-only commands and refuses the rest without asking", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     const ctx = contextFor(io, "bypass", { shellPolicy: "readonly" });
     expect(await checkPermission(shell("ls -la && git status"), ctx)).toEqual({ allowed: true });
     expect((await checkPermission(shell("rm -rf build"), ctx)).allowed).toBe(false);
@@ -154,7 +158,7 @@ describe("commands holding direction-changing characters", () => {
 
   it("are refused by default, even in bypass mode, naming the characters, before anyone is asked", async () => {
     for (const mode of ["default", "bypass"] as const) {
-      const io = new RecordingIOHandler({ shell: { approved: true } });
+      const io = new RecordingIOHandler({ shell: "once" });
       const decision = await checkPermission(shell(trojan), contextFor(io, mode));
       expect(decision.allowed).toBe(false);
       expect(decision).toMatchObject({ reason: expect.stringContaining("direction-changing Unicode characters (⟨U+202E⟩, ⟨U+2066⟩, ⟨U+2069⟩, ⟨U+202C⟩)") });
@@ -163,27 +167,43 @@ describe("commands holding direction-changing characters", () => {
   });
 
   it("are asked about like any other command when the guardrail is off", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     expect(await checkPermission(shell(trojan), contextFor(io, "default", { refuseBidiCommands: false }))).toEqual({ allowed: true });
-    expect(io.shellRequests).toEqual([{ command: trojan, reason: "test" }]);
+    expect(io.asksOf("shell").map((ask) => ask.command)).toEqual([trojan]);
   });
 });
 
 describe("network and MCP", () => {
-  it("asks through the shell channel labelled 'METHOD url'", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+  it("asks a network approval carrying the method and URL as data", async () => {
+    const io = new RecordingIOHandler({ network: "once" });
     await checkPermission(network("POST"), contextFor(io, "default"));
-    expect(io.requests).toEqual([{ kind: "shell", command: "POST https://example.test/x", reason: "test" }]);
+    expect(io.requests).toEqual([
+      {
+        kind: "network",
+        method: "POST",
+        url: "https://example.test/x",
+        reason: "test",
+        preview: { kind: "request", method: "POST", url: "https://example.test/x", headers: [], body: null },
+      },
+    ]);
+  });
+
+  it("asks an MCP approval carrying the server and the tool", async () => {
+    const io = new RecordingIOHandler({ mcp: "once" });
+    await checkPermission(mcp(false), contextFor(io, "default"));
+    expect(io.asksOf("mcp")).toEqual([
+      { kind: "mcp", server: "remote", tool: "remote__thing", argumentsText: "{}", preview: { kind: "tool-call", tool: "remote__thing", server: "remote", argumentsText: "{}" } },
+    ]);
   });
 
   it("a denied network policy refuses without asking", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ network: "once" });
     expect((await checkPermission(network("DELETE"), contextFor(io, "bypass", { networkPolicy: "denied" }))).allowed).toBe(false);
     expect(io.requests).toEqual([]);
   });
 
   it("gated MCP lets read-only calls pass and asks for the others", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ mcp: "once" });
     const ctx = contextFor(io, "default");
     expect(await checkPermission(mcp(true), ctx)).toEqual({ allowed: true });
     expect(io.requests).toEqual([]);

@@ -1,12 +1,10 @@
-import path from "node:path";
 import { relativeToRoot } from "../confinement";
-import { toWriteApproval } from "../io-handler";
 import type { ToolContext, WriteGrant } from "../tool-context";
 import { firstMatch, pathRefusal } from "./path-rules";
 import type { PermissionRequest } from "./permission-request";
-import { previewText } from "./preview-text";
 import { isReadOnlyCommand } from "./read-only-command";
 import { hasBidiControl, markHiddenCharacters } from "./visible-text";
+import { alwaysAllowedFolder, folderGrantPattern } from "./write-scope";
 
 /** The gate's verdict on one action. A refusal's reason is written for the model to read. */
 export type GateDecision = { allowed: true } | { allowed: false; reason: string };
@@ -56,23 +54,43 @@ export async function checkPermissions(requests: readonly PermissionRequest[], c
 async function checkWrite(request: Extract<PermissionRequest, { kind: "write" }>, ctx: ToolContext): Promise<GateDecision> {
   const { mode, guardrails, planApproved } = ctx.permissions;
   const root = ctx.root ?? ctx.cwd;
-  const relative = relativeToRoot(root, request.path);
-  const refusal = pathRefusal(guardrails, relative);
-  if (refusal) return refuse(`Refused by a guardrail: ${refusal}`);
+  const checked = checkedRelativePath(request.path, root, ctx);
+  if ("refusal" in checked) return refuse(`Refused by a guardrail: ${checked.refusal}`);
+  const relative = checked.relative;
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || mode === "accept_edits") return ALLOW;
   if (firstMatch(guardrails.writeScope, relative)) return ALLOW;
   if (ctx.permissions.grants.some((grant) => grant.root === root && firstMatch([grant.pattern], relative))) return ALLOW;
 
-  const answer = toWriteApproval(await ctx.io.requestWriteApproval(relative, previewText(request.preview), request.preview));
+  const alwaysFolder = alwaysAllowedFolder(relative);
+  const answer = await ctx.io.requestApproval({
+    kind: "write",
+    path: relative,
+    root,
+    alwaysFolder,
+    edit: request.edit === true,
+    preview: request.preview,
+  });
   if (answer.decision === "deny") return refuseWithFeedback(`The person denied writing "${relative}".`, answer.feedback);
   if (answer.decision === "always") {
-    const folder = path.posix.dirname(relative);
-    const grant: WriteGrant = { root, pattern: folder === "." ? "**" : `${folder}/**` };
+    const grant: WriteGrant = { root, pattern: folderGrantPattern(alwaysFolder) };
     ctx.permissions.grants.push(grant);
     await ctx.permissions.persistGrant?.(grant);
   }
   return ALLOW;
+}
+
+/**
+ * The write's path relative to the root, or why the guardrails refuse it. A
+ * declared path input was relativised and checked once, at confinement; only
+ * a path the tool worked out itself is checked here.
+ */
+function checkedRelativePath(absolutePath: string, root: string, ctx: ToolContext): { relative: string } | { refusal: string } {
+  const confined = ctx.confinedPaths?.get(absolutePath);
+  if (confined !== undefined) return { relative: confined };
+  const relative = relativeToRoot(root, absolutePath);
+  const refusal = pathRefusal(ctx.permissions.guardrails, relative);
+  return refusal ? { refusal } : { relative };
 }
 
 async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -93,8 +111,8 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
   }
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || policy === "open") return ALLOW;
-  const answer = await ctx.io.requestShellApproval(request.command, request.reason, request.preview);
-  return answer.approved ? ALLOW : refuseWithFeedback("The person denied running this command.", answer.feedback);
+  const answer = await ctx.io.requestApproval(request);
+  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback("The person denied running this command.", answer.feedback);
 }
 
 async function checkNetwork(request: Extract<PermissionRequest, { kind: "network" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -102,8 +120,8 @@ async function checkNetwork(request: Extract<PermissionRequest, { kind: "network
   if (guardrails.networkPolicy === "denied") return refuse("Refused by a guardrail: network access is denied in this workflow.");
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
-  const answer = await ctx.io.requestShellApproval(`${request.method} ${request.url}`, request.reason, request.preview);
-  return answer.approved ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
+  const answer = await ctx.io.requestApproval(request);
+  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
 }
 
 async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -112,8 +130,9 @@ async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ct
   if (request.readOnly) return ALLOW;
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.mcpPolicy === "open") return ALLOW;
-  const answer = await ctx.io.requestShellApproval(`${request.tool} ${request.argumentsText}`, `Call the MCP tool ${request.tool}`, request.preview);
-  return answer.approved ? ALLOW : refuseWithFeedback(`The person denied calling ${request.tool}.`, answer.feedback);
+  const { readOnly: _readOnly, ...ask } = request;
+  const answer = await ctx.io.requestApproval(ask);
+  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied calling ${request.tool}.`, answer.feedback);
 }
 
 /** The distinct direction-changing characters of `text`, as marks: "⟨U+202E⟩, ⟨U+2066⟩". */

@@ -9,15 +9,26 @@ import type { ApprovalPreview } from "./approval-preview";
 export type PermissionRequest =
   | {
       kind: "write";
-      /** Absolute, confined path of the file to be written. */
+      /**
+       * Absolute, confined path of the file to be written. When it is one of
+       * the tool's declared path inputs, confinement already checked it
+       * against the guardrails (see ToolContext.confinedPaths).
+       */
       path: string;
       /** What the write does, as data. */
       preview: ApprovalPreview;
       /** `true` for an edit of an existing file (accept_edits covers both). */
       edit?: boolean;
     }
-  | { kind: "shell"; command: string; reason: string; preview: ApprovalPreview }
+  | {
+      kind: "shell";
+      command: string;
+      /** Relative to the step's folder; "." is the folder itself. */
+      workingFolder: string;
+      reason: string;
+      preview: ApprovalPreview;
+    }
   | { kind: "network"; method: string; url: string; reason: string; preview: ApprovalPreview }
-  | { kind: "mcp"; tool: string; argumentsText: string; readOnly: boolean; preview: ApprovalPreview };
+  | { kind: "mcp"; server: string; tool: string; argumentsText: string; readOnly: boolean; preview: ApprovalPreview };
 
 export type PermissionKind = PermissionRequest["kind"];

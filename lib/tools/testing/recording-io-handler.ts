@@ -1,49 +1,38 @@
-import type { IOHandler, PlanApproval, ShellApproval, WriteApproval, WriteDecision } from "../io-handler";
+import type { ApprovalAnswer, ApprovalAnswerDecision, ApprovalAsk, ApprovalAskKind, IOHandler } from "../io-handler";
 
-/** One request a {@link RecordingIOHandler} received. */
-export type RecordedRequest =
-  | { kind: "ask"; question: string; options?: readonly string[] }
-  | { kind: "plan"; plan: string }
-  | { kind: "shell"; command: string; reason: string }
-  | { kind: "write"; path: string; summary: string }
-  | { kind: "notify"; message: string };
+/** One request a {@link RecordingIOHandler} received: an approval ask as the gate sent it, a question, or a notice. */
+export type RecordedRequest = ApprovalAsk | { kind: "ask"; question: string; options?: readonly string[] } | { kind: "notify"; message: string };
+
+/** A scripted answer: a bare decision, or one with feedback. */
+export type ScriptedAnswer = ApprovalAnswerDecision | ApprovalAnswer;
 
 /**
- * An IOHandler for tests: records every request and answers from the given
- * scripted replies (or sensible "no" defaults).
+ * An IOHandler for tests: records every request exactly as it arrived and
+ * answers from the scripted replies per kind ("deny" when none is given).
+ *
+ * @example
+ *   const io = new RecordingIOHandler({ network: "once" });
+ *   // ... run a tool ...
+ *   io.asksOf("network") // [{ kind: "network", method: "POST", url: "https://…", reason: "…", preview: {…} }]
  */
 export class RecordingIOHandler implements IOHandler {
   readonly requests: RecordedRequest[] = [];
 
-  constructor(
-    private readonly answers: {
-      ask?: string;
-      plan?: PlanApproval;
-      shell?: ShellApproval;
-      write?: WriteDecision | WriteApproval;
-    } = {},
-  ) {}
+  constructor(private readonly answers: Partial<Record<ApprovalAskKind, ScriptedAnswer>> & { ask?: string } = {}) {}
 
-  /** The shell (and network, MCP) approval requests, in order. */
-  get shellRequests(): { command: string; reason: string }[] {
-    return this.requests.flatMap((request) => (request.kind === "shell" ? [{ command: request.command, reason: request.reason }] : []));
+  /** The approval asks of one kind, in order. */
+  asksOf<Kind extends ApprovalAskKind>(kind: Kind): Extract<ApprovalAsk, { kind: Kind }>[] {
+    return this.requests.filter((request): request is Extract<ApprovalAsk, { kind: Kind }> => request.kind === kind);
   }
 
   async ask(question: string, options?: readonly string[]): Promise<string> {
     this.requests.push({ kind: "ask", question, ...(options ? { options } : {}) });
     return this.answers.ask ?? "";
   }
-  async requestPlanApproval(plan: string): Promise<PlanApproval> {
-    this.requests.push({ kind: "plan", plan });
-    return this.answers.plan ?? { approved: false };
-  }
-  async requestShellApproval(command: string, reason: string): Promise<ShellApproval> {
-    this.requests.push({ kind: "shell", command, reason });
-    return this.answers.shell ?? { approved: false };
-  }
-  async requestWriteApproval(path: string, summary: string): Promise<WriteDecision | WriteApproval> {
-    this.requests.push({ kind: "write", path, summary });
-    return this.answers.write ?? "deny";
+  async requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer> {
+    this.requests.push(ask);
+    const answer = this.answers[ask.kind] ?? "deny";
+    return typeof answer === "string" ? { decision: answer } : answer;
   }
   async notify(message: string): Promise<void> {
     this.requests.push({ kind: "notify", message });

@@ -9,7 +9,7 @@ import {
   type ToolPool,
   type WriteGrant,
 } from "@/lib/tools";
-import { ApprovalIOHandler, type ApprovalWaiter } from "../approval-io-handler";
+import { ApprovalIOHandler, type ApprovalWaiter } from "../approvals/approval-io-handler";
 import type { AgentNode, ToolNode } from "../definition";
 import type { ReadWriteLock } from "../read-write-lock";
 import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";

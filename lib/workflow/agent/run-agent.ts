@@ -9,7 +9,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from "ai";
-import { runToolCalls, type PlanApproval, type RunOptions, type Tool, type ToolContext, type ToolResult } from "@/lib/tools";
+import { runToolCalls, type RunOptions, type Tool, type ToolContext, type ToolResult } from "@/lib/tools";
 import type { AgentCallResult, AgentCheckpointState, AgentCheckpointStore, AgentToolCall } from "./agent-checkpoint";
 import type { AgentTool } from "./agent-tools";
 import { TextBatcher } from "./text-batcher";
@@ -65,10 +65,16 @@ export interface AgentRunOptions {
   /** Builds the context of one call, with the agent's mode and whether its plan is approved. */
   prepareCall(agentTool: AgentTool, call: AgentToolCall, turn: number, planApproved: boolean): Promise<PreparedCall>;
   /** Presents a plan in the inbox; `turn` keys the approval so a replay finds it. */
-  requestPlanApproval(plan: string, turn: number): Promise<PlanApproval>;
+  requestPlanApproval(plan: string, turn: number): Promise<PlanDecision>;
   signal?: AbortSignal;
   /** How often streamed text is handed to `events.text`. */
   textIntervalMs?: number;
+}
+
+/** A person's answer to an agent's plan; feedback on a rejection is what the agent revises it by. */
+export interface PlanDecision {
+  approved: boolean;
+  feedback?: string;
 }
 
 export interface AgentOutcome {

@@ -4,8 +4,15 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
-import { AutoApproveIOHandler, type IOHandler, type PlanApproval, type ShellApproval, type WriteDecision } from "../../io-handler";
+import {
+  AutoApproveIOHandler,
+  type ApprovalAnswer,
+  type ApprovalAnswerDecision,
+  type ApprovalAsk,
+  type IOHandler,
+} from "../../io-handler";
 import type { PermissionMode } from "../../permissions/guardrails";
+import { previewText } from "../../permissions/preview-text";
 import { createToolContext, type ToolContext } from "../../tool-context";
 
 const created: string[] = [];
@@ -41,27 +48,23 @@ export function contextFor(root: string, options: { mode?: PermissionMode; io?: 
 
 /** Answers write approvals with a fixed decision and records what it was asked; approves the rest. */
 export class RecordingIOHandler implements IOHandler {
-  readonly writeRequests: { path: string; summary: string; preview?: ApprovalPreview }[] = [];
+  /** Each write ask, with its preview as the text a terminal would show. */
+  readonly writeRequests: { path: string; summary: string; preview: ApprovalPreview }[] = [];
 
   constructor(
-    private readonly decision: WriteDecision,
+    private readonly decision: ApprovalAnswerDecision,
     /** Runs while the person "looks at" the first request, e.g. to change the file meanwhile. */
     private readonly whileAsking?: () => void,
   ) {}
 
-  async requestWriteApproval(filePath: string, summary: string, preview?: ApprovalPreview): Promise<WriteDecision> {
-    this.writeRequests.push({ path: filePath, summary, ...(preview ? { preview } : {}) });
+  async requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer> {
+    if (ask.kind !== "write") return { decision: "once" };
+    this.writeRequests.push({ path: ask.path, summary: previewText(ask.preview), preview: ask.preview });
     if (this.writeRequests.length === 1) this.whileAsking?.();
-    return this.decision;
+    return { decision: this.decision };
   }
   async ask(): Promise<string> {
     return "";
-  }
-  async requestPlanApproval(): Promise<PlanApproval> {
-    return { approved: true };
-  }
-  async requestShellApproval(): Promise<ShellApproval> {
-    return { approved: true };
   }
   async notify(): Promise<void> {}
 }

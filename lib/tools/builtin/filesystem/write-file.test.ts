@@ -160,11 +160,10 @@ describe("write_file", () => {
       writeTree(root, { "notes.md": "v1\n" });
       let asked = 0;
       const io = new RecordingIOHandler("once", () => writeFileSync(target, "someone else's v2\n"));
-      io.requestWriteApproval = async function (this: RecordingIOHandler, filePath, summary, preview) {
+      io.requestApproval = async () => {
         asked++;
-        this.writeRequests.push({ path: filePath, summary, ...(preview ? { preview } : {}) });
         if (asked === 1) writeFileSync(target, "someone else's v2\n");
-        return asked === 1 ? "once" : "deny";
+        return { decision: asked === 1 ? "once" : "deny" };
       };
       const result = await new WriteFileTool().run({ path: "notes.md", content: "mine\n" }, contextFor(root, { mode: "default", io }));
       expect(asked).toBe(2);

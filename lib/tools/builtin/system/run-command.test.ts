@@ -30,7 +30,7 @@ afterAll(() => {
 
 function context(overrides: Partial<Parameters<typeof createToolContext>[0]> = {}, settings: Record<string, unknown> = {}): ToolContext {
   return createToolContext({
-    io: new RecordingIOHandler({ shell: { approved: true } }),
+    io: new RecordingIOHandler({ shell: "once" }),
     settings: { root, ...settings },
     permissions: { mode: "bypass" },
     ...overrides,
@@ -216,7 +216,7 @@ describe("run_command: run", () => {
   });
 
   it("reports bad settings naming the setting", async () => {
-    const noRoot = await tool.run({ operation: "run", command: "ls" }, createToolContext({ io: new RecordingIOHandler({ shell: { approved: true } }), permissions: { mode: "bypass" } }));
+    const noRoot = await tool.run({ operation: "run", command: "ls" }, createToolContext({ io: new RecordingIOHandler({ shell: "once" }), permissions: { mode: "bypass" } }));
     expect(noRoot.isError).toBe(true);
     expect(noRoot.content).toContain("settings.root");
     const badEnvironment = await tool.run({ operation: "run", command: "ls" }, context({}, { environment: { "BAD NAME": "x" } }));
@@ -286,25 +286,25 @@ describe("run_command: background jobs", () => {
   });
 
   it("needs no approval to check or stop a job", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: false } });
+    const io = new RecordingIOHandler({ shell: "deny" });
     const started = await tool.run({ operation: "run", command: "sleep 30", background: true }, context());
     const jobId = String(data(started).jobId);
     expect((await tool.run({ operation: "status", jobId }, gatedContext(io))).isError).toBe(false);
     expect((await tool.run({ operation: "kill", jobId }, gatedContext(io))).isError).toBe(false);
-    expect(io.shellRequests).toEqual([]);
+    expect(io.asksOf("shell")).toEqual([]);
   });
 });
 
 describe("run_command: permission gate", () => {
   it("asks a person in default mode, showing the command", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     const result = await tool.run({ operation: "run", command: "echo approved", cwd: "sub" }, gatedContext(io));
     expect(result.isError).toBe(false);
-    expect(io.shellRequests).toEqual([{ command: "echo approved", reason: 'Run a shell command in "sub".' }]);
+    expect(io.asksOf("shell")).toMatchObject([{ kind: "shell", command: "echo approved", workingFolder: "sub", reason: 'Run a shell command in "sub".' }]);
   });
 
   it("returns the person's feedback when they deny, without running the command", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: false, feedback: "use ls -la instead" } });
+    const io = new RecordingIOHandler({ shell: { decision: "deny", feedback: "use ls -la instead" } });
     const result = await tool.run({ operation: "run", command: "touch denied.txt" }, gatedContext(io));
     expect(result.isError).toBe(true);
     expect(result.content).toContain("The person denied running this command.");
@@ -313,21 +313,21 @@ describe("run_command: permission gate", () => {
   });
 
   it("refuses without asking when shell commands are denied", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     const result = await tool.run({ operation: "run", command: "echo hi" }, gatedContext(io, { shellPolicy: "denied" }));
     expect(result.isError).toBe(true);
     expect(result.content).toContain("shell commands are denied");
-    expect(io.shellRequests).toEqual([]);
+    expect(io.asksOf("shell")).toEqual([]);
   });
 
   it("allows read-only commands and refuses others under the readonly policy", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ shell: "once" });
     const listing = await tool.run({ operation: "run", command: "ls" }, gatedContext(io, { shellPolicy: "readonly" }));
     expect(listing.isError).toBe(false);
     expect(listing.content).toContain("sub");
     const removal = await tool.run({ operation: "run", command: "rm -rf sub" }, gatedContext(io, { shellPolicy: "readonly" }));
     expect(removal.isError).toBe(true);
     expect(removal.content).toContain("only read-only shell commands");
-    expect(io.shellRequests).toEqual([]);
+    expect(io.asksOf("shell")).toEqual([]);
   });
 });

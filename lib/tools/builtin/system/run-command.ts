@@ -50,6 +50,7 @@ export class RunCommandTool extends Tool<OperationArgs, RunCommandSettings> {
       {
         kind: "shell",
         command: args.command,
+        workingFolder: cwd,
         reason: `Run a shell command ${where}${how}.`,
         preview: { kind: "command", command: args.command, workingFolder: cwd, background },
       },

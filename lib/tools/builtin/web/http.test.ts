@@ -57,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const bypass = (): ToolContext => createToolContext({ io: new RecordingIOHandler({ shell: { approved: true } }), permissions: { mode: "bypass" } });
+const bypass = (): ToolContext => createToolContext({ io: new RecordingIOHandler({ network: "once" }), permissions: { mode: "bypass" } });
 const gated = (io: IOHandler, guardrails: Partial<Guardrails> = {}): ToolContext =>
   createToolContext({ io, permissions: { guardrails: { ...defaultGuardrails(), ...guardrails } } });
 const data = (result: ToolResult) => result.data as Record<string, unknown>;
@@ -151,7 +151,7 @@ describe("http: requests", () => {
   it("stops when the run is cancelled", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const ctx = createToolContext({ io: new RecordingIOHandler({ shell: { approved: true } }), permissions: { mode: "bypass" }, signal: controller.signal });
+    const ctx = createToolContext({ io: new RecordingIOHandler({ network: "once" }), permissions: { mode: "bypass" }, signal: controller.signal });
     const result = await tool.run({ url: `${server.url}/slow` }, ctx);
     expect(result.isError).toBe(true);
     expect(result.content).toContain("cancelled");
@@ -181,23 +181,23 @@ describe("http: requests", () => {
 
 describe("http: permission gate", () => {
   it("lets GET through without asking", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: false } });
+    const io = new RecordingIOHandler({ network: "deny" });
     const result = await tool.run({ url: `${server.url}/json` }, gated(io));
     expect(result.isError).toBe(false);
-    expect(io.shellRequests).toEqual([]);
+    expect(io.asksOf("network")).toEqual([]);
   });
 
-  it("asks on the network channel as METHOD url for other methods", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+  it("asks a network approval carrying the method and URL for other methods", async () => {
+    const io = new RecordingIOHandler({ network: "once" });
     const result = await tool.run({ method: "POST", url: `${server.url}/echo`, json: { id: 7 } }, gated(io));
     expect(result.isError).toBe(false);
-    expect(io.shellRequests).toEqual([
-      { command: `POST ${server.url}/echo`, reason: 'Send an HTTP POST request with the JSON body {"id":7}.' },
+    expect(io.asksOf("network")).toMatchObject([
+      { kind: "network", method: "POST", url: `${server.url}/echo`, reason: 'Send an HTTP POST request with the JSON body {"id":7}.' },
     ]);
   });
 
   it("returns the person's feedback on a denial, without sending", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: false, feedback: "use GET" } });
+    const io = new RecordingIOHandler({ network: { decision: "deny", feedback: "use GET" } });
     const before = server.requests.length;
     const result = await tool.run({ method: "DELETE", url: `${server.url}/echo` }, gated(io));
     expect(result.isError).toBe(true);
@@ -207,11 +207,11 @@ describe("http: permission gate", () => {
   });
 
   it("refuses without asking when the network is denied", async () => {
-    const io = new RecordingIOHandler({ shell: { approved: true } });
+    const io = new RecordingIOHandler({ network: "once" });
     const result = await tool.run({ method: "POST", url: `${server.url}/echo` }, gated(io, { networkPolicy: "denied" }));
     expect(result.isError).toBe(true);
     expect(result.content).toContain("network access is denied");
-    expect(io.shellRequests).toEqual([]);
+    expect(io.asksOf("network")).toEqual([]);
   });
 });
 

@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import { RunCancelled } from "../run-cancelled";
+import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest } from "../run-types";
+import { ApprovalWaits, type ApprovalAnnouncement, type ApprovalStore, type WaitingRun } from "./approval-waits";
+
+/** The approvals part of the run store, in memory, with the same first-decision-wins rule. */
+class MemoryApprovalStore implements ApprovalStore {
+  readonly rows = new Map<string, ApprovalRecord>();
+  private nextId = 1;
+
+  async openApproval(request: ApprovalRequest & { digest: string }): Promise<{ approval: ApprovalRecord; created: boolean }> {
+    const existing = [...this.rows.values()].find((row) => row.runId === request.runId && row.key === request.key);
+    if (existing) return { approval: existing, created: false };
+    const approval: ApprovalRecord = {
+      ...request,
+      id: `a${this.nextId++}`,
+      effect: request.effect ?? { kind: "text", text: request.preview },
+      status: "pending",
+      decision: null,
+      feedback: null,
+      decidedBy: null,
+      decidedAt: null,
+      createdAt: new Date(0).toISOString(),
+    };
+    this.rows.set(approval.id, approval);
+    return { approval, created: true };
+  }
+
+  async getApproval(id: string): Promise<ApprovalRecord | null> {
+    return this.rows.get(id) ?? null;
+  }
+
+  async decideApproval(id: string, input: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null> {
+    // Yield first, so two decisions started together really race.
+    await Promise.resolve();
+    const row = this.rows.get(id);
+    if (!row) return null;
+    if (row.status !== "pending") return { approval: row, changed: false };
+    const status = input.decision === "deny" ? "denied" : input.decision === "answer" ? "answered" : "approved";
+    const decided = { ...row, status, decision: input.decision, feedback: input.feedback, decidedBy: input.decidedBy, decidedAt: "now" } as const;
+    this.rows.set(id, decided);
+    return { approval: decided, changed: true };
+  }
+
+  async supersedeApproval(id: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row?.status === "pending") this.rows.set(id, { ...row, status: "cancelled" });
+  }
+
+  async cancelApprovals(runId: string): Promise<string[]> {
+    const pending = [...this.rows.values()].filter((row) => row.runId === runId && row.status === "pending");
+    for (const row of pending) this.rows.set(row.id, { ...row, status: "cancelled", feedback: "The run was cancelled." });
+    return pending.map((row) => row.id);
+  }
+}
+
+/** A run that records what it was asked to announce, in order. */
+function waitingRun(options: { runId?: string; steps?: string[]; announced?: { requested: string[]; decided: string[] } } = {}) {
+  const announcements: ApprovalAnnouncement[] = [];
+  const run: WaitingRun & { cancelled: boolean } = {
+    runId: options.runId ?? "run-1",
+    cancelled: false,
+    announced: { requested: new Set(options.announced?.requested), decided: new Set(options.announced?.decided) },
+    stepOf: (nodeId) => ((options.steps ?? ["write"]).includes(nodeId) ? nodeId : null),
+    announce: async (announcement) => void announcements.push(announcement),
+  };
+  return { run, announcements };
+}
+
+function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
+  return {
+    runId: "run-1",
+    nodeId: "write",
+    key: "write:0",
+    kind: "write",
+    tool: "write_file",
+    operation: null,
+    arguments: { path: "a.txt", content: "v1" },
+    preview: "a.txt: +1 −0",
+    effect: { kind: "file-change", path: "a.txt", change: "create", added: 1, removed: 0, rows: [] },
+    ...overrides,
+  };
+}
+
+const person = (decision: ApprovalDecisionInput["decision"], decidedBy = "ada"): ApprovalDecisionInput => ({ decision, feedback: null, decidedBy });
+
+/** Lets the wait reach the point where it is registered and announced. */
+async function untilWaiting(announcements: ApprovalAnnouncement[]): Promise<void> {
+  for (let turn = 0; turn < 50 && !announcements.some((each) => each.change === "waiting"); turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** One step waiting on a fresh approval: the waits, what the step awaits, the approval and the run's announcements. */
+async function oneWaitingStep() {
+  const store = new MemoryApprovalStore();
+  const waits = new ApprovalWaits(store);
+  const { run, announcements } = waitingRun();
+  const waiting = waits.await(run, request());
+  // A test that cancels instead of deciding need not await it.
+  waiting.catch(() => undefined);
+  await untilWaiting(announcements);
+  const opened = [...store.rows.values()][0]!;
+  return { store, waits, run, announcements, waiting, opened };
+}
+
+describe("ApprovalWaits", () => {
+  it("opens an approval, announces it, and wakes the waiting step with the person's decision", async () => {
+    const { waits, announcements, waiting, opened } = await oneWaitingStep();
+    expect(announcements).toEqual([
+      {
+        change: "waiting",
+        stepId: "write",
+        approvalId: opened.id,
+        events: [{ type: "approval-requested", nodeId: "write", payload: { approval: expect.objectContaining({ id: opened.id, status: "pending" }) } }],
+      },
+    ]);
+    expect(waits.isWaiting("run-1")).toBe(true);
+
+    await waits.decide(opened.id, person("once"));
+    const decided = await waiting;
+    expect(decided).toMatchObject({ id: opened.id, status: "approved", decision: "once" });
+    expect(waits.isWaiting("run-1")).toBe(false);
+    expect(announcements[1]).toEqual({
+      change: "resumed",
+      stepId: "write",
+      othersWaiting: false,
+      events: [{ type: "approval-decided", nodeId: "write", payload: { approval: expect.objectContaining({ status: "approved" }) } }],
+    });
+    // The summary leaves out what events must not carry.
+    expect(Object.keys((announcements[1] as { events: { payload: { approval: object } }[] }).events[0]!.payload.approval)).not.toContain("runId");
+  });
+
+  it("reuses a replayed step's decided approval without waiting, announcing only what is missing", async () => {
+    const store = new MemoryApprovalStore();
+    const { approval } = await store.openApproval({ ...request(), effect: request().effect!, digest: "" });
+    await store.decideApproval(approval.id, person("once"));
+    const waits = new ApprovalWaits(store);
+    const { run, announcements } = waitingRun({ announced: { requested: [approval.id], decided: [] } });
+
+    expect(await waits.await(run, request())).toMatchObject({ id: approval.id, decision: "once" });
+    expect(announcements).toEqual([{ change: "none", events: [expect.objectContaining({ type: "approval-decided" })] }]);
+    expect(store.rows.size).toBe(1);
+  });
+
+  it("withdraws a pending approval whose call changed and asks again under a key naming the new digest", async () => {
+    const { store, waits, run, opened: old } = await oneWaitingStep();
+
+    // The step is replayed (another process) and would now write something else.
+    const replay = waitingRun();
+    void new ApprovalWaits(store).await(replay.run, request({ arguments: { path: "a.txt", content: "v2" } })).catch(() => undefined);
+    await untilWaiting(replay.announcements);
+    const fresh = [...store.rows.values()].find((row) => row.id !== old.id);
+    expect(store.rows.get(old.id)?.status).toBe("cancelled");
+    expect(fresh).toMatchObject({ status: "pending", key: expect.stringMatching(/^write:0#.{12}$/) });
+    await waits.cancelRun(run);
+  });
+
+  it("lets exactly one of two concurrent decisions win", async () => {
+    const { waits, announcements, waiting, opened } = await oneWaitingStep();
+
+    const [approve, deny] = await Promise.all([waits.decide(opened.id, person("once", "ada")), waits.decide(opened.id, person("deny", "bob"))]);
+    expect([approve?.changed, deny?.changed].filter(Boolean)).toHaveLength(1);
+    const winner = approve?.changed ? "once" : "deny";
+    expect(await waiting).toMatchObject({ decision: winner });
+    expect(announcements.filter((each) => each.change === "resumed")).toHaveLength(1);
+  });
+
+  it("on cancel, announces each pending approval as decided (cancelled) before waking its step with RunCancelled", async () => {
+    const store = new MemoryApprovalStore();
+    const waits = new ApprovalWaits(store);
+    const order: string[] = [];
+    const { run, announcements } = waitingRun({ steps: ["write"] });
+    const announce = run.announce;
+    run.announce = async (announcement) => {
+      order.push(announcement.change === "none" ? announcement.events.map((event) => `${event.type}:${event.payload.approval.status}`).join(",") : announcement.change);
+      await announce(announcement);
+    };
+    const stepWait = waits.await(run, request()).catch((error: unknown) => {
+      order.push(error instanceof RunCancelled ? "step woken: cancelled" : "step woken: other");
+    });
+    const planWait = waits.await(run, request({ nodeId: "__run__", key: "__run__:plan", kind: "plan", effect: { kind: "text", text: "1. write" } })).catch(() => undefined);
+    for (let turn = 0; turn < 50 && announcements.filter((each) => each.change === "waiting").length < 2; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+
+    run.cancelled = true;
+    await waits.cancelRun(run);
+    await Promise.all([stepWait, planWait]);
+    expect(order).toEqual(["waiting", "waiting", "approval-decided:cancelled,approval-decided:cancelled", "step woken: cancelled"]);
+    const cancelled = announcements.find((each) => each.change === "none");
+    expect(cancelled?.events.map((event) => event.nodeId).sort()).toEqual(["write", null].sort());
+    expect(waits.isWaiting(run.runId)).toBe(false);
+    await expect(waits.await(run, request({ key: "write:1" }))).rejects.toBeInstanceOf(RunCancelled);
+  });
+
+  it("leaves other runs' waits alone when one run is cancelled", async () => {
+    const store = new MemoryApprovalStore();
+    const waits = new ApprovalWaits(store);
+    const one = waitingRun({ runId: "run-1" });
+    const two = waitingRun({ runId: "run-2" });
+    void waits.await(one.run, request()).catch(() => undefined);
+    const other = waits.await(two.run, request({ runId: "run-2" }));
+    await untilWaiting(one.announcements);
+    await untilWaiting(two.announcements);
+
+    await waits.cancelRun(one.run);
+    expect(waits.isWaiting("run-2")).toBe(true);
+    const pending = [...store.rows.values()].find((row) => row.runId === "run-2")!;
+    await waits.decide(pending.id, person("deny"));
+    expect(await other).toMatchObject({ status: "denied" });
+  });
+});

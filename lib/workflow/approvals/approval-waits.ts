@@ -1,0 +1,185 @@
+import { summarizeApproval, type ApprovalSummary } from "@/lib/contracts/approval";
+import { approvalDigest } from "@/lib/tools";
+import { RunCancelled } from "../run-cancelled";
+import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, RunStore } from "../run-types";
+
+/** What the waits need of the store: approvals only. */
+export type ApprovalStore = Pick<RunStore, "openApproval" | "getApproval" | "decideApproval" | "supersedeApproval" | "cancelApprovals">;
+
+/** An `approval-requested` or `approval-decided` event, before the engine numbers and stores it. */
+export interface ApprovalEvent {
+  type: "approval-requested" | "approval-decided";
+  /** The step that asks; null for a run's own approval (its plan). */
+  nodeId: string | null;
+  payload: { approval: ApprovalSummary };
+}
+
+/**
+ * Events to persist and publish, with the run and step state they go with:
+ * - `waiting`: the step (if any) now waits and the run awaits input;
+ * - `resumed`: the step runs again, and the run too unless `othersWaiting`;
+ * - `none`: the events alone (a replay catching up, a cancelled run's approvals).
+ */
+export type ApprovalAnnouncement =
+  | { change: "none"; events: ApprovalEvent[] }
+  | { change: "waiting"; stepId: string | null; approvalId: string; events: ApprovalEvent[] }
+  | { change: "resumed"; stepId: string | null; othersWaiting: boolean; events: ApprovalEvent[] };
+
+/** The run an approval belongs to, as the engine lends it to the waits. */
+export interface WaitingRun {
+  readonly runId: string;
+  /** Once true, no new wait starts. */
+  readonly cancelled: boolean;
+  /** Approvals whose events the run already stored (a resumed run): a replay announces only what is missing. */
+  readonly announced: { requested: ReadonlySet<string>; decided: ReadonlySet<string> };
+  /** The step of `nodeId`, or null when the node is not a step of the run (the plan's `__run__`). */
+  stepOf(nodeId: string): string | null;
+  /** Persists, then publishes; resolves once stored. */
+  announce(announcement: ApprovalAnnouncement): Promise<void>;
+}
+
+interface Waiter {
+  runId: string;
+  resolve: (approval: ApprovalRecord) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Every wait for a person in this process: opens (or, on a replay, finds) the
+ * stored approval, announces it, and wakes the waiting step when someone
+ * decides or the run is cancelled. The engine keeps the run's lifecycle and
+ * hands each wait its run as a {@link WaitingRun}.
+ *
+ * Order of writes, so a crash anywhere leaves something a replay can finish:
+ * the approval row before the event announcing it, the decision before the
+ * event saying so, and a cancelled run's approval-decided events before its
+ * run-cancelled event.
+ */
+export class ApprovalWaits {
+  private readonly waiters = new Map<string, Waiter>();
+
+  constructor(private readonly store: ApprovalStore) {}
+
+  /** Finds or creates the stored approval for `request` and resolves with it once decided. */
+  async await(run: WaitingRun, request: ApprovalRequest): Promise<ApprovalRecord> {
+    if (run.cancelled) throw new RunCancelled();
+    const { approval, created } = await this.openCurrent(request);
+    if (approval.status === "cancelled") throw new RunCancelled();
+    const stepId = run.stepOf(request.nodeId);
+    const requested = approvalEvent("approval-requested", stepId, approval);
+    const unannounced = created || !run.announced.requested.has(approval.id);
+
+    if (approval.status !== "pending") {
+      // Decided before a restart cut the step short: say what is missing, once, and go on.
+      if (!run.announced.decided.has(approval.id)) {
+        const decided = approvalEvent("approval-decided", stepId, approval);
+        await run.announce({ change: "none", events: unannounced ? [requested, decided] : [decided] });
+      }
+      return approval;
+    }
+
+    // Registered before announcing, so a decision that arrives at once is not lost.
+    const decision = this.register(run.runId, approval.id);
+    // A cancel may reject it before it is awaited below; that is handled there, not unhandled.
+    decision.catch(() => undefined);
+    try {
+      await run.announce({ change: "waiting", stepId, approvalId: approval.id, events: unannounced ? [requested] : [] });
+    } catch (error) {
+      this.waiters.delete(approval.id);
+      throw error;
+    }
+    // It may have been decided before the waiter was registered (another process, a restart): look once more.
+    const fresh = await this.store.getApproval(approval.id);
+    if (fresh?.status === "cancelled") {
+      // The run was cancelled between opening and registering: cancelRun() announced it already.
+      this.waiters.delete(approval.id);
+      throw new RunCancelled();
+    }
+    if (fresh && fresh.status !== "pending") this.wake(fresh);
+
+    const decided = await decision;
+    await run.announce({
+      change: "resumed",
+      stepId,
+      othersWaiting: this.isWaiting(run.runId),
+      events: [approvalEvent("approval-decided", stepId, decided)],
+    });
+    return decided;
+  }
+
+  /**
+   * Records a person's decision and wakes the step waiting for it. Only the
+   * first decision counts: a repeated or concurrent one changes nothing
+   * (`changed: false`). `null` when there is no such approval.
+   */
+  async decide(approvalId: string, decision: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null> {
+    const result = await this.store.decideApproval(approvalId, decision);
+    if (result?.changed) this.wake(result.approval);
+    return result;
+  }
+
+  /**
+   * Withdraws every pending approval of a cancelled run: stores each as
+   * cancelled, announces each with an `approval-decided` event (so other tabs
+   * and the inbox see it go), then wakes its waiting step with RunCancelled.
+   */
+  async cancelRun(run: WaitingRun): Promise<void> {
+    try {
+      const ids = await this.store.cancelApprovals(run.runId);
+      const stored = await Promise.all(ids.map((id) => this.store.getApproval(id)));
+      // Re-read: one decided between the store's look and its update was not cancelled.
+      const cancelled = stored.filter((approval): approval is ApprovalRecord => approval?.status === "cancelled");
+      if (cancelled.length > 0) {
+        await run.announce({
+          change: "none",
+          events: cancelled.map((approval) => approvalEvent("approval-decided", run.stepOf(approval.nodeId), approval)),
+        });
+      }
+    } finally {
+      // Whatever happened to the announcement, nothing of this run may wait on.
+      for (const [approvalId, waiter] of this.waiters) {
+        if (waiter.runId !== run.runId) continue;
+        this.waiters.delete(approvalId);
+        waiter.reject(new RunCancelled());
+      }
+    }
+  }
+
+  /** Whether a step of the run is waiting for a person in this process. */
+  isWaiting(runId: string): boolean {
+    for (const waiter of this.waiters.values()) if (waiter.runId === runId) return true;
+    return false;
+  }
+
+  private register(runId: string, approvalId: string): Promise<ApprovalRecord> {
+    return new Promise((resolve, reject) => this.waiters.set(approvalId, { runId, resolve, reject }));
+  }
+
+  private wake(approval: ApprovalRecord): void {
+    const waiter = this.waiters.get(approval.id);
+    if (!waiter) return;
+    this.waiters.delete(approval.id);
+    waiter.resolve(approval);
+  }
+
+  /**
+   * The stored approval for this request, as long as it is about what the call
+   * would do now. A replayed step whose arguments or preview changed (the file
+   * it writes was edited meanwhile) does not inherit an answer given to
+   * something else: a pending one is withdrawn, and either way it asks again
+   * under a key naming the new digest.
+   */
+  private async openCurrent(request: ApprovalRequest): Promise<{ approval: ApprovalRecord; created: boolean }> {
+    const effect = request.effect ?? { kind: "text" as const, text: request.preview };
+    const digest = approvalDigest(request.arguments, effect);
+    const opened = await this.store.openApproval({ ...request, effect, digest });
+    // Approvals stored before digests existed have none: they stand as they are.
+    if (opened.approval.digest === digest || opened.approval.digest === "") return opened;
+    if (opened.approval.status === "pending") await this.store.supersedeApproval(opened.approval.id);
+    return this.store.openApproval({ ...request, key: `${request.key}#${digest.slice(-12)}`, effect, digest });
+  }
+}
+
+function approvalEvent(type: ApprovalEvent["type"], nodeId: string | null, approval: ApprovalRecord): ApprovalEvent {
+  return { type, nodeId, payload: { approval: summarizeApproval(approval) } };
+}
