@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { agentKind } from "./agent/definition";
 import { inputKind } from "./input/definition";
-import type { NodeKindDefinition } from "./node-kind";
+import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
 import { outputKind } from "./output/definition";
 import { routerKind } from "./router/definition";
 import { toolKind } from "./tool/definition";
@@ -23,6 +23,9 @@ export const nodeKindDefinitions = defineNodeKinds({
   output: outputKind,
 });
 
+/** Every kind's name, in table order. */
+export const NODE_KINDS = Object.keys(nodeKindDefinitions) as (keyof typeof nodeKindDefinitions)[];
+
 /** A node, of whichever kind; parsed by `kind`. */
 export const WorkflowNodeSchema = z.discriminatedUnion("kind", nodeSchemas());
 export type WorkflowNode = z.infer<typeof WorkflowNodeSchema>;
@@ -41,9 +44,28 @@ export function definitionOf<Node extends WorkflowNode>(node: Node): NodeKindDef
   return nodeKindDefinitions[node.kind] as unknown as NodeKindDefinition<Node>;
 }
 
-/** Kinds whose palette block shows in the "Building blocks" group, in table order. */
-export function paletteBlockKinds(): NodeKind[] {
-  return (Object.keys(nodeKindDefinitions) as NodeKind[]).filter((kind) => nodeKindDefinitions[kind].palette !== null);
+/** A building block of the palette: a kind with a palette entry, and the item a drop of it carries. */
+export interface PaletteBlockEntry {
+  kind: NodeKind;
+  item: PaletteItem;
+  title: string;
+  icon: string;
+  block: PaletteBlock;
+}
+
+/** The palette's "Building blocks", in table order. */
+export function paletteBlocks(): PaletteBlockEntry[] {
+  return Object.values(nodeKindDefinitions).flatMap((definition) =>
+    // A building block's item is its kind alone (only tools, which have no block, carry more).
+    definition.palette ? [{ kind: definition.kind, item: { kind: definition.kind } as PaletteItem, title: definition.title, icon: definition.icon, block: definition.palette }] : [],
+  );
+}
+
+/** The kinds a workflow holds at most one of that `nodes` already hold (a second run-inputs node is refused). */
+export function kindsAtLimit(nodes: readonly { kind: NodeKind }[]): NodeKind[] {
+  return Object.values(nodeKindDefinitions)
+    .filter((definition) => definition.onePerWorkflow && nodes.some((node) => node.kind === definition.kind))
+    .map((definition) => definition.kind);
 }
 
 /**

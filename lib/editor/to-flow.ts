@@ -2,7 +2,7 @@ import type { Edge, Node } from "@xyflow/react";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { definitionOf } from "@/nodes/definitions";
+import { definitionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
 
 /**
@@ -23,18 +23,14 @@ export interface CardData extends Record<string, unknown> {
 }
 
 /**
- * The React Flow node type of each kind. Not the bare kind: React Flow's own
- * stylesheet draws a box around types named "input" and "output".
+ * The React Flow node type of each kind: `workflow-router`, …. Not the bare
+ * kind: React Flow's own stylesheet draws a box around types named "input" and "output".
  */
-export const FLOW_NODE_TYPES = {
-  input: "workflow-input",
-  tool: "workflow-tool",
-  agent: "workflow-agent",
-  router: "workflow-router",
-  output: "workflow-output",
-} as const satisfies Record<WorkflowNode["kind"], string>;
+export const FLOW_NODE_TYPES = Object.fromEntries(
+  NODE_KINDS.map((kind) => [kind, `workflow-${kind}`]),
+) as { readonly [Kind in NodeKind]: `workflow-${Kind}` };
 
-export type FlowNodeType = (typeof FLOW_NODE_TYPES)[WorkflowNode["kind"]];
+export type FlowNodeType = (typeof FLOW_NODE_TYPES)[NodeKind];
 export type FlowNode = Node<CardData, FlowNodeType>;
 export type FlowEdge = Edge;
 

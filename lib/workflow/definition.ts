@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools";
+// The module itself, not the @/lib/tools index (which reaches node:fs): this module stays browser-safe, like the node definitions it unites.
+import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
 import { WorkflowNodeSchema } from "@/nodes/definitions";
 import { NodeIdSchema } from "@/nodes/node-base";
 
