@@ -73,7 +73,11 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
   icon: string;
   /** Its palette block; null for kinds the palette lists otherwise (tools, from the catalog). */
   palette: PaletteBlock | null;
-  /** A workflow holds at most one node of this kind (validation says so too). */
+  /**
+   * A workflow holds at most one node of this kind: the palette greys its block
+   * out once one is present, and a drop makes nothing. (Validation's own rule for
+   * run inputs is in checkStructure, lib/workflow/validate.ts.)
+   */
   onePerWorkflow: boolean;
   /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
   createNode: (item: Item, place: NewNodePlace) => Node | null;

@@ -3,15 +3,15 @@ import { z } from "zod";
 import { createToolContext, parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
 import { ApprovalIOHandler } from "@/lib/workflow/approval-io-handler";
 import { fieldName } from "@/lib/workflow/field-path";
-import { localAddressIn, stringsIn } from "@/lib/workflow/local-address";
 import { maskSecretInputs } from "@/lib/workflow/mask-secret-inputs";
-import { mcpOriginProblem, unavailableProblem } from "@/lib/workflow/mcp-origin";
 import type { StepOutput } from "@/lib/workflow/run-types";
 import { RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
 import { findReferences, resolveTemplates } from "@/lib/workflow/templates";
 import type { WorkflowRequirement } from "@/lib/workflow/validate";
 import type { NodeExecutionContext, NodeKindServer, NodeValidationContext, StepResult } from "../node-kind-server";
 import type { ToolNode } from "./definition";
+import { localAddressIn, stringsIn } from "./local-address";
+import { mcpOriginProblem, unavailableProblem } from "./mcp-origin";
 
 export const toolServer: NodeKindServer<ToolNode> = {
   validate: checkToolNode,
