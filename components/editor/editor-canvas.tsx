@@ -23,13 +23,7 @@ import { FLOW_NODE_TYPES, type FlowEdge, type FlowNode } from "@/lib/editor/to-f
 import { PALETTE_MIME } from "./node-palette";
 
 /** Every kind of node is drawn by the one NodeCard; defined once, so React Flow never remounts cards. */
-const nodeTypes = {
-  [FLOW_NODE_TYPES.input]: NodeCard,
-  [FLOW_NODE_TYPES.tool]: NodeCard,
-  [FLOW_NODE_TYPES.agent]: NodeCard,
-  [FLOW_NODE_TYPES.router]: NodeCard,
-  [FLOW_NODE_TYPES.output]: NodeCard,
-} as unknown as NodeTypes;
+const nodeTypes = Object.fromEntries(Object.values(FLOW_NODE_TYPES).map((type) => [type, NodeCard])) as unknown as NodeTypes;
 
 /** React Flow's colours, from the studio's tokens, so both themes follow prefers-color-scheme. */
 const THEME = {

@@ -7,13 +7,15 @@ import { CONTROL_CLASS } from "@/components/ui/field";
 import type { PaletteItem } from "@/lib/editor/definition-edits";
 import { searchCatalog, type ToolMatch } from "@/lib/editor/palette-search";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
+import { paletteBlocks, type NodeKind } from "@/nodes/definitions";
 
 /** The drag payload's type: what a palette item carries onto the canvas. */
 export const PALETTE_MIME = "application/x-neurosurfer-palette";
 
 interface NodePaletteProps {
   tools: readonly CatalogTool[];
-  hasInputNode: boolean;
+  /** Kinds the workflow holds its one node of already (run inputs): their blocks are greyed out. */
+  kindsAtLimit: readonly NodeKind[];
   onAdd: (item: PaletteItem) => void;
 }
 
@@ -21,6 +23,9 @@ function startDrag(event: DragEvent, item: PaletteItem) {
   event.dataTransfer.setData(PALETTE_MIME, JSON.stringify(item));
   event.dataTransfer.effectAllowed = "copy";
 }
+
+/** Each node kind's palette entry (nodes/<kind>/definition.ts); tools are listed from the catalog below them. */
+const BUILDING_BLOCKS = paletteBlocks();
 
 const ITEM_CLASS =
   "flex w-full cursor-grab items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm text-foreground hover:bg-surface-sunken active:cursor-grabbing disabled:cursor-not-allowed disabled:opacity-50";
@@ -30,7 +35,7 @@ const ITEM_CLASS =
  * centre of the view), grouped by domain, with a search that also understands
  * what a tool can do ("write a file").
  */
-export const NodePalette = memo(function NodePalette({ tools, hasInputNode, onAdd }: NodePaletteProps) {
+export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAdd }: NodePaletteProps) {
   const searchId = useId();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
@@ -70,17 +75,20 @@ export const NodePalette = memo(function NodePalette({ tools, hasInputNode, onAd
               Building blocks
             </h2>
             <ul>
-              <BlockItem
-                item={{ kind: "input" }}
-                icon="log-in"
-                title="Run inputs"
-                help={hasInputNode ? "Already in this workflow (one at most)." : "What a run asks for."}
-                disabled={hasInputNode}
-                onAdd={onAdd}
-              />
-              <BlockItem item={{ kind: "router" }} icon="git-branch" title="Router" help="Takes one branch by a condition." onAdd={onAdd} />
-              <BlockItem item={{ kind: "agent" }} icon="bot" title="Agent" help="A model that calls the tools you connect into it." onAdd={onAdd} />
-              <BlockItem item={{ kind: "output" }} icon="flag" title="Output" help="The run's result." onAdd={onAdd} />
+              {BUILDING_BLOCKS.map(({ kind, item, title, icon, block }) => {
+                const atLimit = kindsAtLimit.includes(kind);
+                return (
+                  <BlockItem
+                    key={kind}
+                    item={item}
+                    icon={icon}
+                    title={title}
+                    help={atLimit ? (block.takenHelp ?? block.help) : block.help}
+                    disabled={atLimit}
+                    onAdd={onAdd}
+                  />
+                );
+              })}
             </ul>
           </section>
         )}

@@ -23,6 +23,7 @@ import {
 } from "@/lib/editor/to-flow";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { kindsAtLimit, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorToolbar } from "./editor-toolbar";
 import { InspectorPanel } from "./inspector-panel";
@@ -360,7 +361,9 @@ function EditorShell({ workflowId, version: loadedVersion, definition: loadedDef
     [commit],
   );
 
-  const hasInputNode = definition.nodes.some((node) => node.kind === "input");
+  // Joined into a string first, so the palette (memoised) sees a new list only when the list changes, not on every move.
+  const kindsAtLimitKey = kindsAtLimit(definition.nodes).join(" ");
+  const paletteKindsAtLimit = useMemo(() => (kindsAtLimitKey === "" ? [] : (kindsAtLimitKey.split(" ") as NodeKind[])), [kindsAtLimitKey]);
   const inputFields = useMemo(() => definition.nodes.find((node) => node.kind === "input")?.fields ?? [], [definition.nodes]);
   const nodeNames = useMemo(() => {
     const names = new Map<string, string>();
@@ -391,7 +394,7 @@ function EditorShell({ workflowId, version: loadedVersion, definition: loadedDef
       />
       <div className="flex min-h-0 flex-1">
         <aside className="w-64 shrink-0 border-r border-line bg-surface">
-          <NodePalette tools={tools} hasInputNode={hasInputNode} onAdd={addAtCentre} />
+          <NodePalette tools={tools} kindsAtLimit={paletteKindsAtLimit} onAdd={addAtCentre} />
         </aside>
         <div ref={canvasRef} className="relative min-w-0 flex-1">
           <EditorCanvas

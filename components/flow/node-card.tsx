@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ToolIcon } from "@/components/tool-icon";
+import { nodeKindDefinitions, type NodeKind } from "@/nodes/definitions";
 
 /**
  * What a canvas card shows, for the editor and the run view alike. Kept to
@@ -12,7 +13,7 @@ import { ToolIcon } from "@/components/tool-icon";
  * when its own data changes.
  */
 export interface NodeCardData extends Record<string, unknown> {
-  kind: "input" | "tool" | "agent" | "router" | "output";
+  kind: NodeKind;
   /** The node's label, else its tool's title: never the tool's name. */
   title: string;
   /** The operation's title, or a short line about the node. */
@@ -35,25 +36,11 @@ export interface NodeCardData extends Record<string, unknown> {
   hasOutput?: boolean;
 }
 
-const KIND_ICON: Record<NodeCardData["kind"], string> = {
-  input: "log-in",
-  output: "flag",
-  router: "git-branch",
-  agent: "bot",
-  tool: "wrench",
-};
-
-const KIND_LABEL: Record<NodeCardData["kind"], string> = {
-  input: "Run inputs",
-  output: "Output",
-  router: "Router",
-  agent: "Agent",
-  tool: "Tool",
-};
-
 function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boolean }) {
   const outputs = data.outputs ?? [];
   const problems = data.problems ?? 0;
+  // The frame is the same for every kind; what differs (title, subtitle, handles) arrives in `data`.
+  const kind = nodeKindDefinitions[data.kind];
   return (
     <div
       className={`w-60 rounded-lg border bg-surface text-left shadow-card transition-shadow ${
@@ -66,10 +53,10 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
       ) : null}
       <div className="flex items-start gap-2.5 px-3 py-2.5">
         <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-accent-soft text-accent">
-          <ToolIcon icon={data.icon ?? KIND_ICON[data.kind]} domain={data.domain} className="size-4" />
+          <ToolIcon icon={data.icon ?? kind.icon} domain={data.domain} className="size-4" />
         </span>
         <div className="min-w-0 flex-1">
-          <p className="text-[0.6875rem] font-medium uppercase tracking-wide text-muted">{KIND_LABEL[data.kind]}</p>
+          <p className="text-[0.6875rem] font-medium uppercase tracking-wide text-muted">{kind.title}</p>
           <p className="truncate text-sm font-semibold text-foreground">{data.title}</p>
           {data.subtitle ? <p className="truncate text-xs text-muted">{data.subtitle}</p> : null}
         </div>

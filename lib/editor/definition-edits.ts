@@ -1,15 +1,11 @@
 import type { CatalogTool } from "@/lib/server/tool-catalog";
-import { DEFAULT_AGENT_MAX_TURNS } from "@/lib/workflow/agent-defaults";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
+import { nodeKindDefinitions, type PaletteItem } from "@/nodes/definitions";
+import type { NewNodePlace } from "@/nodes/node-kind";
 import type { Point } from "./auto-layout";
 
-/** What a palette item makes: a tool (with an operation) or a building block. */
-export type PaletteItem =
-  | { kind: "tool"; tool: string; operation?: string | null }
-  | { kind: "input" }
-  | { kind: "router" }
-  | { kind: "agent" }
-  | { kind: "output" };
+/** What a palette item makes: a tool (with an operation) or a building block; each kind declares its own. */
+export type { PaletteItem };
 
 const NODE_ID_LIMIT = 64;
 
@@ -25,8 +21,8 @@ export function uniqueNodeId(base: string, taken: ReadonlySet<string>): string {
 }
 
 /**
- * A new node for a palette item at `position`; null when the item cannot be
- * added (a second input node, or a tool the catalog does not have).
+ * A new node for a palette item at `position`, made by its kind (nodes/<kind>/definition.ts);
+ * null when the item cannot be added (a second input node, or a tool the catalog does not have).
  */
 export function createNode(
   item: PaletteItem,
@@ -34,37 +30,16 @@ export function createNode(
   definition: Pick<WorkflowDefinition, "nodes">,
   tools: ReadonlyMap<string, CatalogTool>,
 ): WorkflowNode | null {
+  const kind = nodeKindDefinitions[item.kind];
+  if (kind.onePerWorkflow && definition.nodes.some((node) => node.kind === item.kind)) return null;
   const taken = new Set(definition.nodes.map((node) => node.id));
-  const at = { x: Math.round(position.x), y: Math.round(position.y) };
-  switch (item.kind) {
-    case "input":
-      if (definition.nodes.some((node) => node.kind === "input")) return null;
-      return { id: uniqueNodeId("input", taken), kind: "input", position: at, fields: [] };
-    case "router":
-      return { id: uniqueNodeId("router", taken), kind: "router", position: at, routes: [] };
-    case "output":
-      return { id: uniqueNodeId("output", taken), kind: "output", position: at, value: "" };
-    case "agent":
-      return {
-        id: uniqueNodeId("agent", taken),
-        kind: "agent",
-        position: at,
-        provider: "openai",
-        model: "",
-        systemPrompt: "",
-        task: "",
-        maxTurns: DEFAULT_AGENT_MAX_TURNS,
-      };
-    case "tool": {
-      const tool = tools.get(item.tool);
-      if (!tool) return null;
-      const operation =
-        item.operation && tool.operations.some((each) => each.name === item.operation) ? item.operation : (tool.operations[0]?.name ?? null);
-      // An MCP tool's node remembers the server it was picked from (see ToolNodeSchema.mcpServer).
-      const origin = tool.server ? { mcpServer: tool.server } : {};
-      return { id: uniqueNodeId(tool.name, taken), kind: "tool", position: at, tool: tool.name, operation, settings: {}, arguments: {}, ...origin };
-    }
-  }
+  const place = {
+    idFor: (base: string) => uniqueNodeId(base, taken),
+    position: { x: Math.round(position.x), y: Math.round(position.y) },
+    tools,
+  };
+  // `item.kind` picked the entry, so the item is the one that entry takes.
+  return (kind.createNode as (item: PaletteItem, place: NewNodePlace) => WorkflowNode | null)(item, place);
 }
 
 export function addNode<T extends Pick<WorkflowDefinition, "nodes">>(definition: T, node: WorkflowNode): T {

@@ -2,6 +2,7 @@ import type { Edge, Node } from "@xyflow/react";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { definitionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
 
 /**
@@ -22,18 +23,14 @@ export interface CardData extends Record<string, unknown> {
 }
 
 /**
- * The React Flow node type of each kind. Not the bare kind: React Flow's own
- * stylesheet draws a box around types named "input" and "output".
+ * The React Flow node type of each kind: `workflow-router`, …. Not the bare
+ * kind: React Flow's own stylesheet draws a box around types named "input" and "output".
  */
-export const FLOW_NODE_TYPES = {
-  input: "workflow-input",
-  tool: "workflow-tool",
-  agent: "workflow-agent",
-  router: "workflow-router",
-  output: "workflow-output",
-} as const satisfies Record<WorkflowNode["kind"], string>;
+export const FLOW_NODE_TYPES = Object.fromEntries(
+  NODE_KINDS.map((kind) => [kind, `workflow-${kind}`]),
+) as { readonly [Kind in NodeKind]: `workflow-${Kind}` };
 
-export type FlowNodeType = (typeof FLOW_NODE_TYPES)[WorkflowNode["kind"]];
+export type FlowNodeType = (typeof FLOW_NODE_TYPES)[NodeKind];
 export type FlowNode = Node<CardData, FlowNodeType>;
 export type FlowEdge = Edge;
 
@@ -42,55 +39,19 @@ export interface Dimensions {
   height: number;
 }
 
-/** The router's fallback handle (DEFAULT_ROUTE in lib/workflow/definition.ts, which is not client-safe). */
-export const DEFAULT_ROUTE_HANDLE = "default";
-
-/** What a card shows for one node: the label, else the tool's title (never its name). */
+/**
+ * What a card shows for one node: the label, else the tool's title (never its
+ * name), with what the node's kind adds (nodes/<kind>/definition.ts, `card`).
+ */
 export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, problems: readonly WorkflowProblem[] = []): CardData {
-  const base = {
+  const kind = definitionOf(node);
+  const { title, ...content } = kind.card.content(node, tool);
+  return {
     kind: node.kind,
     ...(problems.length > 0 ? { problems: problems.length, problemText: problems[0]!.message } : {}),
+    title: title ?? (node.label || kind.title),
+    ...content,
   };
-  switch (node.kind) {
-    case "input":
-      return {
-        ...base,
-        title: node.label || "Run inputs",
-        subtitle: node.fields.length === 0 ? "No fields yet" : `${node.fields.length} field${node.fields.length === 1 ? "" : "s"}`,
-        hasInput: false,
-      };
-    case "tool": {
-      const operation = tool?.operations.find((each) => each.name === node.operation);
-      const subtitle = !tool
-        ? "This tool is not installed"
-        : operation
-          ? operation.title
-          : tool.operations.length > 0
-            ? "Choose an operation"
-            : undefined;
-      return {
-        ...base,
-        title: node.label || tool?.title || "Unknown tool",
-        ...(subtitle ? { subtitle } : {}),
-        icon: tool?.icon ?? null,
-        domain: tool?.domain ?? "custom",
-      };
-    }
-    case "router":
-      return {
-        ...base,
-        title: node.label || "Router",
-        subtitle: node.routes.length === 0 ? "No routes yet" : `${node.routes.length} route${node.routes.length === 1 ? "" : "s"}`,
-        outputs: [
-          ...node.routes.map((route) => ({ id: route.id, label: route.label || route.id })),
-          { id: DEFAULT_ROUTE_HANDLE, label: "default" },
-        ],
-      };
-    case "output":
-      return { ...base, title: node.label || "Output", subtitle: "The run's result", hasOutput: false };
-    case "agent":
-      return { ...base, title: node.label || "Agent", subtitle: node.model ? `Agent · ${node.model}` : "Agent · choose a model" };
-  }
 }
 
 export interface FlowContext {
@@ -188,16 +149,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
 function sameCardInputs(a: WorkflowNode, b: WorkflowNode): boolean {
   if (a === b) return true;
   if (a.kind !== b.kind || a.label !== b.label) return false;
-  switch (b.kind) {
-    case "tool":
-      return a.kind === "tool" && a.tool === b.tool && a.operation === b.operation;
-    case "input":
-      return a.kind === "input" && a.fields.length === b.fields.length;
-    case "router":
-      return a.kind === "router" && a.routes === b.routes;
-    default:
-      return true;
-  }
+  return definitionOf(b).card.sameContent(a, b);
 }
 
 interface EdgeEntry {

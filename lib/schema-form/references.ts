@@ -4,6 +4,7 @@
  * tests agree on what "upstream" means.
  */
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { nodeKindDefinitions } from "@/nodes/definitions";
 
 type Graph = Pick<WorkflowDefinition, "nodes" | "edges">;
 
@@ -57,18 +58,8 @@ export interface ReferenceOption {
 /** A node's title as a person reads it: its label, else its tool's title, else its kind. */
 export function nodeTitle(node: WorkflowNode, toolTitles: ReadonlyMap<string, string> = new Map()): string {
   if (node.label && node.label.trim() !== "") return node.label;
-  switch (node.kind) {
-    case "tool":
-      return toolTitles.get(node.tool) ?? node.tool;
-    case "input":
-      return "Run inputs";
-    case "router":
-      return "Router";
-    case "output":
-      return "Output";
-    case "agent":
-      return "Agent";
-  }
+  if (node.kind === "tool") return toolTitles.get(node.tool) ?? node.tool;
+  return nodeKindDefinitions[node.kind].title;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
-import { withMcpServersRecorded } from "@/lib/workflow/mcp-origin";
+import { withMcpServersRecorded } from "@/nodes/tool/mcp-origin";
 import { introducedPrivilegedSettings, withoutPrivilegedSettings, type PrivilegedSetting } from "@/lib/workflow/privileged-settings";
 import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate";
 import { clientAddress, type Principal } from "./access/principal";

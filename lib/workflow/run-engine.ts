@@ -1,15 +1,13 @@
 import os from "node:os";
-import { createToolContext, type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
-import { AgentStepFailure, runAgentStep } from "./agent/agent-step";
+import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
+import type { NewRunEvent } from "@/lib/contracts/run-event";
+import type { NodeExecutionContext, StepResult } from "@/nodes/node-kind-server";
+import { serverOf } from "@/nodes/server";
 import type { AgentModelFactory } from "./agent/agent-model";
-import { ApprovalIOHandler } from "./approvals/approval-io-handler";
 import { ApprovalWaits, type ApprovalAnnouncement, type WaitingRun } from "./approvals/approval-waits";
-import type { AgentNode, OutputNode, RouterNode, ToolNode, WorkflowDefinition, WorkflowNode } from "./definition";
+import type { WorkflowDefinition, WorkflowNode } from "./definition";
 import type { RunEventBus } from "./event-bus";
 import { ReadWriteLock } from "./read-write-lock";
-import { RunCancelled } from "./run-cancelled";
-import { chooseRoute } from "./router-conditions";
-import type { NewRunEvent } from "@/lib/contracts/run-event";
 import type {
   ApprovalDecisionInput,
   ApprovalRecord,
@@ -23,7 +21,8 @@ import type {
 } from "./run-types";
 import { RunWriter } from "./run-writer";
 import { buildGraph, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
-import { asText, resolveTemplates, TemplateError, type TemplateScope } from "./templates";
+import { RunCancelled, StepFailure } from "./step-errors";
+import { TemplateError, type TemplateScope } from "./templates";
 import { maskSecretInputs } from "./mask-secret-inputs";
 
 export interface RunEngineOptions {
@@ -37,16 +36,6 @@ export interface RunEngineOptions {
   log?: (message: string, error?: unknown) => void;
   /** Builds agent nodes' models; tests pass a mock. Default: the AI SDK providers. */
   agentModel?: AgentModelFactory;
-}
-
-/** A step failure: its message becomes the node's error; `input` is what the step was given, when known. */
-class StepFailure extends Error {
-  constructor(
-    message: string,
-    readonly input?: unknown,
-  ) {
-    super(message);
-  }
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -321,19 +310,40 @@ export class RunEngine {
     }
   }
 
-  private async runNode(run: ActiveRun, node: WorkflowNode): Promise<{ output: StepOutput; input: unknown }> {
-    switch (node.kind) {
-      case "input":
-        return { output: { content: JSON.stringify(run.inputs), data: run.inputs }, input: null };
-      case "output":
-        return this.runOutputNode(run, node);
-      case "router":
-        return this.runRouterNode(run, node);
-      case "tool":
-        return this.runToolNode(run, node);
-      case "agent":
-        return this.runAgentNode(run, node);
-    }
+  /** Runs one node through its kind's executor (nodes/<kind>/server.ts, by the table in nodes/server.ts). */
+  private async runNode(run: ActiveRun, node: WorkflowNode): Promise<StepResult> {
+    return serverOf(node).execute(node, this.executionContext(run, node));
+  }
+
+  /** What an executor may use of the run and the engine; each callback acts for this node only. */
+  private executionContext(run: ActiveRun, node: WorkflowNode): NodeExecutionContext {
+    return {
+      runId: run.runId,
+      workflowId: run.workflowId,
+      inputs: run.inputs,
+      scope: () => run.scope(),
+      store: this.options.store,
+      pool: () => this.options.pool(),
+      secrets: this.options.secrets,
+      workingDirectory: this.workingDirectory,
+      mode: run.definition.mode,
+      guardrails: run.definition.guardrails,
+      planApproved: run.planApproved,
+      grants: run.grants,
+      persistGrant: (grant) => this.options.store.addGrant(run.workflowId, grant, null),
+      lock: run.lock,
+      signal: run.abort.signal,
+      cancelled: () => run.cancelled,
+      waitFor: (request) => this.awaitApproval(run, request),
+      emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload } as PendingEvent]),
+      log: (message, error) => this.options.log?.(message, error),
+      attachedTools: () =>
+        (run.graph.attachments.get(node.id) ?? []).flatMap((id) => {
+          const each = run.nodes.get(id);
+          return each?.kind === "tool" ? [each] : [];
+        }),
+      ...(this.options.agentModel ? { agentModel: this.options.agentModel } : {}),
+    };
   }
 
   /**
@@ -351,97 +361,6 @@ export class RunEngine {
       undefined,
       open.map(([nodeId]) => ({ nodeId, status: "skipped", finishedAt: now() })),
     );
-  }
-
-  private async runAgentNode(run: ActiveRun, node: AgentNode): Promise<{ output: StepOutput; input: unknown }> {
-    const attached = (run.graph.attachments.get(node.id) ?? []).flatMap((id) => {
-      const each = run.nodes.get(id);
-      return each?.kind === "tool" ? [each] : [];
-    });
-    try {
-      return await runAgentStep(node, attached, {
-        runId: run.runId,
-        workflowId: run.workflowId,
-        store: this.options.store,
-        pool: this.options.pool(),
-        secrets: this.options.secrets,
-        workingDirectory: this.workingDirectory,
-        mode: run.definition.mode,
-        guardrails: run.definition.guardrails,
-        grants: run.grants,
-        lock: run.lock,
-        signal: run.abort.signal,
-        scope: () => run.scope(),
-        waitFor: (request) => this.awaitApproval(run, request),
-        emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload } as PendingEvent]),
-        ...(this.options.agentModel ? { modelFactory: this.options.agentModel } : {}),
-      });
-    } catch (error) {
-      if (run.cancelled) throw new RunCancelled();
-      if (error instanceof AgentStepFailure) throw new StepFailure(error.message, error.input);
-      throw error;
-    }
-  }
-
-  private runOutputNode(run: ActiveRun, node: OutputNode): { output: StepOutput; input: unknown } {
-    const value = resolveTemplates(node.value, run.scope());
-    return { output: { content: asText(value), ...(typeof value === "string" ? {} : { data: value }) }, input: null };
-  }
-
-  private runRouterNode(run: ActiveRun, node: RouterNode): { output: StepOutput; input: unknown } {
-    let route: string;
-    try {
-      route = chooseRoute(node.routes, run.scope());
-    } catch (error) {
-      throw new StepFailure(error instanceof Error ? error.message : String(error));
-    }
-    const label = node.routes.find((each) => each.id === route)?.label ?? route;
-    return { output: { content: `Took the route "${label}".`, route }, input: null };
-  }
-
-  private async runToolNode(run: ActiveRun, node: ToolNode): Promise<{ output: StepOutput; input: unknown }> {
-    const tool = this.options.pool().get(node.tool);
-    if (!tool || tool.name !== node.tool) throw new StepFailure(`The tool "${node.tool}" is not available.`);
-    const resolved = resolveTemplates(node.arguments, run.scope()) as Record<string, unknown>;
-    const boundArgs = node.operation ? { ...resolved, operation: node.operation } : resolved;
-    const recordedArgs = maskSecretInputs(tool, boundArgs);
-
-    const io = new ApprovalIOHandler(
-      (request) => this.awaitApproval(run, request),
-      { runId: run.runId, nodeId: node.id },
-      { tool, operation: node.operation, arguments: recordedArgs },
-      (message) => this.emit(run, [{ type: "node-notified", nodeId: node.id, payload: { message } }]),
-    );
-    const ctx = createToolContext({
-      io,
-      cwd: this.workingDirectory,
-      settings: node.settings,
-      signal: run.abort.signal,
-      secrets: this.options.secrets,
-      events: {
-        emit: (event) => {
-          const payload = event.type === "tool-progress" ? { message: event.message } : { ...event };
-          void this.emit(run, [{ type: "node-progress", nodeId: node.id, payload }]).catch((error) =>
-            this.options.log?.("Could not record a progress event", error),
-          );
-        },
-      },
-      permissions: {
-        mode: run.definition.mode,
-        guardrails: run.definition.guardrails,
-        planApproved: run.planApproved,
-        grants: run.grants,
-        persistGrant: (grant) => this.options.store.addGrant(run.workflowId, grant, null),
-      },
-    });
-    const exclusive = !tool.isConcurrencySafe(boundArgs as never);
-    const result = await run.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));
-    if (run.cancelled) throw new RunCancelled();
-    if (result.isError) throw new StepFailure(result.content, recordedArgs);
-    const output: StepOutput = { content: result.content };
-    if (result.data !== undefined) output.data = result.data;
-    if (result.images.length > 0) output.images = result.images;
-    return { output, input: recordedArgs };
   }
 
   /**

@@ -1,11 +1,9 @@
-import path from "node:path";
-import { z } from "zod";
-import { parseSecretReference, type SecretResolver, type Tool, type ToolPool } from "@/lib/tools";
-import { DEFAULT_ROUTE, WorkflowDefinitionSchema, type AgentNode, type ToolNode, type WorkflowDefinition } from "./definition";
-import { AGENT_CONTROL_TOOLS } from "./agent/agent-tools";
+import type { z } from "zod";
+import type { SecretResolver, ToolPool } from "@/lib/tools";
+import { serverOf } from "@/nodes/server";
+import { DEFAULT_ROUTE, WorkflowDefinitionSchema, type WorkflowDefinition } from "./definition";
+import { fieldName } from "./field-path";
 import { buildGraph, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
-import { localAddressIn, stringsIn } from "./local-address";
-import { mcpOriginProblem, unavailableProblem } from "./mcp-origin";
 import { findReferences, TemplateError } from "./templates";
 
 /** One thing wrong with a workflow, pinned to the node and field it concerns. */
@@ -91,75 +89,18 @@ export async function validateWorkflow(input: unknown, options: ValidationOption
       }
     };
 
-    switch (node.kind) {
-      case "tool":
-        await checkToolNode(node, options, problems, requirements, checkTemplates);
-        break;
-      case "router":
-        node.routes.forEach((route, index) => {
-          checkTemplates(route.value, `routes[${index}].value`);
-          checkTemplates(route.compareTo, `routes[${index}].compareTo`);
-        });
-        break;
-      case "output":
-        checkTemplates(node.value, "value");
-        break;
-      case "agent":
-        await checkAgentNode(node, definition, graph, options, problems, requirements, checkTemplates);
-        break;
-      case "input":
-        break;
-    }
+    // Each kind checks its own fields: nodes/<kind>/server.ts, through the table in nodes/server.ts.
+    await serverOf(node).validate(node, {
+      definition,
+      graph,
+      pool: options.pool,
+      secrets: options.secrets,
+      problems,
+      requirements,
+      checkTemplates,
+    });
   }
   return { valid: !problems.some((problem) => problem.severity === "error"), problems, requirements, definition };
-}
-
-async function checkAgentNode(
-  node: AgentNode,
-  definition: WorkflowDefinition,
-  graph: WorkflowGraph,
-  options: ValidationOptions,
-  problems: WorkflowProblem[],
-  requirements: WorkflowRequirement[],
-  checkTemplates: (value: unknown, field: string) => void,
-): Promise<void> {
-  const error = (field: string | null, message: string) => problems.push({ nodeId: node.id, field, message, severity: "error" });
-  if (!node.model) error("model", "Choose a model, e.g. gpt-4.1-mini (OpenAI), claude-sonnet-4-5 (Anthropic) or llama3.1 (Ollama).");
-  if (node.provider === "openai_compatible" && !node.baseUrl) {
-    error("baseUrl", "An OpenAI-compatible server needs its base URL, e.g. http://127.0.0.1:11434/v1 for Ollama.");
-  }
-  if (!node.task.trim()) error("task", "Write the task: what the agent should do in this run.");
-  checkTemplates(node.task, "task");
-  checkTemplates(node.systemPrompt, "systemPrompt");
-  if (node.maxTurns > definition.guardrails.maxTurns) {
-    error("maxTurns", `At most ${definition.guardrails.maxTurns} turns (the workflow's guardrail); lower it or raise the guardrail.`);
-  }
-
-  if (node.apiKey === undefined || node.apiKey === "") {
-    if (node.provider !== "openai_compatible") error("apiKey", "This provider needs an API key: choose a stored secret, or store one in Settings → Secrets.");
-  } else {
-    const reference = parseSecretReference(node.apiKey);
-    if (!reference) {
-      error("apiKey", "This API key is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.");
-    } else {
-      const stored = await options.secrets(reference);
-      const problem = stored === undefined ? "is not set" : stored.trim() === "" ? "is empty" : "";
-      requirements.push({ nodeId: node.id, kind: "secret", name: reference, field: "apiKey", satisfied: problem === "", problem });
-      if (problem) error("apiKey", `The secret ${reference} ${problem}. Store the provider's API key in Settings → Secrets under that name.`);
-    }
-  }
-
-  for (const toolNodeId of graph.attachments.get(node.id) ?? []) {
-    const toolNode = definition.nodes.find((each) => each.id === toolNodeId);
-    if (toolNode?.kind === "tool" && AGENT_CONTROL_TOOLS.includes(toolNode.tool)) {
-      problems.push({
-        nodeId: toolNodeId,
-        field: "tool",
-        message: `Every agent has ${toolNode.tool} already; remove this node.`,
-        severity: "error",
-      });
-    }
-  }
 }
 
 function checkStructure(
@@ -216,121 +157,6 @@ function checkStructure(
   for (const id of graph.nodeIds) {
     if (!reachable.has(id)) error(id, null, "Nothing leads to this node, so it would never run; connect it to the input node or an upstream node.");
   }
-}
-
-async function checkToolNode(
-  node: ToolNode,
-  options: ValidationOptions,
-  problems: WorkflowProblem[],
-  requirements: WorkflowRequirement[],
-  checkTemplates: (value: unknown, field: string) => void,
-): Promise<void> {
-  const error = (field: string | null, message: string, severity: "error" | "warning" = "error") =>
-    problems.push({ nodeId: node.id, field, message, severity });
-  const tool = options.pool.get(node.tool);
-  if (!tool || tool.name !== node.tool) {
-    error("tool", `Unknown tool "${node.tool}". Known tools: ${options.pool.names().join(", ")}.`);
-    return;
-  }
-  const refusal = mcpOriginProblem(node, tool) ?? unavailableProblem(tool);
-  if (refusal !== null) {
-    error("tool", refusal);
-    return;
-  }
-  if (tool.operations) {
-    const known = Object.keys(tool.operations);
-    if (!node.operation) {
-      error("operation", `Choose an operation of ${tool.title}: ${known.join(", ")}.`);
-      return;
-    }
-    if (!known.includes(node.operation)) {
-      error("operation", `${tool.title} has no operation "${node.operation}"; expected one of ${known.join(", ")}.`);
-      return;
-    }
-  } else if (node.operation) {
-    error("operation", `${tool.title} has no operations; clear the operation.`);
-  }
-
-  if (tool.settingsModel) {
-    const parsed = tool.settingsModel.safeParse(node.settings);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) error(fieldName("settings", issue.path), issue.message.replace(/^Invalid input: /, ""));
-    } else if (tool.rootSetting) {
-      // The run would refuse a relative folder (lib/tools/confinement.ts); say so on the field while it is being built.
-      const root = (parsed.data as Record<string, unknown>)[tool.rootSetting];
-      if (typeof root === "string" && root.trim() !== "" && !path.isAbsolute(root)) {
-        error(`settings.${tool.rootSetting}`, `Expected an absolute folder path, got "${root}": a relative folder would depend on where the server was started.`);
-      }
-    }
-  } else if (Object.keys(node.settings).length > 0) {
-    error("settings", `${tool.title} has nothing to configure; remove its settings.`);
-  }
-
-  const model = tool.inputModelFor(node.operation ? { operation: node.operation } : {});
-  const shape = model instanceof z.ZodObject ? (model.shape as Record<string, z.ZodType>) : {};
-  for (const [name, value] of Object.entries(node.arguments)) {
-    const field = `arguments.${name}`;
-    if (!(name in shape)) {
-      error(field, `${tool.title} has no input "${name}"; known inputs: ${Object.keys(shape).join(", ") || "none"}.`);
-      continue;
-    }
-    if (tool.secretInputs.includes(name)) continue;
-    checkTemplates(value, field);
-    if (findReferences(value).length === 0) {
-      const parsed = shape[name]!.safeParse(value);
-      if (!parsed.success) error(field, parsed.error.issues.map((issue) => issue.message.replace(/^Invalid input: /, "")).join("; "));
-    }
-  }
-
-  for (const input of tool.secretInputs) {
-    await checkSecretInput(tool, node, input, shape[input], error, requirements, options.secrets);
-  }
-
-  // A hosted tool (a remote MCP server's) runs elsewhere: this machine's localhost and private network are out of its reach.
-  if (tool.runtime === "hosted") {
-    for (const [field, text] of [...stringsIn(node.arguments, "arguments"), ...stringsIn(node.settings, "settings")]) {
-      const address = localAddressIn(text);
-      if (address) {
-        error(field, `${tool.title} runs on a remote server, which cannot reach ${address} on this machine or its network. Use an address the server can reach, or a local tool.`);
-      }
-    }
-  }
-}
-
-async function checkSecretInput(
-  tool: Tool,
-  node: ToolNode,
-  input: string,
-  schema: z.ZodType | undefined,
-  error: (field: string | null, message: string, severity?: "error" | "warning") => void,
-  requirements: WorkflowRequirement[],
-  secrets: SecretResolver,
-): Promise<void> {
-  const field = `arguments.${input}`;
-  const value = node.arguments[input];
-  const required = schema ? !schema.safeParse(undefined).success : false;
-  if (value === undefined || value === "") {
-    if (required) error(field, `${tool.title} needs a secret for "${input}": choose a stored secret, or store one in Settings → Secrets.`);
-    return;
-  }
-  if (typeof value !== "string") {
-    error(field, `expected a \${NAME} reference to a stored secret.`);
-    return;
-  }
-  const reference = parseSecretReference(value);
-  if (!reference) {
-    // Secrets are encrypted at rest; one typed into a workflow would not be, so such a workflow does not run.
-    error(field, "This secret is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.");
-    return;
-  }
-  const stored = await secrets(reference);
-  const problem = stored === undefined ? "is not set" : tool.checkSecret(input, stored);
-  requirements.push({ nodeId: node.id, kind: "secret", name: reference, field: input, satisfied: problem === "", problem });
-  if (problem) error(field, `The secret ${reference} ${problem}. ${tool.credentialHelp}`.trim());
-}
-
-function fieldName(prefix: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === "number" ? `${text}[${key}]` : `${text}.${String(key)}`), prefix);
 }
 
 /** Schema errors, attributed to the node they sit in where there is one. */

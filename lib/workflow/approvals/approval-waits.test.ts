@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunCancelled } from "../run-cancelled";
+import { RunCancelled } from "../step-errors";
 import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest } from "../run-types";
 import { ApprovalWaits, type ApprovalAnnouncement, type ApprovalStore, type WaitingRun } from "./approval-waits";
 

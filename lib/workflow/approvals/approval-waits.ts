@@ -1,6 +1,6 @@
 import { summarizeApproval, type ApprovalSummary } from "@/lib/contracts/approval";
 import { approvalDigest } from "@/lib/tools";
-import { RunCancelled } from "../run-cancelled";
+import { RunCancelled } from "../step-errors";
 import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, RunStore } from "../run-types";
 
 /** What the waits need of the store: approvals only. */

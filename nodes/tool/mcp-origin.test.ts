@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { McpTool } from "@/lib/mcp";
 import { allTools, secretsFromRecord, ToolPool, ToolResult } from "@/lib/tools";
-import { WorkflowDefinitionSchema } from "./definition";
+import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import { withMcpServersRecorded } from "./mcp-origin";
-import { validateWorkflow } from "./validate";
+import { validateWorkflow } from "@/lib/workflow/validate";
 
 function echoOf(server: string, name = "echo"): McpTool {
   return new McpTool({

@@ -1,5 +1,6 @@
 import type { Tool, ToolPool } from "@/lib/tools";
-import type { ToolNode, WorkflowDefinition } from "./definition";
+import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import type { ToolNode } from "./definition";
 
 /** The MCP server a tool comes from, or null for a tool of the studio itself. */
 export function mcpServerOf(tool: Tool): string | null {

@@ -5,22 +5,13 @@ import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
 import { move, nextRouteId, OPERATOR_WORDS } from "@/lib/schema-form/router-operators";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
-import type { ConditionOperator, Route, RouterNode, WorkflowDefinition } from "@/lib/workflow/definition";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { PanelSection } from "./panel-section";
-import { TemplateInput } from "./template-input";
-
-interface RouterPanelProps {
-  node: RouterNode;
-  definition: WorkflowDefinition;
-  tools: readonly CatalogTool[];
-  problems: readonly WorkflowProblem[];
-  onChange: (node: RouterNode) => void;
-}
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import { TemplateInput } from "@/components/editor/inspector/template-input";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
+import type { ConditionOperator, Route, RouterNode } from "./definition";
 
 /** A router's routes, checked in order: the first whose condition holds is taken, else "default". */
-export function RouterPanel({ node, definition, tools, problems, onChange }: RouterPanelProps) {
+export function RouterPanel({ node, definition, tools, problems, onChange }: NodeInspectorPanelProps<RouterNode>) {
   const toolTitles = useMemo(() => new Map(tools.map((tool) => [tool.name, tool.title])), [tools]);
   const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
   const routes = node.routes;
@@ -168,3 +159,8 @@ export function RouterPanel({ node, definition, tools, problems, onChange }: Rou
     </PanelSection>
   );
 }
+
+export const routerEditor = {
+  Panel: RouterPanel,
+  problemFields: ["routes"],
+} satisfies NodeKindEditor<RouterNode>;

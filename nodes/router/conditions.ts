@@ -1,5 +1,5 @@
+import { asText, resolveTemplates, type TemplateScope } from "@/lib/workflow/templates";
 import { DEFAULT_ROUTE, type ConditionOperator, type Route } from "./definition";
-import { asText, resolveTemplates, type TemplateScope } from "./templates";
 
 /**
  * Whether `value` satisfies `operator` against `compareTo`. Numbers compare

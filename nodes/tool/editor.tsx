@@ -6,29 +6,20 @@ import { CONTROL_CLASS, Field } from "@/components/ui/field";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { problemsUnder, type JsonSchema } from "@/lib/schema-form/field-descriptors";
 import { referenceOptions } from "@/lib/schema-form/references";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
-import type { ToolNode, WorkflowDefinition } from "@/lib/workflow/definition";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
 import { AttachedInputs } from "./attached-inputs";
 import { CredentialsSection } from "./credentials-section";
-import { PanelSection } from "./panel-section";
+import type { ToolNode } from "./definition";
 import { ToolInputsSection } from "./tool-inputs-section";
-
-interface ToolPanelProps {
-  node: ToolNode;
-  tool: CatalogTool | undefined;
-  definition: WorkflowDefinition;
-  tools: readonly CatalogTool[];
-  problems: readonly WorkflowProblem[];
-  onChange: (node: ToolNode) => void;
-}
 
 /**
  * A tool step in two parts that never mix: Settings (how the step is set up,
  * from the tool's settings model; absent when it has none) and Inputs (what
  * each call receives, fixed or taken from the run and upstream steps).
  */
-export function ToolPanel({ node, tool, definition, tools, problems, onChange }: ToolPanelProps) {
+export function ToolPanel({ node, definition, tools, problems, onChange }: NodeInspectorPanelProps<ToolNode>) {
+  const tool = useMemo(() => tools.find((each) => each.name === node.tool), [tools, node.tool]);
   const toolTitles = useMemo(() => new Map(tools.map((each) => [each.name, each.title])), [tools]);
   const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
   const settingsProblems = useMemo(() => problemsUnder("settings", problems), [problems]);
@@ -128,3 +119,13 @@ export function ToolPanel({ node, tool, definition, tools, problems, onChange }:
     </>
   );
 }
+
+export const toolEditor = {
+  Panel: ToolPanel,
+  problemFields: ["settings", "arguments", "operation"],
+  // A tool node is headed by its tool: its title, icon and domain.
+  heading: (node, tools) => {
+    const tool = tools.find((each) => each.name === node.tool);
+    return { title: tool?.title ?? node.tool, icon: tool?.icon ?? null, domain: tool?.domain };
+  },
+} satisfies NodeKindEditor<ToolNode>;

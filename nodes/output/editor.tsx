@@ -3,22 +3,13 @@
 import { useMemo } from "react";
 import { Field } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
-import type { OutputNode, WorkflowDefinition } from "@/lib/workflow/definition";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { PanelSection } from "./panel-section";
-import { TemplateInput } from "./template-input";
-
-interface OutputPanelProps {
-  node: OutputNode;
-  definition: WorkflowDefinition;
-  tools: readonly CatalogTool[];
-  problems: readonly WorkflowProblem[];
-  onChange: (node: OutputNode) => void;
-}
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import { TemplateInput } from "@/components/editor/inspector/template-input";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
+import type { OutputNode } from "./definition";
 
 /** The run's result: text with `{{ … }}` references to inputs and upstream steps. */
-export function OutputPanel({ node, definition, tools, problems, onChange }: OutputPanelProps) {
+export function OutputPanel({ node, definition, tools, problems, onChange }: NodeInspectorPanelProps<OutputNode>) {
   const toolTitles = useMemo(() => new Map(tools.map((tool) => [tool.name, tool.title])), [tools]);
   const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
   const id = `inspector-${node.id}-value`;
@@ -44,3 +35,8 @@ export function OutputPanel({ node, definition, tools, problems, onChange }: Out
     </PanelSection>
   );
 }
+
+export const outputEditor = {
+  Panel: OutputPanel,
+  problemFields: ["value"],
+} satisfies NodeKindEditor<OutputNode>;

@@ -4,8 +4,8 @@ import { Field } from "@/components/ui/field";
 import { SecretPicker } from "@/components/schema-form";
 import { humanise } from "@/lib/schema-form/field-descriptors";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
-import type { ToolNode } from "@/lib/workflow/definition";
-import { PanelSection } from "./panel-section";
+import type { ToolNode } from "./definition";
+import { PanelSection } from "@/components/editor/inspector/panel-section";
 
 interface CredentialsSectionProps {
   node: ToolNode;

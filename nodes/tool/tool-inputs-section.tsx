@@ -5,10 +5,10 @@ import { SchemaForm, fieldControlId } from "@/components/schema-form";
 import { describeSchema, type JsonSchema } from "@/lib/schema-form/field-descriptors";
 import { isTemplate, type ReferenceOption } from "@/lib/schema-form/references";
 import type { CatalogTool } from "@/lib/server/tool-catalog";
-import type { ToolNode } from "@/lib/workflow/definition";
+import type { ToolNode } from "./definition";
 import { ArgumentModeToggle, type ArgumentMode } from "./argument-mode-toggle";
-import { ProblemList } from "./panel-section";
-import { TemplateInput } from "./template-input";
+import { ProblemList } from "@/components/editor/inspector/panel-section";
+import { TemplateInput } from "@/components/editor/inspector/template-input";
 
 interface ToolInputsSectionProps {
   node: ToolNode;

@@ -4,20 +4,11 @@ import { useMemo } from "react";
 import { SecretPicker } from "@/components/schema-form";
 import { CONTROL_CLASS, Field } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
-import type { AgentNode, AgentProvider, WorkflowDefinition } from "@/lib/workflow/definition";
 import type { PermissionMode } from "@/lib/tools/permissions/guardrails";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { PanelSection } from "./panel-section";
-import { TemplateInput } from "./template-input";
-
-interface AgentPanelProps {
-  node: AgentNode;
-  definition: WorkflowDefinition;
-  tools: readonly CatalogTool[];
-  problems: readonly WorkflowProblem[];
-  onChange: (node: AgentNode) => void;
-}
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import { TemplateInput } from "@/components/editor/inspector/template-input";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
+import type { AgentNode, AgentProvider } from "./definition";
 
 const PROVIDERS: { value: AgentProvider; label: string; modelHint: string }[] = [
   { value: "openai", label: "OpenAI", modelHint: "gpt-4.1-mini" },
@@ -37,7 +28,7 @@ const MODES: { value: PermissionMode; label: string }[] = [
  * it is told (system prompt, task) and how much it may do (mode, turn limit).
  * Its tools are the tool nodes connected into it on the canvas.
  */
-export function AgentPanel({ node, definition, tools, problems, onChange }: AgentPanelProps) {
+export function AgentPanel({ node, definition, tools, problems, onChange }: NodeInspectorPanelProps<AgentNode>) {
   const toolTitles = useMemo(() => new Map(tools.map((tool) => [tool.name, tool.title])), [tools]);
   const references = useMemo(() => referenceOptions(definition, node.id, toolTitles), [definition, node.id, toolTitles]);
   const attached = useMemo(() => {
@@ -202,3 +193,8 @@ export function AgentPanel({ node, definition, tools, problems, onChange }: Agen
     </>
   );
 }
+
+export const agentEditor = {
+  Panel: AgentPanel,
+  problemFields: ["provider", "model", "baseUrl", "apiKey", "systemPrompt", "task", "mode", "maxTurns"],
+} satisfies NodeKindEditor<AgentNode>;

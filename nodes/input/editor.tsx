@@ -6,15 +6,9 @@ import { CONTROL_CLASS } from "@/components/ui/field";
 import { stableStringify } from "@/lib/schema-form/field-descriptors";
 import { coerceDefault, inputFieldErrors, nextInputName } from "@/lib/schema-form/input-fields";
 import { move } from "@/lib/schema-form/router-operators";
-import type { InputField, InputNode } from "@/lib/workflow/definition";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { PanelSection } from "./panel-section";
-
-interface InputPanelProps {
-  node: InputNode;
-  problems: readonly WorkflowProblem[];
-  onChange: (node: InputNode) => void;
-}
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
+import type { InputField, InputNode } from "./definition";
 
 /** A field as edited: the default as typed, so "1." or "" can be on screen. */
 type Draft = Omit<InputField, "default"> & { defaultText: string };
@@ -47,7 +41,7 @@ function defaultError(draft: Draft): string | undefined {
 }
 
 /** The run's inputs: what a person fills in when they start a run. */
-export function InputPanel({ node, problems, onChange }: InputPanelProps) {
+export function InputPanel({ node, problems, onChange }: NodeInspectorPanelProps<InputNode>) {
   const [drafts, setDrafts] = useState<Draft[]>(() => toDrafts(node.fields));
   const emitted = useRef(stableStringify(node.fields));
   useEffect(() => {
@@ -223,3 +217,8 @@ export function InputPanel({ node, problems, onChange }: InputPanelProps) {
     </PanelSection>
   );
 }
+
+export const inputEditor = {
+  Panel: InputPanel,
+  problemFields: ["fields"],
+} satisfies NodeKindEditor<InputNode>;

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
-import type { ToolNode } from "@/lib/workflow/definition";
+import type { ToolNode } from "./definition";
 
 interface AttachedInputsProps {
   node: ToolNode;

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { agentKind } from "./agent/definition";
+import { inputKind } from "./input/definition";
+import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
+import { outputKind } from "./output/definition";
+import { routerKind } from "./router/definition";
+import { toolKind } from "./tool/definition";
+
+/**
+ * Every node kind, one line each: the table the workflow schema, the palette,
+ * the canvas cards and new nodes are built from. Browser-safe (no Node-only
+ * imports, no React). A kind's server side is registered in nodes/server.ts,
+ * its inspector in nodes/editor.ts; nodes/node-kinds.test.ts checks the three
+ * name the same kinds.
+ *
+ * The order is the palette's order of building blocks.
+ */
+export const nodeKindDefinitions = defineNodeKinds({
+  input: inputKind,
+  tool: toolKind,
+  router: routerKind,
+  agent: agentKind,
+  output: outputKind,
+});
+
+/** Every kind's name, in table order. */
+export const NODE_KINDS = Object.keys(nodeKindDefinitions) as (keyof typeof nodeKindDefinitions)[];
+
+/** A node, of whichever kind; parsed by `kind`. */
+export const WorkflowNodeSchema = z.discriminatedUnion("kind", nodeSchemas());
+export type WorkflowNode = z.infer<typeof WorkflowNodeSchema>;
+export type NodeKind = WorkflowNode["kind"];
+/** The node type of one kind: `NodeOfKind<"router">` is `RouterNode`. */
+export type NodeOfKind<Kind extends NodeKind> = Extract<WorkflowNode, { kind: Kind }>;
+
+/** What a palette item carries onto the canvas: each kind's item (a building block's kind; a tool's name). */
+export type PaletteItem = {
+  [Kind in NodeKind]: Parameters<(typeof nodeKindDefinitions)[Kind]["createNode"]>[0];
+}[NodeKind];
+
+/** The definition of `node`'s kind, typed for that node. */
+export function definitionOf<Node extends WorkflowNode>(node: Node): NodeKindDefinition<Node> {
+  // A lookup by a union key loses which member it was; the table's type guarantees the pairing.
+  return nodeKindDefinitions[node.kind] as unknown as NodeKindDefinition<Node>;
+}
+
+/** A building block of the palette: a kind with a palette entry, and the item a drop of it carries. */
+export interface PaletteBlockEntry {
+  kind: NodeKind;
+  item: PaletteItem;
+  title: string;
+  icon: string;
+  block: PaletteBlock;
+}
+
+/** The palette's "Building blocks", in table order. */
+export function paletteBlocks(): PaletteBlockEntry[] {
+  return Object.values(nodeKindDefinitions).flatMap((definition) =>
+    // A building block's item is its kind alone (only tools, which have no block, carry more).
+    definition.palette ? [{ kind: definition.kind, item: { kind: definition.kind } as PaletteItem, title: definition.title, icon: definition.icon, block: definition.palette }] : [],
+  );
+}
+
+/** The kinds a workflow holds at most one of that `nodes` already hold (a second run-inputs node is refused). */
+export function kindsAtLimit(nodes: readonly { kind: NodeKind }[]): NodeKind[] {
+  return Object.values(nodeKindDefinitions)
+    .filter((definition) => definition.onePerWorkflow && nodes.some((node) => node.kind === definition.kind))
+    .map((definition) => definition.kind);
+}
+
+/**
+ * Checks, at compile time, that each entry sits under its own kind's name
+ * (each kind's module checks its entry against NodeKindDefinition).
+ */
+function defineNodeKinds<Table extends { [Kind in keyof Table]: { kind: Kind } }>(table: Table): Table {
+  return table;
+}
+
+function nodeSchemas() {
+  type Schema = (typeof nodeKindDefinitions)[keyof typeof nodeKindDefinitions]["schema"];
+  // discriminatedUnion wants a non-empty tuple; the table is never empty.
+  return Object.values(nodeKindDefinitions).map((definition) => definition.schema) as [Schema, ...Schema[]];
+}

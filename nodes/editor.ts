@@ -1,0 +1,26 @@
+import { agentEditor } from "./agent/editor";
+import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
+import { inputEditor } from "./input/editor";
+import type { NodeKindEditor } from "./node-kind-editor";
+import { outputEditor } from "./output/editor";
+import { routerEditor } from "./router/editor";
+import { toolEditor } from "./tool/editor";
+
+/**
+ * Every node kind's inspector, one line each: what the editor's inspector
+ * dispatches through (components/editor/inspector/node-inspector.tsx). Client
+ * side. Names, icons, palette blocks and card content are in nodes/definitions.ts.
+ */
+export const nodeKindEditors = {
+  input: inputEditor,
+  tool: toolEditor,
+  router: routerEditor,
+  agent: agentEditor,
+  output: outputEditor,
+} satisfies { [Kind in NodeKind]: NodeKindEditor<NodeOfKind<Kind>> };
+
+/** The editor side of `node`'s kind, typed for that node. */
+export function editorOf<Node extends WorkflowNode>(node: Node): NodeKindEditor<Node> {
+  // A lookup by a union key loses which member it was; the table's type guarantees the pairing.
+  return nodeKindEditors[node.kind] as unknown as NodeKindEditor<Node>;
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+// The fields every node kind shares. Its own module so lib/workflow/definition.ts and
+// each nodes/<kind>/definition.ts can both import it without importing each other.
+
+const NODE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** A name a template can refer to: an input's name, a route's id. */
+export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+export const NodeIdSchema = z
+  .string()
+  .regex(NODE_ID, "a node id starts with a letter and has at most 64 letters, digits, - or _");
+
+export const PositionSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+
+/** Spread into each kind's schema: `z.object({ ...nodeBase, kind: z.literal("…"), … })`. */
+export const nodeBase = {
+  id: NodeIdSchema,
+  /** What the canvas card shows; defaults to the tool's title. */
+  label: z.string().max(200).optional(),
+  position: PositionSchema.default({ x: 0, y: 0 }),
+};

@@ -1,0 +1,90 @@
+import type { Guardrails, PermissionMode, SecretResolver, ToolPool, WriteGrant } from "@/lib/tools";
+import type { AgentModelFactory } from "@/lib/workflow/agent/agent-model";
+import type { ApprovalWaiter } from "@/lib/workflow/approvals/approval-io-handler";
+import type { ToolNode, WorkflowDefinition } from "@/lib/workflow/definition";
+import type { ReadWriteLock } from "@/lib/workflow/read-write-lock";
+import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";
+import type { RunStore, StepOutput } from "@/lib/workflow/run-types";
+import type { WorkflowGraph } from "@/lib/workflow/scheduler";
+import type { TemplateScope } from "@/lib/workflow/templates";
+import type { WorkflowProblem, WorkflowRequirement } from "@/lib/workflow/validate";
+import type { NodeShape } from "./node-kind";
+
+// What the server knows of a node kind: how to check one, and how to run one.
+// Server-only (the tool framework reaches node:fs, agents the AI SDK): never
+// import this, nodes/server.ts or a nodes/<kind>/server.ts from the editor.
+
+/** What validateWorkflow (lib/workflow/validate.ts) gives a kind to check one of its nodes. */
+export interface NodeValidationContext {
+  definition: WorkflowDefinition;
+  graph: WorkflowGraph;
+  pool: ToolPool;
+  /** Looks up stored secrets, to tell set from usable. */
+  secrets: SecretResolver;
+  /** Append to these in the order things are found: the editor lists problems in that order. */
+  problems: WorkflowProblem[];
+  requirements: WorkflowRequirement[];
+  /**
+   * Reports, on `field`, references to inputs the run lacks, to nodes not
+   * upstream of this one and template syntax errors in `value`.
+   */
+  checkTemplates: (value: unknown, field: string) => void;
+}
+
+/** What a step produced, and what it was given (recorded on the step; null when nothing worth keeping). */
+export interface StepResult {
+  output: StepOutput;
+  input: unknown;
+}
+
+/**
+ * What the engine (lib/workflow/run-engine.ts) gives a kind to run one node of
+ * a run. The engine keeps the lifecycle: it announces the start, records the
+ * result, and turns a thrown StepFailure, RunCancelled or TemplateError into
+ * the node's error (lib/workflow/step-errors.ts).
+ */
+export interface NodeExecutionContext {
+  runId: string;
+  workflowId: string;
+  /** The run's inputs, as the run was started with them. */
+  inputs: Record<string, unknown>;
+  /** What templates see now: the inputs and every finished node's output. */
+  scope: () => TemplateScope;
+  store: RunStore;
+  /** The tools this run may use; asked when needed. */
+  pool: () => ToolPool;
+  secrets: SecretResolver;
+  /** Working directory for tools without a root setting. */
+  workingDirectory: string;
+  /** The workflow's permission mode and guardrails. */
+  mode: PermissionMode;
+  guardrails: Guardrails;
+  /** Whether a person approved the run's plan (plan mode). */
+  planApproved: boolean;
+  /** Write grants given to this workflow ("allow from now on"); a tool adds to them. */
+  grants: WriteGrant[];
+  persistGrant: (grant: WriteGrant) => Promise<void>;
+  /** Tools that are not concurrency-safe take it exclusively. */
+  lock: ReadWriteLock;
+  /** Aborted when the run is cancelled or stops. */
+  signal: AbortSignal;
+  /** Whether the run was cancelled; a step that finds so after waiting throws RunCancelled. */
+  cancelled: () => boolean;
+  /** Asks a person through the approval inbox and waits for the decision; the node shows waiting meanwhile. */
+  waitFor: ApprovalWaiter;
+  /** Persists and publishes an event about this node. */
+  emit: <Type extends RunEventType>(type: Type, payload: RunEventPayload<Type>) => Promise<void>;
+  log: (message: string, error?: unknown) => void;
+  /** The tool nodes attached to this node (edges from tools into an agent). */
+  attachedTools: () => ToolNode[];
+  /** Builds agent models; tests pass a mock. Absent: the AI SDK providers. */
+  agentModel?: AgentModelFactory;
+}
+
+/** One node kind's server side: registered in nodes/server.ts. */
+export interface NodeKindServer<Node extends NodeShape> {
+  /** Adds the node's problems and requirements; the workflow-level checks (structure, cycles, reachability) run before. */
+  validate: (node: Node, context: NodeValidationContext) => void | Promise<void>;
+  /** Runs the node; throws StepFailure (or RunCancelled) to fail it. */
+  execute: (node: Node, context: NodeExecutionContext) => StepResult | Promise<StepResult>;
+}

@@ -1,0 +1,85 @@
+import type { z } from "zod";
+import type { CatalogTool } from "@/lib/server/tool-catalog";
+
+// What every node kind declares about itself that the browser and the server
+// may both read: React-free and free of Node-only imports, so the editor's
+// client bundle can hold it. Server behaviour is in node-kind-server.ts, the
+// inspector in node-kind-editor.ts.
+
+/** Any node: the fields of `nodeBase` plus its kind. */
+export interface NodeShape {
+  kind: string;
+  id: string;
+  label?: string | undefined;
+  position: { x: number; y: number };
+}
+
+/** Where a new node goes and how it gets its id; given to a kind's `createNode`. */
+export interface NewNodePlace {
+  /** A free id made from `base`, e.g. `router` → `router_2`. */
+  idFor: (base: string) => string;
+  /** Rounded canvas coordinates. */
+  position: { x: number; y: number };
+  /** The installed tools, by name: a tool node is made from one. */
+  tools: ReadonlyMap<string, CatalogTool>;
+}
+
+/** The kind's entry in the palette's "Building blocks" group. */
+export interface PaletteBlock {
+  /** The line under the title. */
+  help: string;
+  /** The line shown instead when the block is greyed out (a kind the workflow holds at most one of, already present). */
+  takenHelp?: string;
+}
+
+/** What a canvas card shows for the kind, besides the frame every card has (kind name, icon, problems, status). */
+export interface NodeCardContent {
+  /** Defaults to the node's label, else the kind's title. */
+  title?: string;
+  /** The operation's title, or a short line about the node. */
+  subtitle?: string;
+  /** Defaults to the kind's icon. */
+  icon?: string | null;
+  domain?: string;
+  /** Named outputs (a router's routes plus "default"); one unnamed output when absent. */
+  outputs?: readonly { id: string; label: string }[];
+  /** False for kinds nothing may flow into (run inputs). */
+  hasInput?: boolean;
+  /** False for kinds nothing flows out of (the output). */
+  hasOutput?: boolean;
+}
+
+export interface NodeCard<Node extends NodeShape> {
+  content: (node: Node, tool: CatalogTool | undefined) => NodeCardContent;
+  /**
+   * Whether two versions of a node (same kind and label) draw the same card,
+   * so the canvas can keep the card's data object and skip a re-render.
+   */
+  sameContent: (before: Node, after: Node) => boolean;
+}
+
+/**
+ * One node kind, as the browser and the server both know it. `Item` is what
+ * the palette hands over when it is dropped: the kind alone for a building
+ * block, a tool's name (and operation) for a tool.
+ */
+export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind: Node["kind"] } = { kind: Node["kind"] }> {
+  kind: Node["kind"];
+  /** The node's zod schema; `lib/workflow/definition.ts` unites the kinds' schemas on `kind`. */
+  schema: z.ZodType<Node>;
+  /** What people call the kind: the card's kind line, the inspector's title, the palette entry. */
+  title: string;
+  /** The kind's icon (components/tool-icon.tsx names). */
+  icon: string;
+  /** Its palette block; null for kinds the palette lists otherwise (tools, from the catalog). */
+  palette: PaletteBlock | null;
+  /**
+   * A workflow holds at most one node of this kind: the palette greys its block
+   * out once one is present, and a drop makes nothing. (Validation's own rule for
+   * run inputs is in checkStructure, lib/workflow/validate.ts.)
+   */
+  onePerWorkflow: boolean;
+  /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
+  createNode: (item: Item, place: NewNodePlace) => Node | null;
+  card: NodeCard<Node>;
+}

@@ -1,0 +1,26 @@
+import { agentServer } from "./agent/server";
+import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
+import { inputServer } from "./input/server";
+import type { NodeKindServer } from "./node-kind-server";
+import { outputServer } from "./output/server";
+import { routerServer } from "./router/server";
+import { toolServer } from "./tool/server";
+
+/**
+ * Every node kind's server side, one line each: how validateWorkflow checks a
+ * node and how the run engine runs one. Server-only. A kind missing here (or
+ * here but not in nodes/definitions.ts) does not compile.
+ */
+export const nodeKindServers = {
+  input: inputServer,
+  tool: toolServer,
+  router: routerServer,
+  agent: agentServer,
+  output: outputServer,
+} satisfies { [Kind in NodeKind]: NodeKindServer<NodeOfKind<Kind>> };
+
+/** The server side of `node`'s kind, typed for that node. */
+export function serverOf<Node extends WorkflowNode>(node: Node): NodeKindServer<Node> {
+  // A lookup by a union key loses which member it was; the table's type guarantees the pairing.
+  return nodeKindServers[node.kind] as unknown as NodeKindServer<Node>;
+}
