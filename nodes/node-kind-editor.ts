@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import type { NodeShape } from "./node-kind";

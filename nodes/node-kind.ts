@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 
 // What every node kind declares about itself that the browser and the server
 // may both read: React-free and free of Node-only imports, so the editor's

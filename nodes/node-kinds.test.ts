@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import { NODE_KINDS, nodeKindDefinitions, WorkflowNodeSchema, type PaletteItem } from "./definitions";
 import { nodeKindEditors } from "./editor";
 import { nodeKindServers } from "./server";

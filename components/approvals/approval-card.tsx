@@ -12,31 +12,22 @@ import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import { DIGEST_MISMATCH } from "@/lib/validations/run";
-import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalStatus } from "@/lib/workflow/run-types";
+import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalSummary } from "@/lib/contracts/approval";
 import { ApprovalPreview } from "./approval-preview";
 import { ArgumentList } from "./argument-list";
 
-/** What a card needs about an approval: the inbox's ApprovalDetail, or one the run view assembles. */
-export interface ApprovalCardData {
-  id: string;
+/**
+ * What a card needs about an approval: the inbox's ApprovalDetail, or one the
+ * run view assembles from an event's summary (lib/contracts/approval.ts),
+ * plus where it belongs. `digest` is sent back with the decision: the server
+ * refuses it when the approval is no longer what was shown.
+ */
+export type ApprovalCardData = ApprovalSummary & {
   runId: string;
-  nodeId: string;
-  kind: ApprovalKind;
-  tool: string | null;
-  operation: string | null;
-  arguments: Record<string, unknown>;
-  preview: string;
-  effect: Effect;
-  /** Sent back with the decision: the server refuses it when the approval is no longer what was shown. */
-  digest: string;
-  status: ApprovalStatus;
-  decision: ApprovalDecision | null;
-  feedback: string | null;
-  decidedBy: string | null;
   nodeLabel: string;
   workflowName: string;
   createdAt?: string;
-}
+};
 
 interface ApprovalCardProps {
   approval: ApprovalCardData;

@@ -1,6 +1,6 @@
 import { argumentMarking } from "@/lib/run-view/hidden-characters";
 import { type ApprovalPreview as Effect, FILE_LINE_MARKING } from "@/lib/tools/contracts";
-import type { ApprovalKind } from "@/lib/workflow/run-types";
+import type { ApprovalKind } from "@/lib/contracts/approval";
 import { ArgumentList } from "./argument-list";
 import { FileChangeView } from "./file-change-view";
 import { VisibleText } from "./visible-text";

@@ -6,7 +6,7 @@ import { ToolIcon } from "@/components/tool-icon";
 import { CONTROL_CLASS } from "@/components/ui/field";
 import type { PaletteItem } from "@/lib/editor/definition-edits";
 import { searchCatalog, type ToolMatch } from "@/lib/editor/palette-search";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import { paletteBlocks, type NodeKind } from "@/nodes/definitions";
 
 /** The drag payload's type: what a palette item carries onto the canvas. */

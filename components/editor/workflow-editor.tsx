@@ -21,7 +21,7 @@ import {
   type FlowEdge,
   type FlowNode,
 } from "@/lib/editor/to-flow";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import { kindsAtLimit, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";

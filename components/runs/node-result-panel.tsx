@@ -9,7 +9,7 @@ import { formatDuration, formatExact } from "@/lib/run-view/format-time";
 import { resultTables } from "@/lib/run-view/result-tables";
 import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowNode } from "@/lib/workflow/definition";
-import type { StepOutput } from "@/lib/workflow/run-types";
+import type { StepOutput } from "@/lib/contracts/run";
 import { AgentActivityView } from "./agent-activity-view";
 import { ResultTableView } from "./result-table";
 

@@ -3,7 +3,7 @@
 import { memo } from "react";
 import { describeEvent, type EventTone } from "@/lib/run-view/describe-event";
 import { formatClock, formatExact } from "@/lib/run-view/format-time";
-import type { RunEvent } from "@/lib/workflow/run-types";
+import type { RunEvent } from "@/lib/contracts/run-event";
 
 const TONE_DOT: Record<EventTone, string> = {
   neutral: "bg-line-strong",

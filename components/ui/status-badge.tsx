@@ -1,5 +1,5 @@
 import type { StepViewStatus } from "@/lib/run-view/apply-event";
-import type { RunStatus } from "@/lib/workflow/run-types";
+import type { RunStatus } from "@/lib/contracts/run";
 
 type Status = RunStatus | StepViewStatus;
 

@@ -1,4 +1,4 @@
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import { nodeKindDefinitions, type PaletteItem } from "@/nodes/definitions";
 import type { NewNodePlace } from "@/nodes/node-kind";

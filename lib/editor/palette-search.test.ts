@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogOperation, CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogOperation, CatalogTool } from "@/lib/contracts/catalog";
 import { searchCatalog } from "./palette-search";
 
 function operation(name: string, title: string, capabilities: string[] = [], description = ""): CatalogOperation {

@@ -1,4 +1,4 @@
-import type { CatalogOperation, CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogOperation, CatalogTool } from "@/lib/contracts/catalog";
 import { capabilitiesForQuery, queryStems, stem, words } from "./capability-search";
 
 export interface ToolMatch {

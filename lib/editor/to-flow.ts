@@ -1,5 +1,5 @@
 import type { Edge, Node } from "@xyflow/react";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import { definitionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";

@@ -1,4 +1,4 @@
-import type { RunStatus } from "@/lib/workflow/run-types";
+import type { RunStatus } from "@/lib/contracts/run";
 
 export type RunStatusFilterValue = RunStatus | "all";
 

@@ -1,4 +1,4 @@
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 
 /** What the run view and the inbox need to name a tool and its operation: titles, never raw names. */
 export interface ToolTitle {

@@ -7,9 +7,6 @@ import {
 } from "@/lib/tools";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 
-// Until every page imports the contract directly (lib/contracts/catalog.ts).
-export type { CatalogOperation, CatalogTool } from "@/lib/contracts/catalog";
-
 /** A tool as the studio's pages and GET /api/tools present it (lib/contracts/catalog.ts). */
 export function catalogEntry(tool: Tool): CatalogTool {
   const operations = Object.entries(tool.operations ?? {}).map(([name, operation]) => ({

@@ -3,7 +3,7 @@
 import { Field } from "@/components/ui/field";
 import { SecretPicker } from "@/components/schema-form";
 import { humanise } from "@/lib/schema-form/field-descriptors";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { ToolNode } from "./definition";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 

@@ -4,7 +4,7 @@ import { useMemo, useState } from "react";
 import { SchemaForm, fieldControlId } from "@/components/schema-form";
 import { describeSchema, type JsonSchema } from "@/lib/schema-form/field-descriptors";
 import { isTemplate, type ReferenceOption } from "@/lib/schema-form/references";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { ToolNode } from "./definition";
 import { ArgumentModeToggle, type ArgumentMode } from "./argument-mode-toggle";
 import { ProblemList } from "@/components/editor/inspector/panel-section";

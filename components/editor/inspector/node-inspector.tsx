@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import type { CatalogTool } from "@/lib/server/tool-catalog";
+import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import { definitionOf } from "@/nodes/definitions";
