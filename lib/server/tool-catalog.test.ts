@@ -2,31 +2,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CatalogToolSchema } from "@/lib/contracts/catalog";
 import { defineOperation, Tool, ToolResult } from "@/lib/tools";
+import { fakeTool } from "@/lib/tools/testing/fake-tool";
 import { catalogEntry } from "./tool-catalog";
 
 const NoArgs = z.object({});
 
-function makeTool(fields: { name: string; title: string; domain: string; readOnly?: boolean }): Tool {
-  class FakeTool extends Tool {
-    readonly name = fields.name;
-    readonly title = fields.title;
-    readonly description = `${fields.title} does a thing.`;
-    readonly domain = fields.domain;
-    readonly capabilities = ["file.read"] as const;
-    readonly inputModel = NoArgs;
-    override isReadOnly(): boolean {
-      return fields.readOnly ?? false;
-    }
-    override async call(): Promise<ToolResult> {
-      return ToolResult.ok("done");
-    }
-  }
-  return new FakeTool();
-}
-
 describe("catalogEntry", () => {
   it("keeps the title for display and the name as identifier", () => {
-    const summary = catalogEntry(makeTool({ name: "read_file", title: "Read a File", domain: "filesystem", readOnly: true }));
+    const summary = catalogEntry(fakeTool({ name: "read_file", title: "Read a File", domain: "filesystem", readOnly: true }));
     expect(summary).toMatchObject({ name: "read_file", title: "Read a File", flags: { readOnly: true }, operations: [], settingsSchema: null });
     expect(summary.capabilities).toEqual(["file.read"]);
     expect(CatalogToolSchema.parse(summary)).toEqual(summary);
