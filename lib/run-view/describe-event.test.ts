@@ -44,9 +44,14 @@ describe("describeEvent for every type of the contract", () => {
       expect(description.text, type).not.toContain(type);
       expect(description.text.length, type).toBeGreaterThan(3);
     }
-    expect(describeEvent(event("node-tool-call-started", "write", { tool: "write_file" }), labelOf).text).toBe("Called write_file");
-    expect(describeEvent(event("node-tool-call-finished", "write", { tool: "write_file", isError: true, content: "disk full\nmore" }), labelOf).text).toBe(
-      "write_file failed: disk full",
-    );
+  });
+
+  it("names an agent's tool call as the canvas names the tool, a control tool by its name", () => {
+    // The call went through the attached node "write", labelled "Write a File".
+    expect(describeEvent(event("node-tool-call-started", "agent", { tool: "write_file", nodeId: "write" }), labelOf).text).toBe("Called Write a File");
+    expect(
+      describeEvent(event("node-tool-call-finished", "agent", { tool: "write_file", nodeId: "write", isError: true, content: "disk full\nmore" }), labelOf).text,
+    ).toBe("Write a File failed: disk full");
+    expect(describeEvent(event("node-tool-call-started", "agent", { tool: "ask_user", nodeId: null }), labelOf).text).toBe("Called ask_user");
   });
 });

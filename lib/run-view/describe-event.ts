@@ -90,9 +90,9 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       };
     }
     case "node-tool-call-started":
-      return { subject, text: `Called ${text(event.payload.tool) ?? "a tool"}`, tone: "progress" };
+      return { subject, text: `Called ${calledTool(event.payload, labelOf) ?? "a tool"}`, tone: "progress" };
     case "node-tool-call-finished": {
-      const tool = text(event.payload.tool) ?? "The tool";
+      const tool = calledTool(event.payload, labelOf) ?? "The tool";
       return event.payload.isError
         ? { subject, text: `${tool} failed: ${firstLine(text(event.payload.content) ?? "no reason given")}`, tone: "bad" }
         : { subject, text: `${tool} answered`, tone: "neutral" };
@@ -106,6 +106,12 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return unhandled;
     }
   }
+}
+
+/** The tool an agent called, as the canvas names it: its attached node's label; a control tool (ask_user, finish) by name. */
+function calledTool(call: { nodeId: string | null; tool: string }, labelOf: (nodeId: string) => string): string | null {
+  if (call.nodeId) return labelOf(call.nodeId);
+  return call.tool.trim() !== "" ? call.tool : null;
 }
 
 function firstLine(value: string): string {
