@@ -32,6 +32,12 @@ export interface McpConnectionManagerOptions {
   /** Names no remote tool may take (the built-ins win every clash). */
   reservedNames: () => Iterable<string>;
   timeouts?: Partial<ConnectionTimeouts>;
+  /**
+   * Keeps the names given to a server's tools (all of them, the server's
+   * name for each -> ours), so that they are given again after a restart
+   * and stay whatever servers come and go. Called when a tool gets its name.
+   */
+  rememberNames?: (serverId: string, names: Record<string, string>) => void;
 }
 
 /**
@@ -51,14 +57,25 @@ export class McpConnectionManager {
   private readonly arrival = new Map<string, number>();
   private readonly timeouts: ConnectionTimeouts;
   private cachedTools: { key: string; tools: McpTool[] } | null = null;
+  /** Names given to each server's tools (by server id), as stored and as given since. */
+  private readonly givenNames = new Map<string, Record<string, string>>();
+  /** Names held by stored servers this manager does not run (a stdio command nobody confirmed yet). */
+  private heldElsewhere: readonly string[] = [];
 
   constructor(private readonly options: McpConnectionManagerOptions) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   }
 
-  /** Applies the stored servers and waits until every enabled one has connected or failed. */
-  async configure(servers: readonly McpServerEntry[]): Promise<void> {
+  /**
+   * Applies the stored servers and waits until every enabled one has
+   * connected or failed. `heldElsewhere`: the tool names of stored servers
+   * not given here, which no other server's tool may take.
+   */
+  async configure(servers: readonly McpServerEntry[], heldElsewhere: readonly string[] = []): Promise<void> {
     const wanted = new Map(servers.map((server) => [server.id, server]));
+    this.heldElsewhere = heldElsewhere;
+    this.givenNames.clear();
+    for (const server of servers) this.givenNames.set(server.id, { ...server.toolNames });
     const closing: Promise<void>[] = [];
     for (const [id, connection] of this.connections) {
       const next = wanted.get(id);
@@ -82,18 +99,32 @@ export class McpConnectionManager {
    * earliest keeps the plain name, so a later server never renames its tools.
    */
   tools(): McpTool[] {
-    const connections = this.connectionsByAge().filter((connection) => connection.config.enabled);
+    const everyConnection = this.connectionsByAge();
+    const connections = everyConnection.filter((connection) => connection.config.enabled);
     const reserved = [...this.options.reservedNames()];
-    const key = JSON.stringify([reserved, connections.map((connection) => [connection.config.id, configKey(connection.config), connection.tools])]);
-    if (this.cachedTools?.key === key) return this.cachedTools.tools;
+    // A disabled server keeps its tools' names for when it is enabled again.
+    const held = [
+      ...this.heldElsewhere,
+      ...everyConnection.filter((connection) => !connection.config.enabled).flatMap((connection) => Object.values(this.givenNames.get(connection.config.id) ?? {})),
+    ];
+    const keyOf = () =>
+      JSON.stringify([
+        reserved,
+        held,
+        connections.map((connection) => [connection.config.id, configKey(connection.config), connection.tools, this.givenNames.get(connection.config.id)]),
+      ]);
+    if (this.cachedTools?.key === keyOf()) return this.cachedTools.tools;
     const names = resolveToolNames(
       reserved,
       connections.map((connection) => ({
         server: connection.config.name,
         prefix: connection.config.toolPrefix,
         tools: connection.tools.map((tool) => tool.name),
+        given: this.givenNames.get(connection.config.id) ?? {},
       })),
+      held,
     );
+    for (const connection of connections) this.keepNames(connection.config.id, names.get(connection.config.name)!);
     const tools = connections.flatMap((connection) =>
       connection.tools.map(
         (remote) =>
@@ -106,8 +137,19 @@ export class McpConnectionManager {
           }),
       ),
     );
-    this.cachedTools = { key, tools };
+    // Keyed after keeping: what was just given is part of what the next call starts from.
+    this.cachedTools = { key: keyOf(), tools };
     return tools;
+  }
+
+  /** Records names given for the first time and hands them to `rememberNames`. */
+  private keepNames(serverId: string, names: ReadonlyMap<string, string>): void {
+    const given = this.givenNames.get(serverId) ?? {};
+    const fresh = [...names].filter(([tool, name]) => given[tool] !== name);
+    if (fresh.length === 0) return;
+    const kept = { ...given, ...Object.fromEntries(fresh) };
+    this.givenNames.set(serverId, kept);
+    this.options.rememberNames?.(serverId, kept);
   }
 
   /** Every server's state, error and tools. */

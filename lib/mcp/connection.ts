@@ -39,7 +39,8 @@ const CLIENT_INFO = { name: "neurosurfer-studio", version: "0.1.0" };
  * (a stored server's) decides who keeps a tool's plain name on a clash: the
  * earliest-added server does, so adding a server never renames another's tools.
  */
-export type McpServerEntry = McpServerConfig & { id: string; createdAt?: Date };
+/** A stored server as the connection manager runs it; `toolNames`: the names given to its tools before (the server's name -> ours). */
+export type McpServerEntry = McpServerConfig & { id: string; createdAt?: Date; toolNames?: Readonly<Record<string, string>> };
 
 /**
  * One client connection to one MCP server. Connects on first use, lists the

@@ -38,6 +38,31 @@ describe("resolveToolNames", () => {
     expect([names.get("a")?.get("echo"), names.get("b")?.get("echo")]).toEqual(["echo", "b__echo"]);
   });
 
+  it("keeps names given before: removing the server that held a plain name renames nobody", () => {
+    const first = resolveToolNames([], [
+      { server: "a", prefix: null, tools: ["echo"] },
+      { server: "b", prefix: null, tools: ["echo", "add"] },
+    ]);
+    const givenToB = Object.fromEntries(first.get("b")!);
+    expect(givenToB).toEqual({ echo: "b__echo", add: "add" });
+    // Server a is removed: b's echo stays b__echo (a saved workflow names it so), though "echo" is free now.
+    const after = resolveToolNames([], [{ server: "b", prefix: null, tools: ["echo", "add"], given: givenToB }]);
+    expect(Object.fromEntries(after.get("b")!)).toEqual({ echo: "b__echo", add: "add" });
+  });
+
+  it("lets no new tool take a name held by a server not listed now (disabled, or not yet confirmed)", () => {
+    const names = resolveToolNames([], [{ server: "b", prefix: null, tools: ["echo"] }], ["echo"]);
+    expect(names.get("b")?.get("echo")).toBe("b__echo");
+  });
+
+  it("gives a given name again even to a server listed after one offering the same tool", () => {
+    const names = resolveToolNames([], [
+      { server: "new", prefix: null, tools: ["echo"] },
+      { server: "old", prefix: null, tools: ["echo"], given: { echo: "echo" } },
+    ]);
+    expect([names.get("new")?.get("echo"), names.get("old")?.get("echo")]).toEqual(["new__echo", "echo"]);
+  });
+
   it("makes names a model API accepts", () => {
     expect(sanitizeToolName("files.read/v2")).toBe("files_read_v2");
     expect(sanitizeToolName("x".repeat(100))).toHaveLength(64);

@@ -84,6 +84,19 @@ export async function listMcpServers(database: StudioDatabase = getDatabase()): 
   return rows.map(toRecord);
 }
 
+const ToolNamesSchema = z.record(z.string(), z.string());
+
+/** The names given to each stored server's tools (server id -> the server's name for a tool -> ours). */
+export async function listMcpToolNames(database: StudioDatabase = getDatabase()): Promise<Map<string, Record<string, string>>> {
+  const rows = await database.mcpServer.findMany({ select: { id: true, toolNames: true } });
+  return new Map(rows.map((row) => [row.id, ToolNamesSchema.catch({}).parse(JSON.parse(row.toolNames))]));
+}
+
+/** Stores the names given to a server's tools; a server removed meanwhile is no error (its names went with it). */
+export async function rememberMcpToolNames(id: string, names: Record<string, string>, database: StudioDatabase = getDatabase()): Promise<void> {
+  await database.mcpServer.updateMany({ where: { id }, data: { toolNames: JSON.stringify(ToolNamesSchema.parse(names)) } });
+}
+
 /** Throws NotFoundError for an unknown id. */
 export async function getMcpServer(id: string, database: StudioDatabase = getDatabase()): Promise<McpServerRecord> {
   const row = await database.mcpServer.findUnique({ where: { id } });

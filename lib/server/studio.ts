@@ -1,7 +1,7 @@
 import { McpConnectionManager } from "@/lib/mcp";
 import { defaultPool, ToolPool, type SecretResolver } from "@/lib/tools";
 import { getDatabase, getSecretBox, secretResolver, type StudioDatabase } from "@/lib/persistence";
-import { listMcpServers } from "@/lib/persistence/mcp-server-store";
+import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
@@ -48,9 +48,19 @@ async function boot(): Promise<Studio> {
   const secrets = secretResolver(database);
   // Built-in tools are stateless apart from the job table: one set for the process.
   const builtIns = defaultPool();
-  const mcp = new McpConnectionManager({ secrets, reservedNames: () => builtIns.names() });
-  // A stdio server whose command nobody confirmed is never started (lib/server/mcp-servers.ts).
-  const reloadMcp = async () => mcp.configure((await listMcpServers(database)).filter(mayStart));
+  const mcp = new McpConnectionManager({
+    secrets,
+    reservedNames: () => builtIns.names(),
+    rememberNames: (serverId, names) =>
+      void rememberMcpToolNames(serverId, names, database).catch((error: unknown) => console.error("[studio] could not store MCP tool names", error)),
+  });
+  // A stdio server whose command nobody confirmed is never started (lib/server/mcp-servers.ts); its tools keep their names meanwhile.
+  const reloadMcp = async () => {
+    const [servers, names] = await Promise.all([listMcpServers(database), listMcpToolNames(database)]);
+    const entries = servers.filter(mayStart).map((server) => ({ ...server, toolNames: names.get(server.id) ?? {} }));
+    const held = servers.filter((server) => !mayStart(server)).flatMap((server) => Object.values(names.get(server.id) ?? {}));
+    await mcp.configure(entries, held);
+  };
   // MCP tools come and go with their servers; a new pool only when they changed.
   let cached: { tools: readonly unknown[]; pool: ToolPool } = { tools: [], pool: builtIns };
   const pool = () => {

@@ -205,6 +205,29 @@ describe("tool names that stay put", () => {
       rmSync(elsewhere, { recursive: true, force: true });
     }
   });
+
+  it("keeps a tool's name once given: removing the server that held a name renames nobody else's tools", async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), "studio-mcp-names-"));
+    const add = async (name: string) =>
+      (await api.expect(201, "POST", "/api/mcp-servers", withCommandConfirmed({ name, transport: "stdio", toolPrefix: "shared", ...testServerCommand(), env: { NOTES_DIR: elsewhere } }))).server;
+    // "tests" holds write_note; the first server here takes the prefixed name, the second falls back to its own.
+    const one = await add("one");
+    const two = await add("two");
+    try {
+      const nameOf = (server: Json) => server.tools.find((tool: Json) => tool.remoteName === "write_note")?.name;
+      expect([nameOf(one), nameOf(two)]).toEqual(["shared__write_note", "two__write_note"]);
+      await api.expect(204, "DELETE", `/api/mcp-servers/${one.id}`);
+      // shared__write_note is free now; two's tool keeps the name workflows saved it with.
+      const { servers } = await api.expect(200, "GET", "/api/mcp-servers");
+      expect(nameOf(servers.find((server: Json) => server.id === two.id))).toBe("two__write_note");
+      const { tools } = await api.expect(200, "GET", "/api/tools");
+      expect(tools.map((tool: Json) => tool.name)).not.toContain("shared__write_note");
+    } finally {
+      await api.request("DELETE", `/api/mcp-servers/${one.id}`);
+      await api.expect(204, "DELETE", `/api/mcp-servers/${two.id}`);
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("workflows served at /api/mcp", () => {
