@@ -133,9 +133,12 @@ try {
     ids[name] = (JSON.parse(created.body) as { workflow: { id: string } }).workflow.id;
   }
   console.log(`studio over HTTP, ${CONCURRENCY} clients, ${SECONDS} s each (node ${process.version}, ${os.cpus().length} cores)`);
+  // BENCH_ONLY="minimal stream" measures one shape (a workflow name and "stream" or "start"), e.g. to profile it alone.
+  const only = process.env.BENCH_ONLY ?? "";
+  const wanted = (name: string, shape: "stream" | "start") => only === "" || (only.includes(name) && only.includes(shape));
   for (const name of Object.keys(ids)) {
-    console.log(`  ${name.padEnd(10)} start + stream to the end: ${await measure(studio.port, studio.token, ids[name]!, true)}`);
-    console.log(`  ${name.padEnd(10)} start only:                ${await measure(studio.port, studio.token, ids[name]!, false)}`);
+    if (wanted(name, "stream")) console.log(`  ${name.padEnd(10)} start + stream to the end: ${await measure(studio.port, studio.token, ids[name]!, true)}`);
+    if (wanted(name, "start")) console.log(`  ${name.padEnd(10)} start only:                ${await measure(studio.port, studio.token, ids[name]!, false)}`);
   }
   rmSync(root, { recursive: true, force: true });
 } finally {

@@ -72,7 +72,10 @@ export interface SqliteConnection {
 
 export async function sqliteConnection(client: StudioDatabase): Promise<SqliteConnection | null> {
   const holder = connections.get(client);
-  if (!holder) return null;
+  if (!holder) {
+    warnOnce();
+    return null;
+  }
   // Prisma connects lazily and again after $disconnect; make sure this client has a live connection.
   if (!holder.current || !holder.current.database.open) await client.$connect();
   return holder.current;
@@ -85,7 +88,25 @@ interface ConnectionHolder {
   current: SqliteConnection | null;
 }
 
-const connections = new WeakMap<StudioDatabase, ConnectionHolder>();
+/** Said once per process: a hot path is on Prisma queries (several times slower) because the client was not opened here. */
+export const PREPARED_PATH_UNAVAILABLE = "[studio] a database client without its SQLite connection: hot paths fall back to Prisma queries";
+let warned = false;
+function warnOnce(): void {
+  if (warned) return;
+  warned = true;
+  console.warn(PREPARED_PATH_UNAVAILABLE);
+}
+
+/**
+ * Kept on globalThis, like the client itself: the production build bundles
+ * this module into several chunks, each with its own module state, and a
+ * client opened through one copy must be found by the others (otherwise the
+ * hot paths quietly fall back to Prisma queries).
+ */
+const CONNECTIONS_KEY = Symbol.for("neurosurfer.sqlite-connections");
+const connections: WeakMap<StudioDatabase, ConnectionHolder> = ((globalThis as { [CONNECTIONS_KEY]?: WeakMap<StudioDatabase, ConnectionHolder> })[
+  CONNECTIONS_KEY
+] ??= new WeakMap());
 
 function withPragmas(factory: PrismaBetterSQLite3, holder: ConnectionHolder): AdapterFactory {
   return {

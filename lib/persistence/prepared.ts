@@ -18,7 +18,11 @@ export function readDate(value: unknown): string | null {
   return (/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/.test(text) ? new Date(`${text.replace(" ", "T")}Z`) : new Date(text)).toISOString();
 }
 
-const statementCaches = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+// On globalThis: the production build has several copies of this module (see database.ts), and one cache per connection is enough.
+const STATEMENTS_KEY = Symbol.for("neurosurfer.prepared-statements");
+const statementCaches: WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>> = ((
+  globalThis as { [STATEMENTS_KEY]?: WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>> }
+)[STATEMENTS_KEY] ??= new WeakMap());
 
 /** A prepared statement, cached per connection; integers read as numbers (the adapter turns on BigInts). */
 export function statement(database: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {

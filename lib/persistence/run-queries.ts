@@ -7,7 +7,7 @@ export type { ApprovalDetail, RunDetail, RunSummary };
 import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
-import { sqliteDate, statement } from "./prepared";
+import { readDate, sqliteDate, statement } from "./prepared";
 import { toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
 
 /**
@@ -29,73 +29,133 @@ function parsedDefinition(versionId: string, json: string): WorkflowDefinition {
   return definition;
 }
 
-const FIND_VERSION = `SELECT v."id" AS "id", v."definition" AS "definition" FROM "Workflow" w
+const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
 const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt")
   VALUES (?, ?, ?, 'running', ?, 0, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt") VALUES (?, ?, ?, 'pending', 0)`;
 
+/** A workflow version a run can be started from: what the run pins, and what its answer names. */
+export interface RunnableVersion {
+  workflowId: string;
+  workflowName: string;
+  versionId: string;
+  version: number;
+  /** Parsed once per version (a version never changes once saved). */
+  definition: WorkflowDefinition;
+}
+
 /**
- * Creates a run of the workflow's newest version (or `version`), with every
- * node pending, in one transaction. On the hot path of every run, so it uses
- * prepared statements on Prisma's connection where there is one.
+ * The workflow's newest version (or `version`); NotFoundError for an unknown
+ * workflow or version. On the hot path of every run, so a prepared statement
+ * on Prisma's connection where there is one.
  */
+export async function findRunnableVersion(
+  workflowId: string,
+  version: number | undefined,
+  database: StudioDatabase = getDatabase(),
+): Promise<RunnableVersion> {
+  const connection = await sqliteConnection(database);
+  if (!connection) return findRunnableVersionWithPrisma(workflowId, version, database);
+  const sqlite = connection.database;
+  const row = statement(sqlite, FIND_VERSION).get(version ?? null, workflowId) as
+    | { id: string; version: number; definition: string; workflowName: string }
+    | undefined;
+  if (!row) {
+    const exists = statement(sqlite, `SELECT 1 FROM "Workflow" WHERE "id" = ?`).get(workflowId);
+    if (!exists) throw new NotFoundError("workflow", workflowId);
+    throw new NotFoundError("workflow version", `${workflowId}@${version}`);
+  }
+  return { workflowId, workflowName: row.workflowName, versionId: row.id, version: row.version, definition: parsedDefinition(row.id, row.definition) };
+}
+
+async function findRunnableVersionWithPrisma(workflowId: string, version: number | undefined, database: StudioDatabase): Promise<RunnableVersion> {
+  const workflow = await database.workflow.findUnique({ where: { id: workflowId }, select: { latestVersion: true, name: true } });
+  if (!workflow) throw new NotFoundError("workflow", workflowId);
+  const versionNumber = version ?? workflow.latestVersion;
+  const row = await database.workflowVersion.findUnique({ where: { workflowId_version: { workflowId, version: versionNumber } } });
+  if (!row) throw new NotFoundError("workflow version", `${workflowId}@${versionNumber}`);
+  return { workflowId, workflowName: workflow.name, versionId: row.id, version: row.version, definition: parsedDefinition(row.id, row.definition) };
+}
+
+/**
+ * Creates a run of `version` with every node pending, in one transaction,
+ * and returns it as GET /api/runs/{id} would right now, built from what was
+ * written rather than read back (the hot path of every run).
+ */
+export async function insertRun(
+  version: RunnableVersion,
+  inputs: Record<string, unknown>,
+  database: StudioDatabase = getDatabase(),
+): Promise<RunDetail> {
+  const runId = newId();
+  const now = new Date().toISOString();
+  const connection = await sqliteConnection(database);
+  if (connection) {
+    const sqlite = connection.database;
+    const stored = sqliteDate(now);
+    const transaction = await connection.transaction();
+    try {
+      statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored);
+      for (const node of version.definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id);
+      statement(sqlite, "COMMIT").run();
+    } catch (error) {
+      if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
+      throw error;
+    } finally {
+      await transaction.release();
+    }
+  } else {
+    await database.$transaction([
+      database.run.create({
+        data: { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now },
+      }),
+      database.step.createMany({
+        data: version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" })),
+      }),
+    ]);
+  }
+  return {
+    id: runId,
+    workflowId: version.workflowId,
+    versionId: version.versionId,
+    version: version.version,
+    status: "running",
+    inputs,
+    output: null,
+    error: null,
+    lastSeq: 0,
+    createdAt: now,
+    startedAt: now,
+    finishedAt: null,
+    workflowName: version.workflowName,
+    durationMs: null,
+    pendingApprovals: 0,
+    definition: version.definition,
+    steps: version.definition.nodes.map((node) => ({
+      nodeId: node.id,
+      status: "pending",
+      input: null,
+      output: null,
+      error: null,
+      attempt: 0,
+      startedAt: null,
+      finishedAt: null,
+    })),
+    approvals: [],
+  };
+}
+
+/** Creates a run of the workflow's newest version (or `version`); for callers that need only its id. */
 export async function createRun(
   workflowId: string,
   inputs: Record<string, unknown>,
   options: { version?: number } = {},
   database: StudioDatabase = getDatabase(),
 ): Promise<{ runId: string; definition: WorkflowDefinition }> {
-  const connection = await sqliteConnection(database);
-  if (!connection) return createRunWithPrisma(workflowId, inputs, options, database);
-  const sqlite = connection.database;
-  const row = statement(sqlite, FIND_VERSION).get(options.version ?? null, workflowId) as { id: string; definition: string } | undefined;
-  if (!row) {
-    const exists = statement(sqlite, `SELECT 1 FROM "Workflow" WHERE "id" = ?`).get(workflowId);
-    if (!exists) throw new NotFoundError("workflow", workflowId);
-    throw new NotFoundError("workflow version", `${workflowId}@${options.version}`);
-  }
-  const definition = parsedDefinition(row.id, row.definition);
-  const runId = newId();
-  const now = sqliteDate(new Date().toISOString());
-  const transaction = await connection.transaction();
-  try {
-    statement(sqlite, INSERT_RUN).run(runId, workflowId, row.id, JSON.stringify(inputs), now, now);
-    for (const node of definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id);
-    statement(sqlite, "COMMIT").run();
-  } catch (error) {
-    if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
-    throw error;
-  } finally {
-    await transaction.release();
-  }
-  return { runId, definition };
-}
-
-async function createRunWithPrisma(
-  workflowId: string,
-  inputs: Record<string, unknown>,
-  options: { version?: number },
-  database: StudioDatabase,
-): Promise<{ runId: string; definition: WorkflowDefinition }> {
-  const workflow = await database.workflow.findUnique({ where: { id: workflowId }, select: { latestVersion: true } });
-  if (!workflow) throw new NotFoundError("workflow", workflowId);
-  const versionNumber = options.version ?? workflow.latestVersion;
-  const version = await database.workflowVersion.findUnique({
-    where: { workflowId_version: { workflowId, version: versionNumber } },
-  });
-  if (!version) throw new NotFoundError("workflow version", `${workflowId}@${versionNumber}`);
-  const definition = parsedDefinition(version.id, version.definition);
-  const runId = newId();
-  await database.$transaction([
-    database.run.create({
-      data: { id: runId, workflowId, versionId: version.id, status: "running", inputs: JSON.stringify(inputs) },
-    }),
-    database.step.createMany({
-      data: definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" })),
-    }),
-  ]);
-  return { runId, definition };
+  const version = await findRunnableVersion(workflowId, options.version, database);
+  const run = await insertRun(version, inputs, database);
+  return { runId: run.id, definition: version.definition };
 }
 
 /** The definition a run pinned: the version it was started with. */
@@ -153,19 +213,45 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
   };
 }
 
-/** Events after `afterSeq`, in order; at most `limit`. */
+const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
+const RUN_STATUS = `SELECT "status" FROM "Run" WHERE "id" = ?`;
+
+/** Events after `afterSeq`, in order; at most `limit`. Read by every event stream, so a prepared statement where there is a connection for one. */
 export async function readEvents(
   runId: string,
   afterSeq: number,
   limit = 500,
   database: StudioDatabase = getDatabase(),
 ): Promise<RunEvent[]> {
+  const connection = await sqliteConnection(database);
+  if (connection) {
+    const rows = statement(connection.database, READ_EVENTS).all(runId, afterSeq, limit) as {
+      runId: string;
+      seq: number;
+      type: string;
+      nodeId: string | null;
+      payload: string;
+      createdAt: unknown;
+    }[];
+    return rows.map((row) => toRunEvent({ ...row, createdAt: new Date(readDate(row.createdAt)!) }));
+  }
   const rows = await database.runEvent.findMany({
     where: { runId, seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
     take: limit,
   });
   return rows.map(toRunEvent);
+}
+
+/** Where a run stands, or null when there is no such run: what an event stream asks when it opens and when it may end. */
+export async function runStatus(runId: string, database: StudioDatabase = getDatabase()): Promise<RunStatus | null> {
+  const connection = await sqliteConnection(database);
+  if (connection) {
+    const row = statement(connection.database, RUN_STATUS).get(runId) as { status: string } | undefined;
+    return row ? (row.status as RunStatus) : null;
+  }
+  const row = await database.run.findUnique({ where: { id: runId }, select: { status: true } });
+  return row ? (row.status as RunStatus) : null;
 }
 
 export async function runExists(runId: string, database: StudioDatabase = getDatabase()): Promise<RunRecord | null> {

@@ -85,7 +85,7 @@ export function toStepRecord(row: StepRow): StepRecord {
 }
 
 /** A stored event: written by the engine through the event contract (lib/contracts/run-event.ts), so read back as such. */
-export function toRunEvent(row: EventRow): RunEvent {
+export function toRunEvent(row: Omit<EventRow, "id">): RunEvent {
   return {
     runId: row.runId,
     seq: row.seq,

@@ -1,9 +1,8 @@
-import { getVersion, getWorkflow } from "@/lib/persistence";
-import { createRun, getRunDetail, type RunDetail } from "@/lib/persistence/run-queries";
+import { findRunnableVersion, insertRun, type RunDetail } from "@/lib/persistence/run-queries";
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
-import { validateWorkflow } from "@/lib/workflow/validate";
 import type { StartRunBody } from "@/lib/validations/run";
 import { HttpError, toApiIssues } from "./http";
+import { validateForRun } from "./run-validation";
 import { startStudio } from "./studio";
 
 /**
@@ -13,24 +12,24 @@ import { startStudio } from "./studio";
  */
 export async function startRun(workflowId: string, body: StartRunBody): Promise<RunDetail> {
   const studio = await startStudio();
-  const definition =
-    body.version === undefined ? (await getWorkflow(workflowId)).definition : (await getVersion(workflowId, body.version)).definition;
+  const version = await findRunnableVersion(workflowId, body.version, studio.database);
+  const definition = version.definition;
 
   const inputs = runInputsSchema(inputFieldsOf(definition)).safeParse(body.inputs);
   if (!inputs.success) {
     const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
     throw new HttpError(422, `The run's inputs are not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
   }
-  const validation = await validateWorkflow(definition, { pool: studio.pool(), secrets: studio.secrets });
+  const validation = await validateForRun(version.versionId, definition, { pool: studio.pool(), secrets: studio.secrets });
   if (!validation.valid) {
     const errors = validation.problems.filter((problem) => problem.severity === "error");
     throw new HttpError(422, `The workflow cannot run yet: ${errors.map((problem) => describe(problem)).join("; ")}`, {
       problems: validation.problems,
     });
   }
-  const { runId } = await createRun(workflowId, inputs.data, body.version === undefined ? {} : { version: body.version }, studio.database);
-  await studio.engine.start(runId);
-  return getRunDetail(runId, studio.database);
+  const run = await insertRun(version, inputs.data, studio.database);
+  await studio.engine.start(run.id, { workflowId, definition, inputs: inputs.data });
+  return run;
 }
 
 function describe(problem: { nodeId: string | null; field: string | null; message: string }): string {

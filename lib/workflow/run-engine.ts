@@ -38,6 +38,13 @@ export interface RunEngineOptions {
   agentModel?: AgentModelFactory;
 }
 
+/** A run as its creator just wrote it (every node pending, no events yet). */
+export interface CreatedRun {
+  workflowId: string;
+  definition: WorkflowDefinition;
+  inputs: Record<string, unknown>;
+}
+
 /** The approval key of a run's plan (plan mode); one per run. */
 const PLAN_KEY = "__run__:plan";
 const PLAN_NODE = "__run__";
@@ -119,9 +126,12 @@ export class RunEngine {
     this.approvals = new ApprovalWaits(options.store);
   }
 
-  /** Starts a run created by the API (status running, no steps finished). */
-  async start(runId: string): Promise<void> {
-    const run = await this.activate(runId);
+  /**
+   * Starts a run created by the API (status running, no steps finished).
+   * `created`: the run as it was just written, so it need not be read back.
+   */
+  async start(runId: string, created?: CreatedRun): Promise<void> {
+    const run = created ? await this.activateCreated(runId, created) : await this.activate(runId);
     if (!run) return;
     await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs } }], { status: "running" });
     void this.begin(run);
@@ -177,6 +187,14 @@ export class RunEngine {
     this.pump(run);
     await run.settled;
     return true;
+  }
+
+  /** A run that was just created: nothing has happened to it yet, so there is nothing to read back but the workflow's grants. */
+  private async activateCreated(runId: string, created: CreatedRun): Promise<ActiveRun> {
+    const run = new ActiveRun(runId, created.workflowId, created.definition, created.inputs, 0, this.options.store);
+    run.grants = await this.options.store.listGrants(created.workflowId);
+    this.active.set(runId, run);
+    return run;
   }
 
   private async activate(runId: string): Promise<ActiveRun | null> {

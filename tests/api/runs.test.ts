@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PREPARED_PATH_UNAVAILABLE } from "@/lib/persistence/database";
 import { ApiClient, type Json } from "./api-client";
 import { BYPASS, fanOutWorkflow, removeWorkFolders, shellNode, workFolder, writeFileWorkflow } from "./fixtures";
 import { startStudioServer, type StudioServer } from "./studio-server";
@@ -265,5 +266,19 @@ describe("concurrency", () => {
     ]);
     const times = lines.map((line) => Number(line.split(" ")[2]));
     expect(times[2]).toBeGreaterThanOrEqual(times[1]!);
+  });
+});
+
+describe("the hot path", () => {
+  it("starts, runs and streams runs on prepared statements, never falling back to Prisma queries in the built server", async () => {
+    const { id } = await api.createWorkflow(writeFileWorkflow(workFolder(), { mode: "bypass" }));
+    const run = await api.startRun(id, { text: "fast" });
+    // What POST answered is the run as GET reads it, bar what happened since.
+    const fetched = await api.getRun(run.id);
+    expect({ ...run, status: fetched.status, lastSeq: 0 }).toMatchObject({ id: fetched.id, workflowName: fetched.workflowName, version: fetched.version, createdAt: fetched.createdAt, definition: fetched.definition });
+    expect((await api.waitForRun(run.id)).status).toBe("succeeded");
+    expect((await api.events(run.id)).at(-1)?.type).toBe("run-succeeded");
+    // Every route bundle has its own copy of the persistence modules; each must find the SQLite connection.
+    expect(server.logs()).not.toContain(PREPARED_PATH_UNAVAILABLE);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readEvents, runExists } from "@/lib/persistence/run-queries";
+import { readEvents, runStatus } from "@/lib/persistence/run-queries";
 import { runEventStream } from "@/lib/server/event-stream";
 import { pathId, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
@@ -18,15 +18,15 @@ const SeqSchema = z.coerce.number().int().min(0).catch(0);
 export const GET = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
-  if (!(await runExists(id, studio.database))) throw new NotFoundError("run", id);
+  if ((await runStatus(id, studio.database)) === null) throw new NotFoundError("run", id);
   const after = SeqSchema.parse(request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after") ?? 0);
   return runEventStream(
     {
       subscribe: (listener) => studio.bus.subscribe(id, listener),
       read: (afterSeq, limit) => readEvents(id, afterSeq, limit, studio.database),
       isFinished: async () => {
-        const run = await runExists(id, studio.database);
-        return run !== null && FINISHED_RUN_STATUSES.has(run.status);
+        const status = await runStatus(id, studio.database);
+        return status !== null && FINISHED_RUN_STATUSES.has(status);
       },
     },
     after,

@@ -1,0 +1,29 @@
+import type { SecretResolver, ToolPool } from "@/lib/tools";
+import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate";
+
+/**
+ * Validation of a version about to run, remembered when nothing outside the
+ * version and the tool pool could change the answer: a valid version that
+ * refers to no stored secret, checked against the same pool (the pool is
+ * replaced whenever MCP tools come or go). A version never changes once
+ * saved, so such a workflow is validated once, not on every run; one that
+ * uses secrets is checked every time, since a secret can be removed.
+ */
+
+const MAX_REMEMBERED = 500;
+const remembered = new Map<string, { pool: ToolPool; result: ValidationResult }>();
+
+export async function validateForRun(
+  versionId: string,
+  definition: unknown,
+  options: { pool: ToolPool; secrets: SecretResolver },
+): Promise<ValidationResult> {
+  const known = remembered.get(versionId);
+  if (known && known.pool === options.pool) return known.result;
+  const result = await validateWorkflow(definition, options);
+  if (result.valid && !result.requirements.some((requirement) => requirement.kind === "secret")) {
+    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+    remembered.set(versionId, { pool: options.pool, result });
+  }
+  return result;
+}
