@@ -7,8 +7,33 @@ import {
 } from "@/lib/tools";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 
+/**
+ * Entries by tool. A Tool never changes once made (an MCP server's new
+ * listing makes new Tools), and building an entry converts every schema to
+ * JSON Schema, so each tool's is built once, not on every page and request.
+ */
+const entries = new WeakMap<Tool, CatalogTool>();
+
 /** A tool as the studio's pages and GET /api/tools present it (lib/contracts/catalog.ts). */
 export function catalogEntry(tool: Tool): CatalogTool {
+  let entry = entries.get(tool);
+  if (!entry) {
+    // Frozen: every caller shares it.
+    entry = deepFreeze(buildEntry(tool));
+    entries.set(tool, entry);
+  }
+  return entry;
+}
+
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function buildEntry(tool: Tool): CatalogTool {
   const operations = Object.entries(tool.operations ?? {}).map(([name, operation]) => ({
     name,
     title: operation.title,
