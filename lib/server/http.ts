@@ -78,7 +78,40 @@ export async function readBody<Schema extends z.ZodType>(request: Request, schem
       issues: [{ path: "(body)", message: `nests deeper than ${MAX_BODY_DEPTH} levels`, code: "too_big" }],
     });
   }
+  const malformed = textWithLoneSurrogate(value);
+  if (malformed !== null) {
+    const path = malformed || "(body)";
+    // Such text cannot be stored (the database's JSON refuses it) or shown faithfully; say which field holds it.
+    throw new HttpError(422, `${path}: the text holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair); send well-formed Unicode text.`, {
+      issues: [{ path, message: "holds a lone UTF-16 surrogate; expected well-formed Unicode text", code: "invalid_format" }],
+    });
+  }
   return schema.parse(value);
+}
+
+/**
+ * The dotted path of the first string (value or key) in `value` that is not
+ * well-formed UTF-16 (a lone surrogate, which JSON can carry as `\ud800`),
+ * "" for the body itself, or null when there is none. Iterative, like the depth check.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textWithLoneSurrogate(value: unknown): string | null {
+  const pending: [unknown, (string | number)[]][] = [[value, []]];
+  while (pending.length > 0) {
+    const [current, path] = pending.pop()!;
+    if (typeof current === "string") {
+      if (LONE_SURROGATE.test(current)) return path.length === 0 ? "" : fieldPath(path);
+      continue;
+    }
+    if (current === null || typeof current !== "object") continue;
+    for (const [key, inner] of Object.entries(current)) {
+      const innerPath = [...path, Array.isArray(current) ? Number(key) : key];
+      if (LONE_SURROGATE.test(key)) return fieldPath(innerPath);
+      pending.push([inner, innerPath]);
+    }
+  }
+  return null;
 }
 
 /** Whether arrays and objects in `value` nest deeper than `limit`; iterative, so any depth is safe to check. */

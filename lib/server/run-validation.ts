@@ -8,6 +8,8 @@ import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate
  * replaced whenever MCP tools come or go). A version never changes once
  * saved, so such a workflow is validated once, not on every run; one that
  * uses secrets is checked every time, since a secret can be removed.
+ * Should validation ever look at the world (a folder on disk), remember only
+ * what does not depend on it.
  */
 
 const MAX_REMEMBERED = 500;

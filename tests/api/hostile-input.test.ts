@@ -252,6 +252,28 @@ describe("hostile input on every route", () => {
     await expectRefusedWithoutWrites(requests);
   });
 
+  it("refuses text holding a lone UTF-16 surrogate with 422 naming the field, instead of failing to store it", async () => {
+    const lone = "x\ud800y";
+    const input = { id: "in", kind: "input", fields: [] };
+    const cases: [string, string, unknown, string][] = [
+      ["POST", "/api/workflows", { name: lone, nodes: [input], edges: [] }, "name"],
+      ["PUT", "/api/workflows/{workflow}", { name: lone, nodes: [input], edges: [] }, "name"],
+      ["POST", "/api/workflows/{workflow}/duplicate", { name: lone }, "name"],
+      ["POST", "/api/workflows", { name: "x", nodes: [{ ...input, fields: [{ name: "a", description: "\udc00" }] }] }, "nodes[0].fields[0].description"],
+      ["POST", "/api/secrets", { name: "LONE_SURROGATE", value: "v", description: lone }, "description"],
+      ["PUT", `/api/secrets/${SECRET_NAME}`, { description: lone }, "description"],
+      ["POST", "/api/approvals/{approval}", { decision: "deny", feedback: lone }, "feedback"],
+    ];
+    const requests = cases.map(([method, template, body, field]) => async () => {
+      const url = template.replace("{workflow}", workflowId).replace("{approval}", approvalId);
+      const response = await labelled(`${method} ${url} (lone surrogate in ${field})`, api.request(method, url, body));
+      expect(response.status, response.label).toBe(422);
+      expect((response.body.issues as Json[]).map((issue) => issue.path), response.label).toContain(field);
+      return response;
+    });
+    await expectRefusedWithoutWrites(requests);
+  });
+
   it("answers 404 for path ids with ../, %00, odd encodings or great length, on every dynamic route", async () => {
     // Not "%2E%2E": the URL standard makes it a dot segment, so it names another path (and is not an id at all).
     const ids = ["..%2F..%2Fetc%2Fpasswd", "..%5C..%5Cwindows", "%00", "a%00b", "x".repeat(5_000), "%E2%80%AE", "'%20OR%201=1--", "%F0%9F%92%A9", "%252e%252e%252f"];
