@@ -10,7 +10,7 @@ import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { openTempDatabase } from "@/lib/persistence/temp-database";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { RunEventBus } from "@/lib/workflow/event-bus";
-import { RunEngine } from "@/lib/workflow/run-engine";
+import { INTERRUPTED, RunEngine } from "@/lib/workflow/run-engine";
 import type { ApprovalRecord, RunEvent } from "@/lib/workflow/run-types";
 
 /** Counts its calls in a file, so a test can tell whether a step ran again. */
@@ -287,6 +287,50 @@ describe("RunEngine on a real SQLite file", () => {
     const events = await readEvents(runId, 0, 1000, temp.database);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect(events[2]?.type).toBe("run-resumed");
+  });
+
+  it("does not run again a step that changes the world and was cut off while it ran: it fails as interrupted, at most once", async () => {
+    const definition: WorkflowDefinitionInput = {
+      name: "interrupted write",
+      mode: "bypass",
+      nodes: [
+        { id: "first", kind: "tool", tool: "count", arguments: { label: "first" } },
+        { id: "second", kind: "tool", tool: "write_file", settings: { root: workRoot }, arguments: { path: "interrupted.txt", content: "once" } },
+        { id: "third", kind: "tool", tool: "count", arguments: { label: "third" } },
+      ],
+      edges: [
+        { id: "1", source: "first", target: "second" },
+        { id: "2", source: "second", target: "third" },
+      ],
+    };
+    const workflow = await createWorkflow(definition, temp.database);
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    // The state a SIGKILL leaves while the write runs: it may or may not have happened.
+    await store.commit(runId, {
+      steps: [
+        { nodeId: "first", status: "succeeded", output: { content: "counted first" }, attempt: 1, finishedAt: new Date().toISOString() },
+        { nodeId: "second", status: "running", attempt: 1 },
+      ],
+      events: [
+        { runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: {} }, createdAt: new Date().toISOString() },
+        { runId, seq: 2, type: "node-started", nodeId: "second", payload: { kind: "tool", attempt: 1 }, createdAt: new Date().toISOString() },
+      ],
+    });
+    const restarted = newEngine();
+    expect(await restarted.resumeAll()).toContain(runId);
+    await restarted.settled(runId);
+    expect(existsSync(path.join(workRoot, "interrupted.txt"))).toBe(false);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("failed");
+    expect(detail.error).toContain("Interrupted by a restart");
+    expect(detail.steps.find((step) => step.nodeId === "second")).toMatchObject({ status: "failed", attempt: 1, error: INTERRUPTED });
+    expect(detail.steps.find((step) => step.nodeId === "third")?.status).toBe("skipped");
+    const events = await readEvents(runId, 0, 1000, temp.database);
+    expect(events.slice(2, 4).map((event) => [event.type, event.nodeId])).toEqual([
+      ["run-resumed", null],
+      ["node-failed", "second"],
+    ]);
+    expect(events.filter((event) => event.type === "node-started" && event.nodeId === "second")).toHaveLength(1);
   });
 
   it("a replayed step whose target changed does not inherit the old answer: it asks again about the file as it is", async () => {

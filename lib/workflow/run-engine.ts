@@ -38,6 +38,10 @@ export interface RunEngineOptions {
   agentModel?: AgentModelFactory;
 }
 
+/** The error of a step that changes the world and was cut off by a restart while it ran. */
+export const INTERRUPTED =
+  "Interrupted by a restart while it ran: it may or may not have taken effect, so it was not run again. Check what it was doing, then run the workflow again if needed.";
+
 /** A run as its creator just wrote it (every node pending, no events yet). */
 export interface CreatedRun {
   workflowId: string;
@@ -66,6 +70,8 @@ class ActiveRun {
   /** Approvals already announced as requested / decided (stored events), for a resumed run. */
   announced: { requested: Set<string>; decided: Set<string> } = { requested: new Set(), decided: new Set() };
   planApproved = false;
+  /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
+  readonly interrupted: string[] = [];
   inFlight = 0;
   cancelled = false;
   /** Who cancelled, for the run-cancelled event. */
@@ -144,7 +150,16 @@ export class RunEngine {
       if (this.active.has(runId)) continue;
       const run = await this.activate(runId);
       if (!run) continue;
-      await this.emit(run, [{ type: "run-resumed", nodeId: null, payload: {} }], { status: "running" });
+      const finishedAt = now();
+      await this.emit(
+        run,
+        [
+          { type: "run-resumed", nodeId: null, payload: {} },
+          ...run.interrupted.map((nodeId): PendingEvent => ({ type: "node-failed", nodeId, payload: { error: INTERRUPTED, durationMs: 0 } })),
+        ],
+        { status: "running" },
+        run.interrupted.map((nodeId) => ({ nodeId, status: "failed", error: INTERRUPTED, finishedAt })),
+      );
       void this.begin(run);
     }
     return ids;
@@ -189,6 +204,14 @@ export class RunEngine {
     return true;
   }
 
+  /** Whether running `node` may have changed something outside the run (a tool that is not read-only; an unknown one counts). */
+  private changesTheWorld(node: WorkflowNode | undefined): boolean {
+    if (node?.kind !== "tool") return false;
+    const tool = this.options.pool().get(node.tool);
+    if (!tool) return true;
+    return tool.isDestructive((node.operation ? { ...node.arguments, operation: node.operation } : node.arguments) as never);
+  }
+
   /** A run that was just created: nothing has happened to it yet, so there is nothing to read back but the workflow's grants. */
   private async activateCreated(runId: string, created: CreatedRun): Promise<ActiveRun> {
     const run = new ActiveRun(runId, created.workflowId, created.definition, created.inputs, 0, this.options.store);
@@ -204,7 +227,15 @@ export class RunEngine {
     const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, this.options.store);
     for (const step of steps) {
       run.attempts[step.nodeId] = step.attempt;
-      // A step that was running or waiting when the process stopped did not finish: run it again.
+      // A step that changes the world and was running when the process stopped may have done so: it is not run
+      // again behind anyone's back (at most once), it fails saying so. Read-only steps, and steps still waiting
+      // for a person (nothing done yet), simply run again.
+      if (step.status === "running" && this.changesTheWorld(run.nodes.get(step.nodeId))) {
+        run.statuses[step.nodeId] = "failed";
+        run.errors[step.nodeId] = INTERRUPTED;
+        run.interrupted.push(step.nodeId);
+        continue;
+      }
       if (step.status === "succeeded" && step.output) run.succeeded(step.nodeId, step.output);
       else if (step.status === "skipped") run.skipped(step.nodeId);
       else if (step.status === "succeeded" || step.status === "failed") run.statuses[step.nodeId] = step.status;
