@@ -8,8 +8,9 @@ import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate
  * replaced whenever MCP tools come or go). A version never changes once
  * saved, so such a workflow is validated once, not on every run; one that
  * uses secrets is checked every time, since a secret can be removed.
- * Should validation ever look at the world (a folder on disk), remember only
- * what does not depend on it.
+ * Validation looks at the world in one place only, a step folder that does
+ * not exist yet, and that is a warning: it never changes whether a run may
+ * start, which is all that is remembered here.
  */
 
 const MAX_REMEMBERED = 500;

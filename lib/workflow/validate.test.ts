@@ -36,6 +36,27 @@ describe("validateWorkflow", () => {
     ]);
   });
 
+  it("warns about a setting the tool does not have, and a step folder that does not exist yet, without refusing the run", async () => {
+    const withWrite = (settings: Record<string, unknown>) => ({ ...base, nodes: base.nodes.map((node) => (node.id === "write" ? { ...node, settings } : node)) });
+    const result = await validateWorkflow(withWrite({ root: "/tmp", bogus: 1 }), options);
+    expect(result.valid).toBe(true);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ nodeId: "write", field: "settings.bogus", severity: "warning", message: expect.stringContaining('no setting "bogus"; it is ignored') }),
+    ]);
+    const missing = await validateWorkflow(withWrite({ root: "/tmp/no-such-folder-for-validation" }), options);
+    expect(missing.valid).toBe(true);
+    expect(missing.problems).toEqual([
+      expect.objectContaining({ field: "settings.root", severity: "warning", message: expect.stringContaining("does not exist (yet)") }),
+    ]);
+  });
+
+  it("refuses a step whose required input is bound to nothing, which could only fail at run time", async () => {
+    const unbound = { ...base, nodes: base.nodes.map((node) => (node.id === "write" ? { ...node, arguments: { path: "a.md" } } : node)) };
+    const result = await validateWorkflow(unbound, options);
+    expect(result.valid).toBe(false);
+    expect(result.problems).toEqual([expect.objectContaining({ nodeId: "write", field: "arguments.content", severity: "error", message: expect.stringContaining('needs "content"') })]);
+  });
+
   it("reports every problem at once, each with its node and field", async () => {
     const result = await validateWorkflow(
       {

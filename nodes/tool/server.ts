@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { createToolContext, parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
@@ -60,7 +61,15 @@ async function checkToolNode(node: ToolNode, context: NodeValidationContext): Pr
       const root = (parsed.data as Record<string, unknown>)[tool.rootSetting];
       if (typeof root === "string" && root.trim() !== "" && !path.isAbsolute(root)) {
         error(`settings.${tool.rootSetting}`, `Expected an absolute folder path, got "${root}": a relative folder would depend on where the server was started.`);
+      } else if (typeof root === "string" && root.trim() !== "" && !existsSync(root)) {
+        // A warning, not an error: the folder may be made before the run (by a person, or by an earlier step).
+        error(`settings.${tool.rootSetting}`, `The folder ${root} does not exist (yet): the step will fail unless it is created before it runs.`, "warning");
       }
+    }
+    // The settings model drops keys it does not know: say so, rather than let a typo pass for a setting.
+    const known = tool.settingsModel instanceof z.ZodObject ? Object.keys(tool.settingsModel.shape) : null;
+    for (const key of known ? Object.keys(node.settings).filter((each) => !known.includes(each)) : []) {
+      error(`settings.${key}`, `${tool.title} has no setting "${key}"; it is ignored. Known settings: ${known!.join(", ") || "none"}.`, "warning");
     }
   } else if (Object.keys(node.settings).length > 0) {
     error("settings", `${tool.title} has nothing to configure; remove its settings.`);
@@ -79,6 +88,16 @@ async function checkToolNode(node: ToolNode, context: NodeValidationContext): Pr
     if (findReferences(value).length === 0) {
       const parsed = shape[name]!.safeParse(value);
       if (!parsed.success) error(field, parsed.error.issues.map((issue) => issue.message.replace(/^Invalid input: /, "")).join("; "));
+    }
+  }
+
+  // A step's tool gets its inputs only from its bindings (an agent's tool gets the rest from the model).
+  if (!context.graph.attachedTo.has(node.id)) {
+    for (const [name, schema] of Object.entries(shape)) {
+      if (name === "operation" || tool.secretInputs.includes(name) || name in node.arguments) continue;
+      if (!schema.safeParse(undefined).success) {
+        error(`arguments.${name}`, `${tool.title} needs "${name}": give it a value, or a template such as {{ inputs.${name} }}.`);
+      }
     }
   }
 
