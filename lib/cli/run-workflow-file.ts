@@ -172,6 +172,8 @@ async function driveRun(options: {
     pool: options.pool,
     secrets: options.secrets,
     workingDirectory: process.cwd(),
+    // A person may decide in the studio's inbox instead of this terminal: the studio writes the decision, this process finds it.
+    decisionsElsewhereEveryMs: 500,
     log: (message, error) => streams.stderr.write(`${message}${error ? `: ${error instanceof Error ? error.message : String(error)}` : ""}\n`),
   });
 

@@ -16,7 +16,8 @@ Options:
       --json             Print one JSON event per line (the last one carries the output).
   -h, --help             Show this text.
 
-Without --auto-approve, approvals are asked on the terminal; when no one is at a
+Without --auto-approve, approvals are asked on the terminal, and may as well be
+decided in the studio's inbox (it shares the data folder); when no one is at a
 terminal (stdin is not a TTY), they are denied.
 
 Exit status: 0 the run succeeded, 1 it failed or was cancelled, 2 a usage error

@@ -36,6 +36,8 @@ export interface RunEngineOptions {
   log?: (message: string, error?: unknown) => void;
   /** Builds agent nodes' models; tests pass a mock. Default: the AI SDK providers. */
   agentModel?: AgentModelFactory;
+  /** Look for decisions made by another process (the studio deciding a CLI-driven run) this often while a step waits. */
+  decisionsElsewhereEveryMs?: number;
 }
 
 /** The error of a step that changes the world and was cut off by a restart while it ran. */
@@ -129,7 +131,10 @@ export class RunEngine {
 
   constructor(private readonly options: RunEngineOptions) {
     this.workingDirectory = options.workingDirectory ?? os.homedir();
-    this.approvals = new ApprovalWaits(options.store);
+    this.approvals = new ApprovalWaits(
+      options.store,
+      options.decisionsElsewhereEveryMs ? { decisionsElsewhereEveryMs: options.decisionsElsewhereEveryMs } : {},
+    );
   }
 
   /**

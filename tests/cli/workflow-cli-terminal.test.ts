@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/persistence";
+import { PrismaRunStore } from "@/lib/persistence/run-store";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 
 /**
@@ -103,5 +105,39 @@ describe("npm run workflow on a terminal", () => {
     expect(await session.exited).toBe(1);
     expect(session.screen()).toMatch(/\[run\] FAILED: .*denied/);
     expect(existsSync(path.join(workRoot, "victim-cli", "keep.txt"))).toBe(true);
+  }, 90_000);
+
+  it("lets a person decide in the studio instead: the run waiting at the terminal wakes and finishes", async () => {
+    const definition: WorkflowDefinitionInput = {
+      name: "cli decided in the studio",
+      mode: "default",
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "write", kind: "tool", tool: "write_file", settings: { root: workRoot }, arguments: { path: "from-the-studio.txt", content: "approved elsewhere" } },
+        { id: "out", kind: "output", value: "done" },
+      ],
+      edges: [
+        { id: "a", source: "in", target: "write" },
+        { id: "b", source: "write", target: "out" },
+      ],
+    };
+    const file = path.join(folder, "decided-elsewhere.json");
+    writeFileSync(file, JSON.stringify(definition));
+    const dataFolder = path.join(folder, "data-elsewhere");
+
+    const session = startOnTerminal(["run", file, "--data", dataFolder]);
+    await session.waitFor("[o]nce / [a]lways / [d]eny? ");
+    // The studio's process writes the decision to the shared database, as its inbox does; nobody types at the terminal.
+    const database = openDatabase(`file:${path.join(dataFolder, "studio.db")}`);
+    try {
+      const pending = await database.approval.findFirstOrThrow({ where: { status: "pending" } });
+      const decided = await new PrismaRunStore(database).decideApproval(pending.id, { decision: "once", feedback: null, decidedBy: "studio user" });
+      expect(decided?.changed).toBe(true);
+    } finally {
+      await database.$disconnect();
+    }
+    expect(await session.exited).toBe(0);
+    expect(session.screen()).toContain("(by studio user)");
+    expect(readFileSync(path.join(workRoot, "from-the-studio.txt"), "utf8")).toBe("approved elsewhere");
   }, 90_000);
 });

@@ -55,10 +55,25 @@ interface Waiter {
  * event saying so, and a cancelled run's approval-decided events before its
  * run-cancelled event.
  */
+export interface ApprovalWaitsOptions {
+  /**
+   * Also look in the store for decisions another process made (the studio's
+   * inbox deciding a run this CLI drives), every this many milliseconds while
+   * something waits. Off by default: in the studio every decision comes
+   * through its own API, which wakes the step at once.
+   */
+  decisionsElsewhereEveryMs?: number;
+}
+
 export class ApprovalWaits {
   private readonly waiters = new Map<string, Waiter>();
+  private watch: ReturnType<typeof setInterval> | null = null;
+  private looking = false;
 
-  constructor(private readonly store: ApprovalStore) {}
+  constructor(
+    private readonly store: ApprovalStore,
+    private readonly options: ApprovalWaitsOptions = {},
+  ) {}
 
   /** Finds or creates the stored approval for `request` and resolves with it once decided. */
   async await(run: WaitingRun, request: ApprovalRequest): Promise<ApprovalRecord> {
@@ -152,7 +167,37 @@ export class ApprovalWaits {
   }
 
   private register(runId: string, approvalId: string): Promise<ApprovalRecord> {
-    return new Promise((resolve, reject) => this.waiters.set(approvalId, { runId, resolve, reject }));
+    const decision = new Promise<ApprovalRecord>((resolve, reject) => this.waiters.set(approvalId, { runId, resolve, reject }));
+    this.watchElsewhere();
+    return decision;
+  }
+
+  /** Starts looking for decisions made by other processes, if asked to, for as long as something waits. */
+  private watchElsewhere(): void {
+    const every = this.options.decisionsElsewhereEveryMs;
+    if (!every || this.watch !== null) return;
+    this.watch = setInterval(() => void this.lookElsewhere(), every);
+  }
+
+  private async lookElsewhere(): Promise<void> {
+    if (this.looking) return;
+    if (this.waiters.size === 0) {
+      if (this.watch !== null) clearInterval(this.watch);
+      this.watch = null;
+      return;
+    }
+    this.looking = true;
+    try {
+      for (const approvalId of [...this.waiters.keys()]) {
+        const stored = await this.store.getApproval(approvalId);
+        // A cancellation is this process's to announce (cancelRun); a decision anyone's.
+        if (stored && stored.status !== "pending" && stored.status !== "cancelled") this.wake(stored);
+      }
+    } catch {
+      // The store is unreachable for a moment: look again at the next tick.
+    } finally {
+      this.looking = false;
+    }
   }
 
   private wake(approval: ApprovalRecord): void {
