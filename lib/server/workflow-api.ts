@@ -3,9 +3,12 @@ import { recordAudit } from "@/lib/persistence/audit-store";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import { withMcpServersRecorded } from "@/nodes/tool/mcp-origin";
 import { introducedPrivilegedSettings, withoutPrivilegedSettings, type PrivilegedSetting } from "@/lib/workflow/privileged-settings";
+import { literalSecretsIn } from "@/lib/workflow/literal-secrets";
 import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate";
+import type { ToolPool } from "@/lib/tools";
 import { clientAddress, type Principal } from "./access/principal";
 import { requireRecentSignIn } from "./access/recent-sign-in";
+import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
 /** Validates a definition against the process's tools and stored secrets. */
@@ -28,6 +31,7 @@ export async function saveWorkflowAs(
   options: SaveWorkflowOptions = {},
 ): Promise<WorkflowDetail> {
   const studio = await startStudio();
+  refuseLiteralSecrets(definition, studio.pool());
   const previous = id === null ? null : (await getWorkflow(id)).definition;
   const introduced = introducedPrivilegedSettings(definition, previous);
   if (introduced.length > 0) requireRecentSignIn(principal, `Saving a workflow where ${introduced[0]!.description}`);
@@ -53,6 +57,7 @@ export async function saveWorkflowAs(
  */
 export async function importWorkflow(request: Request, principal: Principal, definition: WorkflowDefinition): Promise<{ workflow: WorkflowDetail; dropped: PrivilegedSetting[] }> {
   const studio = await startStudio();
+  refuseLiteralSecrets(definition, studio.pool());
   const safe = withoutPrivilegedSettings(definition);
   const workflow = await createWorkflow(withMcpServersRecorded(safe.definition, studio.pool()));
   if (safe.dropped.length > 0) {
@@ -65,4 +70,14 @@ export async function importWorkflow(request: Request, principal: Principal, def
     });
   }
   return { workflow, dropped: safe.dropped };
+}
+
+/** 422 naming each secret input that holds a value, before anything is stored: nothing of it reaches the database. */
+function refuseLiteralSecrets(definition: WorkflowDefinition, pool: ToolPool): void {
+  const literal = literalSecretsIn(definition, pool);
+  if (literal.length === 0) return;
+  const message = "holds a secret written out; store it in Settings → Secrets and reference it as ${NAME}";
+  throw new HttpError(422, `${literal.map((each) => each.path).join(", ")}: ${message}. Nothing was saved.`, {
+    issues: literal.map((each) => ({ path: each.path, message, code: "custom" })),
+  });
 }

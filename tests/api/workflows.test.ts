@@ -108,6 +108,33 @@ describe("workflows: create, list, get, save, versions", () => {
   });
 });
 
+describe("secrets written out", () => {
+  it("are refused at save, import and every later save, naming the field; nothing holding them is stored", async () => {
+    const literal = (dsn: string) => ({
+      name: "Literal secret",
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "db", kind: "tool", tool: "sql", operation: "list_tables", arguments: { dsn } },
+      ],
+      edges: chain("in", "db"),
+    });
+    const before = await api.counts();
+    for (const [method, url] of [["POST", "/api/workflows"], ["POST", "/api/workflows/import"]] as const) {
+      const refused = await api.request(method, url, literal("postgresql://app:hunter2@127.0.0.1:5432/app"));
+      expect(refused.status, `${method} ${url}`).toBe(422);
+      expect(refused.body.issues).toEqual([expect.objectContaining({ path: "nodes[1].arguments.dsn", message: expect.stringContaining("${NAME}") })]);
+      expect(refused.text).not.toContain("hunter2");
+    }
+    const saved = await api.createWorkflow(literal("${SOME_DB}"));
+    const save = await api.request("PUT", `/api/workflows/${saved.id}`, literal("postgresql://app:hunter2@127.0.0.1:5432/app"));
+    expect(save.status).toBe(422);
+    const stored = (await api.expect(200, "GET", `/api/workflows/${saved.id}`)).workflow;
+    expect(stored.latestVersion).toBe(1);
+    expect(JSON.stringify(stored)).not.toContain("hunter2");
+    expect((await api.counts()).workflows).toBe(before.workflows! + 1);
+  });
+});
+
 describe("POST /api/workflows/validate", () => {
   it("returns every problem at once, each with its node and field", async () => {
     const root = workFolder();
