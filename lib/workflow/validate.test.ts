@@ -86,6 +86,40 @@ describe("validateWorkflow", () => {
     );
   });
 
+  it("reports shape and meaning problems together: a node missing its tool, a root of 5, an edge to nowhere, a cycle, an unknown operation", async () => {
+    const result = await validateWorkflow(
+      {
+        name: "Many faults",
+        nodes: [
+          { id: "in", kind: "input", fields: [] },
+          { id: "t", kind: "tool" },
+          { id: "w", kind: "tool", tool: "write_file", settings: { root: 5 }, arguments: { path: "a.md", content: "x" } },
+          { id: "q", kind: "tool", tool: "sql", operation: "nope" },
+          { id: "a", kind: "output", value: "a" },
+          { id: "b", kind: "output", value: "b" },
+        ],
+        edges: [
+          { id: "e1", source: "in", target: "t" },
+          { id: "e2", source: "t", target: "w" },
+          { id: "e3", source: "in", target: "q" },
+          { id: "e4", source: "w", target: "ghost" },
+          { id: "e5", source: "a", target: "b" },
+          { id: "e6", source: "b", target: "a" },
+        ],
+      },
+      options,
+    );
+    expect(result.valid).toBe(false);
+    const where = result.problems.map((problem) => `${problem.nodeId}|${problem.field}`);
+    expect(where).toEqual(
+      expect.arrayContaining(["t|tool", "w|settings.root", "null|edges[3].target", "a|null", "b|null", "q|operation"]),
+    );
+    // The stand-in for the node without a shape adds nothing of its own, and nothing downstream of it reads as unreachable.
+    expect(result.problems.filter((problem) => problem.nodeId === "t")).toHaveLength(1);
+    expect(result.problems.some((problem) => problem.nodeId === "w" && /Nothing leads/.test(problem.message))).toBe(false);
+    expect(result.definition).toBeNull();
+  });
+
   it("derives secret requirements and tells set from usable", async () => {
     const sqlNode = (id: string, dsn: string) => ({ id, kind: "tool", tool: "sql", operation: "list_tables", arguments: { dsn } });
     const result = await validateWorkflow(

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
 import { serverOf } from "@/nodes/server";
-import { DEFAULT_ROUTE, WorkflowDefinitionSchema, type WorkflowDefinition } from "./definition";
+import { DEFAULT_ROUTE, NodeIdSchema, WorkflowDefinitionSchema, WorkflowEdgeSchema, WorkflowNodeSchema, type WorkflowDefinition } from "./definition";
 import { fieldName } from "./field-path";
 import { buildGraph, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
 import { findReferences, TemplateError } from "./templates";
@@ -50,9 +50,29 @@ export interface ValidationOptions {
 export async function validateWorkflow(input: unknown, options: ValidationOptions): Promise<ValidationResult> {
   const parsed = WorkflowDefinitionSchema.safeParse(input);
   if (!parsed.success) {
-    return { valid: false, problems: schemaProblems(parsed.error, input), requirements: [], definition: null };
+    // Shape errors first, then what the rest of the workflow means, checked on the part that has a shape.
+    const problems = schemaProblems(parsed.error, input);
+    const salvaged = salvage(input);
+    if (!salvaged) return { valid: false, problems, requirements: [], definition: null };
+    const meaning = await checkMeaning(salvaged.definition, options);
+    const known = new Set(problems.map((problem) => `${problem.nodeId}|${problem.field}`));
+    for (const problem of [...salvaged.problems, ...meaning.problems]) {
+      // A stand-in's problems are its shape error's; a field already reported says enough.
+      if (problem.nodeId !== null && salvaged.standIns.has(problem.nodeId)) continue;
+      if (known.has(`${problem.nodeId}|${problem.field}`)) continue;
+      problems.push(problem);
+    }
+    return { valid: false, problems, requirements: meaning.requirements, definition: null };
   }
-  const definition = parsed.data;
+  const { problems, requirements } = await checkMeaning(parsed.data, options);
+  return { valid: !problems.some((problem) => problem.severity === "error"), problems, requirements, definition: parsed.data };
+}
+
+/**
+ * The workflow's meaning (tools, settings, secrets, references, structure),
+ * for a definition that has its shape. Problems in the order they are found.
+ */
+async function checkMeaning(definition: WorkflowDefinition, options: ValidationOptions): Promise<{ problems: WorkflowProblem[]; requirements: WorkflowRequirement[] }> {
   const graph = buildGraph(definition);
   const problems: WorkflowProblem[] = [];
   const requirements: WorkflowRequirement[] = [];
@@ -100,7 +120,50 @@ export async function validateWorkflow(input: unknown, options: ValidationOption
       checkTemplates,
     });
   }
-  return { valid: !problems.some((problem) => problem.severity === "error"), problems, requirements, definition };
+  return { problems, requirements };
+}
+
+/**
+ * The part of a definition that has a shape, for checking what it means while
+ * its shape errors are reported: each node that parses, a stand-in (an empty
+ * output, whose own problems are left out) for each that does not, so edges
+ * and references to it still hold; the edges that parse; invalid top-level
+ * fields at their defaults. An edge naming no node at all is a problem here,
+ * since the schema says so only once every node parses. Null when nothing of
+ * it can be read.
+ */
+function salvage(input: unknown): { definition: WorkflowDefinition; standIns: Set<string>; problems: WorkflowProblem[] } | null {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return null;
+  const raw = input as Record<string, unknown>;
+  const standIns = new Set<string>();
+  const problems: WorkflowProblem[] = [];
+  const rawNodes = Array.isArray(raw.nodes) ? raw.nodes : [];
+  const nodes = rawNodes.flatMap((node: unknown) => {
+    if (WorkflowNodeSchema.safeParse(node).success) return [node];
+    const id = (node as { id?: unknown } | null)?.id;
+    if (typeof id !== "string" || !NodeIdSchema.safeParse(id).success) return [];
+    standIns.add(id);
+    return [{ id, kind: "output", value: "" }];
+  });
+  const ids = new Set(nodes.map((node) => (node as { id: string }).id));
+  const edges = (Array.isArray(raw.edges) ? raw.edges : []).flatMap((edge: unknown, index: number) => {
+    const parsedEdge = WorkflowEdgeSchema.safeParse(edge);
+    if (!parsedEdge.success) return [];
+    const missing = (["source", "target"] as const).filter((end) => !ids.has(parsedEdge.data[end]));
+    for (const end of missing) problems.push({ nodeId: null, field: `edges[${index}].${end}`, message: `no node with id "${parsedEdge.data[end]}"`, severity: "error" });
+    return missing.length === 0 ? [edge] : [];
+  });
+  let candidate: Record<string, unknown> = { ...raw, nodes, edges };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const parsed = WorkflowDefinitionSchema.safeParse(candidate);
+    if (parsed.success) return { definition: parsed.data, standIns, problems };
+    // Top-level fields that do not fit go back to their defaults (a name to a placeholder); their errors are reported already.
+    const fields = new Set(parsed.error.issues.map((issue) => issue.path[0]).filter((key): key is string => typeof key === "string" && key !== "nodes" && key !== "edges"));
+    if (fields.size === 0) return null;
+    candidate = Object.fromEntries(Object.entries(candidate).filter(([key]) => !fields.has(key)));
+    if (fields.has("name")) candidate.name = "(unnamed)";
+  }
+  return null;
 }
 
 function checkStructure(
