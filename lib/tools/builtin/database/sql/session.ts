@@ -1,6 +1,7 @@
+import path from "node:path";
 import type { ToolContext } from "../../../tool-context";
 import { ToolResult } from "../../../tool-result";
-import { parseDsn } from "./dsn";
+import { parseDsn, type ParsedDsn } from "./dsn";
 import type { READ_ONLY_STATEMENTS } from "./read-only-sql";
 
 /** A table or view as listed. */
@@ -91,6 +92,39 @@ export function driverMessage(error: unknown): string {
 }
 
 /**
+ * The parts of a connection URL a driver's error may repeat and a model need
+ * not learn: the role, the host (with and without the port), the database
+ * name; for SQLite the file. Longest first, so no part is half-replaced.
+ */
+export function connectionParts(dsn: ParsedDsn): string[] {
+  // A SQLite file by its whole path (where it lives); its name alone is what a person needs to fix it.
+  if (dsn.kind === "sqlite") return [dsn.file];
+  let url: URL;
+  try {
+    url = new URL(dsn.connectionString);
+  } catch {
+    return [];
+  }
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const parts = [url.host, url.hostname, decode(url.username), decode(url.pathname.replace(/^\//, ""))];
+  // Short parts ("db", "pg") would mask ordinary words in the message; they say little anyway.
+  return [...new Set(parts.filter((part) => part.length >= 3))].sort((left, right) => right.length - left.length);
+}
+
+/** A driver's error with the connection's role, host, database and file replaced by what they are. */
+export function maskConnection(message: string, dsn: ParsedDsn): string {
+  let masked = message;
+  for (const part of connectionParts(dsn)) masked = masked.split(part).join("[connection detail hidden]");
+  return masked;
+}
+
+/**
  * Opens a session for `dsn`, runs `work`, always closes it, and turns any
  * failure into a `ToolResult.error`. The framework has already resolved and
  * checked the DSN and masks it in whatever leaves; still, no message here
@@ -115,18 +149,18 @@ export async function withDatabase(
       session = await openSqlite(parsed.dsn.file);
     }
   } catch (error) {
-    if (DatabaseToolError.isInstance(error)) return ToolResult.error(error.message);
+    if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn));
     const engine = parsed.dsn.kind === "postgres" ? "PostgreSQL" : "SQLite";
     return ToolResult.error(
-      `Could not connect to the ${engine} database: ${driverMessage(error)}. Check that the server is running and that the connection URL stored in Settings → Secrets is right.`,
+      `Could not connect to the ${engine} database: ${maskConnection(driverMessage(error), parsed.dsn)}. Check that the server is running and that the connection URL stored in Settings → Secrets is right.`,
     );
   }
   try {
     return await work(session);
   } catch (error) {
     if (ctx.signal.aborted) return ToolResult.error("The database call was cancelled.");
-    if (DatabaseToolError.isInstance(error)) return ToolResult.error(error.message);
-    return ToolResult.error(`The ${session.engine} database reported an error: ${driverMessage(error)}.`);
+    if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn));
+    return ToolResult.error(`The ${session.engine} database reported an error: ${maskConnection(driverMessage(error), parsed.dsn)}.`);
   } finally {
     await session.close().catch(() => undefined);
   }

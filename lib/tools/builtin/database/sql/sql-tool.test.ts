@@ -34,7 +34,7 @@ interface QueryData {
 }
 
 /** Runs the tool as a workflow would: the DSN bound as a `${NAME}` reference the model never sees. */
-function run(secret: "SQLITE_URL" | "POSTGRES_URL" | "BAD_PORT_URL", args: Record<string, unknown>): Promise<ToolResult> {
+function run(secret: "SQLITE_URL" | "POSTGRES_URL" | "BAD_PORT_URL" | "WRONG_DATABASE_URL", args: Record<string, unknown>): Promise<ToolResult> {
   return tool.run(args, ctx, { boundArgs: { dsn: `\${${secret}}` } });
 }
 
@@ -80,6 +80,8 @@ beforeAll(async () => {
   badPort.port = "1";
   badPort.username = "reader";
   badPort.password = PASSWORD;
+  const wrongDatabase = new URL(POSTGRES_URL);
+  wrongDatabase.pathname = "/payroll_archive_2019";
   const withPassword = new URL(POSTGRES_URL);
   withPassword.password = PASSWORD; // trust auth ignores it, so the connection still works
   ctx = createToolContext({
@@ -88,6 +90,7 @@ beforeAll(async () => {
       SQLITE_URL: `sqlite://${sqliteFile}`,
       POSTGRES_URL: withPassword.toString(),
       BAD_PORT_URL: badPort.toString(),
+      WRONG_DATABASE_URL: wrongDatabase.toString(),
       NOT_A_URL: "just-some-words",
       MYSQL_URL: "mysql://root@db/app",
     }),
@@ -171,6 +174,18 @@ describe("sql tool: secrets", () => {
     expect(result.content).toMatch(/ECONNREFUSED/);
     expect(JSON.stringify(result)).not.toContain(PASSWORD);
     expect(JSON.stringify(result)).not.toContain(encodeURIComponent(PASSWORD));
+  });
+
+  it("keeps the connection's host, role and database out of the errors a model reads", async () => {
+    const refused = await run("BAD_PORT_URL", { operation: "test_connection" });
+    expect(refused.content).toMatch(/ECONNREFUSED/);
+    expect(refused.content).not.toContain(`${new URL(POSTGRES_URL).hostname}:1`);
+    const missing = await run("WRONG_DATABASE_URL", { operation: "test_connection" });
+    expect(missing.isError).toBe(true);
+    // PostgreSQL says: database "payroll_archive_2019" does not exist.
+    expect(missing.content).toContain("does not exist");
+    expect(missing.content).not.toContain("payroll_archive_2019");
+    expect(missing.content).toContain("[connection detail hidden]");
   });
 
   it("never puts the password in a successful result either", async () => {
