@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { ToolContext } from "../../../tool-context";
 import { ToolResult } from "../../../tool-result";
 import { parseDsn, type ParsedDsn } from "./dsn";
