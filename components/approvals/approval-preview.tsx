@@ -60,6 +60,13 @@ export function ApprovalPreview({ kind, effect, toolTitle, arguments: args }: Ap
               <VisibleText text={effect.url} />
             </span>
           </div>
+          {effect.reaches ? (
+            // Why a read asks at all: it leads to this machine or its network (the outbound-address guardrail).
+            <p role="note" className="rounded border border-caution bg-caution-soft px-2 py-1.5 text-sm text-foreground">
+              Reaches this machine or its network: <VisibleText text={effect.reaches} />. A page or a model could use this to read
+              internal services; approve only if this step should.
+            </p>
+          ) : null}
           {effect.headers.length > 0 ? (
             <ArgumentList values={Object.fromEntries(effect.headers.map((header) => [header.name, header.value]))} label="Request headers" />
           ) : null}

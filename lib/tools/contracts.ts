@@ -9,6 +9,7 @@ export {
   defaultGuardrails,
   GuardrailsSchema,
   McpPolicySchema,
+  LocalNetworkPolicySchema,
   NetworkPolicySchema,
   PermissionModeSchema,
   ShellPolicySchema,

@@ -1,3 +1,4 @@
+import { lookup } from "node:dns/promises";
 import { AutoApproveIOHandler, type IOHandler } from "./io-handler";
 import { defaultGuardrails, type Guardrails, type PermissionMode } from "./permissions/guardrails";
 import { NO_SECRETS, type SecretResolver } from "./secrets";
@@ -65,7 +66,17 @@ export interface ToolContext<Settings = Record<string, unknown>> {
   fileState: Map<string, FileSnapshot>;
   /** Host-specific state (agent todo lists, job tables, ...). */
   extra: Record<string, unknown>;
+  /**
+   * The addresses a host name leads to, for the outbound-address guardrail
+   * (lib/tools/net/outbound.ts): a request connects only to what was checked.
+   * Tests inject one; the default asks the system resolver.
+   */
+  resolveHost: HostResolver;
 }
+
+export type HostResolver = (host: string) => Promise<string[]>;
+
+const systemResolver: HostResolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export interface ToolContextOptions extends Partial<Omit<ToolContext, "permissions">> {
   io: IOHandler;
@@ -91,6 +102,7 @@ export function createToolContext(options: ToolContextOptions): ToolContext {
     secrets: NO_SECRETS,
     fileState: new Map(),
     extra: {},
+    resolveHost: systemResolver,
     ...rest,
     permissions: {
       mode: "default",

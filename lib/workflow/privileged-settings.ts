@@ -3,8 +3,9 @@ import type { WorkflowDefinition } from "./definition";
 /**
  * Choices in a workflow that let actions run without a person's approval:
  * `bypass` and `accept_edits` modes (the workflow's or an agent's), an open
- * shell, network or MCP policy, and a non-empty `writeScope` (writes approved
- * in advance). Choosing one is a privileged change (it needs a recent
+ * shell, network, MCP or local-network policy, a non-empty `writeScope`
+ * (writes approved in advance) and a non-empty `localNetworkAllow` (hosts on
+ * this machine or its network reached without asking). Choosing one is a privileged change (it needs a recent
  * sign-in and is written to the security log), and an imported workflow never
  * brings one with it. One list, used by both.
  */
@@ -25,6 +26,7 @@ const OPEN_POLICIES = [
   ["shellPolicy", "runs shell commands without asking"],
   ["networkPolicy", "sends requests that change things without asking"],
   ["mcpPolicy", "calls MCP tools that change things without asking"],
+  ["localNetworkPolicy", "reaches this machine and its network without asking"],
 ] as const;
 
 export function privilegedSettings(definition: WorkflowDefinition): PrivilegedSetting[] {
@@ -33,6 +35,10 @@ export function privilegedSettings(definition: WorkflowDefinition): PrivilegedSe
   if (mode) found.push({ path: "mode", value: definition.mode, description: `the workflow ${mode} (mode ${definition.mode})` });
   for (const [policy, effect] of OPEN_POLICIES) {
     if (definition.guardrails[policy] === "open") found.push({ path: `guardrails.${policy}`, value: "open", description: `the workflow ${effect} (${policy} open)` });
+  }
+  if (definition.guardrails.localNetworkAllow.length > 0) {
+    const hosts = definition.guardrails.localNetworkAllow.join(", ");
+    found.push({ path: "guardrails.localNetworkAllow", value: hosts, description: `steps reach ${hosts} on this machine or its network without asking (localNetworkAllow)` });
   }
   if (definition.guardrails.writeScope.length > 0) {
     const scope = definition.guardrails.writeScope.join(", ");
@@ -65,7 +71,7 @@ function settingKey(setting: PrivilegedSetting): string {
 export function withoutPrivilegedSettings(definition: WorkflowDefinition): { definition: WorkflowDefinition; dropped: PrivilegedSetting[] } {
   const dropped = privilegedSettings(definition);
   if (dropped.length === 0) return { definition, dropped };
-  const guardrails = { ...definition.guardrails, writeScope: [] };
+  const guardrails = { ...definition.guardrails, writeScope: [], localNetworkAllow: [] };
   for (const [policy] of OPEN_POLICIES) if (guardrails[policy] === "open") guardrails[policy] = "gated";
   return {
     definition: {

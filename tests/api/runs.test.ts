@@ -227,7 +227,8 @@ describe("concurrency", () => {
     const slow = await slowServer(800);
     try {
       const branches = ["fetchA", "fetchB"].map((id) => ({ id, kind: "tool", tool: "http", arguments: { url: slow.url } }));
-      const { id } = await api.createWorkflow(fanOutWorkflow("Two fetches", branches));
+      // The slow server is on this machine: allow-listed, or the outbound-address guardrail would ask first.
+      const { id } = await api.createWorkflow(fanOutWorkflow("Two fetches", branches, { guardrails: { localNetworkAllow: ["127.0.0.1"] } }));
       const run = await api.startRun(id);
       const finished = await api.waitForRun(run.id);
       expect(finished.status, finished.error).toBe("succeeded");

@@ -78,6 +78,8 @@ export const RequestPreviewSchema = z.object({
   url: z.string(),
   headers: z.array(z.object({ name: z.string(), value: z.string() })),
   body: z.string().nullable(),
+  /** Where the address leads when it is this machine or its network (the outbound-address guardrail asks about it), in words. */
+  reaches: z.string().optional(),
 });
 export type RequestPreview = z.infer<typeof RequestPreviewSchema>;
 

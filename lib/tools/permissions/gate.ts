@@ -1,4 +1,5 @@
 import { relativeToRoot } from "../confinement";
+import { LOCAL_RANGE_WORDS } from "../net/local-range";
 import type { ToolContext, WriteGrant } from "../tool-context";
 import { firstMatch, pathRefusal } from "./path-rules";
 import type { PermissionRequest } from "./permission-request";
@@ -118,10 +119,50 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
 async function checkNetwork(request: Extract<PermissionRequest, { kind: "network" }>, ctx: ToolContext): Promise<GateDecision> {
   const { mode, guardrails, planApproved } = ctx.permissions;
   if (guardrails.networkPolicy === "denied") return refuse("Refused by a guardrail: network access is denied in this workflow.");
+  if (request.local) return checkLocalNetwork(request, request.local, ctx);
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
   return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
+}
+
+/**
+ * A request that reaches this machine or its network (loopback, private,
+ * link-local, a metadata service), reading ones included: refused under the
+ * `denied` policy, allowed for a host on `localNetworkAllow`, under `open` or
+ * in bypass mode, otherwise asked, saying where it leads.
+ */
+async function checkLocalNetwork(
+  request: Extract<PermissionRequest, { kind: "network" }>,
+  local: NonNullable<Extract<PermissionRequest, { kind: "network" }>["local"]>,
+  ctx: ToolContext,
+): Promise<GateDecision> {
+  const { mode, guardrails, planApproved } = ctx.permissions;
+  const where = `${local.host} leads to ${local.address}, ${LOCAL_RANGE_WORDS[local.range]}`;
+  if (guardrails.localNetworkPolicy === "denied") {
+    return refuse(`Refused by a guardrail: ${where}, and this workflow lets no step reach this machine or its network. Add the host to localNetworkAllow if it should.`);
+  }
+  if (isAllowedLocalHost(request.url, local, guardrails.localNetworkAllow)) return ALLOW;
+  if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
+  if (mode === "bypass" || guardrails.localNetworkPolicy === "open") return ALLOW;
+  const answer = await ctx.io.requestApproval(request);
+  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url} (${where}).`, answer.feedback);
+}
+
+/** Whether an entry of the allow list names the request's host (or the address it leads to), with its port when the entry gives one. */
+function isAllowedLocalHost(url: string, local: { host: string; address: string }, allow: readonly string[]): boolean {
+  if (allow.length === 0) return false;
+  const parsed = new URL(url);
+  const port = parsed.port || (parsed.protocol === "https:" ? "443" : "80");
+  const names = [local.host.toLowerCase(), local.address.toLowerCase()];
+  return allow.some((entry) => {
+    const text = entry.trim().toLowerCase().replace(/^\[|\](?=(:\d+)?$)/g, "");
+    const match = /^(.*?)(?::(\d+))?$/.exec(text);
+    const [host, entryPort] = [match?.[1] ?? text, match?.[2]];
+    // An IPv6 address has colons of its own: an entry that is one whole counts as a host without a port.
+    const whole = names.includes(text);
+    return whole || (names.includes(host) && (entryPort === undefined || entryPort === port));
+  });
 }
 
 async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ctx: ToolContext): Promise<GateDecision> {

@@ -16,6 +16,7 @@ export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 export const ShellPolicySchema = z.enum(["gated", "readonly", "denied", "open"]);
 export const NetworkPolicySchema = z.enum(["gated", "open", "denied"]);
 export const McpPolicySchema = z.enum(["gated", "open", "denied"]);
+export const LocalNetworkPolicySchema = z.enum(["gated", "open", "denied"]);
 
 /** Files that are never read or written, whatever the mode. */
 export const DEFAULT_PATH_DENY = [
@@ -53,6 +54,14 @@ export const GuardrailsSchema = z.object({
     .describe(
       "Refuse shell commands holding direction-changing Unicode characters (U+202A–202E, U+2066–2069, ...), which make a command read differently from how it runs.",
     ),
+  localNetworkPolicy: LocalNetworkPolicySchema.default("gated").describe(
+    "What happens when a step's request reaches this machine, its private network, a link-local address or a cloud metadata service, reading requests included.",
+  ),
+  localNetworkAllow: z
+    .array(z.string().trim().min(1).max(300))
+    .max(100)
+    .default([])
+    .describe("Hosts on this machine or its network that steps may reach without asking: a name or address, optionally with :port (127.0.0.1:11434, db.internal)."),
 });
 export type Guardrails = z.infer<typeof GuardrailsSchema>;
 

@@ -1,3 +1,4 @@
+import type { LocalRange } from "../net/local-range";
 import type { ApprovalPreview } from "./approval-preview";
 
 /**
@@ -28,7 +29,15 @@ export type PermissionRequest =
       reason: string;
       preview: ApprovalPreview;
     }
-  | { kind: "network"; method: string; url: string; reason: string; preview: ApprovalPreview }
+  | {
+      kind: "network";
+      method: string;
+      url: string;
+      reason: string;
+      preview: ApprovalPreview;
+      /** Set when the request reaches this machine or its network (lib/tools/net): the outbound-address guardrail decides. */
+      local?: { host: string; address: string; range: LocalRange };
+    }
   | { kind: "mcp"; server: string; tool: string; argumentsText: string; readOnly: boolean; preview: ApprovalPreview };
 
 export type PermissionKind = PermissionRequest["kind"];

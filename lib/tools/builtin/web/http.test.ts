@@ -42,7 +42,7 @@ beforeAll(async () => {
         return;
       case "/redirect":
         response.statusCode = 302;
-        response.setHeader("location", "/json");
+        response.setHeader("location", url.searchParams.get("to") ?? "/json");
         response.end();
         return;
       case "/slow":
@@ -58,8 +58,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const bypass = (): ToolContext => createToolContext({ io: new RecordingIOHandler({ network: "once" }), permissions: { mode: "bypass" } });
-const gated = (io: IOHandler, guardrails: Partial<Guardrails> = {}): ToolContext =>
-  createToolContext({ io, permissions: { guardrails: { ...defaultGuardrails(), ...guardrails } } });
+/** Default mode; the test server lives on this machine, so it is allow-listed unless a test says otherwise. */
+const gated = (io: IOHandler, guardrails: Partial<Guardrails> = {}, options: { resolveHost?: ToolContext["resolveHost"] } = {}): ToolContext =>
+  createToolContext({
+    io,
+    ...options,
+    permissions: { guardrails: { ...defaultGuardrails(), localNetworkAllow: ["127.0.0.1"], ...guardrails } },
+  });
 const data = (result: ToolResult) => result.data as Record<string, unknown>;
 
 describe("http: declaration", () => {
@@ -212,6 +217,74 @@ describe("http: permission gate", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toContain("network access is denied");
     expect(io.asksOf("network")).toEqual([]);
+  });
+});
+
+describe("http: the outbound-address guardrail", () => {
+  /** A resolver that knows a few test names, and counts what it was asked. */
+  function resolver(names: Record<string, string[]>) {
+    const asked: string[] = [];
+    const resolveHost = async (host: string) => {
+      asked.push(host);
+      const addresses = names[host];
+      if (!addresses) throw Object.assign(new Error(`no such host ${host}`), { code: "ENOTFOUND" });
+      return addresses;
+    };
+    return { resolveHost, asked };
+  }
+  const port = () => new URL(server.url).port;
+
+  it.each([
+    ["internal.test", "10.0.0.5", "a private network address"],
+    ["linklocal.test", "169.254.10.10", "a link-local address"],
+    ["metadata.test", "169.254.169.254", "the cloud metadata service"],
+    ["v6.test", "fd00:ec2::254", "the cloud metadata service"],
+  ])("refuses a GET to %s (%s) under a denying policy before any connection", async (host, address, words) => {
+    const { resolveHost, asked } = resolver({ [host]: [address] });
+    const io = new RecordingIOHandler({ network: "once" });
+    const result = await tool.run({ url: `http://${host}:${port()}/json` }, gated(io, { localNetworkPolicy: "denied", localNetworkAllow: [] }, { resolveHost }));
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain(`${host} leads to ${address}, ${words}`);
+    expect(asked).toEqual([host]);
+    expect(io.asksOf("network")).toEqual([]);
+  });
+
+  it("asks before a read reaches this machine, saying where it leads; denied, nothing connects", async () => {
+    const { resolveHost } = resolver({ "looks-public.test": ["127.0.0.1"] });
+    const io = new RecordingIOHandler({ network: "deny" });
+    const before = server.requests.length;
+    const result = await tool.run({ url: `http://looks-public.test:${port()}/json` }, gated(io, { localNetworkAllow: [] }, { resolveHost }));
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("The person denied GET");
+    expect(io.asksOf("network")).toMatchObject([
+      { kind: "network", method: "GET", preview: { kind: "request", reaches: "looks-public.test leads to 127.0.0.1, this machine (loopback)" } },
+    ]);
+    // The test server saw nothing: the refusal came before any connection.
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("connects to the address it checked, not to what the name resolves to later (no DNS rebinding)", async () => {
+    // The name exists nowhere but in this resolver: the request reaches the test server only because the connection is pinned.
+    const { resolveHost } = resolver({ "pinned.test": ["127.0.0.1"] });
+    const io = new RecordingIOHandler({ network: "deny" });
+    const result = await tool.run({ url: `http://pinned.test:${port()}/json` }, gated(io, { localNetworkAllow: [`pinned.test:${port()}`] }, { resolveHost }));
+    expect(result.isError, result.content).toBe(false);
+    expect(io.asksOf("network")).toEqual([]);
+  });
+
+  it("checks every redirect: a public-looking address that redirects into this machine is asked about", async () => {
+    const { resolveHost, asked } = resolver({ "public.test": ["127.0.0.1"], "inside.test": ["127.0.0.1"] });
+    const io = new RecordingIOHandler({ network: "deny" });
+    const before = server.requests.length;
+    const result = await tool.run(
+      { url: `http://public.test:${port()}/redirect?to=${encodeURIComponent(`http://inside.test:${port()}/json`)}` },
+      gated(io, { localNetworkAllow: [`public.test:${port()}`] }, { resolveHost }),
+    );
+    expect(result.isError).toBe(true);
+    expect(asked).toEqual(["public.test", "inside.test"]);
+    expect(io.asksOf("network")).toMatchObject([{ url: `http://inside.test:${port()}/json` }]);
+    // Only the first hop reached the server.
+    expect(server.requests.length).toBe(before + 1);
   });
 });
 

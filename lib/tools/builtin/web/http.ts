@@ -1,4 +1,6 @@
+import { fetch as undiciFetch } from "undici";
 import { z } from "zod";
+import { checkOutbound, pinnedDispatcher } from "../../net/outbound";
 import type { PermissionRequest } from "../../permissions/permission-request";
 import { SECRET_MASK } from "../../secrets";
 import { Tool } from "../../tool";
@@ -9,6 +11,9 @@ import { decodeText, describeFetchFailure, httpUrl, readCappedBody, requestSigna
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 const READ_ONLY_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** As fetch's own limit. */
+const MAX_REDIRECTS = 20;
 /** Most bytes of a body read at all; what reaches the model is capped further. */
 const MAX_BODY_BYTES = 2_000_000;
 /** Response headers worth reporting; cookies and the rest stay out of the transcript. */
@@ -133,13 +138,41 @@ export class HttpTool extends Tool<HttpArgs> {
     const target = `${args.method} ${args.url}`;
     const signal = requestSignal(args.timeoutSeconds, ctx.signal);
 
+    // Redirects are followed here, one hop at a time, so each address is checked before anything connects to it.
+    const shownHeaders = Object.entries(args.headers ?? {}).map(([name, value]) => ({ name, value: maskCredentialHeader(name, value) }));
+    let url = new URL(args.url);
+    let method: string = args.method;
+    let redirected = false;
     let response: Response;
     let read: Awaited<ReturnType<typeof readCappedBody>>;
-    try {
-      response = await fetch(args.url, { method: args.method, headers, body, signal, redirect: "follow" });
-      read = await readCappedBody(response, MAX_BODY_BYTES);
-    } catch (error) {
-      return ToolResult.error(describeFetchFailure(error, target, args.timeoutSeconds, ctx.signal));
+    for (let hop = 0; ; hop += 1) {
+      const check = await checkOutbound(url, { method, headers: shownHeaders, body: body ?? null }, ctx);
+      if (!check.allowed) return ToolResult.error(check.reason);
+      const dispatcher = pinnedDispatcher(check.addresses);
+      try {
+        response = (await undiciFetch(url, { method, headers, body, signal, redirect: "manual", dispatcher })) as unknown as Response;
+        const location = response.headers.get("location");
+        if (REDIRECTS.has(response.status) && location !== null && hop < MAX_REDIRECTS) {
+          await response.body?.cancel();
+          const next = new URL(location, url);
+          // As browsers do: a 303, or a 301/302 after a POST, becomes a GET without a body; credentials stay with their origin.
+          if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+            method = "GET";
+            body = undefined;
+            headers.delete("content-type");
+          }
+          if (next.origin !== url.origin) for (const name of ["authorization", "proxy-authorization", "cookie"]) headers.delete(name);
+          url = next;
+          redirected = true;
+          continue;
+        }
+        read = await readCappedBody(response, MAX_BODY_BYTES);
+      } catch (error) {
+        return ToolResult.error(describeFetchFailure(error, target, args.timeoutSeconds, ctx.signal));
+      } finally {
+        void dispatcher.close().catch(() => undefined);
+      }
+      break;
     }
 
     const contentType = response.headers.get("content-type");
@@ -169,7 +202,7 @@ export class HttpTool extends Tool<HttpArgs> {
     const headerLines = Object.entries(reported).map(([name, value]) => `${name}: ${value}`);
     const lines = [
       `${response.status} ${response.statusText}`.trim(),
-      ...(response.redirected ? [`(redirected to ${response.url})`] : []),
+      ...(redirected ? [`(redirected to ${url.href})`] : []),
       ...headerLines,
     ];
     const cut = read.truncated ? `\n… [body cut after ${MAX_BODY_BYTES} bytes]` : "";
@@ -179,7 +212,7 @@ export class HttpTool extends Tool<HttpArgs> {
       status: response.status,
       statusText: response.statusText,
       ok: response.ok,
-      url: response.url || args.url,
+      url: url.href,
       headers: reported,
       body: shownBody,
       ...(parsedJson !== undefined ? { json: parsedJson } : {}),
