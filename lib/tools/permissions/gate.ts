@@ -1,5 +1,5 @@
 import { relativeToRoot } from "../confinement";
-import { LOCAL_RANGE_WORDS } from "../net/local-range";
+import { isAllowListed, LOCAL_RANGE_WORDS } from "../net/local-range";
 import type { ToolContext, WriteGrant } from "../tool-context";
 import { firstMatch, pathRefusal } from "./path-rules";
 import type { PermissionRequest } from "./permission-request";
@@ -142,27 +142,11 @@ async function checkLocalNetwork(
   if (guardrails.localNetworkPolicy === "denied") {
     return refuse(`Refused by a guardrail: ${where}, and this workflow lets no step reach this machine or its network. Add the host to localNetworkAllow if it should.`);
   }
-  if (isAllowedLocalHost(request.url, local, guardrails.localNetworkAllow)) return ALLOW;
+  if (isAllowListed(new URL(request.url), local.host, local.address, guardrails.localNetworkAllow)) return ALLOW;
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.localNetworkPolicy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
   return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url} (${where}).`, answer.feedback);
-}
-
-/** Whether an entry of the allow list names the request's host (or the address it leads to), with its port when the entry gives one. */
-function isAllowedLocalHost(url: string, local: { host: string; address: string }, allow: readonly string[]): boolean {
-  if (allow.length === 0) return false;
-  const parsed = new URL(url);
-  const port = parsed.port || (parsed.protocol === "https:" ? "443" : "80");
-  const names = [local.host.toLowerCase(), local.address.toLowerCase()];
-  return allow.some((entry) => {
-    const text = entry.trim().toLowerCase().replace(/^\[|\](?=(:\d+)?$)/g, "");
-    const match = /^(.*?)(?::(\d+))?$/.exec(text);
-    const [host, entryPort] = [match?.[1] ?? text, match?.[2]];
-    // An IPv6 address has colons of its own: an entry that is one whole counts as a host without a port.
-    const whole = names.includes(text);
-    return whole || (names.includes(host) && (entryPort === undefined || entryPort === port));
-  });
 }
 
 async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ctx: ToolContext): Promise<GateDecision> {

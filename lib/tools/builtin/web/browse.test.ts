@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AutoApproveIOHandler } from "../../io-handler";
 import type { Tool } from "../../tool";
+import { defaultGuardrails } from "../../permissions/guardrails";
 import { createToolContext, type ToolContext } from "../../tool-context";
 import { BrowseTool, chromiumPath } from "./browse";
 import { startTestServer, type TestServer } from "./test-server";
@@ -27,6 +28,12 @@ beforeAll(async () => {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
     }
     response.setHeader("content-type", "text/html; charset=utf-8");
+    if (request.url?.startsWith("/embeds?")) {
+      // A page that loads an image from another host: the guardrail decides whether it may.
+      const image = new URL(request.url, "http://x").searchParams.get("image") ?? "";
+      response.end(`<!doctype html><html><head><title>Embeds</title></head><body><p>With an image</p><img src="${image}"></body></html>`);
+      return;
+    }
     response.end(PAGE);
   });
 });
@@ -34,6 +41,43 @@ afterAll(() => server.close());
 
 const context = (signal?: AbortSignal): ToolContext =>
   createToolContext({ io: new AutoApproveIOHandler(), ...(signal ? { signal } : {}) });
+
+describe("browse: the outbound-address guardrail", () => {
+  const port = () => new URL(server.url).port;
+  const resolving = (names: Record<string, string>) => async (host: string) => {
+    if (!names[host]) throw Object.assign(new Error(`no such host ${host}`), { code: "ENOTFOUND" });
+    return [names[host]!];
+  };
+
+  it("refuses a page on the private network under a denying policy, before a browser starts", async () => {
+    const ctx = createToolContext({
+      io: new AutoApproveIOHandler(),
+      resolveHost: resolving({ "intranet.test": "10.0.0.5" }),
+      permissions: { guardrails: { ...defaultGuardrails(), localNetworkPolicy: "denied" } },
+    });
+    const result = await tool.run({ url: "http://intranet.test/" }, ctx);
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain("intranet.test leads to 10.0.0.5, a private network address");
+  });
+
+  it("opens an allow-listed page at the address it checked, and blocks what it loads from this machine's network", async () => {
+    // Both names exist only in this resolver: the page loads because Chromium is pinned to the checked address.
+    const ctx = createToolContext({
+      io: new AutoApproveIOHandler(),
+      resolveHost: resolving({ "page.test": "127.0.0.1", "internal.test": "127.0.0.1" }),
+      permissions: { guardrails: { ...defaultGuardrails(), localNetworkAllow: ["page.test"] } },
+    });
+    const before = server.requests.length;
+    const image = `http://internal.test:${port()}/secret.png`;
+    const result = await tool.run({ url: `http://page.test:${port()}/embeds?image=${encodeURIComponent(image)}` }, ctx);
+    expect(result.isError, result.content).toBe(false);
+    expect(result.content).toContain("With an image");
+    expect(result.content).toContain(`Blocked (they reach this machine or its network): http://internal.test:${port()} (internal.test leads to 127.0.0.1, this machine (loopback))`);
+    const seen = server.requests.slice(before).map((request) => request.url);
+    expect(seen.some((url) => url.startsWith("/embeds"))).toBe(true);
+    expect(seen.filter((url) => url.startsWith("/secret.png"))).toEqual([]);
+  });
+});
 
 describe("browse: declaration", () => {
   it("is read-only but not concurrency-safe, with nothing to configure", () => {

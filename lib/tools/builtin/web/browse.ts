@@ -8,6 +8,8 @@ import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
 import { commandEnvironment } from "../shared/command-environment";
+import { checkOutbound } from "../../net/outbound";
+import { localReach } from "../../net/local-reach";
 import { httpUrl } from "./web-support";
 
 /** Debian's Chromium; `CHROMIUM_PATH` points elsewhere. */
@@ -94,6 +96,10 @@ export class BrowseTool extends Tool<BrowseArgs> {
       );
     }
     const timeout = args.timeoutSeconds * 1000;
+    // The page's own address is checked (and asked about) like any request, before a browser starts.
+    const target = new URL(args.url);
+    const checked = await checkOutbound(target, { method: "GET", headers: [], body: null }, ctx);
+    if (!checked.allowed) return ToolResult.error(checked.reason);
     // Loaded only when used: most runs never open a browser.
     const { chromium } = await import("playwright-core");
     const userDataDir = await mkdtemp(path.join(tmpdir(), "neurosurfer-browse-"));
@@ -112,7 +118,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
       try {
         context = await chromium.launchPersistentContext(userDataDir, {
           executablePath,
-          args: CHROMIUM_ARGS,
+          args: [...CHROMIUM_ARGS, ...pinHost(target.hostname, checked.addresses)],
           headless: true,
           viewport: VIEWPORT,
           timeout: LAUNCH_TIMEOUT_MS,
@@ -125,6 +131,17 @@ export class BrowseTool extends Tool<BrowseArgs> {
       }
       if (ctx.signal.aborted) return cancelled(args.url);
       const page = context.pages()[0] ?? (await context.newPage());
+      // What the page loads besides itself (frames, images, scripts, redirects) may not reach this machine or its
+      // network either: such requests are blocked, not asked about one by one, unless the host is allow-listed.
+      const blocked: string[] = [];
+      await context.route("**/*", async (route) => {
+        const url = new URL(route.request().url());
+        if (!/^https?:$/.test(url.protocol) || url.hostname === target.hostname) return route.continue();
+        const reach = await localReach(url, ctx);
+        if (reach === null) return route.continue();
+        blocked.push(`${url.origin} (${reach})`);
+        return route.abort("blockedbyclient");
+      });
 
       let status: number | null = null;
       try {
@@ -161,6 +178,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
         `Title: ${title || "(none)"}`,
         `URL: ${finalUrl}`,
         ...(status !== null ? [`Status: ${status}`] : []),
+        ...(blocked.length > 0 ? [`Blocked (they reach this machine or its network): ${[...new Set(blocked)].join(", ")}`] : []),
       ].join("\n");
       return ToolResult.withImages(
         `${header}\n\n${text === "" ? "(the page shows no text)" : text}`,
@@ -205,4 +223,14 @@ function describeNavigationError(error: unknown): string {
     ERR_ABORTED: "the navigation was aborted (the address may be a download)",
   };
   return code ? `${reasons[code] ?? code}.` : message;
+}
+
+/**
+ * Chromium resolves the page's host itself: pin it to the address that was
+ * checked, so a DNS answer that changes in between cannot lead it elsewhere.
+ */
+function pinHost(hostname: string, addresses: readonly string[]): string[] {
+  const address = addresses[0];
+  if (!address || hostname.startsWith("[") || /^[\d.]+$/.test(hostname)) return [];
+  return [`--host-resolver-rules=MAP ${hostname} ${address.includes(":") ? `[${address}]` : address}`];
 }
