@@ -115,7 +115,8 @@ test("a stdio MCP server's command is shown before it runs, and runs only after 
 
   const review = page.getByRole("dialog", { name: "Run this command on this machine?" });
   await expect(review).toBeVisible();
-  await expect(review.getByRole("listitem").filter({ hasText: "-c" })).toBeVisible();
+  // Exactly "-c": the marker's random folder name may hold "-c" too.
+  await expect(review.getByRole("listitem").filter({ hasText: /^-c$/ })).toBeVisible();
   await expect(review.getByText(`touch '${marker}'`)).toBeVisible();
   await expect(review.getByText("⟨U+202E⟩")).toBeVisible();
   await expect(review.getByRole("alert")).toContainText("hidden or direction-changing characters");
