@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { DomainSection } from "@/components/domain-section";
 import { groupToolsByDomain } from "@/components/tool-catalog";
 import { ToolIcon } from "@/components/tool-icon";
@@ -6,6 +7,8 @@ import { allTools } from "@/lib/tools";
 
 // The catalog is fixed at build time, but the layout around it shows who is signed in, so it renders per request.
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Tools" };
 
 export default function ToolsPage() {
   const groups = groupToolsByDomain(allTools().map(catalogEntry));

@@ -76,11 +76,14 @@ test("an agent's streamed text, its tool call and its approval appear live, once
   const approve = page.getByRole("button", { name: "Approve once" });
   await expect(approve).toBeVisible();
   await expect(heading).toContainText("waiting for you");
+  // A screen reader hears it too: the polite status region says what changed.
+  await expect(page.getByTestId("run-announcement")).toHaveText("Run waiting for you. 1 approval waits for you.");
   expect(readWorkspaceFile(fileName)).toBeNull();
   await snap(page, testInfo, "live: the approval card, as it opened");
   await approve.click();
 
   await expect(heading).toContainText("succeeded");
+  await expect(page.getByTestId("run-announcement")).toHaveText("Run succeeded.");
   await expect(page.getByText("· live")).toHaveCount(0);
   expect(readWorkspaceFile(fileName)).toBe("Live note.");
   await page.getByLabel("Show node").selectOption("agent");

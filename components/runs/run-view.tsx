@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { ApprovalCard } from "@/components/approvals/approval-card";
 import { ErrorNotice } from "@/components/ui/page-header";
-import { StatusBadge } from "@/components/ui/status-badge";
+import { StatusBadge, statusWords } from "@/components/ui/status-badge";
 import { api } from "@/lib/client/api";
 import type { RunDetail } from "@/lib/contracts/run";
 import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState } from "@/lib/run-view/apply-event";
@@ -99,10 +99,16 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
     ? formatDuration(Date.parse(state.finishedAt) - Date.parse(run.startedAt))
     : `running for ${formatDuration(now - Date.parse(run.startedAt))}`;
   const runApprovals = state.approvals.filter((approval) => approval.status === "pending" && !nodesById.has(approval.nodeId));
+  const waitingCount = state.approvals.filter((approval) => approval.status === "pending").length;
+  // Said to a screen reader when it changes: the run's status, and approvals arriving or going.
+  const announcement = `Run ${statusWords(state.status)}.${waitingCount > 0 ? ` ${waitingCount} ${waitingCount === 1 ? "approval waits" : "approvals wait"} for you.` : ""}`;
   const selectedNode = selected ? nodesById.get(selected) : undefined;
 
   return (
     <div className="space-y-6" data-last-seq={state.lastSeq}>
+      <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcement">
+        {announcement}
+      </p>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <p className="text-sm text-muted">

@@ -15,6 +15,11 @@ const LOOK: Record<Status, { label: string; className: string; pulse?: boolean }
   cancelled: { label: "cancelled", className: "bg-surface-sunken text-muted border-line" },
 };
 
+/** A status in words, as the badge shows it (and a live region says it). */
+export function statusWords(status: Status): string {
+  return LOOK[status].label;
+}
+
 /** A run's or a node's status, in words and colour (never colour alone). */
 export function StatusBadge({ status }: { status: Status }) {
   const look = LOOK[status];
