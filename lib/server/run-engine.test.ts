@@ -265,16 +265,7 @@ describe("RunEngine on a real SQLite file", () => {
     const workflow = await createWorkflow(definition, temp.database);
     const { runId } = await createRun(workflow.id, {}, {}, temp.database);
     // The state a SIGKILL leaves: `first` finished, `second` was running.
-    await store.commit(runId, {
-      steps: [
-        { nodeId: "first", status: "succeeded", output: { content: "counted first" }, attempt: 1, finishedAt: new Date().toISOString() },
-        { nodeId: "second", status: "running", attempt: 1 },
-      ],
-      events: [
-        { runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: {} }, createdAt: new Date().toISOString() },
-        { runId, seq: 2, type: "node-started", nodeId: "first", payload: { kind: "tool", attempt: 1 }, createdAt: new Date().toISOString() },
-      ],
-    });
+    await leaveAsKilled(runId, "first");
     const before = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
     const restarted = newEngine();
     expect(await restarted.resumeAll()).toContain(runId);
@@ -306,16 +297,7 @@ describe("RunEngine on a real SQLite file", () => {
     const workflow = await createWorkflow(definition, temp.database);
     const { runId } = await createRun(workflow.id, {}, {}, temp.database);
     // The state a SIGKILL leaves while the write runs: it may or may not have happened.
-    await store.commit(runId, {
-      steps: [
-        { nodeId: "first", status: "succeeded", output: { content: "counted first" }, attempt: 1, finishedAt: new Date().toISOString() },
-        { nodeId: "second", status: "running", attempt: 1 },
-      ],
-      events: [
-        { runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: {} }, createdAt: new Date().toISOString() },
-        { runId, seq: 2, type: "node-started", nodeId: "second", payload: { kind: "tool", attempt: 1 }, createdAt: new Date().toISOString() },
-      ],
-    });
+    await leaveAsKilled(runId, "second");
     const restarted = newEngine();
     expect(await restarted.resumeAll()).toContain(runId);
     await restarted.settled(runId);
@@ -441,3 +423,21 @@ function nextEventOfAnyRun<Type extends RunEvent["type"]>(type: Type): Promise<E
 }
 
 void nextEvent;
+
+/**
+ * Writes what a SIGKILL leaves behind: step `first` finished, step `second`
+ * running, and the run's events up to `node-started` of `startedNode`.
+ */
+async function leaveAsKilled(runId: string, startedNode: string): Promise<void> {
+  const at = new Date().toISOString();
+  await store.commit(runId, {
+    steps: [
+      { nodeId: "first", status: "succeeded", output: { content: "counted first" }, attempt: 1, finishedAt: at },
+      { nodeId: "second", status: "running", attempt: 1 },
+    ],
+    events: [
+      { runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: {} }, createdAt: at },
+      { runId, seq: 2, type: "node-started", nodeId: startedNode, payload: { kind: "tool", attempt: 1 }, createdAt: at },
+    ],
+  });
+}

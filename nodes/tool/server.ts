@@ -5,6 +5,7 @@ import { createToolContext, parseSecretReference, type SecretResolver, type Tool
 import { ApprovalIOHandler } from "@/lib/workflow/approvals/approval-io-handler";
 import { fieldName } from "@/lib/workflow/field-path";
 import { maskSecretInputs } from "@/lib/workflow/mask-secret-inputs";
+import { nodeProgressOf } from "@/lib/workflow/node-progress";
 import type { StepOutput } from "@/lib/workflow/run-types";
 import { RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
 import { findReferences, resolveTemplates } from "@/lib/workflow/templates";
@@ -174,8 +175,7 @@ async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promi
     secrets: context.secrets,
     events: {
       emit: (event) => {
-        const payload = event.type === "tool-progress" ? { message: event.message } : { ...event };
-        void context.emit("node-progress", payload).catch((error) => context.log("Could not record a progress event", error));
+        void context.emit("node-progress", nodeProgressOf(event)).catch((error) => context.log("Could not record a progress event", error));
       },
     },
     permissions: {

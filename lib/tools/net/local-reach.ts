@@ -1,7 +1,7 @@
-import { isIP } from "node:net";
 import type { ToolContext } from "../tool-context";
 import { localRangeOf } from "./address-ranges";
 import { isAllowListed, LOCAL_RANGE_WORDS } from "./local-range";
+import { addressesOf, hostOf } from "./outbound";
 
 /**
  * Where `url` would lead when that is this machine or its network, in words,
@@ -14,10 +14,10 @@ import { isAllowListed, LOCAL_RANGE_WORDS } from "./local-range";
 export async function localReach(url: URL, ctx: ToolContext): Promise<string | null> {
   const { mode, guardrails } = ctx.permissions;
   if (guardrails.localNetworkPolicy === "open" || (mode === "bypass" && guardrails.localNetworkPolicy !== "denied")) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   let addresses: string[];
   try {
-    addresses = isIP(host) ? [host] : await ctx.resolveHost(host);
+    addresses = await addressesOf(host, ctx);
   } catch {
     return null;
   }

@@ -25,10 +25,10 @@ export interface OutboundRequest {
  * whose DNS answer changes in between (rebinding) cannot slip through.
  */
 export async function checkOutbound(url: URL, request: OutboundRequest, ctx: ToolContext): Promise<OutboundCheck> {
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   let addresses: string[];
   try {
-    addresses = isIP(host) ? [host] : await ctx.resolveHost(host);
+    addresses = await addressesOf(host, ctx);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { allowed: false, reason: `Could not find the address of ${host}${code ? ` (${code})` : ""}; check the host name.` };
@@ -49,6 +49,16 @@ export async function checkOutbound(url: URL, request: OutboundRequest, ctx: Too
     ctx,
   );
   return decision.allowed ? { allowed: true, addresses } : { allowed: false, reason: decision.reason };
+}
+
+/** A URL's host without the brackets of an IPv6 literal. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "");
+}
+
+/** The addresses `host` leads to: itself when it is an address, else what `ctx.resolveHost` answers (which may throw). */
+export async function addressesOf(host: string, ctx: ToolContext): Promise<string[]> {
+  return isIP(host) ? [host] : ctx.resolveHost(host);
 }
 
 /** A connection pool that reaches `addresses` only, whatever the host's DNS says by the time it connects. */

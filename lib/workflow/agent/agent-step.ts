@@ -13,6 +13,7 @@ import { ApprovalIOHandler, type ApprovalWaiter } from "../approvals/approval-io
 import type { AgentNode, ToolNode } from "../definition";
 import type { ReadWriteLock } from "../read-write-lock";
 import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";
+import { nodeProgressOf } from "../node-progress";
 import type { RunStore, StepOutput } from "../run-types";
 import { asText, resolveTemplates, type TemplateScope } from "../templates";
 import type { AgentCheckpointState } from "./agent-checkpoint";
@@ -94,8 +95,7 @@ export async function runAgentStep(
   const extra: Record<string, unknown> = {};
   const events: ToolEventSink = {
     emit: (event) => {
-      const payload = event.type === "tool-progress" ? { message: event.message } : { ...event };
-      void host.emit("node-progress", payload).catch(() => undefined);
+      void host.emit("node-progress", nodeProgressOf(event)).catch(() => undefined);
     },
   };
 

@@ -116,7 +116,7 @@ export class HttpTool extends Tool<HttpArgs> {
           ? `with the body ${excerpt(args.body)}`
           : "without a body";
     const body = args.json !== undefined ? JSON.stringify(args.json, null, 2) : (args.body ?? null);
-    const headers = Object.entries(args.headers ?? {}).map(([name, value]) => ({ name, value: maskCredentialHeader(name, value) }));
+    const headers = shownHeaders(args);
     return [
       {
         kind: "network",
@@ -139,14 +139,13 @@ export class HttpTool extends Tool<HttpArgs> {
     const signal = requestSignal(args.timeoutSeconds, ctx.signal);
 
     // Redirects are followed here, one hop at a time, so each address is checked before anything connects to it.
-    const shownHeaders = Object.entries(args.headers ?? {}).map(([name, value]) => ({ name, value: maskCredentialHeader(name, value) }));
     let url = new URL(args.url);
     let method: string = args.method;
     let redirected = false;
     let response: Response;
     let read: Awaited<ReturnType<typeof readCappedBody>>;
     for (let hop = 0; ; hop += 1) {
-      const check = await checkOutbound(url, { method, headers: shownHeaders, body: body ?? null }, ctx);
+      const check = await checkOutbound(url, { method, headers: shownHeaders(args), body: body ?? null }, ctx);
       if (!check.allowed) return ToolResult.error(check.reason);
       const dispatcher = pinnedDispatcher(check.addresses);
       try {
@@ -224,8 +223,9 @@ export class HttpTool extends Tool<HttpArgs> {
 /** Header names that carry credentials: their values never reach an approval card. */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|api[-_]?key|password/i;
 
-function maskCredentialHeader(name: string, value: string): string {
-  return CREDENTIAL_HEADER.test(name) ? SECRET_MASK : value;
+/** The request's headers as an approval card shows them: credentials masked. */
+function shownHeaders(args: HttpArgs): { name: string; value: string }[] {
+  return Object.entries(args.headers ?? {}).map(([name, value]) => ({ name, value: CREDENTIAL_HEADER.test(name) ? SECRET_MASK : value }));
 }
 
 function excerpt(text: string, limit = 500): string {
