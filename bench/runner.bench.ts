@@ -56,7 +56,7 @@ function percentile(values: number[], fraction: number): number {
 }
 
 async function main(): Promise<void> {
-  const temp = openTempDatabase();
+  const temp = await openTempDatabase();
   const workRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "runner-bench-work-")));
   const writer = new TimedWriteFileTool();
   const tools = new ToolPool([new NoopTool(), writer]);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const chosen = process.argv.slice(2);
   const wanted = (part: string) => chosen.length === 0 || chosen.includes(part);
   try {
-    console.log(`runner benchmark (SQLite at ${temp.filePath}, node ${process.version})`);
+    console.log(`runner benchmark (SQLite at ${temp.url}, node ${process.version})`);
 
     // (1) Overhead per step: a linear workflow of 1,000 trivial steps.
     if (wanted("steps")) {

@@ -18,7 +18,7 @@ describe("readEnvironment", () => {
   it("names each malformed variable", () => {
     let caught: unknown;
     try {
-      readEnvironment({ PORT: "eighty", DATABASE_URL: "postgres://x", STUDIO_SECRET_KEY: "c2hvcnQ=" });
+      readEnvironment({ PORT: "eighty", DATABASE_URL: "mysql://x", STUDIO_SECRET_KEY: "c2hvcnQ=" });
     } catch (error) {
       caught = error;
     }

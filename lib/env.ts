@@ -20,11 +20,14 @@ export const EnvironmentSchema = z.object({
     unsetWhenEmpty,
     z
       .string()
-      .regex(/^file:./, "expected a SQLite file URL such as file:/var/lib/studio/studio.db")
-      .refine((url) => url !== "file::memory:" && !url.includes("?"), {
+      .regex(
+        /^(file:.|postgres(ql)?:\/\/.)/i,
+        "expected a SQLite file URL such as file:/var/lib/studio/studio.db, or a PostgreSQL URL such as postgresql://studio:password@db:5432/studio",
+      )
+      .refine((url) => !/^file:/i.test(url) || (url !== "file::memory:" && !url.includes("?")), {
         message: "expected a plain SQLite file URL (no :memory:, no ?options), such as file:/var/lib/studio/studio.db",
       })
-      .describe("The SQLite database; default file:<STUDIO_DATA_DIR>/studio.db.")
+      .describe("The database: a SQLite file (default file:<STUDIO_DATA_DIR>/studio.db) or postgresql://… for PostgreSQL.")
       .optional(),
   ),
   STUDIO_SECRET_KEY: z.preprocess(

@@ -5,9 +5,12 @@ import { z } from "zod";
 import { EnvironmentError } from "@/lib/env";
 import { defaultPool } from "@/lib/tools";
 import {
+  applyMigrations,
   createWorkflow,
   databaseFilePath,
+  databaseProvider,
   databaseUrl,
+  displayDatabaseUrl,
   getSecretBox,
   getWorkflow,
   openDatabase,
@@ -57,6 +60,7 @@ export async function runWorkflowFile(command: WorkflowCliCommand, streams: CliS
     throw error;
   }
   const info = command.json ? streams.stderr : streams.stdout;
+  await applyMigrations(url);
   const database = openDatabase(url);
   try {
     await getSecretBox(database);
@@ -81,7 +85,7 @@ export async function runWorkflowFile(command: WorkflowCliCommand, streams: CliS
     const { runId } = await createRun(workflow.id, inputs, {}, database);
     info.write(
       `Running "${definition.name}" (workflow ${workflow.id}, version ${workflow.version}${workflow.reused ? ", already stored" : ""}) ` +
-        `as run ${runId}\nDatabase: ${databaseFilePath(url)}\n`,
+        `as run ${runId}\nDatabase: ${databaseProvider(url) === "sqlite" ? databaseFilePath(url) : displayDatabaseUrl(url)}\n`,
     );
     return await driveRun({ runId, database, command, streams, pool: () => pool, secrets });
   } finally {

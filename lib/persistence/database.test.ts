@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { closeDatabase, getDatabase, openDatabase, type StudioDatabase } from "./database";
-import { makeTempFolder } from "./temp-database";
+import { closeDatabase, getDatabase, openDatabase, prepareDatabase, type StudioDatabase } from "./database";
+import { createSqliteDatabase, makeTempFolder, openTempDatabase } from "./temp-database";
 
 async function pragma(database: StudioDatabase, name: string): Promise<unknown> {
   const rows = await database.$queryRawUnsafe<Array<Record<string, unknown>>>(`PRAGMA ${name}`);
@@ -20,7 +20,7 @@ describe("database", () => {
   it("applies the pragmas on the connection Prisma uses, again after a reconnect", async () => {
     const { folder, cleanup } = makeTempFolder();
     cleanups.push(cleanup);
-    const database = openDatabase(`file:${path.join(folder, "studio.db")}`);
+    const database = openDatabase(await createSqliteDatabase(path.join(folder, "studio.db")));
     cleanups.push(() => database.$disconnect());
 
     const expected = { journal_mode: "wal", synchronous: 1, foreign_keys: 1, busy_timeout: 5000 };
@@ -30,25 +30,23 @@ describe("database", () => {
     for (const [name, value] of Object.entries(expected)) expect(await pragma(database, name)).toBe(value);
   });
 
-  it("opens a migrated database that enforces foreign keys", async () => {
-    const { folder, cleanup } = makeTempFolder();
-    cleanups.push(cleanup);
-    const database = openDatabase(`file:${path.join(folder, "studio.db")}`);
-    cleanups.push(() => database.$disconnect());
+  it.each(["sqlite", "postgresql"] as const)("opens a migrated %s database that enforces foreign keys", async (provider) => {
+    const { database, close } = await openTempDatabase({ provider });
+    cleanups.push(close);
     expect(await database.workflow.count()).toBe(0);
     await expect(
       database.workflowVersion.create({ data: { id: "v", workflowId: "missing", version: 1, definition: "{}" } }),
     ).rejects.toThrow(/Foreign key constraint/i);
   });
 
-  it("keeps one client per process in the data folder, until closed", async () => {
+  it("migrates the data folder's database at the process's start, then keeps one client per process until closed", async () => {
     const { folder, cleanup } = makeTempFolder();
     cleanups.push(cleanup);
     vi.stubEnv("STUDIO_DATA_DIR", path.join(folder, "data"));
     vi.stubEnv("DATABASE_URL", "");
     cleanups.push(() => closeDatabase());
 
-    const first = getDatabase();
+    const first = await prepareDatabase();
     expect(getDatabase()).toBe(first);
     expect(await first.workflow.count()).toBe(0);
     expect(existsSync(path.join(folder, "data", "studio.db"))).toBe(true);

@@ -1,10 +1,18 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import type BetterSqlite3 from "better-sqlite3";
 import { databaseFilePath, databaseUrl } from "./data-folder";
-import { PrismaClient } from "./generated/client";
-import { migrate, type MigrateOptions } from "./migrate";
+import { databaseProvider, type DatabaseProvider } from "./database-provider";
+import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
+import { PrismaClient } from "./generated/sqlite/client";
+import { applyMigrations } from "./migrations";
 
-/** The studio's Prisma client (SQLite through better-sqlite3). */
+/**
+ * The studio's Prisma client. Both providers' clients are generated from the
+ * same models (prisma/models.prisma), so they have the same model API; the
+ * stores are written against the SQLite client's type and never use a
+ * provider-only feature.
+ */
 export type StudioDatabase = PrismaClient;
 
 /**
@@ -20,9 +28,9 @@ const GLOBAL_KEY = Symbol.for("neurosurfer.studio-database");
 type GlobalWithDatabase = typeof globalThis & { [GLOBAL_KEY]?: { url: string; client: StudioDatabase } };
 
 /**
- * The process's database client, kept on globalThis so Next.js dev reloads
- * reuse it. The first call applies pending migrations (synchronously, before
- * the client exists).
+ * The process's database client (DATABASE_URL, else the data folder's SQLite
+ * file), kept on globalThis so Next.js dev reloads reuse it. It does not
+ * migrate: the process's start does that first (`prepareDatabase`).
  *
  * @example
  * const workflows = await getDatabase().workflow.findMany();
@@ -46,16 +54,38 @@ export async function closeDatabase(): Promise<void> {
 }
 
 /**
- * A fresh client on the SQLite file at `url` (`file:/abs/path.db`), migrated
- * first; for tests and scripts. The caller disconnects it.
+ * Applies the committed migrations to the process's database (`applyMigrations`),
+ * then returns its client: what a process does once at its start, before any
+ * store is used.
  */
-export function openDatabase(url: string, options: MigrateOptions = {}): StudioDatabase {
+export async function prepareDatabase(url: string = databaseUrl()): Promise<StudioDatabase> {
+  await applyMigrations(url);
+  return getDatabase();
+}
+
+/**
+ * A fresh client on the database at `url`: a SQLite file (`file:/abs/path.db`)
+ * or a PostgreSQL database (`postgresql://…`). It does not migrate (see
+ * `applyMigrations`). The caller disconnects it.
+ */
+export function openDatabase(url: string): StudioDatabase {
+  if (databaseProvider(url) === "postgresql") {
+    // The PostgreSQL client has the same model API; its type differs only in provider-only extras the stores never use.
+    const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as StudioDatabase;
+    providers.set(client, "postgresql");
+    return client;
+  }
   const filePath = databaseFilePath(url);
-  migrate(filePath, options);
   const holder: ConnectionHolder = { current: null };
   const client = new PrismaClient({ adapter: withPragmas(new PrismaBetterSQLite3({ url: `file:${filePath}`, timeout: 5000 }), holder) });
   connections.set(client, holder);
+  providers.set(client, "sqlite");
   return client;
+}
+
+/** The provider of a client from `openDatabase`; null for others (e.g. a test's own client). */
+export function providerOf(client: StudioDatabase): DatabaseProvider | null {
+  return providers.get(client) ?? null;
 }
 
 /**
@@ -73,7 +103,8 @@ export interface SqliteConnection {
 export async function sqliteConnection(client: StudioDatabase): Promise<SqliteConnection | null> {
   const holder = connections.get(client);
   if (!holder) {
-    warnOnce();
+    // PostgreSQL has no such connection: its stores run Prisma queries (pooled, prepared by the server).
+    if (providers.get(client) !== "postgresql") warnOnce();
     return null;
   }
   // Prisma connects lazily and again after $disconnect; make sure this client has a live connection.
@@ -106,6 +137,11 @@ function warnOnce(): void {
 const CONNECTIONS_KEY = Symbol.for("neurosurfer.sqlite-connections");
 const connections: WeakMap<StudioDatabase, ConnectionHolder> = ((globalThis as { [CONNECTIONS_KEY]?: WeakMap<StudioDatabase, ConnectionHolder> })[
   CONNECTIONS_KEY
+] ??= new WeakMap());
+
+const PROVIDERS_KEY = Symbol.for("neurosurfer.database-providers");
+const providers: WeakMap<StudioDatabase, DatabaseProvider> = ((globalThis as { [PROVIDERS_KEY]?: WeakMap<StudioDatabase, DatabaseProvider> })[
+  PROVIDERS_KEY
 ] ??= new WeakMap());
 
 function withPragmas(factory: PrismaBetterSQLite3, holder: ConnectionHolder): AdapterFactory {

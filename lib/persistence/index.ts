@@ -1,6 +1,7 @@
-// The persistence layer's public API (server-only: it opens SQLite files).
+// The persistence layer's public API (server-only: it opens SQLite files and PostgreSQL connections).
 export { databaseFilePath, databaseUrl, dataFolder } from "./data-folder";
-export { CONNECTION_PRAGMAS, closeDatabase, getDatabase, openDatabase, type StudioDatabase } from "./database";
+export { CONNECTION_PRAGMAS, closeDatabase, getDatabase, openDatabase, prepareDatabase, providerOf, type StudioDatabase } from "./database";
+export { DATABASE_PROVIDERS, databaseProvider, displayDatabaseUrl, isPostgresUrl, type DatabaseProvider } from "./database-provider";
 export {
   ConflictError,
   MigrationError,
@@ -10,7 +11,7 @@ export {
   SecretKeyMismatchError,
 } from "./errors";
 export { newId } from "./ids";
-export { defaultMigrationsFolder, migrate, readMigrations, type MigrateOptions, type MigrateResult, type Migration } from "./migrate";
+export { applyMigrations } from "./migrations";
 export { createSecretBox, SECRET_KEY_BYTES, type SecretBox } from "./secret-box";
 export { openSecretBox, SECRET_KEY_CHECK, secretContext, secretKeyFilePath, type SecretKeyOptions } from "./secret-key";
 export {

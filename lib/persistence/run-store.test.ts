@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunCommit } from "@/lib/workflow/run-types";
 import { createRun, getRunDetail, readEvents } from "./run-queries";
 import { PrismaRunStore } from "./run-store";
-import { openTempDatabase } from "./temp-database";
+import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { createWorkflow } from "./workflow-store";
 
-let temp: ReturnType<typeof openTempDatabase>;
+let temp: TempDatabase;
 let store: PrismaRunStore;
 let workflowId: string;
 
 beforeAll(async () => {
-  temp = openTempDatabase();
+  temp = await openTempDatabase();
   store = new PrismaRunStore(temp.database);
   const workflow = await createWorkflow(
     { name: "store", mode: "bypass", nodes: [{ id: "a", kind: "tool", tool: "noop" }], edges: [] },

@@ -22,7 +22,7 @@ import type { NodeStatus } from "@/lib/workflow/scheduler";
 import type BetterSqlite3 from "better-sqlite3";
 import { sqliteConnection, type SqliteConnection } from "./database";
 import { readDate, sqliteDate, statement } from "./prepared";
-import type { Prisma, PrismaClient } from "./generated/client";
+import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 
 type ApprovalRow = Prisma.ApprovalGetPayload<object>;
 type RunRow = Prisma.RunGetPayload<object>;

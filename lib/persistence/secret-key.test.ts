@@ -6,7 +6,7 @@ import { EnvironmentError } from "@/lib/env";
 import { openDatabase, type StudioDatabase } from "./database";
 import { SecretKeyError, SecretKeyMismatchError } from "./errors";
 import { openSecretBox, SECRET_KEY_CHECK, secretContext } from "./secret-key";
-import { makeTempFolder } from "./temp-database";
+import { createSqliteDatabase, makeTempFolder } from "./temp-database";
 
 describe("secret key", () => {
   const cleanups: Array<() => void | Promise<void>> = [];
@@ -14,17 +14,17 @@ describe("secret key", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  function setup(): { database: StudioDatabase; dataDir: string; keyFile: string } {
+  async function setup(): Promise<{ database: StudioDatabase; dataDir: string; keyFile: string }> {
     const { folder, cleanup } = makeTempFolder();
     cleanups.push(cleanup);
     const dataDir = path.join(folder, "data");
-    const database = openDatabase(`file:${path.join(dataDir, "studio.db")}`);
+    const database = openDatabase(await createSqliteDatabase(path.join(dataDir, "studio.db")));
     cleanups.push(() => database.$disconnect());
     return { database, dataDir, keyFile: path.join(dataDir, "secret.key") };
   }
 
   it("creates the key file with mode 0600 on first start and stores the key check", async () => {
-    const { database, dataDir, keyFile } = setup();
+    const { database, dataDir, keyFile } = await setup();
     const box = await openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir } });
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(Buffer.from(readFileSync(keyFile, "utf8").trim(), "base64")).toHaveLength(32);
@@ -37,7 +37,7 @@ describe("secret key", () => {
   });
 
   it("refuses a key file that others can read, saying the chmod to run", async () => {
-    const { database, dataDir, keyFile } = setup();
+    const { database, dataDir, keyFile } = await setup();
     await openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir } });
     chmodSync(keyFile, 0o644);
     await expect(openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir } })).rejects.toThrow(SecretKeyError);
@@ -45,7 +45,7 @@ describe("secret key", () => {
   });
 
   it("detects a second key and refuses to start rather than lose the secrets", async () => {
-    const { database, dataDir } = setup();
+    const { database, dataDir } = await setup();
     const first = randomBytes(32).toString("base64");
     await openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir, STUDIO_SECRET_KEY: first } });
 
@@ -58,7 +58,7 @@ describe("secret key", () => {
   });
 
   it("does not make a new key file over stored secrets", async () => {
-    const { database, dataDir, keyFile } = setup();
+    const { database, dataDir, keyFile } = await setup();
     const box = await openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir } });
     await database.secret.create({ data: { name: "A", ciphertext: box.seal("a", secretContext("A")) } });
     rmSync(keyFile);
@@ -70,7 +70,7 @@ describe("secret key", () => {
   });
 
   it("checks against a stored secret when the check row is gone", async () => {
-    const { database, dataDir } = setup();
+    const { database, dataDir } = await setup();
     const box = await openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir } });
     await database.secret.create({ data: { name: "A", ciphertext: box.seal("a", secretContext("A")) } });
     await database.meta.delete({ where: { key: SECRET_KEY_CHECK } });
@@ -81,7 +81,7 @@ describe("secret key", () => {
   });
 
   it("refuses a STUDIO_SECRET_KEY of the wrong length, naming it", async () => {
-    const { database, dataDir } = setup();
+    const { database, dataDir } = await setup();
     const short = randomBytes(16).toString("base64");
     const attempt = openSecretBox(database, { environment: { STUDIO_DATA_DIR: dataDir, STUDIO_SECRET_KEY: short } });
     await expect(attempt).rejects.toSatisfy(EnvironmentError.isInstance);

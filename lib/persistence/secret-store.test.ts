@@ -12,21 +12,21 @@ import {
   resolveSecret,
   secretResolver,
 } from "./secret-store";
-import { makeTempFolder } from "./temp-database";
+import { createSqliteDatabase, makeTempFolder } from "./temp-database";
 
 describe("secret store", () => {
   let database: StudioDatabase;
   let filePath: string;
   let cleanup: () => void;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     const temp = makeTempFolder();
     cleanup = temp.cleanup;
     // The store reads the key the way the studio does: the key file in the data folder.
     vi.stubEnv("STUDIO_DATA_DIR", path.join(temp.folder, "data"));
     vi.stubEnv("STUDIO_SECRET_KEY", "");
     filePath = path.join(temp.folder, "data", "studio.db");
-    database = openDatabase(`file:${filePath}`);
+    database = openDatabase(await createSqliteDatabase(filePath));
   });
   afterEach(async () => {
     await database.$disconnect();

@@ -31,7 +31,7 @@ function definition(name: string, output = "{{ inputs.topic }}"): WorkflowDefini
 describe("workflow store", () => {
   let database: StudioDatabase;
   let close: () => Promise<void>;
-  beforeEach(() => ({ database, close } = openTempDatabase()));
+  beforeEach(async () => ({ database, close } = await openTempDatabase()));
   afterEach(() => close());
 
   it("creates at version 1 with defaults applied, and reads it back", async () => {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultPool, NO_SECRETS } from "@/lib/tools";
 import { deleteWorkflow, listWorkflows } from "@/lib/persistence";
-import { openTempDatabase } from "@/lib/persistence/temp-database";
+import { openTempDatabase, type TempDatabase } from "@/lib/persistence/temp-database";
 import { validateWorkflow } from "@/lib/workflow/validate";
 import { exampleAgentWorkflow, seedExampleWorkflows } from "./example-workflows";
 
-let temp: ReturnType<typeof openTempDatabase>;
+let temp: TempDatabase;
 
-beforeAll(() => {
-  temp = openTempDatabase();
+beforeAll(async () => {
+  temp = await openTempDatabase();
 });
 afterAll(async () => {
   await temp.close();

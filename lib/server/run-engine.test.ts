@@ -7,7 +7,7 @@ import { allTools, secretsFromRecord, Tool, ToolPool, ToolResult, type ToolConte
 import { createWorkflow } from "@/lib/persistence";
 import { createRun, getRunDetail, readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
-import { openTempDatabase } from "@/lib/persistence/temp-database";
+import { openTempDatabase, type TempDatabase } from "@/lib/persistence/temp-database";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { INTERRUPTED, RunEngine } from "@/lib/workflow/run-engine";
@@ -35,7 +35,7 @@ class CountingTool extends Tool<{ label: string; token?: string }> {
   }
 }
 
-let temp: ReturnType<typeof openTempDatabase>;
+let temp: TempDatabase;
 let workRoot: string;
 let logFile: string;
 let engine: RunEngine;
@@ -53,8 +53,8 @@ function newEngine(): RunEngine {
   });
 }
 
-beforeAll(() => {
-  temp = openTempDatabase();
+beforeAll(async () => {
+  temp = await openTempDatabase();
   workRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "engine-work-")));
   logFile = path.join(workRoot, "calls.log");
   bus = new RunEventBus();
@@ -407,7 +407,7 @@ describe("RunEngine on a real SQLite file", () => {
     const stored = JSON.stringify(detail) + JSON.stringify(await readEvents(runId, 0, 1000, temp.database));
     expect(stored).not.toContain("tok-very-secret-4242");
     expect(stored).toContain("counted s using ••••••");
-    expect(readFileSync(temp.filePath).includes("tok-very-secret-4242")).toBe(false);
+    expect(readFileSync(temp.filePath!).includes("tok-very-secret-4242")).toBe(false);
   });
 });
 

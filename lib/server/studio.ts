@@ -1,6 +1,6 @@
 import { McpConnectionManager } from "@/lib/mcp";
 import { defaultPool, ToolPool, type SecretResolver } from "@/lib/tools";
-import { getDatabase, getSecretBox, secretResolver, type StudioDatabase } from "@/lib/persistence";
+import { getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { RunEventBus } from "@/lib/workflow/event-bus";
@@ -41,7 +41,7 @@ export function startStudio(): Promise<Studio> {
 }
 
 async function boot(): Promise<Studio> {
-  const database = getDatabase();
+  const database = await prepareDatabase();
   await getSecretBox(database);
   await prepareAccess(database);
   const bus = new RunEventBus();

@@ -2,9 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteDate } from "@/lib/persistence/prepared";
 import { stdioCommandText, StdioServerConfigSchema } from "@/lib/validations/mcp-server";
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
@@ -63,12 +61,12 @@ async function signInWithLink(): Promise<string> {
 }
 
 /** Makes the session's last proof of identity ten minutes old, as if the person signed in and walked away. */
-function ageSessions(): void {
-  const database = new Database(path.join(server.dataDir, "studio.db"));
+async function ageSessions(): Promise<void> {
+  const database = server.openDatabase();
   try {
-    database.prepare(`UPDATE "StudioSession" SET "authenticatedAt" = ?`).run(sqliteDate(new Date(Date.now() - 10 * 60_000).toISOString()));
+    await database.studioSession.updateMany({ data: { authenticatedAt: new Date(Date.now() - 10 * 60_000) } });
   } finally {
-    database.close();
+    await database.$disconnect();
   }
 }
 
@@ -226,7 +224,7 @@ describe("the default start (no password, no STUDIO_TOKEN)", () => {
 describe("privileged changes", () => {
   it("starts a stdio MCP server only after a recent sign-in and a confirmation of its exact command", async () => {
     const cookie = await signInWithLink();
-    ageSessions();
+    await ageSessions();
     const config = touchServer("touchy");
     const commandText = stdioCommandText(StdioServerConfigSchema.parse(config));
 
@@ -272,7 +270,7 @@ describe("privileged changes", () => {
 
   it("asks for a recent sign-in before a workflow may run commands without asking, and logs who chose it", async () => {
     const cookie = await signInWithLink();
-    ageSessions();
+    await ageSessions();
     const before = await api.counts();
     const refused = await rawRequest(`${server.url}/api/workflows`, { method: "POST", headers: ownOrigin(cookie), body: bypassWorkflow() });
     expect(refused.status).toBe(403);
@@ -292,7 +290,7 @@ describe("privileged changes", () => {
     const chosen = await rawRequest(`${server.url}/api/workflows/${id}`, { method: "PUT", headers: ownOrigin(cookie), body: bypassWorkflow() });
     expect(chosen.status, chosen.text).toBe(200);
     // Keeping what the stored version already has is no new choice.
-    ageSessions();
+    await ageSessions();
     const kept = await rawRequest(`${server.url}/api/workflows/${id}`, { method: "PUT", headers: ownOrigin(cookie), body: { ...bypassWorkflow(), description: "edited" } });
     expect(kept.status, kept.text).toBe(200);
 

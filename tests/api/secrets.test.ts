@@ -144,6 +144,9 @@ describe("secrets", () => {
       expect(readFileSync(file).includes(PLANTED), file).toBe(false);
       expect(readFileSync(file).includes(Buffer.from(PLANTED, "utf16le")), file).toBe(false);
     }
+    const stored = await server.databaseText();
+    if (server.provider === "postgresql") expect(stored).toContain("SALES_DB");
+    expect(stored).not.toContain(PLANTED);
     await server.restart();
     const validation = await api.expect(200, "POST", "/api/workflows/validate", {
       name: "After restart",

@@ -4,7 +4,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, ut
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { inject } from "vitest";
+import { openDatabase, type DatabaseProvider, type StudioDatabase } from "@/lib/persistence";
+import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { ApiClient } from "./api-client";
 
 /**
@@ -13,7 +16,15 @@ import { ApiClient } from "./api-client";
  * tests that drive the HTTP API the way a browser or script would. One server
  * per test file; `restart()` keeps the data folder, port and token, so a test
  * can SIGKILL the process and see what survives.
+ *
+ * The database is the embedded SQLite file in the data folder, or, when
+ * STUDIO_TEST_DATABASE=postgresql (the vitest project "api-postgresql"), a
+ * fresh empty database on the test PostgreSQL server that the studio migrates
+ * at its start, as it would in production; `stop()` drops it.
  */
+
+/** The database the API tests run the studio on: STUDIO_TEST_DATABASE=postgresql, else SQLite. */
+export const testDatabaseProvider = (): DatabaseProvider => (process.env.STUDIO_TEST_DATABASE === "postgresql" ? "postgresql" : "sqlite");
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const NEXT_BIN = path.join(REPO_ROOT, "node_modules/.bin/next");
@@ -44,6 +55,8 @@ export interface StudioServerOptions {
   startTimeoutMs?: number;
   /** Start as a person does, with no STUDIO_TOKEN: the studio makes its token file, which `token` then reads. */
   tokenFile?: boolean;
+  /** The database; default `testDatabaseProvider()`. */
+  database?: DatabaseProvider;
 }
 
 export interface StudioServer {
@@ -51,6 +64,17 @@ export interface StudioServer {
   readonly url: string;
   readonly port: number;
   readonly dataDir: string;
+  /** Which database the studio runs on, and its URL. */
+  readonly provider: DatabaseProvider;
+  readonly databaseUrl: string;
+  /** A Prisma client on the studio's database, for a test that must reach past the API (the caller disconnects it). */
+  openDatabase(): StudioDatabase;
+  /**
+   * On PostgreSQL, every row of every table as text (what a dump would hold),
+   * for tests that search the stored data for a value; on SQLite the data
+   * folder's files already are the database, and this is "".
+   */
+  databaseText(): Promise<string>;
   /** The access token (STUDIO_TOKEN) scripts send as `Authorization: Bearer`. */
   readonly token: string;
   /** A client that authenticates with the token, as a script would. */
@@ -76,6 +100,10 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   const url = `http://127.0.0.1:${port}`;
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of STUDIO_VARIABLES) delete environment[name];
+  const provider = options.database ?? testDatabaseProvider();
+  const ownsDatabase = provider === "postgresql" && options.env?.DATABASE_URL === undefined;
+  const databaseUrl = options.env?.DATABASE_URL ?? (provider === "postgresql" ? await createEmptyPostgresDatabase() : `file:${path.join(dataDir, "studio.db")}`);
+  environment.DATABASE_URL = databaseUrl;
   const givenToken = options.tokenFile ? null : (options.env?.STUDIO_TOKEN ?? `test-${randomBytes(24).toString("base64url")}`);
   Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port) });
   if (givenToken !== null) environment.STUDIO_TOKEN = givenToken;
@@ -123,6 +151,10 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
     url,
     port,
     dataDir,
+    provider,
+    databaseUrl,
+    openDatabase: () => openDatabase(databaseUrl),
+    databaseText: () => (provider === "postgresql" ? postgresText(databaseUrl) : Promise.resolve("")),
     token,
     client: () => new ApiClient(url, { token }),
     get pid() {
@@ -137,6 +169,7 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
     stop: async () => {
       await stopGracefully();
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDatabase) await dropPostgresDatabase(databaseUrl);
     },
   };
 }
@@ -152,6 +185,22 @@ export function startCommand(): string[] {
   if (!script) throw new Error('package.json has no "start" script.');
   const words = script.trim().split(/\s+/);
   return words[0] === "node" ? [process.execPath, ...words.slice(1)] : words;
+}
+
+async function postgresText(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'");
+    const texts: string[] = [];
+    for (const { name } of tables.rows) {
+      const rows = await client.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name.replaceAll('"', '""')}" t`);
+      texts.push(...rows.rows.map((row) => row.row));
+    }
+    return texts.join("\n");
+  } finally {
+    await client.end();
+  }
 }
 
 /** A port nobody listens on right now. */
