@@ -7,13 +7,11 @@ export NEXT_TELEMETRY_DISABLED=1
 
 say() { printf '[studio] %s\n' "$*"; }
 
-# Installed dependencies are stale when package-lock.json changed after the
-# last install (npm writes node_modules/.package-lock.json on every install).
-if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
-  || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing dependencies (npm ci)"
-  npm ci
-fi
+# Node 24 or newer (brought from the npm registry when this machine's is
+# older), and the dependencies installed for it when missing or stale.
+# shellcheck source=scripts/node-runtime.sh
+source scripts/node-runtime.sh
+node_runtime_ensure_dependencies
 
 # Rebuild when there is no build, or any source or config is newer than it.
 needs_build() {

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # What `npm test` runs, locally and in CI: services, types, lint, the
 # production build, unit and integration tests (the API tests against the
-# built server), then browser tests when there are any.
+# built server), then browser tests when there are any. Everything runs on
+# Node 24 or newer: scripts/node-runtime.sh brings it from the npm registry
+# when this machine's Node is older, and installs the dependencies (npm ci)
+# when they are missing, for that Node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
 step() { printf '\n==> %s\n' "$*"; }
+
+step "Node and dependencies"
+# shellcheck source=scripts/node-runtime.sh
+source scripts/node-runtime.sh
+node_runtime_ensure_dependencies
+echo "node $(node --version), npm $(npm --version)"
 
 step "services (PostgreSQL, Chromium)"
 bash scripts/ensure-services.sh

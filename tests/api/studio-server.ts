@@ -175,15 +175,19 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
 }
 
 /**
- * The package's own `start` script as an argument list (`node scripts/serve.mjs`),
- * so the tests start the server exactly as `npm start` does; HOST and PORT
- * come from the environment, as they do for a person.
+ * The package's own `start` script as an argument list, so the tests start the
+ * server as `npm start` does; HOST and PORT come from the environment, as they
+ * do for a person. The script runs `node scripts/serve.mjs` through
+ * scripts/with-node.sh, which only makes sure of a Node 24 or newer and its
+ * dependencies: the tests already run on one, so they leave that wrapper out
+ * and run the script's command on their own Node (process.execPath).
  */
 export function startCommand(): string[] {
   const script = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
     .start;
   if (!script) throw new Error('package.json has no "start" script.');
-  const words = script.trim().split(/\s+/);
+  let words = script.trim().split(/\s+/);
+  if (words[0] === "bash" && words[1] === "scripts/with-node.sh") words = words.slice(2);
   return words[0] === "node" ? [process.execPath, ...words.slice(1)] : words;
 }
 

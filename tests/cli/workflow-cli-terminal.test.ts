@@ -13,7 +13,8 @@ import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
  */
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+// tsx's CLI on this test's own Node (not the `node` a PATH lookup would find: the machine's may be older).
+const TSX_CLI = path.join(repoRoot, "node_modules/tsx/dist/cli.mjs");
 
 let folder: string;
 let workRoot: string;
@@ -33,7 +34,7 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 function startOnTerminal(args: string[]) {
   const environment: NodeJS.ProcessEnv = { ...process.env, COLUMNS: "80", LINES: "40", TERM: "dumb" };
   for (const name of ["STUDIO_DATA_DIR", "DATABASE_URL", "STUDIO_SECRET_KEY", "STUDIO_PASSWORD"]) delete environment[name];
-  const command = [tsx, "scripts/workflow-cli.ts", ...args].map(quote).join(" ");
+  const command = [process.execPath, TSX_CLI, "scripts/workflow-cli.ts", ...args].map(quote).join(" ");
   const child = spawn("script", ["--quiet", "--flush", "--return", "--command", `stty cols 80 rows 40; exec ${command}`, "/dev/null"], {
     cwd: repoRoot,
     env: environment,

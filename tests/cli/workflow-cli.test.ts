@@ -7,7 +7,8 @@ import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import type { RunEvent } from "@/lib/workflow/run-types";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+// tsx's CLI on this test's own Node (not the `node` a PATH lookup would find: the machine's may be older).
+const TSX_CLI = path.join(repoRoot, "node_modules/tsx/dist/cli.mjs");
 
 let folder: string;
 let dataFolder: string;
@@ -27,7 +28,7 @@ function runCli(args: string[]): Promise<{ code: number | null; stdout: string; 
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ["STUDIO_DATA_DIR", "DATABASE_URL", "STUDIO_SECRET_KEY", "STUDIO_PASSWORD"]) delete environment[name];
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ["scripts/workflow-cli.ts", ...args], { cwd: repoRoot, env: environment, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [TSX_CLI, "scripts/workflow-cli.ts", ...args], { cwd: repoRoot, env: environment, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
