@@ -134,8 +134,9 @@ node_runtime_ensure_dependencies() {
   # node_modules built under another Node (an `npm ci` run with Node 20, say)
   # holds a better-sqlite3 compiled for that Node's ABI: rebuild it for this one.
   if ! error=$(node -e "require('better-sqlite3')(':memory:').close()" 2>&1); then
-    _node_runtime_say "better-sqlite3 does not load under Node $(node --version) (ABI $(node -p process.versions.modules)): $(printf '%s\n' "$error" | grep -m1 -E 'NODE_MODULE_VERSION|Error' || printf '%s' "${error%%$'\n'*}")"
-    _node_runtime_say "rebuilding it from source for this Node (npm rebuild better-sqlite3; a minute or two)"
+    _node_runtime_say "better-sqlite3 does not load under Node $(node --version) (modules ABI $(node -p process.versions.modules)), installed under another Node perhaps:"
+    { printf '%s\n' "$error" | grep -m1 -A3 -E '^[A-Za-z]*Error' || printf '%s\n' "$error"; } | sed 's/^/    /' >&2
+    _node_runtime_say "rebuilding it for this Node (npm rebuild better-sqlite3)"
     node_runtime_npm rebuild better-sqlite3 || return 1
     if ! error=$(node -e "require('better-sqlite3')(':memory:').close()" 2>&1); then
       _node_runtime_say "better-sqlite3 still does not load after the rebuild:"
