@@ -15,7 +15,9 @@
 #     from the registry it builds native addons from source
 #     (npm_config_build_from_source, set for that command only: npm warns about
 #     it on every call), since prebuild-install would otherwise wait minutes on
-#     a download that cannot succeed here before it falls back to compiling;
+#     a download that cannot succeed here before it falls back to compiling
+#     (nothing in the tree uses prebuild-install today: better-sqlite3 13 is
+#     Node-API and carries its prebuilt binaries in the package);
 #   node_runtime_ensure_dependencies: installs node_modules when missing or
 #     older than package-lock.json (npm ci), and rebuilds better-sqlite3 when it
 #     was built for another Node.
