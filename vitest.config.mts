@@ -17,7 +17,8 @@ export default defineConfig({
     globalSetup: ["tests/api/global-setup.ts"],
     projects: [
       // Everything, the API tests with the studio on its embedded SQLite.
-      { extends: true, test: { name: "sqlite", include: EVERY_TEST } },
+      // (`*.postgres.test.ts` need several processes on one database: PostgreSQL only.)
+      { extends: true, test: { name: "sqlite", include: EVERY_TEST, exclude: ["**/node_modules/**", "**/*.postgres.test.ts"] } },
       // The API tests again with the studio on PostgreSQL (a fresh database per server; tests/api/studio-server.ts).
       { extends: true, test: { name: "api-postgresql", include: API_TESTS, env: { STUDIO_TEST_DATABASE: "postgresql" } } },
     ],

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createWorkflow, FIXTURES, snap, uniqueName, workspace, writeWorkflow } from "./fixtures/studio";
+import { createWorkflow, FIXTURES, snap, uniqueName, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
 
 /** Forms fed bad input say, on the field, what they expect. */
 
@@ -66,6 +66,7 @@ test("a relative folder in a step's settings shows the server's problem on the f
 
 test("importing a CSV as a workflow explains that it is not a workflow file", async ({ page }, testInfo) => {
   await page.goto("/workflows");
+  await whenHydrated(page.getByLabel("Import JSON"));
   await page.getByLabel("Import JSON").setInputFiles(path.join(FIXTURES, "people.csv"));
   const failure = page.getByRole("dialog", { name: "The file could not be imported" });
   await expect(failure).toContainText("“people.csv” is not valid JSON");

@@ -5,7 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
 import { sqliteDate } from "@/lib/persistence/prepared";
-import { accessToken, signInLink, snap, uniqueName, workspace } from "./fixtures/studio";
+import { accessToken, signInLink, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
 
 /**
  * The door, seen from a browser: another site framing the studio, a fresh
@@ -159,6 +159,7 @@ test("an imported workflow that asked to run everything arrives in default mode,
     edges: [{ id: "in-shell", source: "in", target: "shell" }],
   };
   await page.goto("/workflows");
+  await whenHydrated(page.locator("#import-workflow-file"));
   await page.locator("#import-workflow-file").setInputFiles({ name: "bypass.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
   const notice = page.getByRole("status").filter({ hasText: `Imported “${name}” in default mode` });
   await expect(notice).toBeVisible();

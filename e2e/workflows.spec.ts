@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { FIXTURES, snap, uniqueName } from "./fixtures/studio";
+import { FIXTURES, snap, uniqueName, whenHydrated } from "./fixtures/studio";
 
 /** The workflow list: create, rename, duplicate, export, import and delete, each as a person does it. */
 
@@ -59,6 +59,7 @@ test("create, rename, duplicate, export, import and delete workflows from the li
   // Import: the fixture file, through the file picker.
   const fixture = path.join(FIXTURES, "csv-report.workflow.json");
   const importedName = (JSON.parse(readFileSync(fixture, "utf8")) as { name: string }).name;
+  await whenHydrated(page.getByLabel("Import JSON"));
   await page.getByLabel("Import JSON").setInputFiles(fixture);
   await expect(statusMessage(page, `Imported “${importedName}”.`)).toBeVisible();
   await expect(workflowLink(page, importedName)).toBeVisible();

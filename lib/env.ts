@@ -72,6 +72,23 @@ export const EnvironmentSchema = z.object({
       .describe("More host names (besides localhost, 127.0.0.1 and [::1]) that requests may be addressed to, comma-separated.")
       .default([]),
   ),
+  STUDIO_ROLE: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .enum(["all", "web", "worker"], { error: "expected all, web or worker" })
+      .describe("What this process does: serve and drive runs (all, the default), only serve (web), or only drive runs (worker; `npm run worker`). web and worker need PostgreSQL.")
+      .default("all"),
+  ),
+  STUDIO_WORKER_CONCURRENCY: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce
+      .number()
+      .int("expected a whole number")
+      .min(1, "expected 1 to 64 runs at a time")
+      .max(64, "expected 1 to 64 runs at a time")
+      .describe("How many runs one process drives at a time on PostgreSQL.")
+      .default(8),
+  ),
   PORT: z.preprocess(
     unsetWhenEmpty,
     z.coerce

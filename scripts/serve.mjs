@@ -65,6 +65,11 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     stopping = true;
     server.close();
     server.closeAllConnections();
-    void app.close().finally(() => process.exit(0));
+    // On PostgreSQL the studio drives runs from a job queue: let in-flight steps finish (bounded) and hand the rest back.
+    const shutdownStudio = globalThis[Symbol.for("neurosurfer.studio-shutdown")];
+    void Promise.resolve(typeof shutdownStudio === "function" ? shutdownStudio(10_000) : undefined)
+      .catch((error) => console.error("[studio] shutdown", error))
+      .then(() => app.close())
+      .finally(() => process.exit(0));
   });
 }

@@ -8,7 +8,8 @@ import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
 import { readDate, sqliteDate, statement } from "./prepared";
-import { toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
+import { CANCELS_CHANNEL, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
+import type { Prisma } from "./generated/sqlite/client";
 
 /**
  * Reads and creates runs for the API. The engine writes everything else
@@ -79,6 +80,31 @@ async function findRunnableVersionWithPrisma(workflowId: string, version: number
 }
 
 /**
+ * Records that `by` asked to cancel the run, when it is unfinished and nobody
+ * asked before, with `withinTransaction` (the job that makes a worker act on
+ * it) and a `pg_notify` on CANCELS_CHANNEL in the same transaction, so the
+ * process driving it now cancels at once and one that drives it later at its
+ * start. False when the run has finished (or was already asked to stop).
+ */
+export async function requestCancel(
+  runId: string,
+  by: string | null,
+  database: StudioDatabase,
+  withinTransaction: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>,
+): Promise<boolean> {
+  return database.$transaction(async (transaction) => {
+    const { count } = await transaction.run.updateMany({
+      where: { id: runId, status: { in: ["running", "awaiting_input"] }, cancelRequestedAt: null },
+      data: { cancelRequestedAt: new Date(), cancelRequestedBy: by },
+    });
+    if (count === 0) return false;
+    await withinTransaction(transaction, runId);
+    await transaction.$executeRawUnsafe("SELECT pg_notify($1, $2)", CANCELS_CHANNEL, runId);
+    return true;
+  });
+}
+
+/**
  * Creates a run of `version` with every node pending, in one transaction,
  * and returns it as GET /api/runs/{id} would right now, built from what was
  * written rather than read back (the hot path of every run).
@@ -87,11 +113,24 @@ export async function insertRun(
   version: RunnableVersion,
   inputs: Record<string, unknown>,
   database: StudioDatabase = getDatabase(),
+  options: { withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void> } = {},
 ): Promise<RunDetail> {
   const runId = newId();
   const now = new Date().toISOString();
-  const connection = await sqliteConnection(database);
-  if (connection) {
+  const connection = options.withinTransaction ? null : await sqliteConnection(database);
+  if (options.withinTransaction) {
+    // The run and whatever must exist with it (the job that drives it) commit together or not at all.
+    const alsoDo = options.withinTransaction;
+    await database.$transaction(async (transaction) => {
+      await transaction.run.create({
+        data: { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now },
+      });
+      await transaction.step.createMany({
+        data: version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" })),
+      });
+      await alsoDo(transaction, runId);
+    });
+  } else if (connection) {
     const sqlite = connection.database;
     const stored = sqliteDate(now);
     const transaction = await connection.transaction();

@@ -105,11 +105,34 @@ export function toRunEvent(row: Omit<EventRow, "id">): RunEvent {
  * that arrive in the same turn of the event loop (from any run) share one
  * transaction, each in its own savepoint, so one failing commit fails alone.
  */
+export interface PrismaRunStoreOptions {
+  /**
+   * Several processes share the database (PostgreSQL with workers): every
+   * commit that stores events also says so with `pg_notify` on
+   * RUN_EVENTS_CHANNEL, in the same transaction (ids only; the events are read
+   * from their table), and every decision runs `afterDecision` in the
+   * transaction that records it (the job that resumes the run is sent there).
+   */
+  shared?: {
+    afterDecision: (transaction: Prisma.TransactionClient, approval: { id: string; runId: string }) => Promise<void>;
+  };
+}
+
+/** The channel that tells every process a run's events were stored: payload `<runId> <first seq> <last seq>`. */
+export const RUN_EVENTS_CHANNEL = "studio_run_events";
+/** The channel that tells every process a decision was recorded: payload the approval's id. */
+export const DECISIONS_CHANNEL = "studio_decisions";
+/** The channel that tells every process someone asked to cancel a run: payload the run's id. */
+export const CANCELS_CHANNEL = "studio_cancels";
+
 export class PrismaRunStore implements RunStore {
   private queued: QueuedCommit[] = [];
   private flushScheduled = false;
 
-  constructor(private readonly db: PrismaClient) {}
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly options: PrismaRunStoreOptions = {},
+  ) {}
 
   async loadRun(runId: string): Promise<LoadedRun | null> {
     const connection = await sqliteConnection(this.db);
@@ -120,6 +143,7 @@ export class PrismaRunStore implements RunStore {
       run: toRunRecord(row),
       definition: WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)),
       steps: row.steps.map(toStepRecord),
+      cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     };
   }
 
@@ -220,6 +244,10 @@ export class PrismaRunStore implements RunStore {
         }),
       );
     }
+    if (this.options.shared && commit.events.length > 0) {
+      const first = commit.events[0]!.seq;
+      operations.push(this.db.$executeRawUnsafe("SELECT pg_notify($1, $2)", RUN_EVENTS_CHANNEL, `${runId} ${first} ${lastSeq}`));
+    }
     if (operations.length > 0) await this.db.$transaction(operations);
   }
 
@@ -251,11 +279,20 @@ export class PrismaRunStore implements RunStore {
 
   async decideApproval(id: string, input: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null> {
     const status: ApprovalStatus = input.decision === "deny" ? "denied" : input.decision === "answer" ? "answered" : "approved";
+    const data = { status, decision: input.decision, feedback: input.feedback, decidedBy: input.decidedBy, decidedAt: new Date() };
+    const shared = this.options.shared;
     // Conditional on `pending`: of two racing decisions exactly one changes the row.
-    const { count } = await this.db.approval.updateMany({
-      where: { id, status: "pending" },
-      data: { status, decision: input.decision, feedback: input.feedback, decidedBy: input.decidedBy, decidedAt: new Date() },
-    });
+    const count = shared
+      ? await this.db.$transaction(async (transaction) => {
+          const { count } = await transaction.approval.updateMany({ where: { id, status: "pending" }, data });
+          if (count === 1) {
+            const { runId } = await transaction.approval.findUniqueOrThrow({ where: { id }, select: { runId: true } });
+            await shared.afterDecision(transaction, { id, runId });
+            await transaction.$executeRawUnsafe("SELECT pg_notify($1, $2)", DECISIONS_CHANNEL, id);
+          }
+          return count;
+        })
+      : (await this.db.approval.updateMany({ where: { id, status: "pending" }, data })).count;
     const row = await this.db.approval.findUnique({ where: { id } });
     return row ? { approval: toApprovalRecord(row), changed: count === 1 } : null;
   }
@@ -418,6 +455,8 @@ interface RunJoinRow {
   createdAt: unknown;
   startedAt: unknown;
   finishedAt: unknown;
+  cancelRequestedAt: unknown;
+  cancelRequestedBy: string | null;
   versionNumber: number;
   definition: string;
 }
@@ -453,6 +492,7 @@ function loadRunWithStatements(database: BetterSqlite3.Database, runId: string):
       finishedAt: readDate(row.finishedAt),
     },
     definition: WorkflowDefinitionSchema.parse(JSON.parse(row.definition)),
+    cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     steps: steps.map((step) => ({
       nodeId: step.nodeId,
       status: step.status as NodeStatus,

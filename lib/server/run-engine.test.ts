@@ -441,3 +441,55 @@ async function leaveAsKilled(runId: string, startedNode: string): Promise<void> 
     ],
   });
 }
+
+describe("RunEngine as a worker drives runs (drive, parkWhenWaiting)", () => {
+  it("lets go of a run that only waits for a person, and a later drive continues the same attempt from the decision", async () => {
+    const worker = new RunEngine({ store, bus, pool: () => new ToolPool(allTools()), secrets, workingDirectory: workRoot, parkWhenWaiting: true });
+    const workflow = await createWorkflow(writeWorkflow("default", "parked.txt"), temp.database);
+    const { runId } = await createRun(workflow.id, { name: "Grace" }, {}, temp.database);
+
+    // The first drive starts the run and returns once the write waits for a person: the run holds no worker.
+    expect(await worker.drive(runId)).toBe("parked");
+    expect(worker.isActive(runId)).toBe(false);
+    const waiting = await getRunDetail(runId, temp.database);
+    expect(waiting.status).toBe("awaiting_input");
+    expect(waiting.steps.find((step) => step.nodeId === "write")).toMatchObject({ status: "waiting", attempt: 1 });
+    expect(existsSync(path.join(workRoot, "parked.txt"))).toBe(false);
+
+    // Decided elsewhere (the inbox of another process), then the decision's job drives the run again.
+    const [approval] = await temp.database.approval.findMany({ where: { runId } });
+    expect((await store.decideApproval(approval!.id, { decision: "once", feedback: null, decidedBy: "someone" }))?.changed).toBe(true);
+    expect(await worker.drive(runId)).toBe("finished");
+
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    expect(detail.steps.find((step) => step.nodeId === "write")).toMatchObject({ status: "succeeded", attempt: 1 });
+    expect(readFileSync(path.join(workRoot, "parked.txt"), "utf8")).toBe("hello Grace");
+    const types = (await readEvents(runId, 0, 1000, temp.database)).map((event) => `${event.type}${event.nodeId ? `:${event.nodeId}` : ""}`);
+    // Parked and continued, not restarted: one start of the write, no run-resumed, the decision right before its result.
+    expect(types.filter((type) => type === "node-started:write")).toHaveLength(1);
+    expect(types).not.toContain("run-resumed");
+    const afterDecision = types.slice(types.indexOf("approval-decided:write")).filter((type) => !type.startsWith("node-progress"));
+    expect(afterDecision).toEqual(["approval-decided:write", "node-succeeded:write", "node-started:out", "node-succeeded:out", "run-succeeded"]);
+
+    // A finished run is left alone.
+    expect(await worker.drive(runId)).toBe("finished");
+    expect((await readEvents(runId, 0, 1000, temp.database)).length).toBe(types.length);
+  });
+
+  it("cancels a run someone asked another process to cancel, without running anything of it", async () => {
+    const worker = new RunEngine({ store, bus, pool: () => new ToolPool(allTools()), secrets, workingDirectory: workRoot, parkWhenWaiting: true });
+    const workflow = await createWorkflow(writeWorkflow("default", "never.txt"), temp.database);
+    const { runId } = await createRun(workflow.id, { name: "Nobody" }, {}, temp.database);
+    expect(await worker.drive(runId)).toBe("parked");
+    await temp.database.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date(), cancelRequestedBy: "the inbox" } });
+
+    expect(await worker.drive(runId)).toBe("finished");
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("cancelled");
+    const events = await readEvents(runId, 0, 1000, temp.database);
+    expect(events.at(-1)).toMatchObject({ type: "run-cancelled", payload: { cancelledBy: "the inbox" } });
+    expect(events.at(-2)).toMatchObject({ type: "approval-decided", payload: { approval: { status: "cancelled" } } });
+    expect(existsSync(path.join(workRoot, "never.txt"))).toBe(false);
+  });
+});

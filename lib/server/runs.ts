@@ -1,4 +1,4 @@
-import { findRunnableVersion, insertRun, type RunDetail } from "@/lib/persistence/run-queries";
+import { findRunnableVersion, type RunDetail } from "@/lib/persistence/run-queries";
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
 import type { StartRunBody } from "@/lib/validations/run";
 import { HttpError, toApiIssues } from "./http";
@@ -27,9 +27,7 @@ export async function startRun(workflowId: string, body: StartRunBody): Promise<
       problems: validation.problems,
     });
   }
-  const run = await insertRun(version, inputs.data, studio.database);
-  await studio.engine.start(run.id, { workflowId, definition, inputs: inputs.data });
-  return run;
+  return studio.runs.start(version, inputs.data);
 }
 
 function describe(problem: { nodeId: string | null; field: string | null; message: string }): string {

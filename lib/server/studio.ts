@@ -1,13 +1,22 @@
 import { McpConnectionManager } from "@/lib/mcp";
 import { defaultPool, ToolPool, type SecretResolver } from "@/lib/tools";
-import { getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
+import { readEnvironment } from "@/lib/env";
+import { databaseProvider, databaseUrl, getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
+import { readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
 import { mayStart } from "./mcp-servers";
+import { EventRelay } from "./queue/event-relay";
+import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
+import { RunQueue } from "./queue/run-queue";
+import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
+
+/** What a process does: serve the studio and drive runs (`all`), only serve (`web`), or only drive runs (`worker`). */
+export type StudioRole = "all" | "web" | "worker";
 
 /** The server-side pieces every route shares: one of each per process. */
 export interface Studio {
@@ -20,9 +29,15 @@ export interface Studio {
   mcp: McpConnectionManager;
   /** Brings the MCP connections in line with the stored servers; call after changing them. */
   reloadMcp: () => Promise<void>;
+  /** Starts and cancels runs: this process's engine, or the job queue on PostgreSQL. */
+  runs: RunDriver;
+  role: StudioRole;
+  /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */
+  shutdown: (graceMs: number) => Promise<void>;
 }
 
 const GLOBAL_KEY = Symbol.for("neurosurfer.studio");
+const SHUTDOWN_KEY = Symbol.for("neurosurfer.studio-shutdown");
 type GlobalWithStudio = typeof globalThis & { [GLOBAL_KEY]?: Promise<Studio> };
 
 /**
@@ -31,17 +46,22 @@ type GlobalWithStudio = typeof globalThis & { [GLOBAL_KEY]?: Promise<Studio> };
  * stored secrets (refusing to start on a mismatch rather than losing them),
  * and resumes the runs a previous process left unfinished.
  */
-export function startStudio(): Promise<Studio> {
+export function startStudio(role: StudioRole = readEnvironment().STUDIO_ROLE): Promise<Studio> {
   const holder = globalThis as GlobalWithStudio;
-  holder[GLOBAL_KEY] ??= boot().catch((error: unknown) => {
+  holder[GLOBAL_KEY] ??= boot(role).catch((error: unknown) => {
     delete holder[GLOBAL_KEY];
     throw error;
   });
   return holder[GLOBAL_KEY];
 }
 
-async function boot(): Promise<Studio> {
-  const database = await prepareDatabase();
+async function boot(role: StudioRole): Promise<Studio> {
+  const url = databaseUrl();
+  const shared = databaseProvider(url) === "postgresql";
+  if (!shared && role !== "all") {
+    throw new Error(`STUDIO_ROLE=${role} needs a database that several processes share: set DATABASE_URL to a postgresql:// URL (see README, Scaling out).`);
+  }
+  const database = await prepareDatabase(url);
   await getSecretBox(database);
   await prepareAccess(database);
   const bus = new RunEventBus();
@@ -70,15 +90,53 @@ async function boot(): Promise<Studio> {
   };
   // Before resuming runs, so their MCP tools resolve; each server is bounded by its connect timeout.
   await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
+  const log = (message: string, error?: unknown) => console.error(`[studio] ${message}`, error ?? "");
+  await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
+  if (!shared) {
+    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log });
+    const resumed = await engine.resumeAll();
+    if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
+    const runs = new LocalRunDriver(engine, database);
+    return { database, bus, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown: async () => undefined };
+  }
+
+  // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
+  // through the database. The engine publishes nowhere: every event reaches this process's bus through the relay, once.
+  const queue = await RunQueue.open(url, { log });
   const engine = new RunEngine({
-    store: new PrismaRunStore(database),
-    bus,
+    store: new PrismaRunStore(database, { shared: { afterDecision: (transaction, approval) => queue.sendWithin(transaction, approval.runId) } }),
+    bus: new RunEventBus(),
     pool,
     secrets,
-    log: (message, error) => console.error(`[studio] ${message}`, error ?? ""),
+    log,
+    parkWhenWaiting: true,
   });
-  await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
-  const resumed = await engine.resumeAll();
-  if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
-  return { database, bus, engine, pool, secrets, mcp, reloadMcp };
+  const relay = new EventRelay(bus, (runId, afterSeq, limit) => readEvents(runId, afterSeq, limit, database), log);
+  const notifications: RunNotifications = await listenForRunNotifications(url, {
+    eventsStored: (runId, first, last) => relay.eventsStored(runId, first, last),
+    decided: (approvalId) => void engine.noticeDecision(approvalId).catch((error: unknown) => log("could not wake a step for its decision", error)),
+    cancelRequested: (runId) => {
+      if (!engine.isActive(runId)) return;
+      void database.run
+        .findUnique({ where: { id: runId }, select: { cancelRequestedBy: true } })
+        .then((row) => engine.cancel(runId, row?.cancelRequestedBy ?? null))
+        .catch((error: unknown) => log(`could not cancel run ${runId}`, error));
+    },
+    reconnected: () => relay.caughtUp(async (runId) => (await database.run.findUnique({ where: { id: runId }, select: { lastSeq: true } }))?.lastSeq ?? null),
+    log,
+  });
+  if (role !== "web") {
+    await queue.work(readEnvironment().STUDIO_WORKER_CONCURRENCY, async (runId, signal) => {
+      await engine.drive(runId, { signal });
+    });
+  }
+  const runs = new QueuedRunDriver(queue, database, bus);
+  const shutdown = async (graceMs: number) => {
+    await queue.stop(graceMs);
+    await notifications.close();
+  };
+  // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
+  (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
+  return { database, bus, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown };
 }
+

@@ -21,7 +21,7 @@ import type {
 } from "./run-types";
 import { RunWriter } from "./run-writer";
 import { buildGraph, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
-import { RunCancelled, StepFailure } from "./step-errors";
+import { ParkedRun, RunCancelled, StepFailure } from "./step-errors";
 import { TemplateError, type TemplateScope } from "./templates";
 import { maskSecretInputs } from "./mask-secret-inputs";
 
@@ -38,7 +38,16 @@ export interface RunEngineOptions {
   agentModel?: AgentModelFactory;
   /** Look for decisions made by another process (the studio deciding a CLI-driven run) this often while a step waits. */
   decisionsElsewhereEveryMs?: number;
+  /**
+   * Let go of a run as soon as everything in it waits for a person (a worker
+   * process: a waiting run holds no worker). The run's state is all stored; the
+   * decision's job drives it again, and the replayed steps find their approvals.
+   */
+  parkWhenWaiting?: boolean;
 }
+
+/** How `drive` ended: the run finished, or it was let go (all of it waiting for a person, or the caller's signal). */
+export type DriveOutcome = "finished" | "parked";
 
 /** The error of a step that changes the world and was cut off by a restart while it ran. */
 export const INTERRUPTED =
@@ -75,6 +84,18 @@ class ActiveRun {
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
+  /** Steps waiting for a person right now. */
+  waiting = 0;
+  /** Let go without finishing: nothing more is written; another drive replays from the stored state. */
+  parked = false;
+  /** Someone asked another process to cancel it; it is cancelled as soon as it is running here. */
+  cancelRequest: { by: string | null } | null = null;
+  /** Stored as waiting for a person with nothing cut off: a drive that let go of it earlier (parked), not a crash. */
+  parkedEarlier = false;
+  /** Steps of a parked run stored as waiting: replayed to pick up their decisions, they continue their attempt, not a new one. */
+  readonly continuing = new Set<string>();
+  /** Continuing steps still stored as waiting: the announcement of their decision marks them running. */
+  readonly resumeOnDecision = new Set<string>();
   cancelled = false;
   /** Who cancelled, for the run-cancelled event. */
   cancelledBy: string | null = null;
@@ -148,13 +169,62 @@ export class RunEngine {
     void this.begin(run);
   }
 
+  /**
+   * Drives one stored run, as a worker does for the job that names it: a new
+   * run starts, an unfinished one resumes (what `resumeAll` does for each), a
+   * finished one is left alone. Resolves when the run finishes or is parked
+   * (see `parkWhenWaiting`); aborting `signal` parks it at once (the job's
+   * claim was lost: another worker may be taking over, so nothing more is
+   * written here).
+   */
+  async drive(runId: string, options: { signal?: AbortSignal } = {}): Promise<DriveOutcome> {
+    const current = this.active.get(runId);
+    if (current) {
+      await current.settled;
+      return current.parked ? "parked" : "finished";
+    }
+    const run = await this.activate(runId, { continueParked: true });
+    if (!run) return "finished";
+    const onAbort = () => this.park(run, { abortTools: true });
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      await this.kickOff(run);
+      await run.settled;
+      return run.parked ? "parked" : "finished";
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Another process recorded a decision on `approvalId`: wake its step if it waits here. */
+  async noticeDecision(approvalId: string): Promise<void> {
+    await this.approvals.noticeDecision(approvalId);
+  }
+
   /** Continues every run that was running or waiting when the process stopped. */
   async resumeAll(): Promise<string[]> {
     const ids = await this.options.store.unfinishedRunIds();
     for (const runId of ids) {
       if (this.active.has(runId)) continue;
       const run = await this.activate(runId);
-      if (!run) continue;
+      if (run) await this.kickOff(run);
+    }
+    return ids;
+  }
+
+  /**
+   * Announces a stored run as started (nothing happened yet) or resumed (with
+   * the steps a restart interrupted), then runs it. A run that was parked
+   * (waiting for a person, nothing cut off) goes on quietly: its replayed steps
+   * find their decisions and say so, as they would had they waited here. A run
+   * someone asked to cancel meanwhile is cancelled instead.
+   */
+  private async kickOff(run: ActiveRun): Promise<void> {
+    if (run.seq === 0) {
+      await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs } }], { status: "running" });
+    } else if (run.parkedEarlier && run.interrupted.length === 0) {
+      if (!run.cancelRequest) await this.emit(run, [], { status: "running" });
+    } else {
       const finishedAt = now();
       await this.emit(
         run,
@@ -165,9 +235,42 @@ export class RunEngine {
         { status: "running" },
         run.interrupted.map((nodeId) => ({ nodeId, status: "failed", error: INTERRUPTED, finishedAt })),
       );
-      void this.begin(run);
     }
-    return ids;
+    if (run.cancelRequest) {
+      // Nothing of it runs: its approvals are withdrawn (announced before the run-cancelled event) and it ends cancelled.
+      run.cancelled = true;
+      run.cancelledBy = run.cancelRequest.by;
+      await this.approvals.cancelRun(this.waitingRun(run));
+      this.pump(run);
+      return;
+    }
+    void this.begin(run);
+  }
+
+  /**
+   * Lets go of a run without finishing it: its waiting steps stop waiting here
+   * (ParkedRun, which records nothing), and once nothing of it is in flight it
+   * leaves this process. What is stored stays as it is: the run awaiting
+   * input, its steps waiting, their approvals pending.
+   */
+  private park(run: ActiveRun, options: { abortTools?: boolean } = {}): void {
+    if (run.finished || run.parked) return;
+    run.parked = true;
+    if (options.abortTools) run.abort.abort();
+    this.approvals.releaseRun(run.runId);
+    this.pump(run);
+  }
+
+  /** With `parkWhenWaiting`: parks the run once every step in flight waits for a person (and it is not being cancelled). */
+  private parkIfAllWaiting(run: ActiveRun): void {
+    if (!this.options.parkWhenWaiting || run.finished || run.cancelled || run.parked) return;
+    // >=: the plan waits before any step is in flight, and an agent step may wait on several calls at once.
+    if (run.waiting === 0 || run.waiting < run.inFlight) return;
+    // An agent waiting inside a turn is kept: replaying it would ask the model that turn again (its checkpoints are per finished turn).
+    const agentInFlight = Object.entries(run.statuses).some(
+      ([nodeId, status]) => (status === "running" || status === "waiting") && run.nodes.get(nodeId)?.kind === "agent",
+    );
+    if (!agentInFlight) this.park(run);
   }
 
   isActive(runId: string): boolean {
@@ -201,9 +304,9 @@ export class RunEngine {
     const run = this.active.get(runId);
     if (!run || run.finished) return false;
     run.cancelled = true;
+    run.cancelledBy = by;
     run.abort.abort();
     await this.approvals.cancelRun(this.waitingRun(run));
-    run.cancelledBy = by;
     this.pump(run);
     await run.settled;
     return true;
@@ -225,10 +328,17 @@ export class RunEngine {
     return run;
   }
 
-  private async activate(runId: string): Promise<ActiveRun | null> {
+  /**
+   * Loads a stored run to drive it here. `continueParked` (a worker's drive): a
+   * run stored as waiting with nothing cut off continues quietly, its waiting
+   * steps the same attempt; otherwise (a restart's resume) it is announced as
+   * resumed and its steps start again.
+   */
+  private async activate(runId: string, options: { continueParked?: boolean } = {}): Promise<ActiveRun | null> {
     const loaded = await this.options.store.loadRun(runId);
     if (!loaded) return null;
     const { run: record, definition, steps } = loaded;
+    if (record.status === "succeeded" || record.status === "failed" || record.status === "cancelled") return null;
     const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, this.options.store);
     for (const step of steps) {
       run.attempts[step.nodeId] = step.attempt;
@@ -246,6 +356,9 @@ export class RunEngine {
       else if (step.status === "succeeded" || step.status === "failed") run.statuses[step.nodeId] = step.status;
       if (step.status === "failed" && step.error) run.errors[step.nodeId] = step.error;
     }
+    run.cancelRequest = loaded.cancelRequest ?? null;
+    run.parkedEarlier = options.continueParked === true && record.status === "awaiting_input" && !steps.some((step) => step.status === "running");
+    if (run.parkedEarlier) for (const step of steps) if (step.status === "waiting") run.continuing.add(step.nodeId);
     run.grants = await this.options.store.listGrants(record.workflowId);
     // A run with events may be resuming: learn which approvals it already announced.
     if (record.lastSeq > 0) run.announced = await this.options.store.announcedApprovals(runId);
@@ -276,7 +389,7 @@ export class RunEngine {
       await this.settleAttachedTools(run);
       this.pump(run);
     } catch (error) {
-      if (error instanceof RunCancelled) this.pump(run);
+      if (error instanceof RunCancelled || error instanceof ParkedRun) this.pump(run);
       else await this.crash(run, error);
     }
   }
@@ -284,6 +397,10 @@ export class RunEngine {
   /** Starts what is ready, skips what cannot run, and finishes the run when nothing is left. */
   private pump(run: ActiveRun): void {
     if (run.finished) return;
+    if (run.parked) {
+      if (run.inFlight === 0) this.leave(run);
+      return;
+    }
     if (run.cancelled) {
       if (run.inFlight === 0) void this.finish(run, "cancelled", { error: "Cancelled." });
       return;
@@ -323,16 +440,24 @@ export class RunEngine {
 
   private async executeNode(run: ActiveRun, nodeId: string): Promise<void> {
     const node = run.nodes.get(nodeId)!;
-    const attempt = (run.attempts[nodeId] ?? 0) + 1;
+    const continuing = run.continuing.delete(nodeId);
+    const attempt = continuing ? Math.max(1, run.attempts[nodeId] ?? 1) : (run.attempts[nodeId] ?? 0) + 1;
     run.attempts[nodeId] = attempt;
     const started = Date.now();
     try {
-      await this.emit(
-        run,
-        [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(node.kind === "tool" ? { tool: node.tool, operation: node.operation } : {}) } }],
-        undefined,
-        [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null }],
-      );
+      if (continuing) {
+        // The step was let go while it waited (parked): it goes on with the same attempt, already announced. It stays
+        // stored as waiting until its decision is announced (announceApproval), in the same commit that says it runs,
+        // so a kill in between leaves it waiting (replayed again), never running with its effect unannounced.
+        run.resumeOnDecision.add(nodeId);
+      } else {
+        await this.emit(
+          run,
+          [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(node.kind === "tool" ? { tool: node.tool, operation: node.operation } : {}) } }],
+          undefined,
+          [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null }],
+        );
+      }
       const { output, input } = await this.runNode(run, node);
       run.succeeded(nodeId, output);
       // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
@@ -344,6 +469,8 @@ export class RunEngine {
         [{ nodeId, status: "succeeded", input, output, finishedAt: now() }],
       ).catch((error: unknown) => this.crash(run, error));
     } catch (error) {
+      // Let go while waiting for a person: the step stays as stored (waiting); a later drive replays it.
+      if (error instanceof ParkedRun || run.parked) return;
       const message =
         error instanceof StepFailure || error instanceof RunCancelled || error instanceof TemplateError
           ? error.message
@@ -440,20 +567,27 @@ export class RunEngine {
 
   private announceApproval(run: ActiveRun, announcement: ApprovalAnnouncement): Promise<void> {
     switch (announcement.change) {
-      case "none":
-        return this.emit(run, announcement.events);
+      case "none": {
+        const resumed: StepChange[] = announcement.events.flatMap((event) =>
+          event.type === "approval-decided" && event.nodeId && run.resumeOnDecision.delete(event.nodeId) ? [{ nodeId: event.nodeId, status: "running" as const }] : [],
+        );
+        return this.emit(run, announcement.events, undefined, resumed);
+      }
       case "waiting": {
         const { stepId, approvalId, events } = announcement;
         if (stepId) run.statuses[stepId] = "waiting";
+        if (stepId) run.resumeOnDecision.delete(stepId);
+        run.waiting += 1;
         return this.emit(
           run,
           [...events, { type: "run-awaiting-input", nodeId: null, payload: { approvalId } }],
           { status: "awaiting_input" },
           stepId ? [{ nodeId: stepId, status: "waiting" }] : [],
-        );
+        ).then(() => this.parkIfAllWaiting(run));
       }
       case "resumed": {
         const { stepId, othersWaiting, events } = announcement;
+        run.waiting = Math.max(0, run.waiting - 1);
         if (stepId) run.statuses[stepId] = "running";
         return this.emit(run, events, othersWaiting ? undefined : { status: "running" }, stepId ? [{ nodeId: stepId, status: "running" }] : []);
       }
@@ -485,6 +619,13 @@ export class RunEngine {
     }
   }
 
+  /** A parked run leaves this process: nothing is written. */
+  private leave(run: ActiveRun): void {
+    run.finished = true;
+    this.active.delete(run.runId);
+    run.resolveSettled();
+  }
+
   /** An infrastructure failure (the database went away): stop the run here; a restart resumes it. */
   private async crash(run: ActiveRun, error: unknown): Promise<void> {
     this.options.log?.(`Run ${run.runId} stopped on an internal error; it resumes at the next start`, error);
@@ -496,6 +637,8 @@ export class RunEngine {
 
   /** Persists events (with the step and run changes they announce), then publishes them. */
   private async emit(run: ActiveRun, pending: PendingEvent[], runChange?: RunChange, steps: StepChange[] = []): Promise<void> {
+    // A parked run is another drive's to record (a tool still finishing here after the claim was lost writes nothing).
+    if (run.parked) return;
     const createdAt = now();
     const events: RunEvent[] = pending.map((event) => ({ ...event, runId: run.runId, seq: ++run.seq, createdAt }));
     await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events });

@@ -15,6 +15,8 @@ export interface LoadedRun {
   run: RunRecord;
   definition: WorkflowDefinition;
   steps: StepRecord[];
+  /** Someone asked (through another process) to cancel the run, and who; null when nobody did. */
+  cancelRequest?: { by: string | null } | null;
 }
 
 export interface ApprovalRequest {

@@ -21,3 +21,15 @@ export class RunCancelled extends Error {
     super("The run was cancelled.");
   }
 }
+
+/**
+ * Raised inside a step whose run this process let go of while the step waited
+ * for a person (a worker parks a run that only waits, or lost its job's claim).
+ * Nothing is recorded for it: the step stays as stored, and whoever drives the
+ * run next replays it.
+ */
+export class ParkedRun extends Error {
+  constructor() {
+    super("The run was let go by this process; another drive continues it.");
+  }
+}

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, waitFor, type Json } from "./api-client";
 import { removeWorkFolders, shellChainWorkflow, workFolder, writeFileWorkflow } from "./fixtures";
 import type { RunEventJson } from "./sse-client";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { startStudioServer, takeoverMs, type StudioServer } from "./studio-server";
 
 /**
  * The headline promise: SIGKILL the server at any point of a run, start it
@@ -58,7 +58,9 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
     const pending = await api.pendingApprovals(run.id);
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ id: approval.id, status: "pending", arguments: approval.arguments, preview: approval.preview });
-    expect(server.logs()).toMatch(/resumed 1 unfinished run/);
+    // SQLite: the restarted server resumes the run and waits again. PostgreSQL: a run that only waits holds no
+    // process (it was parked before the kill); the decision's job drives it again.
+    if (server.provider === "sqlite") expect(server.logs()).toMatch(/resumed 1 unfinished run/);
     expect(existsSync(path.join(root, "survivor.txt"))).toBe(false);
 
     await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "once" });
@@ -68,7 +70,7 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
 
     const events = await api.events(run.id);
     expectContiguous(events);
-    expect(count(events, "run-resumed")).toBe(1);
+    expect(count(events, "run-resumed")).toBe(server.provider === "sqlite" ? 1 : 0);
     expect(count(events, "approval-requested")).toBe(1);
     expect(count(events, "approval-decided")).toBe(1);
     expect(count(events, "node-succeeded", "write")).toBe(1);
@@ -97,7 +99,7 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
     await server.restart();
 
     // The command may have finished its work (or not): it is not started again behind anyone's back.
-    const finished = await api.waitForRun(run.id, undefined, 20_000);
+    const finished = await api.waitForRun(run.id, undefined, takeoverMs(server));
     expect(finished.status).toBe("failed");
     expect(finished.error).toMatch(/Interrupted by a restart/);
     const steps = Object.fromEntries(finished.steps.map((step: Json) => [step.nodeId, [step.status, step.attempt]]));
@@ -148,7 +150,7 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
     expect((await api.post(`/api/approvals/${order[0]!.id}`, { decision: "once" })).status).toBe(409);
 
     for (const [index, run] of runs.entries()) {
-      const finished = await api.waitForRun(run.id);
+      const finished = await api.waitForRun(run.id, undefined, takeoverMs(server));
       const file = path.join(root, `run-${index}.txt`);
       if (index % 5 === 0) {
         expect(finished.status, `run ${index}`).toBe("failed");

@@ -207,6 +207,16 @@ async function postgresText(url: string): Promise<string> {
   }
 }
 
+/**
+ * How long a run cut off by a SIGKILL may take to move on once the server is
+ * back. SQLite: the restarted server resumes it at once. PostgreSQL: its job
+ * was held by the killed process and is handed on when that process's
+ * heartbeat is missed (about 10 s, plus the next supervision pass).
+ */
+export function takeoverMs(server: StudioServer): number {
+  return server.provider === "postgresql" ? 60_000 : 20_000;
+}
+
 /** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

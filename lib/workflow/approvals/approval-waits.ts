@@ -1,6 +1,6 @@
 import { summarizeApproval, type ApprovalSummary } from "@/lib/contracts/approval";
 import { approvalDigest } from "@/lib/tools";
-import { RunCancelled } from "../step-errors";
+import { ParkedRun, RunCancelled } from "../step-errors";
 import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, RunStore } from "../run-types";
 
 /** What the waits need of the store: approvals only. */
@@ -158,6 +158,23 @@ export class ApprovalWaits {
         waiter.reject(new RunCancelled());
       }
     }
+  }
+
+  /** Stops waiting here for the run's decisions (its steps get ParkedRun); nothing is stored, the approvals stay pending. */
+  releaseRun(runId: string): void {
+    for (const [approvalId, waiter] of this.waiters) {
+      if (waiter.runId !== runId) continue;
+      this.waiters.delete(approvalId);
+      waiter.reject(new ParkedRun());
+    }
+  }
+
+  /** Another process recorded a decision on `approvalId` (it said so over the database): wake its step if it waits here. */
+  async noticeDecision(approvalId: string): Promise<void> {
+    if (!this.waiters.has(approvalId)) return;
+    const stored = await this.store.getApproval(approvalId);
+    // A cancellation is this process's to announce (cancelRun); a decision anyone's.
+    if (stored && stored.status !== "pending" && stored.status !== "cancelled") this.wake(stored);
   }
 
   /** Whether a step of the run is waiting for a person in this process. */

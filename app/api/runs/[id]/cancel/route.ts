@@ -9,7 +9,7 @@ export const POST = route(async (_request, { params }: { params: Promise<{ id: s
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
   const before = await getRunDetail(id);
-  if (!(await studio.engine.cancel(id, principal.person))) {
+  if (!(await studio.runs.cancel(id, principal.person))) {
     throw new HttpError(409, `The run has already finished (${before.status}); there is nothing to cancel.`);
   }
   return json({ run: await getRunDetail(id) });

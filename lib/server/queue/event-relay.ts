@@ -1,0 +1,61 @@
+import type { RunEventBus } from "@/lib/workflow/event-bus";
+import type { RunEvent } from "@/lib/workflow/run-types";
+
+type ReadEvents = (runId: string, afterSeq: number, limit: number) => Promise<RunEvent[]>;
+
+const FINISHING_EVENTS = new Set(["run-succeeded", "run-failed", "run-cancelled"]);
+
+/**
+ * Publishes on this process's bus the events other processes stored, in
+ * order and once each: told by a notification which sequence numbers of a run
+ * were committed, it reads them from the database (the events themselves never
+ * travel in a notification) and publishes them. Each run is relayed one
+ * notification at a time, from a cursor that starts just before the first
+ * event this process heard of; the event streams' own catch-up from the
+ * database covers anything earlier.
+ */
+export class EventRelay {
+  private readonly cursors = new Map<string, number>();
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly bus: RunEventBus,
+    private readonly read: ReadEvents,
+    private readonly log: (message: string, error?: unknown) => void,
+  ) {}
+
+  eventsStored(runId: string, firstSeq: number, lastSeq: number): void {
+    const previous = this.chains.get(runId) ?? Promise.resolve();
+    const next = previous.then(() => this.relay(runId, firstSeq, lastSeq)).catch((error: unknown) => this.log(`could not relay the events of run ${runId}`, error));
+    this.chains.set(runId, next);
+    void next.finally(() => {
+      if (this.chains.get(runId) === next) this.chains.delete(runId);
+    });
+  }
+
+  /** After the notification connection broke: read what each run this process follows stored meanwhile. */
+  caughtUp(lastSeqOf: (runId: string) => Promise<number | null>): void {
+    for (const runId of [...this.cursors.keys()]) {
+      void lastSeqOf(runId).then((last) => {
+        if (last !== null) this.eventsStored(runId, (this.cursors.get(runId) ?? last) + 1, last);
+      });
+    }
+  }
+
+  private async relay(runId: string, firstSeq: number, lastSeq: number): Promise<void> {
+    let cursor = this.cursors.get(runId) ?? firstSeq - 1;
+    while (cursor < lastSeq) {
+      const events = await this.read(runId, cursor, Math.min(500, lastSeq - cursor));
+      if (events.length === 0) break;
+      for (const event of events) {
+        this.bus.publish(event);
+        cursor = event.seq;
+      }
+      if (events.some((event) => FINISHING_EVENTS.has(event.type))) {
+        this.cursors.delete(runId);
+        return;
+      }
+    }
+    this.cursors.set(runId, cursor);
+  }
+}

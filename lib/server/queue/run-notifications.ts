@@ -1,0 +1,75 @@
+import pg from "pg";
+import { CANCELS_CHANNEL, DECISIONS_CHANNEL, RUN_EVENTS_CHANNEL } from "@/lib/persistence/run-store";
+
+/**
+ * What other processes said over the database (LISTEN/NOTIFY; ids only, the
+ * rows are read from their tables): a run's events were stored, a decision was
+ * recorded, someone asked to cancel a run. One connection per process, kept
+ * open for as long as it runs and opened again when it breaks; after a
+ * reconnect `reconnected` is called so what was missed meanwhile is read.
+ */
+export interface RunNotificationHandlers {
+  eventsStored(runId: string, firstSeq: number, lastSeq: number): void;
+  decided(approvalId: string): void;
+  cancelRequested(runId: string): void;
+  reconnected(): void;
+  log(message: string, error?: unknown): void;
+}
+
+export interface RunNotifications {
+  close(): Promise<void>;
+}
+
+export async function listenForRunNotifications(url: string, handlers: RunNotificationHandlers): Promise<RunNotifications> {
+  let client: pg.Client | null = null;
+  let closed = false;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let delayMs = 100;
+
+  const dispatch = (message: pg.Notification) => {
+    const payload = message.payload ?? "";
+    if (message.channel === RUN_EVENTS_CHANNEL) {
+      const [runId, first, last] = payload.split(" ");
+      if (runId && first && last) handlers.eventsStored(runId, Number(first), Number(last));
+    } else if (message.channel === DECISIONS_CHANNEL) handlers.decided(payload);
+    else if (message.channel === CANCELS_CHANNEL) handlers.cancelRequested(payload);
+  };
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    next.on("notification", dispatch);
+    next.on("error", (error) => handlers.log("the notification connection failed; reconnecting", error));
+    next.on("end", () => {
+      if (client === next) client = null;
+      if (!closed) scheduleReconnect();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}`);
+    client = next;
+    delayMs = 100;
+  };
+
+  const scheduleReconnect = () => {
+    if (retryTimer || closed) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      connect().then(
+        () => handlers.reconnected(),
+        (error: unknown) => {
+          handlers.log("could not listen for run notifications; trying again", error);
+          delayMs = Math.min(delayMs * 2, 5_000);
+          scheduleReconnect();
+        },
+      );
+    }, delayMs);
+  };
+
+  await connect();
+  return {
+    close: async () => {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { insertRun, requestCancel, runStatus, type RunnableVersion } from "@/lib/persistence/run-queries";
+import type { RunDetail } from "@/lib/contracts/run";
+import type { StudioDatabase } from "@/lib/persistence";
+import type { RunEventBus } from "@/lib/workflow/event-bus";
+import type { RunEngine } from "@/lib/workflow/run-engine";
+import type { RunQueue } from "./queue/run-queue";
+
+/**
+ * How this process gets runs driven: by its own engine (the embedded SQLite
+ * studio: one process), or through the job queue (PostgreSQL: any worker
+ * process, this one included when its role is `all`).
+ */
+export interface RunDriver {
+  /** Creates the run of `version` and sees that it is driven. */
+  start(version: RunnableVersion, inputs: Record<string, unknown>): Promise<RunDetail>;
+  /** Cancels a run and resolves once it has stopped; false when it had already finished. */
+  cancel(runId: string, by: string | null): Promise<boolean>;
+}
+
+/** The embedded studio: this process's engine drives every run. */
+export class LocalRunDriver implements RunDriver {
+  constructor(
+    private readonly engine: RunEngine,
+    private readonly database: StudioDatabase,
+  ) {}
+
+  async start(version: RunnableVersion, inputs: Record<string, unknown>): Promise<RunDetail> {
+    const run = await insertRun(version, inputs, this.database);
+    await this.engine.start(run.id, { workflowId: version.workflowId, definition: version.definition, inputs });
+    return run;
+  }
+
+  cancel(runId: string, by: string | null): Promise<boolean> {
+    return this.engine.cancel(runId, by);
+  }
+}
+
+/** How long a cancel waits for the worker driving the run to stop it before answering anyway (the run still stops). */
+const CANCEL_WAIT_MS = 15_000;
+
+/** PostgreSQL with workers: a run is created with the job that drives it; a cancel is a stored request every process hears. */
+export class QueuedRunDriver implements RunDriver {
+  constructor(
+    private readonly queue: RunQueue,
+    private readonly database: StudioDatabase,
+    private readonly bus: RunEventBus,
+  ) {}
+
+  start(version: RunnableVersion, inputs: Record<string, unknown>): Promise<RunDetail> {
+    return insertRun(version, inputs, this.database, { withinTransaction: (transaction, runId) => this.queue.sendWithin(transaction, runId) });
+  }
+
+  async cancel(runId: string, by: string | null): Promise<boolean> {
+    const stopped = new Promise<void>((resolve) => {
+      const unsubscribe = this.bus.subscribe(runId, (event) => {
+        if (event.type === "run-cancelled" || event.type === "run-failed" || event.type === "run-succeeded") {
+          unsubscribe();
+          resolve();
+        }
+      });
+      setTimeout(() => {
+        unsubscribe();
+        resolve();
+      }, CANCEL_WAIT_MS).unref();
+    });
+    const requested = await requestCancel(runId, by, this.database, (transaction) => this.queue.sendWithin(transaction, runId));
+    // Finished, or someone asked already (their cancel is under way).
+    if (!requested) return false;
+    // Finished meanwhile (before the bus heard of it)? The stored status says.
+    const status = await runStatus(runId, this.database);
+    if (status === "running" || status === "awaiting_input") await stopped;
+    return true;
+  }
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN     "cancelRequestedAt" TIMESTAMP(3),
+ADD COLUMN     "cancelRequestedBy" TEXT;

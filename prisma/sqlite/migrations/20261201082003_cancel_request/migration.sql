@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "cancelRequestedAt" DATETIME;
+ALTER TABLE "Run" ADD COLUMN "cancelRequestedBy" TEXT;
