@@ -45,6 +45,17 @@ export function getDatabase(): StudioDatabase {
   return client;
 }
 
+/** Connections each process's Prisma client keeps to PostgreSQL (the job queue keeps 3 more, and 1 listens for notifications). */
+export const POSTGRES_POOL_SIZE = 6;
+
+/**
+ * Options for the interactive transactions of the busy paths (a run's
+ * creation, a decision, a cancel request): Prisma's defaults (2 s to get a
+ * connection, 5 s in all) turn a burst of requests into 500s when the pool is
+ * busy; these wait their turn instead.
+ */
+export const BUSY_TRANSACTION = { maxWait: 15_000, timeout: 30_000 } as const;
+
 /** Disconnects the process's client, if any; the next `getDatabase()` opens a new one. */
 export async function closeDatabase(): Promise<void> {
   const holder = globalThis as GlobalWithDatabase;
@@ -71,7 +82,9 @@ export async function prepareDatabase(url: string = databaseUrl()): Promise<Stud
 export function openDatabase(url: string): StudioDatabase {
   if (databaseProvider(url) === "postgresql") {
     // The PostgreSQL client has the same model API; its type differs only in provider-only extras the stores never use.
-    const client = new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as StudioDatabase;
+    // A small pool per process: a scaled-out studio runs many processes on one server (PostgreSQL allows 100 connections by default).
+    const adapter = new PrismaPg({ connectionString: url, max: POSTGRES_POOL_SIZE });
+    const client = new PostgresPrismaClient({ adapter }) as unknown as StudioDatabase;
     providers.set(client, "postgresql");
     return client;
   }

@@ -4,7 +4,7 @@ import type { RunDetail, RunSummary } from "@/lib/contracts/run";
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 
 export type { ApprovalDetail, RunDetail, RunSummary };
-import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
+import { BUSY_TRANSACTION, getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
 import { readDate, sqliteDate, statement } from "./prepared";
@@ -101,7 +101,7 @@ export async function requestCancel(
     await withinTransaction(transaction, runId);
     await transaction.$executeRawUnsafe("SELECT pg_notify($1, $2)", CANCELS_CHANNEL, runId);
     return true;
-  });
+  }, BUSY_TRANSACTION);
 }
 
 /**
@@ -129,7 +129,7 @@ export async function insertRun(
         data: version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" })),
       });
       await alsoDo(transaction, runId);
-    });
+    }, BUSY_TRANSACTION);
   } else if (connection) {
     const sqlite = connection.database;
     const stored = sqliteDate(now);

@@ -20,7 +20,7 @@ import type {
 } from "@/lib/workflow/run-types";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import type BetterSqlite3 from "better-sqlite3";
-import { sqliteConnection, type SqliteConnection } from "./database";
+import { BUSY_TRANSACTION, sqliteConnection, type SqliteConnection } from "./database";
 import { readDate, sqliteDate, statement } from "./prepared";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 
@@ -291,7 +291,7 @@ export class PrismaRunStore implements RunStore {
             await transaction.$executeRawUnsafe("SELECT pg_notify($1, $2)", DECISIONS_CHANNEL, id);
           }
           return count;
-        })
+        }, BUSY_TRANSACTION)
       : (await this.db.approval.updateMany({ where: { id, status: "pending" }, data })).count;
     const row = await this.db.approval.findUnique({ where: { id } });
     return row ? { approval: toApprovalRecord(row), changed: count === 1 } : null;

@@ -63,7 +63,8 @@ async function boot(role: StudioRole): Promise<Studio> {
   }
   const database = await prepareDatabase(url);
   await getSecretBox(database);
-  await prepareAccess(database);
+  // A worker serves nothing: no access token to prepare, no sign-in link to print.
+  if (role !== "worker") await prepareAccess(database);
   const bus = new RunEventBus();
   const secrets = secretResolver(database);
   // Built-in tools are stateless apart from the job table: one set for the process.
@@ -91,7 +92,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   // Before resuming runs, so their MCP tools resolve; each server is bounded by its connect timeout.
   await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
   const log = (message: string, error?: unknown) => console.error(`[studio] ${message}`, error ?? "");
-  await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
+  if (role !== "worker") await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
   if (!shared) {
     const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log });
     const resumed = await engine.resumeAll();

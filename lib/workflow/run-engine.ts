@@ -88,6 +88,8 @@ class ActiveRun {
   waiting = 0;
   /** Let go without finishing: nothing more is written; another drive replays from the stored state. */
   parked = false;
+  /** Stopped on an infrastructure error (the database went away): what stopped it, for `drive` to rethrow. */
+  crashed: unknown = undefined;
   /** Someone asked another process to cancel it; it is cancelled as soon as it is running here. */
   cancelRequest: { by: string | null } | null = null;
   /** Stored as waiting for a person with nothing cut off: a drive that let go of it earlier (parked), not a crash. */
@@ -190,7 +192,12 @@ export class RunEngine {
     try {
       await this.kickOff(run);
       await run.settled;
+      // The job fails and is retried (with backoff) until the database answers again; the retry resumes the run.
+      if (run.crashed !== undefined) throw new Error(`Run ${runId} stopped on an internal error; it is driven again`, { cause: run.crashed });
       return run.parked ? "parked" : "finished";
+    } catch (error) {
+      if (!run.finished) await this.crash(run, error);
+      throw error;
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
     }
@@ -629,6 +636,7 @@ export class RunEngine {
   /** An infrastructure failure (the database went away): stop the run here; a restart resumes it. */
   private async crash(run: ActiveRun, error: unknown): Promise<void> {
     this.options.log?.(`Run ${run.runId} stopped on an internal error; it resumes at the next start`, error);
+    run.crashed = error;
     run.finished = true;
     run.abort.abort();
     this.active.delete(run.runId);
@@ -637,8 +645,8 @@ export class RunEngine {
 
   /** Persists events (with the step and run changes they announce), then publishes them. */
   private async emit(run: ActiveRun, pending: PendingEvent[], runChange?: RunChange, steps: StepChange[] = []): Promise<void> {
-    // A parked run is another drive's to record (a tool still finishing here after the claim was lost writes nothing).
-    if (run.parked) return;
+    // A parked or crashed run is another drive's to record: a step still finishing here writes nothing.
+    if (run.parked || run.crashed !== undefined) return;
     const createdAt = now();
     const events: RunEvent[] = pending.map((event) => ({ ...event, runId: run.runId, seq: ++run.seq, createdAt }));
     await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events });

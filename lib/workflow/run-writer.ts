@@ -11,10 +11,16 @@ interface Pending {
  * is in flight into one transaction (group commit): order is preserved, each
  * caller learns when its own changes are durable, and a busy run costs one
  * transaction per batch rather than one per event.
+ *
+ * A write that fails stops the writer: every later write fails with the same
+ * error. The run's memory (its next sequence number, its steps) is then ahead
+ * of what is stored, and writing on would leave a gap in its events; whoever
+ * drives the run next starts again from what is stored.
  */
 export class RunWriter {
   private queue: Pending[] = [];
   private flushing = false;
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly store: RunStore,
@@ -23,6 +29,7 @@ export class RunWriter {
 
   /** Resolves once `commit` is durable. */
   write(commit: RunCommit): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure.error);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ commit, resolve, reject });
       if (!this.flushing) {
@@ -48,7 +55,9 @@ export class RunWriter {
         await this.store.commit(this.runId, merged);
         for (const pending of batch) pending.resolve();
       } catch (error) {
-        for (const pending of batch) pending.reject(error);
+        this.failure = { error };
+        for (const pending of [...batch, ...this.queue]) pending.reject(error);
+        this.queue = [];
       }
     }
     this.flushing = false;

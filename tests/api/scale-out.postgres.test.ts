@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
-import type { ApiClient } from "./api-client";
-import { removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { waitFor, type ApiClient, type Json } from "./api-client";
+import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { connectEventStream, runEventsOf } from "./sse-client";
 import { startStudioServer, type StudioServer } from "./studio-server";
 import { startWorker, type WorkerProcess } from "./worker-process";
@@ -12,32 +12,45 @@ import { startWorker, type WorkerProcess } from "./worker-process";
 /*
  * The studio scaled out on PostgreSQL: two web processes that only serve
  * (STUDIO_ROLE=web) and three worker processes (`npm run worker`) on one
- * database. Only this project (api-postgresql) runs it: SQLite is one process.
+ * database; then workers SIGKILLed at random moments while runs execute and
+ * wait. One file, so these many processes never run beside each other's.
+ * Only this project (api-postgresql) runs it: SQLite is one process.
  */
 
 const RUNS = Number(process.env.SCALE_OUT_RUNS ?? 200);
+const KILLS = Number(process.env.WORKER_KILLS ?? 30);
 
 let databaseUrl: string;
+let shared: Record<string, string>;
 const webs: StudioServer[] = [];
 const workers: WorkerProcess[] = [];
 let root: string;
 
 beforeAll(async () => {
   databaseUrl = await createEmptyPostgresDatabase();
-  const shared = { DATABASE_URL: databaseUrl, STUDIO_SECRET_KEY: randomBytes(32).toString("base64") };
+  shared = { DATABASE_URL: databaseUrl, STUDIO_SECRET_KEY: randomBytes(32).toString("base64"), STUDIO_WORKER_CONCURRENCY: "16" };
   // The first web process migrates the empty database; the others find it done.
   webs.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } }));
   webs.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } }));
-  for (let index = 0; index < 3; index++) workers.push(await startWorker({ ...shared, STUDIO_WORKER_CONCURRENCY: "16" }));
+  for (let index = 0; index < 3; index++) workers.push(await startWorker(shared));
   root = workFolder();
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
+  await Promise.all(workers.map((worker) => worker.kill("SIGKILL")));
   await Promise.all(webs.map((web) => web.stop()));
   if (databaseUrl) await dropPostgresDatabase(databaseUrl);
   removeWorkFolders();
 });
+
+/** Three shell steps, each appending "<mark> <step>" to effects.log: every line is a side effect that must happen at most once. */
+function effectChain(root: string, name: string, mode: "bypass" | "default") {
+  const nodes = [
+    { id: "in", kind: "input", fields: [{ name: "mark" }] },
+    ...["one", "two", "three"].map((step) => shellNode(step, root, `sleep 0.3; echo "{{ inputs.mark }} ${step}" >> effects.log`)),
+  ];
+  return { name, ...(mode === "bypass" ? BYPASS : { mode: "default" }), nodes, edges: chain(...nodes.map((node) => node.id)) };
+}
 
 /** input -> a shell step that appends the run's mark to effects.log (it asks first) -> output. */
 function effectWorkflow(folder: string) {
@@ -79,9 +92,10 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
       order.map(async (runId, index) => {
         const approve = index % 3 !== 0;
         if (approve) approved.add(runId);
-        const client = runId === watched ? b : index % 2 ? a : b;
+        const through = runId === watched ? 1 : index % 2 ? 0 : 1;
         const { id: approvalId, digest } = approvals.get(runId)!;
-        await client.expect(200, "POST", `/api/approvals/${approvalId}`, { decision: approve ? "approve" : "deny", digest });
+        const response = await [a, b][through]!.post(`/api/approvals/${approvalId}`, { decision: approve ? "approve" : "deny", digest });
+        if (response.status !== 200) throw new Error(`Deciding ${approvalId} answered ${response.status}: ${response.text}\n${webs[through]!.logs().slice(-4000)}`);
       }),
     );
 
@@ -100,4 +114,78 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
     expect(seen.map((event) => event.seq)).toEqual([...seen.map((event) => event.seq)].sort((x, y) => x - y));
     expect(existsSync(path.join(root, "effects.log"))).toBe(true);
   }, 300_000);
+
+  it(`${KILLS} SIGKILLs of workers while runs execute and wait: nothing lost, nothing done twice`, async () => {
+    const root = workFolder();
+    const api = webs[0]!.client();
+    const unattended = (await api.createWorkflow(effectChain(root, "Unattended effects", "bypass"))).id;
+    const attended = (await api.createWorkflow(effectChain(root, "Approved effects", "default"))).id;
+    const runs: string[] = [];
+    let marks = 0;
+    const start = async (workflowId: string) => runs.push((await api.startRun(workflowId, { mark: `m${marks++}` })).id);
+    const decided = new Map<string, string>();
+    /** Approves most pending approvals, denies a few; remembers each. */
+    const decidePending = async () => {
+      const pending = (await api.expect(200, "GET", "/api/approvals?status=pending&limit=1000")).approvals as Json[];
+      for (const approval of pending) {
+        if (decided.has(approval.id)) continue;
+        const decision = decided.size % 7 === 3 ? "deny" : "approve";
+        const response = await api.post(`/api/approvals/${approval.id}`, { decision, digest: approval.digest });
+        if (response.status === 200) decided.set(approval.id, decision);
+      }
+    };
+
+    for (let kill = 0; kill < KILLS; kill++) {
+      await start(unattended);
+      await start(attended);
+      await decidePending();
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 700));
+      const victim = workers.splice(Math.floor(Math.random() * workers.length), 1)[0]!;
+      await victim.kill("SIGKILL");
+      workers.push(await startWorker(shared));
+    }
+
+    // Let everything finish: keep deciding what comes up until every run has ended.
+    const finished = await waitFor(
+      async () => {
+        await decidePending();
+        const listed = (await api.expect(200, "GET", "/api/runs?limit=500")).runs as Json[];
+        const ours = listed.filter((run) => runs.includes(run.id));
+        return ours.length === runs.length && ours.every((run) => ["succeeded", "failed", "cancelled"].includes(run.status)) ? ours : undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 500, what: "every run to finish" },
+    );
+
+    // No run lost; each ended as its decisions and interruptions say.
+    expect(finished).toHaveLength(runs.length);
+    const effects = existsSync(path.join(root, "effects.log")) ? readFileSync(path.join(root, "effects.log"), "utf8").trim().split("\n") : [];
+    // No side effect twice.
+    expect(effects.length).toBe(new Set(effects).size);
+    for (const summary of finished) {
+      const run = await api.getRun(summary.id);
+      const events = await api.events(run.id);
+      expect(events.map((event: Json) => event.seq), `run ${run.id}: events numbered without gaps`).toEqual(events.map((_: Json, index: number) => index + 1));
+      for (const step of ["one", "two", "three"]) {
+        // No finished step run again, no step with side effects started twice.
+        expect(events.filter((event: Json) => event.type === "node-succeeded" && event.nodeId === step).length, `run ${run.id} ${step}`).toBeLessThanOrEqual(1);
+        expect(events.filter((event: Json) => event.type === "node-started" && event.nodeId === step).length, `run ${run.id} ${step}`).toBeLessThanOrEqual(1);
+      }
+      if (run.status === "failed") {
+        // Only a denial or a kill that cut a step off fails a run here.
+        expect(run.error, `run ${run.id}`).toMatch(/denied|Interrupted by a restart/i);
+      } else {
+        expect(run.status, `run ${run.id}: ${run.error}`).toBe("succeeded");
+        const mark = run.inputs.mark as string;
+        for (const step of ["one", "two", "three"]) expect(effects, `run ${run.id}`).toContain(`${mark} ${step}`);
+      }
+    }
+    // No approval lost: every one that was asked for ended decided as we decided it (none left pending or dropped).
+    const approvals = (await api.expect(200, "GET", "/api/approvals?limit=1000")).approvals as Json[];
+    const ours = approvals.filter((approval) => runs.includes(approval.runId));
+    expect(ours.filter((approval) => approval.status === "pending")).toEqual([]);
+    for (const approval of ours) {
+      if (approval.status === "cancelled") continue;
+      expect(decided.get(approval.id), `approval ${approval.id}`).toBe(approval.decision);
+    }
+  }, 600_000);
 });

@@ -46,7 +46,7 @@ export class RunQueue {
       // Look for jobs whose worker stopped beating every few seconds (pg-boss's default is a minute).
       superviseIntervalSeconds: SUPERVISE_SECONDS,
       monitorIntervalSeconds: SUPERVISE_SECONDS,
-      max: 4,
+      max: 3,
     });
     boss.on("error", (error) => options.log("job queue error", error));
     await boss.start();
