@@ -203,8 +203,14 @@ export class PrismaRunStore implements RunStore {
     batch.forEach(({ resolve, reject }, index) => (outcomes[index] === null ? resolve() : reject(outcomes[index])));
   }
 
+  async claimRun(runId: string, driver: string): Promise<void> {
+    await this.db.run.updateMany({ where: { id: runId }, data: { driver } });
+  }
+
   private async commitWithPrisma(runId: string, commit: RunCommit): Promise<void> {
     const operations: Prisma.PrismaPromise<unknown>[] = [];
+    // Fencing: not this drive's run any more (another claimed it) -> "record not found", and nothing of the commit is written.
+    if (commit.driver) operations.push(this.db.run.update({ where: { id: runId, driver: commit.driver }, data: { driver: commit.driver } }));
     const lastSeq = commit.events.reduce((highest, event) => Math.max(highest, event.seq), 0);
     const runData: Prisma.RunUpdateInput = {};
     if (commit.run?.status !== undefined) runData.status = commit.run.status;
@@ -387,6 +393,13 @@ const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ?`;
 /** The statements a commit makes, serialised up front so the transaction holds the lock only to write. */
 function commitWrites(runId: string, commit: RunCommit): Write[] {
   const writes: Write[] = [];
+  if (commit.driver) {
+    writes.push({
+      sql: `UPDATE "Run" SET "driver" = "driver" WHERE "id" = ? AND "driver" = ?`,
+      values: [runId, commit.driver],
+      mustChange: `Run ${runId} is driven elsewhere now; this drive's changes are not recorded.`,
+    });
+  }
   const runColumns: [string, unknown][] = [];
   if (commit.run?.status !== undefined) runColumns.push(["status", commit.run.status]);
   if (commit.run?.output !== undefined) runColumns.push(["output", JSON.stringify(commit.run.output)]);

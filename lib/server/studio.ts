@@ -128,12 +128,15 @@ async function boot(role: StudioRole): Promise<Studio> {
   });
   if (role !== "web") {
     await queue.work(readEnvironment().STUDIO_WORKER_CONCURRENCY, async (runId, signal) => {
-      await engine.drive(runId, { signal });
+      const outcome = await engine.drive(runId, { signal });
+      // Failing the job hands it to the next worker (after the queue's retry delay), which drives the run on.
+      if (outcome === "handed-back") throw new Error(`Run ${runId} was handed back at shutdown; another worker drives it on.`);
     });
   }
   const runs = new QueuedRunDriver(queue, database, bus);
   const shutdown = async (graceMs: number) => {
-    await queue.stop(graceMs);
+    // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
+    await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.

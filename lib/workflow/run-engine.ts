@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
@@ -46,8 +47,12 @@ export interface RunEngineOptions {
   parkWhenWaiting?: boolean;
 }
 
-/** How `drive` ended: the run finished, or it was let go (all of it waiting for a person, or the caller's signal). */
-export type DriveOutcome = "finished" | "parked";
+/**
+ * How `drive` ended: the run finished; it was let go (all of it waiting for a
+ * person, or the caller's signal); or it was handed back at shutdown, its
+ * in-flight steps finished, to be driven on elsewhere.
+ */
+export type DriveOutcome = "finished" | "parked" | "handed-back";
 
 /** The error of a step that changes the world and was cut off by a restart while it ran. */
 export const INTERRUPTED =
@@ -88,6 +93,10 @@ class ActiveRun {
   waiting = 0;
   /** Let go without finishing: nothing more is written; another drive replays from the stored state. */
   parked = false;
+  /** The drive's claim (RunStore.claimRun), sent with every commit; none for a run this process alone drives. */
+  driver: string | undefined = undefined;
+  /** Being handed back (shutdown): no new step starts; once nothing is in flight it leaves this process. */
+  handingBack = false;
   /** Stopped on an infrastructure error (the database went away): what stopped it, for `drive` to rethrow. */
   crashed: unknown = undefined;
   /** Someone asked another process to cancel it; it is cancelled as soon as it is running here. */
@@ -183,10 +192,14 @@ export class RunEngine {
     const current = this.active.get(runId);
     if (current) {
       await current.settled;
-      return current.parked ? "parked" : "finished";
+      return outcomeOf(current);
     }
+    // Claimed before it is read: a drive that lost this run's job can no longer write over what this one reads.
+    const driver = randomUUID();
+    await this.options.store.claimRun(runId, driver);
     const run = await this.activate(runId, { continueParked: true });
     if (!run) return "finished";
+    run.driver = driver;
     const onAbort = () => this.park(run, { abortTools: true });
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
@@ -194,13 +207,40 @@ export class RunEngine {
       await run.settled;
       // The job fails and is retried (with backoff) until the database answers again; the retry resumes the run.
       if (run.crashed !== undefined) throw new Error(`Run ${runId} stopped on an internal error; it is driven again`, { cause: run.crashed });
-      return run.parked ? "parked" : "finished";
+      return outcomeOf(run);
     } catch (error) {
       if (!run.finished) await this.crash(run, error);
       throw error;
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /**
+   * Shutdown: every run driven here starts nothing new, lets its in-flight
+   * steps finish and then leaves this process (its drive resolves
+   * "handed-back"); steps waiting for a person stop waiting here at once.
+   * After `graceMs`, what is still in flight is cut off (parked, tools
+   * aborted): whoever drives the run next treats those steps as interrupted.
+   */
+  async handBackAll(graceMs: number): Promise<void> {
+    const runs = [...this.active.values()];
+    for (const run of runs) {
+      if (run.finished) continue;
+      run.handingBack = true;
+      this.approvals.releaseRun(run.runId);
+      this.pump(run);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const run of runs) this.park(run, { abortTools: true });
+        resolve();
+      }, graceMs);
+    });
+    await Promise.race([Promise.all(runs.map((run) => run.settled)), late]);
+    clearTimeout(timer);
+    await Promise.all(runs.map((run) => run.settled));
   }
 
   /** Another process recorded a decision on `approvalId`: wake its step if it waits here. */
@@ -364,7 +404,8 @@ export class RunEngine {
       if (step.status === "failed" && step.error) run.errors[step.nodeId] = step.error;
     }
     run.cancelRequest = loaded.cancelRequest ?? null;
-    run.parkedEarlier = options.continueParked === true && record.status === "awaiting_input" && !steps.some((step) => step.status === "running");
+    // Nothing was cut off (no step stored as running): it was parked or handed back, not interrupted.
+    run.parkedEarlier = options.continueParked === true && !steps.some((step) => step.status === "running");
     if (run.parkedEarlier) for (const step of steps) if (step.status === "waiting") run.continuing.add(step.nodeId);
     run.grants = await this.options.store.listGrants(record.workflowId);
     // A run with events may be resuming: learn which approvals it already announced.
@@ -404,7 +445,7 @@ export class RunEngine {
   /** Starts what is ready, skips what cannot run, and finishes the run when nothing is left. */
   private pump(run: ActiveRun): void {
     if (run.finished) return;
-    if (run.parked) {
+    if (run.parked || run.handingBack) {
       if (run.inFlight === 0) this.leave(run);
       return;
     }
@@ -649,9 +690,14 @@ export class RunEngine {
     if (run.parked || run.crashed !== undefined) return;
     const createdAt = now();
     const events: RunEvent[] = pending.map((event) => ({ ...event, runId: run.runId, seq: ++run.seq, createdAt }));
-    await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events });
+    await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events, ...(run.driver ? { driver: run.driver } : {}) });
     for (const event of events) this.options.bus.publish(event);
   }
+}
+
+function outcomeOf(run: ActiveRun): DriveOutcome {
+  if (run.parked) return "parked";
+  return run.handingBack ? "handed-back" : "finished";
 }
 
 /** An event as the engine emits it; `emit` numbers and stores it. */

@@ -64,6 +64,11 @@ export interface RunCommit {
   run?: RunChange;
   steps: StepChange[];
   events: RunEvent[];
+  /**
+   * The drive that writes (see `RunStore.claimRun`): the commit applies only
+   * while the run is still this drive's, and fails as a whole otherwise.
+   */
+  driver?: string;
 }
 
 /**
@@ -76,6 +81,12 @@ export interface RunStore {
   unfinishedRunIds(): Promise<string[]>;
   /** Applies a group of changes in one transaction. */
   commit(runId: string, commit: RunCommit): Promise<void>;
+  /**
+   * Makes `driver` the run's only writer, before the drive reads the run:
+   * from then on, commits of any earlier drive (a worker that lost its job but
+   * has not noticed yet) fail instead of writing over what this one reads.
+   */
+  claimRun(runId: string, driver: string): Promise<void>;
   /** The approval for `(runId, key)`, created pending if there is none: a replayed step finds its own. */
   openApproval(request: ApprovalRequest & { digest: string }): Promise<{ approval: ApprovalRecord; created: boolean }>;
   getApproval(id: string): Promise<ApprovalRecord | null>;

@@ -47,6 +47,7 @@ export class RunWriter {
       this.queue = [];
       const merged: RunCommit = { steps: [], events: [] };
       for (const { commit } of batch) {
+        if (commit.driver) merged.driver = commit.driver;
         if (commit.run) merged.run = { ...merged.run, ...commit.run };
         merged.steps.push(...commit.steps);
         merged.events.push(...commit.events);

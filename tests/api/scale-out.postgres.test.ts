@@ -188,4 +188,33 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
       expect(decided.get(approval.id), `approval ${approval.id}`).toBe(approval.decision);
     }
   }, 600_000);
+
+  it("SIGTERM lets a worker's step in flight finish and hands the rest of the run to another worker", async () => {
+    const api = webs[0]!.client();
+    const root = workFolder();
+    const nodes = [
+      { id: "in", kind: "input", fields: [] },
+      shellNode("one", root, "echo one >> steps.log"),
+      shellNode("two", root, "echo two-started >> steps.log; sleep 2; echo two >> steps.log"),
+      shellNode("three", root, "echo three >> steps.log"),
+    ];
+    const { id } = await api.createWorkflow({ name: "Handed over at shutdown", ...BYPASS, nodes, edges: chain(...nodes.map((node) => node.id)) });
+    const run = await api.startRun(id);
+    await waitFor(
+      async () => (existsSync(path.join(root, "steps.log")) && readFileSync(path.join(root, "steps.log"), "utf8").includes("two-started") ? true : undefined),
+      { timeoutMs: 30_000, what: "step two to start" },
+    );
+    // Every worker is told to stop while step two runs; a new one takes over what is left.
+    const stopping = workers.splice(0);
+    const stopped = Promise.all(stopping.map((worker) => worker.kill("SIGTERM")));
+    workers.push(await startWorker(shared));
+    await stopped;
+
+    const finished = await api.waitForRun(run.id, ["succeeded", "failed", "cancelled"], 60_000);
+    expect(finished.status, finished.error).toBe("succeeded");
+    expect(readFileSync(path.join(root, "steps.log"), "utf8")).toBe("one\ntwo-started\ntwo\nthree\n");
+    const steps = Object.fromEntries(finished.steps.map((step: Json) => [step.nodeId, [step.status, step.attempt]]));
+    expect(steps).toMatchObject({ one: ["succeeded", 1], two: ["succeeded", 1], three: ["succeeded", 1] });
+    expect(stopping.some((worker) => worker.logs().includes("finishing what is in flight"))).toBe(true);
+  }, 120_000);
 });

@@ -92,6 +92,8 @@ export class RunQueue {
       // waited behind its run's active one, is found only by polling: pg-boss's default backstop of 30 s is too slow.
       pollingIntervalSeconds: 1,
       notifyPollingIntervalSeconds: 1,
+      // Beat often: a busy machine that delays one beat should not lose the job (a lost job is safe, see claimRun, but wasteful).
+      heartbeatRefreshSeconds: 3,
     };
     await this.boss.work<RunJob>(RUN_QUEUE, options, async ([job]) => {
       if (job) await drive(job.data.runId, job.signal);
