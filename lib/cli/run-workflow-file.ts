@@ -59,6 +59,15 @@ export async function runWorkflowFile(command: WorkflowCliCommand, streams: CliS
     if (EnvironmentError.isInstance(error)) throw new UsageError(error.message, [], false);
     throw error;
   }
+  if (databaseProvider(url) === "postgresql") {
+    // There, runs are driven by the studio's workers through the job queue; a run driven here as well would have two drivers.
+    throw new UsageError(
+      `npm run workflow drives a run in this process, on the studio's embedded SQLite database; DATABASE_URL names PostgreSQL (${displayDatabaseUrl(url)}), where the studio's workers drive runs. ` +
+        "Start the run through the studio instead (POST /api/workflows/{id}/runs, or its MCP endpoint), or unset DATABASE_URL / pass --data to run on a SQLite data folder.",
+      [],
+      false,
+    );
+  }
   const info = command.json ? streams.stderr : streams.stdout;
   await applyMigrations(url);
   const database = openDatabase(url);
@@ -85,7 +94,7 @@ export async function runWorkflowFile(command: WorkflowCliCommand, streams: CliS
     const { runId } = await createRun(workflow.id, inputs, {}, database);
     info.write(
       `Running "${definition.name}" (workflow ${workflow.id}, version ${workflow.version}${workflow.reused ? ", already stored" : ""}) ` +
-        `as run ${runId}\nDatabase: ${databaseProvider(url) === "sqlite" ? databaseFilePath(url) : displayDatabaseUrl(url)}\n`,
+        `as run ${runId}\nDatabase: ${databaseFilePath(url)}\n`,
     );
     return await driveRun({ runId, database, command, streams, pool: () => pool, secrets });
   } finally {

@@ -24,9 +24,10 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs the real CLI, stdin not a terminal, in a clean environment pointed at the test's data folder. */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], extraEnvironment: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ["STUDIO_DATA_DIR", "DATABASE_URL", "STUDIO_SECRET_KEY", "STUDIO_PASSWORD"]) delete environment[name];
+  Object.assign(environment, extraEnvironment);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TSX_CLI, "scripts/workflow-cli.ts", ...args], { cwd: repoRoot, env: environment, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -113,6 +114,15 @@ describe("npm run workflow -- run FILE.json", () => {
     expect(result.stderr).toContain('node "w", field settings.root:');
     expect(result.stderr).toContain('node "w", field arguments.colour:');
     expect(result.stderr).toContain('node "t", field tool: Unknown tool "no_such_tool"');
+  });
+
+  it("refuses to drive a run on PostgreSQL, where the studio's workers drive runs, and says what to do instead", async () => {
+    const file = writeWorkflowFile("postgres", writeWorkflow("never.txt"));
+    const result = await runCli(["run", file, "--input", "name=Bo", "--auto-approve"], { DATABASE_URL: "postgresql://studio:hunter2@127.0.0.1:5432/studio" });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("POST /api/workflows/{id}/runs");
+    expect(result.stderr).toContain("postgresql://studio:***@127.0.0.1:5432/studio");
+    expect(result.stderr).not.toContain("hunter2");
   });
 
   it("exits 2 on a bad option, naming it", async () => {

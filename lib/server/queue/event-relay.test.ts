@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { RunEventBus } from "@/lib/workflow/event-bus";
+import type { RunEvent } from "@/lib/workflow/run-types";
+import { EventRelay } from "./event-relay";
+
+const event = (runId: string, seq: number, type = "node-progress"): RunEvent =>
+  ({ runId, seq, type, nodeId: null, payload: {}, createdAt: new Date(0).toISOString() }) as RunEvent;
+
+/** A stored event table, read the way readEvents does (after a seq, at most `limit`), that can be slow. */
+function table(events: RunEvent[], delayMs = 0) {
+  const reads: Array<[string, number, number]> = [];
+  const read = async (runId: string, afterSeq: number, limit: number) => {
+    reads.push([runId, afterSeq, limit]);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return events.filter((each) => each.runId === runId && each.seq > afterSeq).slice(0, limit);
+  };
+  return { read, reads };
+}
+
+describe("EventRelay", () => {
+  it("publishes each stored event once, in order, however the notifications bunch up", async () => {
+    const stored = [1, 2, 3, 4, 5].map((seq) => event("r", seq));
+    const { read } = table(stored, 5);
+    const bus = new RunEventBus();
+    const seen: number[] = [];
+    bus.subscribe("r", (each) => seen.push(each.seq));
+    const relay = new EventRelay(bus, read, () => undefined);
+
+    relay.eventsStored("r", 1, 2);
+    relay.eventsStored("r", 3, 3);
+    relay.eventsStored("r", 3, 5); // a repeat overlapping what is relayed already
+    await expect.poll(() => seen.length).toBe(5);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(seen).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("starts a run it never heard of at the notified events, and forgets a run once it has finished", async () => {
+    const stored = [event("r", 1), event("r", 2), event("r", 3, "run-succeeded")];
+    const { read, reads } = table(stored);
+    const bus = new RunEventBus();
+    const seen: number[] = [];
+    bus.subscribe("r", (each) => seen.push(each.seq));
+    const relay = new EventRelay(bus, read, () => undefined);
+
+    relay.eventsStored("r", 2, 3);
+    await expect.poll(() => seen).toEqual([2, 3]);
+    expect(reads[0]).toEqual(["r", 1, 2]);
+    // Finished: a later notification for it starts from its own first event again instead of a stale cursor.
+    relay.caughtUp(async () => 3);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toEqual([2, 3]);
+  });
+});
