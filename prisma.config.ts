@@ -1,6 +1,7 @@
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { defineConfig } from "prisma/config";
+import { isPostgresUrl } from "./lib/persistence/database-provider";
 import { postgresCliAdapter } from "./prisma/postgres-cli-adapter";
 
 // The CLI runs on Prisma's WebAssembly engine through a driver adapter, so no
@@ -14,7 +15,7 @@ const url = process.env.DATABASE_URL ?? `file:${path.join(process.cwd(), ".data"
 // The schema's datasource reads DATABASE_URL; without it some commands fall back to
 // the native engine and try to download it.
 process.env.DATABASE_URL = url;
-const postgres = /^postgres(ql)?:\/\//.test(url);
+const postgres = isPostgresUrl(url);
 
 export default defineConfig({
   schema: postgres ? "prisma/postgresql/schema.prisma" : "prisma/sqlite/schema.prisma",

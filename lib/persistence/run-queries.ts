@@ -118,16 +118,14 @@ export async function insertRun(
   const runId = newId();
   const now = new Date().toISOString();
   const connection = options.withinTransaction ? null : await sqliteConnection(database);
+  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now };
+  const stepRows = () => version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" }));
   if (options.withinTransaction) {
     // The run and whatever must exist with it (the job that drives it) commit together or not at all.
     const alsoDo = options.withinTransaction;
     await database.$transaction(async (transaction) => {
-      await transaction.run.create({
-        data: { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now },
-      });
-      await transaction.step.createMany({
-        data: version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" })),
-      });
+      await transaction.run.create({ data: runRow });
+      await transaction.step.createMany({ data: stepRows() });
       await alsoDo(transaction, runId);
     }, BUSY_TRANSACTION);
   } else if (connection) {
@@ -145,14 +143,7 @@ export async function insertRun(
       await transaction.release();
     }
   } else {
-    await database.$transaction([
-      database.run.create({
-        data: { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now },
-      }),
-      database.step.createMany({
-        data: version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" })),
-      }),
-    ]);
+    await database.$transaction([database.run.create({ data: runRow }), database.step.createMany({ data: stepRows() })]);
   }
   return {
     id: runId,

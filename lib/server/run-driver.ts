@@ -52,16 +52,15 @@ export class QueuedRunDriver implements RunDriver {
 
   async cancel(runId: string, by: string | null): Promise<boolean> {
     const stopped = new Promise<void>((resolve) => {
-      const unsubscribe = this.bus.subscribe(runId, (event) => {
-        if (event.type === "run-cancelled" || event.type === "run-failed" || event.type === "run-succeeded") {
-          unsubscribe();
-          resolve();
-        }
-      });
-      setTimeout(() => {
+      const done = () => {
+        clearTimeout(timer);
         unsubscribe();
         resolve();
-      }, CANCEL_WAIT_MS).unref();
+      };
+      const unsubscribe = this.bus.subscribe(runId, (event) => {
+        if (event.type === "run-cancelled" || event.type === "run-failed" || event.type === "run-succeeded") done();
+      });
+      const timer = setTimeout(done, CANCEL_WAIT_MS);
     });
     const requested = await requestCancel(runId, by, this.database, (transaction) => this.queue.sendWithin(transaction, runId));
     // Finished, or someone asked already (their cancel is under way).

@@ -101,12 +101,14 @@ class ActiveRun {
   crashed: unknown = undefined;
   /** Someone asked another process to cancel it; it is cancelled as soon as it is running here. */
   cancelRequest: { by: string | null } | null = null;
-  /** Stored as waiting for a person with nothing cut off: a drive that let go of it earlier (parked), not a crash. */
-  parkedEarlier = false;
-  /** Steps of a parked run stored as waiting: replayed to pick up their decisions, they continue their attempt, not a new one. */
-  readonly continuing = new Set<string>();
-  /** Continuing steps still stored as waiting: the announcement of their decision marks them running. */
-  readonly resumeOnDecision = new Set<string>();
+  /** A worker's drive found nothing cut off (no step stored as running): the run was parked or handed back, not interrupted. */
+  nothingCutOff = false;
+  /**
+   * Steps of such a run stored as waiting: replayed to pick up their decisions,
+   * they continue their attempt (no new node-started), and stay stored as
+   * waiting until the announcement of their decision marks them running.
+   */
+  readonly storedWaiting = new Set<string>();
   cancelled = false;
   /** Who cancelled, for the run-cancelled event. */
   cancelledBy: string | null = null;
@@ -269,7 +271,7 @@ export class RunEngine {
   private async kickOff(run: ActiveRun): Promise<void> {
     if (run.seq === 0) {
       await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs } }], { status: "running" });
-    } else if (run.parkedEarlier && run.interrupted.length === 0) {
+    } else if (run.nothingCutOff) {
       if (!run.cancelRequest) await this.emit(run, [], { status: "running" });
     } else {
       const finishedAt = now();
@@ -404,9 +406,8 @@ export class RunEngine {
       if (step.status === "failed" && step.error) run.errors[step.nodeId] = step.error;
     }
     run.cancelRequest = loaded.cancelRequest ?? null;
-    // Nothing was cut off (no step stored as running): it was parked or handed back, not interrupted.
-    run.parkedEarlier = options.continueParked === true && !steps.some((step) => step.status === "running");
-    if (run.parkedEarlier) for (const step of steps) if (step.status === "waiting") run.continuing.add(step.nodeId);
+    run.nothingCutOff = options.continueParked === true && !steps.some((step) => step.status === "running");
+    if (run.nothingCutOff) for (const step of steps) if (step.status === "waiting") run.storedWaiting.add(step.nodeId);
     run.grants = await this.options.store.listGrants(record.workflowId);
     // A run with events may be resuming: learn which approvals it already announced.
     if (record.lastSeq > 0) run.announced = await this.options.store.announcedApprovals(runId);
@@ -488,17 +489,12 @@ export class RunEngine {
 
   private async executeNode(run: ActiveRun, nodeId: string): Promise<void> {
     const node = run.nodes.get(nodeId)!;
-    const continuing = run.continuing.delete(nodeId);
+    const continuing = run.storedWaiting.has(nodeId);
     const attempt = continuing ? Math.max(1, run.attempts[nodeId] ?? 1) : (run.attempts[nodeId] ?? 0) + 1;
     run.attempts[nodeId] = attempt;
     const started = Date.now();
     try {
-      if (continuing) {
-        // The step was let go while it waited (parked): it goes on with the same attempt, already announced. It stays
-        // stored as waiting until its decision is announced (announceApproval), in the same commit that says it runs,
-        // so a kill in between leaves it waiting (replayed again), never running with its effect unannounced.
-        run.resumeOnDecision.add(nodeId);
-      } else {
+      if (!continuing) {
         await this.emit(
           run,
           [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(node.kind === "tool" ? { tool: node.tool, operation: node.operation } : {}) } }],
@@ -506,6 +502,9 @@ export class RunEngine {
           [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null }],
         );
       }
+      // Otherwise the step was let go while it waited (parked): it goes on with the same attempt, already announced. It stays
+      // stored as waiting until its decision is announced (announceApproval), in the same commit that says it runs,
+      // so a kill in between leaves it waiting (replayed again), never running with its effect unannounced.
       const { output, input } = await this.runNode(run, node);
       run.succeeded(nodeId, output);
       // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
@@ -617,14 +616,14 @@ export class RunEngine {
     switch (announcement.change) {
       case "none": {
         const resumed: StepChange[] = announcement.events.flatMap((event) =>
-          event.type === "approval-decided" && event.nodeId && run.resumeOnDecision.delete(event.nodeId) ? [{ nodeId: event.nodeId, status: "running" as const }] : [],
+          event.type === "approval-decided" && event.nodeId && run.storedWaiting.delete(event.nodeId) ? [{ nodeId: event.nodeId, status: "running" as const }] : [],
         );
         return this.emit(run, announcement.events, undefined, resumed);
       }
       case "waiting": {
         const { stepId, approvalId, events } = announcement;
         if (stepId) run.statuses[stepId] = "waiting";
-        if (stepId) run.resumeOnDecision.delete(stepId);
+        if (stepId) run.storedWaiting.delete(stepId);
         run.waiting += 1;
         return this.emit(
           run,
