@@ -12,7 +12,8 @@ import { SIGN_IN_FIRST } from "@/lib/server/http";
  *    rebinding) or a change sent by another site's page is refused (403);
  * 2. `/login?token=…` (the link the studio prints) signs the browser in and
  *    drops the token from the address bar;
- * 3. everything but the sign-in page, its endpoints, /api/mcp (its own token)
+ * 3. everything but the sign-in page, its endpoints, /api/mcp (its own token),
+ *    webhook deliveries under /hooks/ (each checked by its webhook's own rules)
  *    and Next's assets needs a credential: pages redirect to /login, API
  *    calls get 401.
  * Every answer carries the security headers (no framing, no sniffing).
@@ -30,6 +31,8 @@ async function decide(request: NextRequest): Promise<NextResponse> {
   if (!isDecodable(pathname)) {
     return NextResponse.json({ error: "The address is not valid percent-encoding; check the link." }, { status: 400 });
   }
+  // Webhook deliveries are public by design and checked one by one (host, origin, credentials): lib/server/hooks/deliver.ts.
+  if (pathname.startsWith("/hooks/")) return NextResponse.next();
   const refusal = addressingRefusal(request);
   if (refusal) {
     return isApi

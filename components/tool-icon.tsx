@@ -94,6 +94,14 @@ const ICONS: Record<string, ReactNode> = {
   ),
   "list-checks": <path d="m3 6 1.5 1.5L7 5M3 13l1.5 1.5L7 12M3 19.5 4.5 21 7 18.5M11 6h10M11 13h10M11 20h10" />,
   flag: <path d="M5 21V4M5 4h12l-2.5 4.5L17 13H5" />,
+  // lucide's "webhook": three joined nodes.
+  webhook: (
+    <>
+      <path d="M18 16.98h-5.99c-1.1 0-1.95.94-2.48 1.9A4 4 0 0 1 2 17c.01-.7.2-1.4.57-2" />
+      <path d="m6 17 3.13-5.78c.53-.97.1-2.18-.5-3.1a4 4 0 1 1 6.89-4.06" />
+      <path d="m12 6 3.13 5.73C15.66 12.7 16.9 13 18 13a4 4 0 0 1 0 8" />
+    </>
+  ),
   mail: (
     <>
       <rect x="3" y="5" width="18" height="14" rx="2" />

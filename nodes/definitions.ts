@@ -5,6 +5,7 @@ import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
 import { outputKind } from "./output/definition";
 import { routerKind } from "./router/definition";
 import { toolKind } from "./tool/definition";
+import { webhookKind } from "./webhook/definition";
 
 /**
  * Every node kind, one line each: the table the workflow schema, the palette,
@@ -21,6 +22,7 @@ export const nodeKindDefinitions = defineNodeKinds({
   router: routerKind,
   agent: agentKind,
   output: outputKind,
+  webhook: webhookKind,
 });
 
 /** Every kind's name, in table order. */
@@ -51,6 +53,12 @@ export interface PaletteBlockEntry {
   title: string;
   icon: string;
   block: PaletteBlock;
+}
+
+/** The kinds runs start at, and how (see NodeKindDefinition.startsRuns). */
+export function startsRunsOf(kind: NodeKind): "manually" | "on-trigger" | null {
+  const definition = nodeKindDefinitions[kind] as { startsRuns?: "manually" | "on-trigger" };
+  return definition.startsRuns ?? null;
 }
 
 /** The palette's "Building blocks", in table order. */

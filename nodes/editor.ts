@@ -5,6 +5,7 @@ import type { NodeKindEditor } from "./node-kind-editor";
 import { outputEditor } from "./output/editor";
 import { routerEditor } from "./router/editor";
 import { toolEditor } from "./tool/editor";
+import { webhookEditor } from "./webhook/editor";
 
 /**
  * Every node kind's inspector, one line each: what the editor's inspector
@@ -17,6 +18,7 @@ export const nodeKindEditors = {
   router: routerEditor,
   agent: agentEditor,
   output: outputEditor,
+  webhook: webhookEditor,
 } satisfies { [Kind in NodeKind]: NodeKindEditor<NodeOfKind<Kind>> };
 
 /** The editor side of `node`'s kind, typed for that node. */

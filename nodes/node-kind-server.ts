@@ -4,6 +4,7 @@ import type { ApprovalWaiter } from "@/lib/workflow/approvals/approval-io-handle
 import type { ToolNode, WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ReadWriteLock } from "@/lib/workflow/read-write-lock";
 import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";
+import type { RunTrigger } from "@/lib/contracts/run-trigger";
 import type { RunStore, StepOutput } from "@/lib/workflow/run-types";
 import type { WorkflowGraph } from "@/lib/workflow/scheduler";
 import type { TemplateScope } from "@/lib/workflow/templates";
@@ -48,6 +49,10 @@ export interface NodeExecutionContext {
   workflowId: string;
   /** The run's inputs, as the run was started with them. */
   inputs: Record<string, unknown>;
+  /** What started the run. */
+  trigger: RunTrigger;
+  /** What the trigger node received (a webhook's request); null for runs a person started. */
+  triggerPayload: unknown;
   /** What templates see now: the inputs and every finished node's output. */
   scope: () => TemplateScope;
   store: RunStore;

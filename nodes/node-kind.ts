@@ -30,6 +30,8 @@ export interface PaletteBlock {
   help: string;
   /** The line shown instead when the block is greyed out (a kind the workflow holds at most one of, already present). */
   takenHelp?: string;
+  /** The palette group it is listed in: the building blocks (default) or the triggers. */
+  group?: "blocks" | "triggers";
 }
 
 /** What a canvas card shows for the kind, besides the frame every card has (kind name, icon, problems, status). */
@@ -79,6 +81,13 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    * run inputs is in checkStructure, lib/workflow/validate.ts.)
    */
   onePerWorkflow: boolean;
+  /**
+   * Whether runs start at nodes of this kind: `manually` (the run inputs: the
+   * Run button, the CLI, MCP) or `on-trigger` (a webhook, a schedule). A run
+   * starts at one of them and the others are skipped, with whatever only they
+   * lead to. Absent: runs never start here.
+   */
+  startsRuns?: "manually" | "on-trigger";
   /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
   createNode: (item: Item, place: NewNodePlace) => Node | null;
   card: NodeCard<Node>;

@@ -5,6 +5,7 @@ import type { NodeKindServer } from "./node-kind-server";
 import { outputServer } from "./output/server";
 import { routerServer } from "./router/server";
 import { toolServer } from "./tool/server";
+import { webhookServer } from "./webhook/server";
 
 /**
  * Every node kind's server side, one line each: how validateWorkflow checks a
@@ -17,6 +18,7 @@ export const nodeKindServers = {
   router: routerServer,
   agent: agentServer,
   output: outputServer,
+  webhook: webhookServer,
 } satisfies { [Kind in NodeKind]: NodeKindServer<NodeOfKind<Kind>> };
 
 /** The server side of `node`'s kind, typed for that node. */

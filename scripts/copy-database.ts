@@ -80,6 +80,7 @@ function sameDatabase(a: string, b: string): boolean {
 const LABELS: Record<CopiedTable, string> = {
   workflow: "workflows",
   workflowVersion: "workflow versions",
+  webhookEndpoint: "live webhooks",
   grant: "grants",
   secret: "secrets (encrypted)",
   meta: "settings (Meta rows, the key check among them)",
@@ -89,6 +90,7 @@ const LABELS: Record<CopiedTable, string> = {
   runEvent: "run events",
   approval: "approvals",
   agentCheckpoint: "agent checkpoints",
+  webhookDelivery: "webhook deliveries (idempotency keys)",
   auditEntry: "security log entries",
 };
 

@@ -45,11 +45,17 @@ const app = next({ dev: false, dir: root, hostname: bare, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
+// Webhook deliveries skip Next's routing: the studio registers its handler here when it boots (lib/server/hooks/transport.ts);
+// until then, app/hooks serves them through Next.
+const hooksHandler = () => globalThis[Symbol.for("neurosurfer.hooks")];
+
 const server = http.createServer((request, response) => {
   const address = (request.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
   request.headers["x-forwarded-for"] = address;
   delete request.headers["x-forwarded-host"];
-  handle(request, response).catch((error) => {
+  const hooks = request.url?.startsWith("/hooks/") ? hooksHandler() : undefined;
+  const served = typeof hooks === "function" ? hooks(request, response) : handle(request, response);
+  served.catch((error) => {
     console.error("[studio] unexpected error while serving a request", error);
     if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
     response.end("Something went wrong on the server; the details are in its log.");

@@ -4,24 +4,28 @@ import { PageHeader } from "@/components/ui/page-header";
 import { listRuns, type RunSummary } from "@/lib/persistence/run-queries";
 import { statusFilterFrom } from "@/lib/run-view/run-status-filters";
 import { startStudio } from "@/lib/server/studio";
+import { RunTriggerKindSchema } from "@/lib/contracts/run-trigger";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const status = statusFilterFrom((await searchParams).status);
+  const params = await searchParams;
+  const status = statusFilterFrom(params.status);
+  const parsedTrigger = RunTriggerKindSchema.safeParse(params.trigger);
+  const trigger = parsedTrigger.success ? parsedTrigger.data : null;
   let runs: RunSummary[] | null = null;
   let error: string | null = null;
   try {
     const studio = await startStudio();
-    runs = await listRuns(status === "all" ? {} : { status }, studio.database);
+    runs = await listRuns({ ...(status === "all" ? {} : { status }), ...(trigger ? { trigger } : {}) }, studio.database);
   } catch (caught) {
     error = `The runs could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
   }
   return (
     <>
       <PageHeader title="Runs" description="Every run of every workflow, newest first. Statuses, durations and approvals update live." />
-      <RunList key={status} initialRuns={runs} initialError={error} initialStatus={status} />
+      <RunList key={`${status}:${trigger}`} initialRuns={runs} initialError={error} initialStatus={status} initialTrigger={trigger} />
     </>
   );
 }

@@ -21,6 +21,13 @@ interface EditorToolbarProps {
   onUndo: () => void;
   onRedo: () => void;
   onRun: () => void;
+  /** The version the workflow's triggers start; null while unpublished. */
+  publishedVersion: number | null;
+  /** Whether the draft has trigger nodes (webhooks): publishing is offered then, or while something is live. */
+  hasTriggers: boolean;
+  publishing: boolean;
+  onPublish: () => void;
+  onUnpublish: () => void;
 }
 
 const SHORTCUT = "Ctrl/⌘+";
@@ -74,6 +81,7 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
         <Button size="sm" onClick={props.onSave} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
           Save
         </Button>
+        <PublishControl {...props} />
         <Button size="sm" variant="primary" onClick={props.onRun} disabled={props.running || saving}>
           {props.running ? "Starting…" : "Run"}
         </Button>
@@ -81,3 +89,35 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
     </div>
   );
 });
+
+/**
+ * Which version is live (its triggers start runs) and the button that makes
+ * the saved version live. Saving never changes what is live; publishing does.
+ */
+function PublishControl({ version, dirty, saving, publishedVersion, hasTriggers, publishing, onPublish, onUnpublish }: EditorToolbarProps) {
+  if (!hasTriggers && publishedVersion === null) return null;
+  const current = publishedVersion === version;
+  return (
+    <>
+      {publishedVersion !== null ? (
+        <span className="whitespace-nowrap rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe" data-testid="live-version">
+          Live: v{publishedVersion}
+        </span>
+      ) : null}
+      {current ? (
+        <Button size="sm" onClick={onUnpublish} disabled={publishing} title="Stop the triggers: deliveries get 404 until it is published again">
+          {publishing ? "Unpublishing…" : "Unpublish"}
+        </Button>
+      ) : (
+        <Button
+          size="sm"
+          onClick={onPublish}
+          disabled={publishing || saving || dirty}
+          title={dirty ? "Save first: only a saved version can go live" : `Make version ${version} live: its triggers start runs`}
+        >
+          {publishing ? "Publishing…" : `Publish v${version}`}
+        </Button>
+      )}
+    </>
+  );
+}

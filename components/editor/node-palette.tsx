@@ -24,8 +24,11 @@ function startDrag(event: DragEvent, item: PaletteItem) {
   event.dataTransfer.effectAllowed = "copy";
 }
 
-/** Each node kind's palette entry (nodes/<kind>/definition.ts); tools are listed from the catalog below them. */
-const BUILDING_BLOCKS = paletteBlocks();
+/** Each node kind's palette entry (nodes/<kind>/definition.ts), by group; tools are listed from the catalog below them. */
+const BLOCK_GROUPS = [
+  { id: "blocks", title: "Building blocks", blocks: paletteBlocks().filter((entry) => (entry.block.group ?? "blocks") === "blocks") },
+  { id: "triggers", title: "Triggers", blocks: paletteBlocks().filter((entry) => entry.block.group === "triggers") },
+].filter((group) => group.blocks.length > 0);
 
 const ITEM_CLASS =
   "flex w-full cursor-grab items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm text-foreground hover:bg-surface-sunken active:cursor-grabbing disabled:cursor-not-allowed disabled:opacity-50";
@@ -69,29 +72,31 @@ export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAd
         />
       </div>
       <div className="flex-1 space-y-4 overflow-y-auto p-3">
-        {searching ? null : (
-          <section aria-labelledby={`${searchId}-blocks`}>
-            <h2 id={`${searchId}-blocks`} className="mb-1 px-2 text-[0.6875rem] font-semibold uppercase tracking-wide text-muted">
-              Building blocks
-            </h2>
-            <ul>
-              {BUILDING_BLOCKS.map(({ kind, item, title, icon, block }) => {
-                const atLimit = kindsAtLimit.includes(kind);
-                return (
-                  <BlockItem
-                    key={kind}
-                    item={item}
-                    icon={icon}
-                    title={title}
-                    help={atLimit ? (block.takenHelp ?? block.help) : block.help}
-                    disabled={atLimit}
-                    onAdd={onAdd}
-                  />
-                );
-              })}
-            </ul>
-          </section>
-        )}
+        {searching
+          ? null
+          : BLOCK_GROUPS.map((group) => (
+              <section key={group.id} aria-labelledby={`${searchId}-${group.id}`}>
+                <h2 id={`${searchId}-${group.id}`} className="mb-1 px-2 text-[0.6875rem] font-semibold uppercase tracking-wide text-muted">
+                  {group.title}
+                </h2>
+                <ul>
+                  {group.blocks.map(({ kind, item, title, icon, block }) => {
+                    const atLimit = kindsAtLimit.includes(kind);
+                    return (
+                      <BlockItem
+                        key={kind}
+                        item={item}
+                        icon={icon}
+                        title={title}
+                        help={atLimit ? (block.takenHelp ?? block.help) : block.help}
+                        disabled={atLimit}
+                        onAdd={onAdd}
+                      />
+                    );
+                  })}
+                </ul>
+              </section>
+            ))}
         {groups.length === 0 ? (
           <p role="status" className="px-2 text-sm text-muted">
             No tool matches “{deferredQuery.trim()}”. Try what it should do, such as “read a file” or “query a database”.

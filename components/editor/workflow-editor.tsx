@@ -23,7 +23,7 @@ import {
 } from "@/lib/editor/to-flow";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
-import { kindsAtLimit, type NodeKind } from "@/nodes/definitions";
+import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorToolbar } from "./editor-toolbar";
 import { InspectorPanel } from "./inspector-panel";
@@ -38,6 +38,8 @@ import { VersionsDialog } from "./versions-dialog";
 interface WorkflowEditorProps {
   workflowId: string;
   version: number;
+  /** The version its triggers start; null while unpublished. */
+  publishedVersion: number | null;
   definition: WorkflowDefinition;
   tools: CatalogTool[];
 }
@@ -63,7 +65,7 @@ function isEditableTarget(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
 
-function EditorShell({ workflowId, version: loadedVersion, definition: loadedDefinition, tools }: WorkflowEditorProps) {
+function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools }: WorkflowEditorProps) {
   const document = useEditorDocument(loadedDefinition, loadedVersion);
   const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
   const validation = useValidation(definition);
@@ -301,6 +303,28 @@ function EditorShell({ workflowId, version: loadedVersion, definition: loadedDef
     [commit, select],
   );
 
+  const [publishedVersion, setPublishedVersion] = useState(loadedPublishedVersion);
+  const [publishing, setPublishing] = useState(false);
+  const changePublished = useCallback(
+    async (publish: boolean) => {
+      setPublishing(true);
+      try {
+        const { published } = await api<{ published: { publishedVersion: number | null } }>(`/api/workflows/${encodeURIComponent(workflowId)}/publish`, {
+          method: publish ? "POST" : "DELETE",
+          ...(publish ? { body: { version } } : {}),
+        });
+        setPublishedVersion(published.publishedVersion);
+        setNotice(published.publishedVersion === null ? "Unpublished: the triggers are stopped." : `Version ${published.publishedVersion} is live: its triggers start runs.`);
+      } catch (failure) {
+        setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The workflow could not be published." });
+      } finally {
+        setPublishing(false);
+      }
+    },
+    [workflowId, version],
+  );
+  const hasTriggers = useMemo(() => definition.nodes.some((node) => startsRunsOf(node.kind) === "on-trigger"), [definition.nodes]);
+
   const startRun = useCallback(async () => {
     if (dirty) {
       setStartingRun(true);
@@ -391,6 +415,11 @@ function EditorShell({ workflowId, version: loadedVersion, definition: loadedDef
         onUndo={undo}
         onRedo={redo}
         onRun={() => void startRun()}
+        publishedVersion={publishedVersion}
+        hasTriggers={hasTriggers}
+        publishing={publishing}
+        onPublish={() => void changePublished(true)}
+        onUnpublish={() => void changePublished(false)}
       />
       <div className="flex min-h-0 flex-1">
         <aside className="w-64 shrink-0 border-r border-line bg-surface">

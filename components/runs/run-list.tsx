@@ -8,6 +8,9 @@ import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { api, ApiError } from "@/lib/client/api";
 import type { RunSummary } from "@/lib/contracts/run";
+import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
+import { triggerDetailText } from "@/lib/run-view/trigger-text";
+import { CONTROL_CLASS } from "@/components/ui/field";
 import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
@@ -20,27 +23,43 @@ interface RunListProps {
   initialRuns: RunSummary[] | null;
   initialError?: string | null;
   initialStatus: RunStatusFilterValue;
+  /** Only runs started this way; null for every start. */
+  initialTrigger: RunTriggerKind | null;
+}
+
+interface RunFilters {
+  status: RunStatusFilterValue;
+  trigger: RunTriggerKind | null;
+}
+
+/** The filters as a query string (the page's address and the API's). */
+function filterQuery({ status, trigger }: RunFilters): string {
+  const query = new URLSearchParams();
+  if (status !== "all") query.set("status", status);
+  if (trigger) query.set("trigger", trigger);
+  const text = query.toString();
+  return text ? `?${text}` : "";
 }
 
 const ACTIVE = new Set(["running", "awaiting_input"]);
 
 /** Every run, newest first, filtered by status (kept in the URL) and refreshed as runs change. */
-export function RunList({ initialRuns, initialError = null, initialStatus }: RunListProps) {
+export function RunList({ initialRuns, initialError = null, initialStatus, initialTrigger }: RunListProps) {
   const router = useRouter();
   const pathname = usePathname();
-  const [status, setStatus] = useState<RunStatusFilterValue>(initialStatus);
+  const [filters, setFilters] = useState<RunFilters>({ status: initialStatus, trigger: initialTrigger });
+  const { status } = filters;
   const [runs, setRuns] = useState<RunSummary[] | null>(initialRuns);
   const [error, setError] = useState<string | null>(initialError);
   const [loading, setLoading] = useState(false);
   const request = useRef(0);
   const [cancelTarget, setCancelTarget] = useState<CancelTarget | null>(null);
 
-  const load = useCallback(async (filter: RunStatusFilterValue) => {
+  const load = useCallback(async (filter: RunFilters) => {
     const ticket = ++request.current;
     setLoading(true);
     try {
-      const query = filter === "all" ? "" : `?status=${filter}`;
-      const { runs: fresh } = await api<{ runs: RunSummary[] }>(`/api/runs${query}`);
+      const { runs: fresh } = await api<{ runs: RunSummary[] }>(`/api/runs${filterQuery(filter)}`);
       // A slower answer to an older filter must not replace a newer one.
       if (ticket !== request.current) return;
       setRuns(fresh);
@@ -53,15 +72,15 @@ export function RunList({ initialRuns, initialError = null, initialStatus }: Run
     }
   }, []);
 
-  const statusRef = useRef(status);
+  const filtersRef = useRef(filters);
   useEffect(() => {
-    statusRef.current = status;
-  }, [status]);
-  useChangeFeed(useCallback(() => void load(statusRef.current), [load]));
+    filtersRef.current = filters;
+  }, [filters]);
+  useChangeFeed(useCallback(() => void load(filtersRef.current), [load]));
 
-  function changeFilter(next: RunStatusFilterValue) {
-    setStatus(next);
-    router.replace(next === "all" ? pathname : `${pathname}?status=${next}`, { scroll: false });
+  function changeFilters(next: RunFilters) {
+    setFilters(next);
+    router.replace(`${pathname}${filterQuery(next)}`, { scroll: false });
     void load(next);
   }
 
@@ -72,13 +91,30 @@ export function RunList({ initialRuns, initialError = null, initialStatus }: Run
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <RunStatusFilter value={status} onChange={changeFilter} />
+        <div className="flex flex-wrap items-center gap-3">
+          <RunStatusFilter value={status} onChange={(next) => changeFilters({ ...filters, status: next })} />
+          <label className="flex items-center gap-2 text-sm text-muted">
+            Started by
+            <select
+              className={`${CONTROL_CLASS} h-8 w-auto py-0`}
+              value={filters.trigger ?? ""}
+              onChange={(event) => changeFilters({ ...filters, trigger: (event.target.value || null) as RunTriggerKind | null })}
+            >
+              <option value="">Anything</option>
+              {RUN_TRIGGER_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {RUN_TRIGGER_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         {loading && runs !== null ? <Spinner label="Refreshing" /> : null}
       </div>
       {error ? (
         <ErrorNotice title="Could not load the runs">
           <p>{error}</p>
-          <Button size="sm" className="mt-2" onClick={() => void load(status)}>
+          <Button size="sm" className="mt-2" onClick={() => void load(filters)}>
             Try again
           </Button>
         </ErrorNotice>
@@ -89,18 +125,18 @@ export function RunList({ initialRuns, initialError = null, initialStatus }: Run
         ) : null
       ) : runs.length === 0 ? (
         <EmptyState
-          title={status === "all" ? "No runs yet" : "No runs with this status"}
+          title={status === "all" && !filters.trigger ? "No runs yet" : "No runs match these filters"}
           action={
-            status === "all" ? (
+            status === "all" && !filters.trigger ? (
               <Link href="/workflows" className="text-sm font-medium text-accent underline-offset-4 hover:underline">
                 Open a workflow to run it
               </Link>
             ) : undefined
           }
         >
-          {status === "all"
+          {status === "all" && !filters.trigger
             ? "Runs appear here as soon as a workflow starts, and update live while they run."
-            : "Choose another status, or All, to see the other runs."}
+            : "Choose another status or start, or All and Anything, to see the other runs."}
         </EmptyState>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
@@ -111,6 +147,7 @@ export function RunList({ initialRuns, initialError = null, initialStatus }: Run
                 <th scope="col" className="px-4 py-2.5">Status</th>
                 <th scope="col" className="px-4 py-2.5">Workflow</th>
                 <th scope="col" className="px-4 py-2.5">Version</th>
+                <th scope="col" className="px-4 py-2.5">Started by</th>
                 <th scope="col" className="px-4 py-2.5">Started</th>
                 <th scope="col" className="px-4 py-2.5">Duration</th>
                 <th scope="col" className="px-4 py-2.5">Approvals</th>
@@ -127,7 +164,7 @@ export function RunList({ initialRuns, initialError = null, initialStatus }: Run
           </table>
         </div>
       )}
-      <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load(status)} />
+      <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load(filters)} />
     </div>
   );
 }
@@ -147,6 +184,9 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
         </Link>
       </td>
       <td className="px-4 py-3 tabular-nums text-muted">v{run.version}</td>
+      <td className="px-4 py-3 text-muted" title={triggerDetailText(run.trigger)}>
+        {RUN_TRIGGER_LABELS[run.trigger.kind]}
+      </td>
       <td className="px-4 py-3">
         <time dateTime={run.startedAt} title={formatExact(run.startedAt)} suppressHydrationWarning className="text-muted">
           {formatRelative(run.startedAt, Math.max(relativeNow, now))}

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { ApprovalCard } from "@/components/approvals/approval-card";
 import { ErrorNotice } from "@/components/ui/page-header";
+import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { StatusBadge, statusWords } from "@/components/ui/status-badge";
 import { api } from "@/lib/client/api";
 import type { RunDetail } from "@/lib/contracts/run";
@@ -128,7 +129,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
             <time dateTime={run.startedAt} title={formatExact(run.startedAt)}>
               {formatRelative(run.startedAt, now)}
             </time>{" "}
-            · {duration}
+            by <span data-testid="run-trigger">{triggerDetailText(run.trigger)}</span> · {duration}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
           </p>

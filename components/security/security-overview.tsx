@@ -16,6 +16,8 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "mcp-command-confirmed": "confirmed an MCP server's command",
   "workflow-privileged-settings": "let a workflow act without asking",
   "workflow-imported-without-privileges": "imported a workflow (unsafe settings dropped)",
+  "workflow-published": "published a workflow (its triggers start runs)",
+  "workflow-unpublished": "unpublished a workflow (its triggers stopped)",
 };
 
 const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };

@@ -6,6 +6,8 @@ export interface WorkflowListItem {
   name: string;
   description: string;
   latestVersion: number;
+  /** The version its triggers start; null while unpublished. */
+  publishedVersion: number | null;
   updatedAt: string;
   lastRunStatus: RunStatus | null;
 }
@@ -26,6 +28,7 @@ export function toListItem(summary: {
   name: string;
   description: string;
   latestVersion: number;
+  publishedVersion?: number | null;
   updatedAt: Date | string;
   lastRunStatus?: string | null;
 }): WorkflowListItem {
@@ -34,6 +37,7 @@ export function toListItem(summary: {
     name: summary.name,
     description: summary.description,
     latestVersion: summary.latestVersion,
+    publishedVersion: summary.publishedVersion ?? null,
     updatedAt: typeof summary.updatedAt === "string" ? summary.updatedAt : summary.updatedAt.toISOString(),
     lastRunStatus: isRunStatus(summary.lastRunStatus) ? summary.lastRunStatus : null,
   };

@@ -41,7 +41,14 @@ export function WorkflowRow({
           <p className="mt-0.5 text-sm italic text-muted/80">No description</p>
         )}
       </td>
-      <td className="whitespace-nowrap px-3 py-3.5 text-sm tabular-nums text-muted">v{workflow.latestVersion}</td>
+      <td className="whitespace-nowrap px-3 py-3.5 text-sm tabular-nums text-muted">
+        v{workflow.latestVersion}
+        {workflow.publishedVersion !== null ? (
+          <span className="ml-2 rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe" title={`Version ${workflow.publishedVersion} is live: its triggers start runs`}>
+            Live v{workflow.publishedVersion}
+          </span>
+        ) : null}
+      </td>
       <td className="whitespace-nowrap px-3 py-3.5">
         {workflow.lastRunStatus ? (
           <StatusBadge status={workflow.lastRunStatus} />

@@ -91,7 +91,7 @@ export async function runWorkflowFile(command: WorkflowCliCommand, streams: CliS
     const inputs = checkInputs(definition, command.inputs);
 
     const workflow = await storeWorkflow(definition, database);
-    const { runId } = await createRun(workflow.id, inputs, {}, database);
+    const { runId } = await createRun(workflow.id, inputs, { trigger: { kind: "cli", nodeId: null } }, database);
     info.write(
       `Running "${definition.name}" (workflow ${workflow.id}, version ${workflow.version}${workflow.reused ? ", already stored" : ""}) ` +
         `as run ${runId}\nDatabase: ${databaseFilePath(url)}\n`,

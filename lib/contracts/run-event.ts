@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import { ApprovalSummarySchema } from "./approval";
 import { StepOutputSchema } from "./run";
+import { RunTriggerSchema } from "./run-trigger";
 
 /**
  * The run's events as the engine emits and stores them, the SSE route
@@ -57,7 +58,7 @@ const CallApprovalSchema = z.object({
 });
 
 export const RUN_EVENT_PAYLOADS = {
-  "run-started": z.object({ inputs: z.record(z.string(), z.unknown()) }),
+  "run-started": z.object({ inputs: z.record(z.string(), z.unknown()), trigger: RunTriggerSchema.optional() }),
   /** The studio restarted and picked the run up again. */
   "run-resumed": z.object({}),
   "run-awaiting-input": z.object({ approvalId: z.string() }),

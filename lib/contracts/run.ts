@@ -2,6 +2,7 @@ import { z } from "zod";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import { ApprovalRecordSchema } from "./approval";
 import { NodeStatusSchema, RunStatusSchema } from "./run-status";
+import { RunTriggerSchema } from "./run-trigger";
 
 export { FINISHED_RUN_STATUSES, NODE_STATUSES, NodeStatusSchema, RUN_STATUSES, RunStatusSchema } from "./run-status";
 export type { NodeStatus, RunStatus } from "./run-status";
@@ -54,6 +55,8 @@ export const RunRecordSchema = z.object({
   createdAt: z.string(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** What started it. */
+  trigger: RunTriggerSchema,
 });
 export type RunRecord = z.infer<typeof RunRecordSchema>;
 

@@ -15,7 +15,7 @@ import { createWorkflow, saveWorkflow } from "./workflow-store";
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX_CLI = path.join(REPO_ROOT, "node_modules/tsx/dist/cli.mjs");
 const ALL_TABLES: CopiedTable[] = [...CONFIGURATION_TABLES, ...HISTORY_TABLES];
-const KEY_ORDER: Record<CopiedTable, string> = { secret: "name", meta: "key" } as Record<CopiedTable, string>;
+const KEY_ORDER: Record<CopiedTable, string> = { secret: "name", meta: "key", webhookEndpoint: "path" } as Record<CopiedTable, string>;
 /** More events than one batch holds, so the copy goes through several. */
 const EVENTS = COPY_BATCH * 2 + 3;
 const at = (iso: string) => new Date(iso);
@@ -100,6 +100,13 @@ async function fill(database: StudioDatabase): Promise<void> {
       cancelRequestedBy: "grace",
     },
   });
+  await database.webhookEndpoint.create({
+    data: { path: "github/push", hookId: "hook-id-0123456789ab", workflowId: workflow.id, nodeId: "hook", versionId: version.id, rejections: 3, lastRejectedAt: at("2026-02-01T09:00:00.5Z"), createdAt: at("2026-01-05T00:00:00Z") },
+  });
+  await database.run.update({ where: { id: "run-done" }, data: { trigger: "webhook", triggerNodeId: "hook", triggerDetail: JSON.stringify({ deliveryId: "delivery-7", request: "POST /hooks/github/push" }) } });
+  await database.webhookDelivery.create({
+    data: { id: "delivery-1", workflowId: workflow.id, hookId: "hook-id-0123456789ab", idempotencyKey: "delivery-7", runId: "run-done", createdAt: at("2026-02-01T10:00:00.100Z") },
+  });
   await database.run.create({ data: { id: "run-waiting", ...runFields, status: "awaiting_input", lastSeq: 0, createdAt: at("2026-02-02T00:00:00Z") } });
   await database.run.create({ data: { id: "run-running", ...runFields, status: "running", lastSeq: 0, createdAt: at("2026-02-03T00:00:00Z") } });
   await database.step.createMany({
@@ -173,6 +180,7 @@ describe("copyStudioData", () => {
     expect(report.counts).toEqual({
       workflow: 1,
       workflowVersion: 2,
+      webhookEndpoint: 1,
       grant: 1,
       secret: 1,
       meta: 2,
@@ -182,6 +190,7 @@ describe("copyStudioData", () => {
       runEvent: EVENTS,
       approval: 1,
       agentCheckpoint: 1,
+      webhookDelivery: 1,
       auditEntry: 1,
     });
     expect(report.unfinishedRuns).toEqual({ running: 1, awaiting_input: 1 });

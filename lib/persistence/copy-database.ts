@@ -23,8 +23,8 @@ import type { Prisma } from "./generated/sqlite/client";
 export const COPY_BATCH = 500;
 
 /** The tables copied, in an order that satisfies the foreign keys. */
-export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "grant", "secret", "meta", "mcpServer"] as const;
-export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "agentCheckpoint", "auditEntry"] as const;
+export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "webhookEndpoint", "grant", "secret", "meta", "mcpServer"] as const;
+export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "agentCheckpoint", "webhookDelivery", "auditEntry"] as const;
 export type CopiedTable = (typeof CONFIGURATION_TABLES)[number] | (typeof HISTORY_TABLES)[number];
 
 export interface CopyOptions {
@@ -63,6 +63,7 @@ export class TargetNotEmptyError extends Error {
 const KEYS: Record<CopiedTable, string> = {
   workflow: "id",
   workflowVersion: "id",
+  webhookEndpoint: "path",
   grant: "id",
   secret: "name",
   meta: "key",
@@ -72,6 +73,7 @@ const KEYS: Record<CopiedTable, string> = {
   runEvent: "id",
   approval: "id",
   agentCheckpoint: "id",
+  webhookDelivery: "id",
   auditEntry: "id",
 };
 

@@ -4,9 +4,10 @@ function prismaCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** A unique constraint refused the write (P2002). */
+/** A unique constraint refused the write: P2002 through Prisma, SQLITE_CONSTRAINT_UNIQUE through a prepared statement. */
 export function isUniqueViolation(error: unknown): boolean {
-  return prismaCode(error) === "P2002";
+  const code = prismaCode(error);
+  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 
 /** The row to update or delete does not exist (P2025). */

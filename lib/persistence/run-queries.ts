@@ -1,12 +1,14 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalDetail } from "@/lib/contracts/approval";
 import type { RunDetail, RunSummary } from "@/lib/contracts/run";
+import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 
 export type { ApprovalDetail, RunDetail, RunSummary };
 import { BUSY_TRANSACTION, getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
+import { isUniqueViolation } from "./prisma-errors";
 import { readDate, sqliteDate, statement } from "./prepared";
 import { CANCELS_CHANNEL, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
 import type { Prisma } from "./generated/sqlite/client";
@@ -20,7 +22,7 @@ import type { Prisma } from "./generated/sqlite/client";
 const definitionsByVersion = new Map<string, WorkflowDefinition>();
 const DEFINITION_CACHE_SIZE = 200;
 
-function parsedDefinition(versionId: string, json: string): WorkflowDefinition {
+export function parsedDefinition(versionId: string, json: string): WorkflowDefinition {
   let definition = definitionsByVersion.get(versionId);
   if (!definition) {
     definition = WorkflowDefinitionSchema.parse(JSON.parse(json));
@@ -32,9 +34,10 @@ function parsedDefinition(versionId: string, json: string): WorkflowDefinition {
 
 const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?)`;
-const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt") VALUES (?, ?, ?, 'pending', 0)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?)`;
+const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
+const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** A workflow version a run can be started from: what the run pins, and what its answer names. */
 export interface RunnableVersion {
@@ -104,6 +107,20 @@ export async function requestCancel(
   }, BUSY_TRANSACTION);
 }
 
+/** How a run starts, besides its version and inputs. */
+export interface RunStart {
+  /** The new run's id, when the caller must know it first (to listen for its events before it starts); default a new one. */
+  runId?: string;
+  /** What started it; a person at the run inputs node when absent. */
+  trigger?: RunTrigger;
+  /** What the trigger node received (a webhook's request): stored as that step's input. */
+  triggerPayload?: unknown;
+  /** A webhook delivery's idempotency key: recorded with the run, so the same key again finds this run (IdempotencyKeyTaken when taken). */
+  delivery?: { workflowId: string; hookId: string; idempotencyKey: string };
+  /** Whatever must commit with the run (the job that drives it). */
+  withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
+}
+
 /**
  * Creates a run of `version` with every node pending, in one transaction,
  * and returns it as GET /api/runs/{id} would right now, built from what was
@@ -113,37 +130,47 @@ export async function insertRun(
   version: RunnableVersion,
   inputs: Record<string, unknown>,
   database: StudioDatabase = getDatabase(),
-  options: { withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void> } = {},
+  start: RunStart = {},
 ): Promise<RunDetail> {
-  const runId = newId();
+  const runId = start.runId ?? newId();
   const now = new Date().toISOString();
-  const connection = options.withinTransaction ? null : await sqliteConnection(database);
-  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now };
-  const stepRows = () => version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending" }));
-  if (options.withinTransaction) {
-    // The run and whatever must exist with it (the job that drives it) commit together or not at all.
-    const alsoDo = options.withinTransaction;
-    await database.$transaction(async (transaction) => {
-      await transaction.run.create({ data: runRow });
-      await transaction.step.createMany({ data: stepRows() });
-      await alsoDo(transaction, runId);
-    }, BUSY_TRANSACTION);
-  } else if (connection) {
-    const sqlite = connection.database;
-    const stored = sqliteDate(now);
-    const transaction = await connection.transaction();
-    try {
-      statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored);
-      for (const node of version.definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id);
-      statement(sqlite, "COMMIT").run();
-    } catch (error) {
-      if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
-      throw error;
-    } finally {
-      await transaction.release();
+  const trigger = start.trigger ?? PERSON_TRIGGER;
+  const columns = triggerColumns(trigger);
+  const payloadText = start.triggerPayload === undefined ? null : JSON.stringify(start.triggerPayload);
+  const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
+  const connection = start.withinTransaction ? null : await sqliteConnection(database);
+  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns };
+  const stepRows = () => version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) }));
+  const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
+  try {
+    if (start.withinTransaction || !connection) {
+      // The run and whatever must exist with it (the job that drives it, the delivery's key) commit together or not at all.
+      const alsoDo = start.withinTransaction;
+      await database.$transaction(async (transaction) => {
+        await transaction.run.create({ data: runRow });
+        await transaction.step.createMany({ data: stepRows() });
+        if (deliveryRow) await transaction.webhookDelivery.create({ data: deliveryRow });
+        if (alsoDo) await alsoDo(transaction, runId);
+      }, BUSY_TRANSACTION);
+    } else {
+      const sqlite = connection.database;
+      const stored = sqliteDate(now);
+      const transaction = await connection.transaction();
+      try {
+        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail);
+        for (const node of version.definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id, inputOf(node.id));
+        if (deliveryRow) statement(sqlite, INSERT_DELIVERY).run(deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored);
+        statement(sqlite, "COMMIT").run();
+      } catch (error) {
+        if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
+        throw error;
+      } finally {
+        await transaction.release();
+      }
     }
-  } else {
-    await database.$transaction([database.run.create({ data: runRow }), database.step.createMany({ data: stepRows() })]);
+  } catch (error) {
+    if (deliveryRow && isUniqueViolation(error)) throw new IdempotencyKeyTaken(deliveryRow.hookId, deliveryRow.idempotencyKey);
+    throw error;
   }
   return {
     id: runId,
@@ -158,6 +185,7 @@ export async function insertRun(
     createdAt: now,
     startedAt: now,
     finishedAt: null,
+    trigger,
     workflowName: version.workflowName,
     durationMs: null,
     pendingApprovals: 0,
@@ -165,7 +193,7 @@ export async function insertRun(
     steps: version.definition.nodes.map((node) => ({
       nodeId: node.id,
       status: "pending",
-      input: null,
+      input: node.id === trigger.nodeId ? (start.triggerPayload ?? null) : null,
       output: null,
       error: null,
       attempt: 0,
@@ -176,15 +204,30 @@ export async function insertRun(
   };
 }
 
+/** Another delivery with the same idempotency key created a run first. */
+export class IdempotencyKeyTaken extends Error {
+  readonly marker = "neurosurfer.idempotency-key-taken";
+  constructor(
+    readonly hookId: string,
+    readonly idempotencyKey: string,
+  ) {
+    super(`A delivery with idempotency key ${JSON.stringify(idempotencyKey)} was already received.`);
+    this.name = "IdempotencyKeyTaken";
+  }
+  static isInstance(error: unknown): error is IdempotencyKeyTaken {
+    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.idempotency-key-taken";
+  }
+}
+
 /** Creates a run of the workflow's newest version (or `version`); for callers that need only its id. */
 export async function createRun(
   workflowId: string,
   inputs: Record<string, unknown>,
-  options: { version?: number } = {},
+  options: { version?: number; trigger?: RunTrigger } = {},
   database: StudioDatabase = getDatabase(),
 ): Promise<{ runId: string; definition: WorkflowDefinition }> {
   const version = await findRunnableVersion(workflowId, options.version, database);
-  const run = await insertRun(version, inputs, database);
+  const run = await insertRun(version, inputs, database, options.trigger ? { trigger: options.trigger } : {});
   return { runId: run.id, definition: version.definition };
 }
 
@@ -197,6 +240,8 @@ export async function definitionOfRun(runId: string, database: StudioDatabase = 
 
 export interface RunFilter {
   status?: RunStatus;
+  /** What started the runs. */
+  trigger?: RunTriggerKind;
   workflowId?: string;
   limit?: number;
   /** Runs created before this run id (ids sort by creation time). */
@@ -207,6 +252,7 @@ export async function listRuns(filter: RunFilter = {}, database: StudioDatabase 
   const rows = await database.run.findMany({
     where: {
       ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.trigger ? { trigger: filter.trigger } : {}),
       ...(filter.workflowId ? { workflowId: filter.workflowId } : {}),
       ...(filter.before ? { id: { lt: filter.before } } : {}),
     },
@@ -274,6 +320,18 @@ export async function readEvents(
 }
 
 /** Where a run stands, or null when there is no such run: what an event stream asks when it opens and when it may end. */
+const RUN_OUTCOME = `SELECT "status", "output", "error" FROM "Run" WHERE "id" = ?`;
+
+/** A run's status and, once finished, its output or error; null for an unknown run. */
+export async function runOutcome(runId: string, database: StudioDatabase = getDatabase()): Promise<{ status: RunStatus; output: unknown; error: string | null } | null> {
+  const connection = await sqliteConnection(database);
+  const row = connection
+    ? (statement(connection.database, RUN_OUTCOME).get(runId) as { status: string; output: string | null; error: string | null } | undefined)
+    : await database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
+  if (!row) return null;
+  return { status: row.status as RunStatus, output: row.output === null ? null : (JSON.parse(row.output) as unknown), error: row.error };
+}
+
 export async function runStatus(runId: string, database: StudioDatabase = getDatabase()): Promise<RunStatus | null> {
   const connection = await sqliteConnection(database);
   if (connection) {

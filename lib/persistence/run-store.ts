@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { triggerFromColumns } from "@/lib/contracts/run-trigger";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
@@ -68,6 +69,7 @@ export function toRunRecord(row: RunRow & { version: { version: number } }): Run
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt.toISOString(),
     finishedAt: iso(row.finishedAt),
+    trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
   };
 }
 
@@ -470,6 +472,9 @@ interface RunJoinRow {
   finishedAt: unknown;
   cancelRequestedAt: unknown;
   cancelRequestedBy: string | null;
+  trigger: string;
+  triggerNodeId: string | null;
+  triggerDetail: string | null;
   versionNumber: number;
   definition: string;
 }
@@ -503,6 +508,7 @@ function loadRunWithStatements(database: BetterSqlite3.Database, runId: string):
       createdAt: readDate(row.createdAt)!,
       startedAt: readDate(row.startedAt)!,
       finishedAt: readDate(row.finishedAt),
+      trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
     },
     definition: WorkflowDefinitionSchema.parse(JSON.parse(row.definition)),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,

@@ -1,3 +1,4 @@
+import { withFreshHookIds } from "@/nodes/webhook/definition";
 import {
   WorkflowDefinitionSchema,
   type WorkflowDefinition,
@@ -21,6 +22,8 @@ export interface WorkflowSummary {
   name: string;
   description: string;
   latestVersion: number;
+  /** The version its triggers start; null while unpublished. */
+  publishedVersion: number | null;
   createdAt: Date;
   updatedAt: Date;
   /** The newest run's status (running, succeeded, ...), or null when it never ran. */
@@ -33,6 +36,7 @@ export interface WorkflowDetail {
   name: string;
   description: string;
   latestVersion: number;
+  publishedVersion: number | null;
   createdAt: Date;
   updatedAt: Date;
   definition: WorkflowDefinition;
@@ -181,7 +185,7 @@ export async function duplicateWorkflow(
 ): Promise<WorkflowDetail> {
   const source = await getWorkflow(id, database);
   const copyName = name?.trim() || `${source.name} (copy)`.slice(0, 200);
-  return createWorkflow({ ...source.definition, name: copyName }, database);
+  return createWorkflow(withFreshHookIds({ ...source.definition, name: copyName }), database);
 }
 
 function workflowFields(workflow: {
@@ -189,6 +193,7 @@ function workflowFields(workflow: {
   name: string;
   description: string;
   latestVersion: number;
+  publishedVersion: number | null;
   createdAt: Date;
   updatedAt: Date;
 }): Omit<WorkflowDetail, "definition"> {
@@ -197,6 +202,7 @@ function workflowFields(workflow: {
     name: workflow.name,
     description: workflow.description,
     latestVersion: workflow.latestVersion,
+    publishedVersion: workflow.publishedVersion,
     createdAt: workflow.createdAt,
     updatedAt: workflow.updatedAt,
   };

@@ -1,4 +1,5 @@
 import type { WorkflowNode } from "@/lib/workflow/definition";
+import { hookPath } from "@/nodes/webhook/definition";
 import { operationTitle, toolTitle, type ToolTitles } from "./tool-titles";
 
 const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
@@ -7,6 +8,7 @@ const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
   router: "Router",
   agent: "Agent",
   tool: "Tool",
+  webhook: "Webhook",
 };
 
 /** A node's name for people: its label, else its tool's title, else its kind. Never a raw tool name. */
@@ -32,6 +34,8 @@ export function nodeSubtitle(node: WorkflowNode, titles: ToolTitles): string | u
       return "The run's result";
     case "agent":
       return undefined;
+    case "webhook":
+      return `${node.methods.join(", ")} /hooks/${hookPath(node)}`;
   }
 }
 

@@ -127,7 +127,14 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 async function readLimited(request: Request): Promise<string> {
-  if (!request.body) return "";
+  const bytes = await readBodyBytes(request, MAX_BODY_BYTES);
+  if (bytes === "too-large") throw tooLarge();
+  return new TextDecoder().decode(bytes);
+}
+
+/** A request's body, or "too-large" as soon as it passes `limitBytes` (the rest is not read). */
+export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array | "too-large"> {
+  if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -135,13 +142,13 @@ async function readLimited(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > limitBytes) {
       await reader.cancel();
-      throw tooLarge();
+      return "too-large";
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(): HttpError {

@@ -117,7 +117,7 @@ function buildServer(studio: Studio): McpServer {
     }
     let runId: string;
     try {
-      runId = (await startRun(workflow.workflowId, { inputs: request.params.arguments ?? {} })).id;
+      runId = (await startRun(workflow.workflowId, { inputs: request.params.arguments ?? {} }, { kind: "mcp", nodeId: null })).id;
     } catch (error) {
       if (error instanceof HttpError && error.status === 422) throw new McpError(ErrorCode.InvalidParams, error.message);
       throw error;

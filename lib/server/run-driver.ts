@@ -1,4 +1,4 @@
-import { insertRun, requestCancel, runStatus, type RunnableVersion } from "@/lib/persistence/run-queries";
+import { insertRun, requestCancel, runStatus, type RunnableVersion, type RunStart } from "@/lib/persistence/run-queries";
 import type { RunDetail } from "@/lib/contracts/run";
 import type { StudioDatabase } from "@/lib/persistence";
 import type { RunEventBus } from "@/lib/workflow/event-bus";
@@ -12,7 +12,7 @@ import type { RunQueue } from "./queue/run-queue";
  */
 export interface RunDriver {
   /** Creates the run of `version` and sees that it is driven. */
-  start(version: RunnableVersion, inputs: Record<string, unknown>): Promise<RunDetail>;
+  start(version: RunnableVersion, inputs: Record<string, unknown>, start?: Omit<RunStart, "withinTransaction">): Promise<RunDetail>;
   /** Cancels a run and resolves once it has stopped; false when it had already finished. */
   cancel(runId: string, by: string | null): Promise<boolean>;
 }
@@ -24,9 +24,15 @@ export class LocalRunDriver implements RunDriver {
     private readonly database: StudioDatabase,
   ) {}
 
-  async start(version: RunnableVersion, inputs: Record<string, unknown>): Promise<RunDetail> {
-    const run = await insertRun(version, inputs, this.database);
-    await this.engine.start(run.id, { workflowId: version.workflowId, definition: version.definition, inputs });
+  async start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "withinTransaction"> = {}): Promise<RunDetail> {
+    const run = await insertRun(version, inputs, this.database, start);
+    await this.engine.start(run.id, {
+      workflowId: version.workflowId,
+      definition: version.definition,
+      inputs,
+      trigger: run.trigger,
+      triggerPayload: start.triggerPayload,
+    });
     return run;
   }
 
@@ -46,8 +52,8 @@ export class QueuedRunDriver implements RunDriver {
     private readonly bus: RunEventBus,
   ) {}
 
-  start(version: RunnableVersion, inputs: Record<string, unknown>): Promise<RunDetail> {
-    return insertRun(version, inputs, this.database, { withinTransaction: (transaction, runId) => this.queue.sendWithin(transaction, runId) });
+  start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "withinTransaction"> = {}): Promise<RunDetail> {
+    return insertRun(version, inputs, this.database, { ...start, withinTransaction: (transaction, runId) => this.queue.sendWithin(transaction, runId) });
   }
 
   async cancel(runId: string, by: string | null): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { PERSON_TRIGGER, type RunTrigger } from "@/lib/contracts/run-trigger";
 import { findRunnableVersion, type RunDetail } from "@/lib/persistence/run-queries";
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
 import type { StartRunBody } from "@/lib/validations/run";
@@ -10,7 +11,7 @@ import { startStudio } from "./studio";
  * against the tools and secrets (422 with every problem, nothing written),
  * then creates the run and hands it to the engine.
  */
-export async function startRun(workflowId: string, body: StartRunBody): Promise<RunDetail> {
+export async function startRun(workflowId: string, body: StartRunBody, trigger: RunTrigger = PERSON_TRIGGER): Promise<RunDetail> {
   const studio = await startStudio();
   const version = await findRunnableVersion(workflowId, body.version, studio.database);
   const definition = version.definition;
@@ -27,7 +28,7 @@ export async function startRun(workflowId: string, body: StartRunBody): Promise<
       problems: validation.problems,
     });
   }
-  return studio.runs.start(version, inputs.data);
+  return studio.runs.start(version, inputs.data, { trigger });
 }
 
 function describe(problem: { nodeId: string | null; field: string | null; message: string }): string {

@@ -10,6 +10,7 @@ import { RunEngine } from "@/lib/workflow/run-engine";
 import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
 import { mayStart } from "./mcp-servers";
+import { HOOKS_HANDLER_KEY, serveHook } from "./hooks/transport";
 import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
 import { RunQueue } from "./queue/run-queue";
@@ -93,6 +94,8 @@ async function boot(role: StudioRole): Promise<Studio> {
   await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
   const log = (message: string, error?: unknown) => console.error(`[studio] ${message}`, error ?? "");
   if (role !== "worker") await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
+  // scripts/serve.mjs hands webhook deliveries straight to this process's handler, past Next's routing.
+  if (role !== "worker") (globalThis as { [HOOKS_HANDLER_KEY]?: typeof serveHook })[HOOKS_HANDLER_KEY] = serveHook;
   if (!shared) {
     const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log });
     const resumed = await engine.resumeAll();

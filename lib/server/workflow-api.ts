@@ -1,6 +1,7 @@
 import { createWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { withFreshHookIds } from "@/nodes/webhook/definition";
 import { withMcpServersRecorded } from "@/nodes/tool/mcp-origin";
 import { introducedPrivilegedSettings, withoutPrivilegedSettings, type PrivilegedSetting } from "@/lib/workflow/privileged-settings";
 import { literalSecretsIn } from "@/lib/workflow/literal-secrets";
@@ -58,7 +59,7 @@ export async function saveWorkflowAs(
 export async function importWorkflow(request: Request, principal: Principal, definition: WorkflowDefinition): Promise<{ workflow: WorkflowDetail; dropped: PrivilegedSetting[] }> {
   const studio = await startStudio();
   refuseLiteralSecrets(definition, studio.pool());
-  const safe = withoutPrivilegedSettings(definition);
+  const safe = withoutPrivilegedSettings(withFreshHookIds(definition));
   const workflow = await createWorkflow(withMcpServersRecorded(safe.definition, studio.pool()));
   if (safe.dropped.length > 0) {
     await recordAudit({

@@ -17,6 +17,8 @@ export const AuditActionSchema = z.enum([
   "mcp-command-confirmed",
   "workflow-privileged-settings",
   "workflow-imported-without-privileges",
+  "workflow-published",
+  "workflow-unpublished",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

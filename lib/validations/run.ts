@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApprovalDecisionSchema, ApprovalStatusSchema } from "@/lib/contracts/approval";
 import { RunStatusSchema } from "@/lib/contracts/run-status";
+import { RunTriggerKindSchema } from "@/lib/contracts/run-trigger";
 
 /** POST /workflows/:id/runs */
 export const StartRunBodySchema = z.object({
@@ -15,6 +16,7 @@ export { RunStatusSchema };
 /** GET /runs */
 export const ListRunsQuerySchema = z.object({
   status: RunStatusSchema.optional(),
+  trigger: RunTriggerKindSchema.optional(),
   workflowId: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   before: z.string().max(200).optional(),

@@ -14,3 +14,9 @@ export const DuplicateWorkflowBodySchema = z.object({
   name: WorkflowDefinitionSchema.shape.name.optional(),
 });
 export type DuplicateWorkflowBody = z.infer<typeof DuplicateWorkflowBodySchema>;
+
+/** POST /workflows/:id/publish: the version whose triggers go live (default the newest). */
+export const PublishWorkflowBodySchema = z.strictObject({
+  version: z.number().int().positive().optional(),
+});
+export type PublishWorkflowBody = z.infer<typeof PublishWorkflowBodySchema>;

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
+import { PERSON_TRIGGER, RUN_TRIGGER_LABELS, type RunTrigger } from "@/lib/contracts/run-trigger";
+import { startsRunsOf } from "@/nodes/definitions";
 import type { NodeExecutionContext, StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
 import type { AgentModelFactory } from "./agent/agent-model";
@@ -63,6 +65,10 @@ export interface CreatedRun {
   workflowId: string;
   definition: WorkflowDefinition;
   inputs: Record<string, unknown>;
+  /** What started it (default: a person at the run inputs node). */
+  trigger?: RunTrigger;
+  /** What the trigger node received (a webhook's request), stored as that step's input. */
+  triggerPayload?: unknown;
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -86,6 +92,10 @@ class ActiveRun {
   /** Approvals already announced as requested / decided (stored events), for a resumed run. */
   announced: { requested: Set<string>; decided: Set<string> } = { requested: new Set(), decided: new Set() };
   planApproved = false;
+  /** What started the run; a run started by a trigger node starts there, and the other entry nodes are skipped. */
+  trigger: RunTrigger = PERSON_TRIGGER;
+  /** What the trigger node received (its step's stored input). */
+  triggerPayload: unknown = null;
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
@@ -178,7 +188,7 @@ export class RunEngine {
   async start(runId: string, created?: CreatedRun): Promise<void> {
     const run = created ? await this.activateCreated(runId, created) : await this.activate(runId);
     if (!run) return;
-    await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs } }], { status: "running" });
+    await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs, trigger: run.trigger } }], { status: "running" });
     void this.begin(run);
   }
 
@@ -372,6 +382,8 @@ export class RunEngine {
   /** A run that was just created: nothing has happened to it yet, so there is nothing to read back but the workflow's grants. */
   private async activateCreated(runId: string, created: CreatedRun): Promise<ActiveRun> {
     const run = new ActiveRun(runId, created.workflowId, created.definition, created.inputs, 0, this.options.store);
+    run.trigger = created.trigger ?? PERSON_TRIGGER;
+    run.triggerPayload = created.triggerPayload ?? null;
     run.grants = await this.options.store.listGrants(created.workflowId);
     this.active.set(runId, run);
     return run;
@@ -389,6 +401,8 @@ export class RunEngine {
     const { run: record, definition, steps } = loaded;
     if (record.status === "succeeded" || record.status === "failed" || record.status === "cancelled") return null;
     const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, this.options.store);
+    run.trigger = record.trigger;
+    run.triggerPayload = steps.find((step) => step.nodeId === record.trigger.nodeId)?.input ?? null;
     for (const step of steps) {
       run.attempts[step.nodeId] = step.attempt;
       // A step that changes the world and was running when the process stopped may have done so: it is not run
@@ -435,7 +449,7 @@ export class RunEngine {
         }
         run.planApproved = true;
       }
-      await this.settleAttachedTools(run);
+      await this.settleBeforeStart(run);
       this.pump(run);
     } catch (error) {
       if (error instanceof RunCancelled || error instanceof ParkedRun) this.pump(run);
@@ -549,6 +563,8 @@ export class RunEngine {
       runId: run.runId,
       workflowId: run.workflowId,
       inputs: run.inputs,
+      trigger: run.trigger,
+      triggerPayload: run.triggerPayload,
       scope: () => run.scope(),
       store: this.options.store,
       pool: () => this.options.pool(),
@@ -579,15 +595,28 @@ export class RunEngine {
    * them); their records are settled at once as skipped with reason
    * "attached", so a finished run has nothing left pending.
    */
-  private async settleAttachedTools(run: ActiveRun): Promise<void> {
-    const open = [...run.graph.attachedTo].filter(([id]) => (run.statuses[id] ?? "pending") === "pending");
-    if (open.length === 0) return;
-    for (const [id] of open) run.statuses[id] = "skipped";
+  private async settleBeforeStart(run: ActiveRun): Promise<void> {
+    const pending = (id: string) => (run.statuses[id] ?? "pending") === "pending";
+    const attached = [...run.graph.attachedTo].filter(([id]) => pending(id));
+    // A run starts at one entry: its trigger node, or the run inputs (and the other steps nothing leads to) when a person,
+    // the CLI or MCP started it. The other entries are skipped, and with them whatever only they lead to.
+    const otherEntries = run.definition.nodes.filter((node) => {
+      const starts = startsRunsOf(node.kind);
+      if (!starts || !pending(node.id) || node.id === run.trigger.nodeId) return false;
+      return run.trigger.nodeId !== null || starts === "on-trigger";
+    });
+    if (attached.length === 0 && otherEntries.length === 0) return;
+    const startedBy = RUN_TRIGGER_LABELS[run.trigger.kind].toLowerCase();
+    for (const [id] of attached) run.skipped(id);
+    for (const node of otherEntries) run.skipped(node.id);
     await this.emit(
       run,
-      open.map(([nodeId, agents]) => ({ type: "node-skipped", nodeId, payload: { reason: "attached", agent: agents[0] ?? null } })),
+      [
+        ...attached.map(([nodeId, agents]): PendingEvent => ({ type: "node-skipped", nodeId, payload: { reason: "attached", agent: agents[0] ?? null } })),
+        ...otherEntries.map((node): PendingEvent => ({ type: "node-skipped", nodeId: node.id, payload: { reason: `this run was started by the ${startedBy}` } })),
+      ],
       undefined,
-      open.map(([nodeId]) => ({ nodeId, status: "skipped", finishedAt: now() })),
+      [...attached.map(([nodeId]) => nodeId), ...otherEntries.map((node) => node.id)].map((nodeId) => ({ nodeId, status: "skipped", finishedAt: now() })),
     );
   }
 

@@ -38,16 +38,38 @@ export class TemplateError extends Error {
   }
 }
 
-/** Splits `nodes.a.data.rows[0].name` into `["nodes","a","data","rows",0,"name"]`. */
-export function parseExpression(expression: string): (string | number)[] {
-  if (expression.trim() === "") throw new TemplateError(expression, "is empty; write e.g. {{ inputs.name }}");
+/**
+ * Splits a dotted path with indexes, `body.items[0].name`, into
+ * `["body","items",0,"name"]`; null when a part is not a name (letters,
+ * digits, _ and -, then [index]es).
+ */
+export function splitPath(text: string): { path: (string | number)[] } | { badPart: string } {
   const path: (string | number)[] = [];
-  for (const part of expression.split(".")) {
+  for (const part of text.split(".")) {
     const match = SEGMENT.exec(part);
-    if (!match) throw new TemplateError(expression, `"${part}" is not a name; use letters, digits, _ and [index]`);
+    if (!match) return { badPart: part };
     path.push(match[1]!);
     for (const index of match[2]!.matchAll(/\[(\d+)\]/g)) path.push(Number(index[1]));
   }
+  return { path };
+}
+
+/** The value at `path` inside `value`; undefined where the path leads nowhere. */
+export function valueAtPath(value: unknown, path: readonly (string | number)[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+/** Splits `nodes.a.data.rows[0].name` into `["nodes","a","data","rows",0,"name"]`. */
+export function parseExpression(expression: string): (string | number)[] {
+  if (expression.trim() === "") throw new TemplateError(expression, "is empty; write e.g. {{ inputs.name }}");
+  const split = splitPath(expression);
+  if ("badPart" in split) throw new TemplateError(expression, `"${split.badPart}" is not a name; use letters, digits, _ and [index]`);
+  const path = split.path;
   const head = path[0];
   if (head === "inputs" && typeof path[1] === "string") return path;
   if (head === "nodes" && typeof path[1] === "string" && (path[2] === "output" || path[2] === "data")) return path;

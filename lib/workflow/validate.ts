@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
+import { startsRunsOf } from "@/nodes/definitions";
 import { serverOf } from "@/nodes/server";
 import { DEFAULT_ROUTE, NodeIdSchema, WorkflowDefinitionSchema, WorkflowEdgeSchema, WorkflowNodeSchema, type WorkflowDefinition } from "./definition";
 import { fieldName } from "./field-path";
@@ -214,11 +215,18 @@ function checkStructure(
     });
   }
 
-  // With an input node, everything should flow from it; without one, every root is a start.
-  const starts = inputs.length > 0 ? inputs.map((node) => node.id) : graph.nodeIds.filter((id) => (graph.incoming.get(id) ?? []).length === 0);
+  // Triggers start runs (a webhook, a schedule): nothing flows into them either.
+  const entries = definition.nodes.filter((node) => startsRunsOf(node.kind) !== null);
+  for (const entry of entries) {
+    if (entry.kind !== "input" && (graph.incoming.get(entry.id) ?? []).length > 0) {
+      error(entry.id, null, "Nothing may feed a trigger; it is where a run starts. Remove the edges into it.");
+    }
+  }
+  // With an input node or triggers, everything should flow from them; without, every root is a start.
+  const starts = entries.length > 0 ? entries.map((node) => node.id) : graph.nodeIds.filter((id) => (graph.incoming.get(id) ?? []).length === 0);
   const reachable = reachableFrom(graph, starts);
   for (const id of graph.nodeIds) {
-    if (!reachable.has(id)) error(id, null, "Nothing leads to this node, so it would never run; connect it to the input node or an upstream node.");
+    if (!reachable.has(id)) error(id, null, "Nothing leads to this node, so it would never run; connect it to the input node, a trigger or an upstream node.");
   }
 }
 

@@ -28,6 +28,7 @@ export const inputKind = {
   icon: "log-in",
   palette: { help: "What a run asks for.", takenHelp: "Already in this workflow (one at most)." },
   onePerWorkflow: true,
+  startsRuns: "manually",
   createNode: (_item, { idFor, position }) => ({ id: idFor("input"), kind: "input", position, fields: [] }),
   card: {
     content: (node) => ({

@@ -30,5 +30,5 @@ export default async function WorkflowEditorPage({ params }: Props) {
   const workflow = await loadWorkflow((await params).id);
   const studio = await startStudio();
   const tools = studio.pool().all().map(catalogEntry);
-  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} definition={workflow.definition} tools={tools} />;
+  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} publishedVersion={workflow.publishedVersion} definition={workflow.definition} tools={tools} />;
 }

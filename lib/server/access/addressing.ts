@@ -31,6 +31,11 @@ export interface Refusal {
   message: string;
 }
 
+/** Whether `host` (the Host header) names this studio; the refusal otherwise. The first check of a webhook delivery too. */
+export function hostRefusal(host: string | null): Refusal | null {
+  return policies().hosts.allows(host) ? null : { status: 403, message: refusedHostMessage(host) };
+}
+
 export function addressingRefusal(request: Request): Refusal | null {
   const { environment, hosts } = policies();
   const host = request.headers.get("host");

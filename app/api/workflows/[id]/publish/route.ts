@@ -1,0 +1,26 @@
+import { publishedState } from "@/lib/persistence/publishing";
+import { json, pathId, readBody, route } from "@/lib/server/http";
+import { publishWorkflow, unpublishWorkflow } from "@/lib/server/publishing";
+import { startStudio } from "@/lib/server/studio";
+import { PublishWorkflowBodySchema } from "@/lib/validations/workflow";
+
+export const dynamic = "force-dynamic";
+
+/** Which version is live, and its webhooks' paths. */
+export const GET = route(async (_request, { params }: { params: Promise<{ id: string }> }) => {
+  const studio = await startStudio();
+  return json({ published: await publishedState(pathId((await params).id, "workflow"), studio.database) });
+});
+
+/** Makes a version (default the newest) live: its triggers start runs. 422 with its problems when it cannot run; 409 when a webhook path is taken. */
+export const POST = route(async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
+  const id = pathId((await params).id, "workflow");
+  const body = await readBody(request, PublishWorkflowBodySchema.optional());
+  return json({ published: await publishWorkflow(request, principal, id, body?.version) });
+});
+
+/** Stops the workflow's triggers. */
+export const DELETE = route(async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
+  const id = pathId((await params).id, "workflow");
+  return json({ published: await unpublishWorkflow(request, principal, id) });
+});

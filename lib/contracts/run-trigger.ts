@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * What started a run. A person pressed Run (or a script called the API with
+ * the studio's token), the workflow CLI ran a file, an MCP client called the
+ * workflow, a webhook delivery arrived, or a schedule slot came round.
+ */
+export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule"] as const;
+export const RunTriggerKindSchema = z.enum(RUN_TRIGGER_KINDS);
+export type RunTriggerKind = z.infer<typeof RunTriggerKindSchema>;
+
+/** Words for each kind, as the runs list and the run view say them. */
+export const RUN_TRIGGER_LABELS: Record<RunTriggerKind, string> = {
+  person: "Run button",
+  cli: "Command line",
+  mcp: "MCP client",
+  webhook: "Webhook",
+  schedule: "Schedule",
+};
+
+/** The details of a start that a person may want to see, stored with the run as JSON. */
+export const RunTriggerDetailSchema = z.object({
+  /** The webhook delivery's id (the sender's delivery id or idempotency key, else one the studio made). */
+  deliveryId: z.string().max(200).optional(),
+  /** The HTTP method and path a webhook was called with. */
+  request: z.string().max(300).optional(),
+  /** The schedule slot this run stands for (ISO time), and how many missed slots it stands in for. */
+  slot: z.string().max(40).optional(),
+  missedSlots: z.number().int().nonnegative().optional(),
+});
+export type RunTriggerDetail = z.infer<typeof RunTriggerDetailSchema>;
+
+export const RunTriggerSchema = RunTriggerDetailSchema.extend({
+  kind: RunTriggerKindSchema,
+  /** The trigger node the run started from; null for runs started at the run inputs node. */
+  nodeId: z.string().nullable(),
+});
+export type RunTrigger = z.infer<typeof RunTriggerSchema>;
+
+/** How a person pressing Run starts a run; the default of every start that says nothing. */
+export const PERSON_TRIGGER: RunTrigger = { kind: "person", nodeId: null };
+
+/** The stored columns of a trigger, read back; an unreadable detail is left out rather than failing the run's read. */
+export function triggerFromColumns(kind: string, nodeId: string | null, detail: string | null): RunTrigger {
+  const parsedKind = RunTriggerKindSchema.safeParse(kind);
+  let details: RunTriggerDetail = {};
+  if (detail) {
+    try {
+      const parsed = RunTriggerDetailSchema.safeParse(JSON.parse(detail));
+      if (parsed.success) details = parsed.data;
+    } catch {
+      // Left out: see above.
+    }
+  }
+  return { ...details, kind: parsedKind.success ? parsedKind.data : "person", nodeId };
+}
+
+/** The columns a trigger is stored in. */
+export function triggerColumns(trigger: RunTrigger): { trigger: RunTriggerKind; triggerNodeId: string | null; triggerDetail: string | null } {
+  const { kind, nodeId, ...detail } = trigger;
+  return { trigger: kind, triggerNodeId: nodeId, triggerDetail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null };
+}

@@ -1,0 +1,37 @@
+import { recordAudit } from "@/lib/persistence/audit-store";
+import { publishVersion, unpublish, type PublishedState } from "@/lib/persistence/publishing";
+import { clientAddress, type Principal } from "./access/principal";
+import { HttpError } from "./http";
+import { validateForRun } from "./run-validation";
+import { startStudio } from "./studio";
+
+/**
+ * Publishing a workflow makes its triggers start runs of that version without
+ * anyone pressing Run, so only a version that could run now is published
+ * (422 with its problems otherwise), and who did it goes to the security log.
+ */
+export async function publishWorkflow(request: Request, principal: Principal, workflowId: string, version: number | undefined): Promise<PublishedState> {
+  const studio = await startStudio();
+  const published = await publishVersion(workflowId, version, studio.database, async (versionId, definition) => {
+    const validation = await validateForRun(versionId, definition, { pool: studio.pool(), secrets: studio.secrets });
+    const errors = validation.problems.filter((problem) => problem.severity === "error");
+    if (errors.length > 0) {
+      throw new HttpError(422, `This version cannot go live yet: ${errors.map((problem) => problem.message).join("; ")}`, { problems: validation.problems });
+    }
+  });
+  await recordAudit({
+    actor: principal.person,
+    action: "workflow-published",
+    target: workflowId,
+    detail: { version: published.publishedVersion, webhooks: published.webhooks.map((webhook) => `/hooks/${webhook.path}`) },
+    clientAddress: clientAddress(request),
+  });
+  return published;
+}
+
+export async function unpublishWorkflow(request: Request, principal: Principal, workflowId: string): Promise<PublishedState> {
+  const studio = await startStudio();
+  const state = await unpublish(workflowId, studio.database);
+  await recordAudit({ actor: principal.person, action: "workflow-unpublished", target: workflowId, clientAddress: clientAddress(request) });
+  return state;
+}

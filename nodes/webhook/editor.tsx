@@ -1,0 +1,175 @@
+"use client";
+
+import { useMemo, useState, useSyncExternalStore } from "react";
+import { z } from "zod";
+import { SchemaForm } from "@/components/schema-form";
+import { SecretPicker } from "@/components/schema-form/secret-picker";
+import { Button } from "@/components/ui/button";
+import { CONTROL_CLASS, Field } from "@/components/ui/field";
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
+import { inputFieldsOf } from "@/lib/workflow/run-inputs";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
+import { hookPath, WebhookSettingsSchema, type WebhookAuthentication, type WebhookNode, type WebhookSettings } from "./definition";
+
+const AUTHENTICATIONS: { value: Exclude<WebhookAuthentication, "unset">; label: string; help: string }[] = [
+  { value: "header-token", label: "A token in a header", help: "Senders put a stored secret in a header, e.g. Authorization: Bearer …" },
+  { value: "hmac-sha256", label: "An HMAC-SHA256 signature", help: "Senders sign the body with a shared secret (GitHub, Stripe, Shopify…); replays outside the window are refused." },
+  { value: "none", label: "None", help: "Anyone who learns the address can start this workflow. Choose it only for harmless workflows." },
+];
+
+/** The page's origin never changes while it is open. */
+const neverChanges = () => () => undefined;
+
+/** The settings' fields the panel draws itself: the authentication choice and the secret picker. */
+const DRAWN_HERE = ["authentication", "secret"] as const;
+
+/** The settings form's JSON Schema, with the run's input names offered for the mapping. */
+function settingsSchema(inputNames: readonly string[]): JsonSchema {
+  const schema = z.toJSONSchema(WebhookSettingsSchema, { io: "input" }) as JsonSchema & { properties: Record<string, JsonSchema> };
+  const mapping = schema.properties.mapping as { items?: { properties?: Record<string, JsonSchema> } };
+  const input = mapping.items?.properties?.input;
+  if (input && inputNames.length > 0) mapping.items!.properties!.input = { ...input, enum: [...inputNames] };
+  return schema;
+}
+
+function settingsOf(node: WebhookNode): Record<string, unknown> {
+  const { id: _id, kind: _kind, label: _label, position: _position, hookId: _hookId, ...settings } = node;
+  return settings;
+}
+
+/** A webhook trigger: its address (with a copy button and a ready curl), how senders prove who they are, and the rest of its settings. */
+export function WebhookPanel({ node, definition, problems, onChange }: NodeInspectorPanelProps<WebhookNode>) {
+  const inputNames = useMemo(() => inputFieldsOf(definition).map((field) => field.name), [definition]);
+  const schema = useMemo(() => settingsSchema(inputNames), [inputNames]);
+  const origin = useSyncExternalStore(neverChanges, () => window.location.origin, () => "");
+  const url = `${origin}/hooks/${hookPath(node)}`;
+  const problemOf = (field: string) =>
+    problems
+      .filter((problem) => problem.field === field)
+      .map((problem) => problem.message)
+      .join(" ") || undefined;
+  const formProblems = Object.fromEntries(problems.flatMap((problem) => (problem.field && !DRAWN_HERE.includes(problem.field as never) ? [[problem.field, problem.message]] : [])));
+  const update = (settings: Partial<WebhookSettings>) => onChange({ ...node, ...settings });
+  const authenticationError = problemOf("authentication");
+  const secretError = problemOf("secret");
+  const authId = `inspector-${node.id}-authentication`;
+
+  return (
+    <>
+      <PanelSection title="Address" description="Live once the workflow is published (Publish, beside Save): deliveries start the published version. Saving a draft changes nothing live.">
+        <div className="space-y-2">
+          <div className="flex items-center gap-2">
+            <code className="min-w-0 flex-1 truncate rounded-md border border-line bg-surface-sunken px-2 py-1.5 text-xs" title={url} data-testid="webhook-url">
+              {url}
+            </code>
+            <CopyButton text={url} label="Copy the address" />
+          </div>
+          <CurlExample node={node} url={url} />
+        </div>
+      </PanelSection>
+      <PanelSection title="Who may call it">
+        <fieldset className="space-y-2" aria-describedby={authenticationError ? `${authId}-error` : undefined}>
+          <legend className="sr-only">Authentication</legend>
+          {AUTHENTICATIONS.map((option) => (
+            <label key={option.value} className="flex items-start gap-2 text-sm">
+              <input
+                type="radio"
+                name={authId}
+                className="mt-1"
+                checked={node.authentication === option.value}
+                onChange={() => update({ authentication: option.value })}
+              />
+              <span>
+                <span className="font-medium text-foreground">{option.label}</span>
+                <span className="block text-xs text-muted">{option.help}</span>
+              </span>
+            </label>
+          ))}
+          {authenticationError ? (
+            <p id={`${authId}-error`} role="alert" className="text-xs font-medium text-caution">
+              {authenticationError}
+            </p>
+          ) : null}
+        </fieldset>
+        {node.authentication === "header-token" || node.authentication === "hmac-sha256" ? (
+          <Field id={`${authId}-secret`} label="Secret" required error={secretError} help={WebhookSettingsSchema.shape.secret.description}>
+            <SecretPicker
+              id={`${authId}-secret`}
+              value={node.secret}
+              tool={null}
+              toolTitle="Webhook"
+              credentialHelp={node.authentication === "header-token" ? "The token senders must present." : "The signing secret the sender was given."}
+              invalid={Boolean(secretError)}
+              describedBy={secretError ? `${authId}-secret-error` : undefined}
+              onChange={(value) => update({ secret: value ?? "" })}
+            />
+          </Field>
+        ) : null}
+      </PanelSection>
+      <PanelSection title="Settings" description="The request, the answer and the limits.">
+        <SchemaForm
+          schema={schema}
+          value={settingsOf(node)}
+          idPrefix={`inspector-${node.id}-settings`}
+          problems={formProblems}
+          replaced={{ authentication: null, secret: null }}
+          onChange={(settings) => update(settings as Partial<WebhookSettings>)}
+        />
+      </PanelSection>
+    </>
+  );
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      size="sm"
+      aria-label={label}
+      onClick={() =>
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        })
+      }
+    >
+      <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+    </Button>
+  );
+}
+
+/** A ready command that delivers a test request, credential and all (the secret's value as a shell variable, never written here). */
+function CurlExample({ node, url }: { node: WebhookNode; url: string }) {
+  const method = node.methods.includes("POST") ? "POST" : node.methods[0]!;
+  const body = method === "GET" || method === "DELETE" ? null : "{\"hello\":\"world\"}";
+  const lines = [`curl -X ${method} '${url}'`];
+  if (body) lines.push(`  -H 'content-type: application/json' -d '${body}'`);
+  if (node.authentication === "header-token") lines.push(`  -H "${node.header}: ${node.prefix}$WEBHOOK_TOKEN"`);
+  if (node.authentication === "hmac-sha256" && node.signatureStyle === "body") {
+    lines.unshift(`SIGNATURE=$(printf '%s' '${body ?? ""}' | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | sed 's/^.* //')`);
+    lines.push(`  -H "${node.header}: ${node.prefix}$SIGNATURE"`);
+  }
+  if (node.authentication === "hmac-sha256" && node.signatureStyle === "timestamped") {
+    lines.unshift(`T=$(date +%s); SIGNATURE=$(printf '%s' "$T.${(body ?? "").replace(/"/g, '\\"')}" | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | sed 's/^.* //')`);
+    lines.push(`  -H "${node.header}: ${node.prefix}t=$T,v1=$SIGNATURE"`);
+  }
+  if (node.idempotencyHeader) lines.push(`  -H '${node.idempotencyHeader}: delivery-1'`);
+  const command = lines.join(" \\\n");
+  return (
+    <div className="space-y-1">
+      <div className="flex items-center justify-between">
+        <span className="text-xs font-medium text-muted">Try it with curl</span>
+        <CopyButton text={command} label="Copy the curl command" />
+      </div>
+      <pre className={`${CONTROL_CLASS} h-auto overflow-x-auto whitespace-pre py-2 font-mono text-[11px] leading-relaxed`} data-testid="webhook-curl">
+        {command}
+      </pre>
+    </div>
+  );
+}
+
+export const webhookEditor = {
+  Panel: WebhookPanel,
+  problemFields: ["authentication", "secret", "path", "methods", "header", "prefix", "signatureStyle", "toleranceSeconds", "idempotencyHeader", "respond", "timeoutSeconds", "responseStatus", "responseType", "maxBodyKilobytes", "ratePerMinute", "allowedOrigins", "keepHeaders", "mapping"],
+} satisfies NodeKindEditor<WebhookNode>;
