@@ -9,4 +9,10 @@ describe("newId", () => {
     expect(earlier < later).toBe(true);
     expect(newId()).not.toBe(newId());
   });
+
+  it("never repeats, across the refills of its pool of random bytes", () => {
+    const ids = Array.from({ length: 2000 }, () => newId(1_700_000_000_000));
+    expect(new Set(ids).size).toBe(2000);
+    expect(new Set(ids.map((id) => id.slice(10))).size).toBe(2000);
+  });
 });

@@ -4,7 +4,7 @@ import { BUSY_TRANSACTION, sqliteConnection, type StudioDatabase } from "./datab
 import { ConflictError, NotFoundError } from "./errors";
 import { readDate, statement } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
-import { parsedDefinition } from "./run-queries";
+import { parsedDefinition, rememberedDefinition } from "./run-queries";
 
 /**
  * Publishing: which version of a workflow its triggers start. Saving a draft
@@ -90,22 +90,28 @@ export interface LiveWebhook {
   definition: WorkflowDefinition;
 }
 
-const FIND_LIVE_WEBHOOK = `SELECT e."path", e."hookId", e."nodeId", e."workflowId", e."versionId", w."name" AS "workflowName", v."version", v."definition"
+const FIND_LIVE_WEBHOOK = `SELECT e."path", e."hookId", e."nodeId", e."workflowId", e."versionId", w."name" AS "workflowName", v."version"
   FROM "WebhookEndpoint" e JOIN "Workflow" w ON w."id" = e."workflowId" JOIN "WorkflowVersion" v ON v."id" = e."versionId" WHERE e."path" = ?`;
+const VERSION_DEFINITION = `SELECT "definition" FROM "WorkflowVersion" WHERE "id" = ?`;
 
-/** The live webhook at /hooks/{path}, or null. On every delivery: a prepared statement where there is a SQLite connection. */
+/**
+ * The live webhook at /hooks/{path}, or null. On every delivery: prepared statements where there is a SQLite
+ * connection, and the definition's text read only when its version is not parsed and remembered already.
+ */
 export async function findLiveWebhook(path: string, database: StudioDatabase): Promise<LiveWebhook | null> {
   const connection = await sqliteConnection(database);
   if (connection) {
-    const row = statement(connection.database, FIND_LIVE_WEBHOOK).get(path) as Omit<LiveWebhook, "definition"> & { definition: string } | undefined;
-    return row ? { ...row, definition: parsedDefinition(row.versionId, row.definition) } : null;
+    const row = statement(connection.database, FIND_LIVE_WEBHOOK).get(path) as Omit<LiveWebhook, "definition"> | undefined;
+    if (!row) return null;
+    const definition =
+      rememberedDefinition(row.versionId) ??
+      parsedDefinition(row.versionId, (statement(connection.database, VERSION_DEFINITION).get(row.versionId) as { definition: string }).definition);
+    return { ...row, definition };
   }
-  const endpoint = await database.webhookEndpoint.findUnique({
-    where: { path },
-    include: { workflow: { select: { name: true } } },
-  });
+  const endpoint = await database.webhookEndpoint.findUnique({ where: { path }, include: { workflow: { select: { name: true } } } });
   if (!endpoint) return null;
-  const version = await database.workflowVersion.findUnique({ where: { id: endpoint.versionId }, select: { version: true, definition: true } });
+  const remembered = rememberedDefinition(endpoint.versionId);
+  const version = await database.workflowVersion.findUnique({ where: { id: endpoint.versionId }, select: { version: true, definition: !remembered } });
   if (!version) return null;
   return {
     path: endpoint.path,
@@ -115,7 +121,7 @@ export async function findLiveWebhook(path: string, database: StudioDatabase): P
     workflowName: endpoint.workflow.name,
     versionId: endpoint.versionId,
     version: version.version,
-    definition: parsedDefinition(endpoint.versionId, version.definition),
+    definition: remembered ?? parsedDefinition(endpoint.versionId, version.definition!),
   };
 }
 

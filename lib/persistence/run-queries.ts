@@ -22,6 +22,11 @@ import type { Prisma } from "./generated/sqlite/client";
 const definitionsByVersion = new Map<string, WorkflowDefinition>();
 const DEFINITION_CACHE_SIZE = 200;
 
+/** The parsed definition of a version read before, if it is still remembered: callers on hot paths then skip reading its text. */
+export function rememberedDefinition(versionId: string): WorkflowDefinition | undefined {
+  return definitionsByVersion.get(versionId);
+}
+
 export function parsedDefinition(versionId: string, json: string): WorkflowDefinition {
   let definition = definitionsByVersion.get(versionId);
   if (!definition) {

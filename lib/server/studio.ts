@@ -10,6 +10,7 @@ import { RunEngine } from "@/lib/workflow/run-engine";
 import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
 import { mayStart } from "./mcp-servers";
+import { sweepOldDeliveries } from "./hooks/delivery-sweep";
 import { HOOKS_HANDLER_KEY, serveHook } from "./hooks/transport";
 import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
@@ -96,6 +97,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   if (role !== "worker") await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
   // scripts/serve.mjs hands webhook deliveries straight to this process's handler, past Next's routing.
   if (role !== "worker") (globalThis as { [HOOKS_HANDLER_KEY]?: typeof serveHook })[HOOKS_HANDLER_KEY] = serveHook;
+  if (role !== "worker") sweepOldDeliveries(database, log);
   if (!shared) {
     const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log });
     const resumed = await engine.resumeAll();

@@ -35,6 +35,22 @@ const VIEWPORT = { width: 1280, height: 800 };
 const LAUNCH_TIMEOUT_MS = 30_000;
 
 /** The Chromium binary this machine would use. */
+/**
+ * Whether Chromium is installed, looked at again at most every few seconds:
+ * the catalog asks on every pool() (every run, every delivery), and a
+ * Chromium installed while the studio runs still shows up soon after.
+ */
+const CHROMIUM_RECHECK_MS = 5_000;
+let chromiumSeen: { path: string; present: boolean; at: number } | null = null;
+function chromiumPresent(): boolean {
+  const now = Date.now();
+  const path = chromiumPath();
+  if (!chromiumSeen || chromiumSeen.path !== path || now - chromiumSeen.at > CHROMIUM_RECHECK_MS) {
+    chromiumSeen = { path, present: existsSync(/*turbopackIgnore: true*/ path), at: now };
+  }
+  return chromiumSeen.present;
+}
+
 export function chromiumPath(): string {
   return process.env.CHROMIUM_PATH?.trim() || DEFAULT_CHROMIUM_PATH;
 }
@@ -81,7 +97,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
   }
 
   override isEnabled(): boolean {
-    return existsSync(/*turbopackIgnore: true*/ chromiumPath());
+    return chromiumPresent();
   }
 
   override progressMessage(args: BrowseArgs): string {
