@@ -83,7 +83,11 @@ export async function deliver(studio: Studio, request: HookRequest, address: Hoo
   const secret = secretName ? await studio.secrets(secretName) : undefined;
   if (node.authentication !== "none" && (secret === undefined || secret === "")) {
     console.error(`[studio] webhook ${prefix}${webhook.path}: its secret ${secretName ?? "(none picked)"} is not set; deliveries are refused until it is`);
-    return rejected(503, test ? `The webhook's secret ${secretName ?? "(none picked)"} is not set; store it in Settings → Secrets.` : "This webhook cannot check deliveries right now.");
+    const testProblem =
+      node.authentication === "unset"
+        ? "Choose how senders prove who they are (Who may call it, in the webhook's inspector), save, and listen again."
+        : `The webhook's secret ${secretName ?? "(none picked)"} is not set: pick one in the webhook's inspector, or store it in Settings → Secrets.`;
+    return rejected(503, test ? testProblem : "This webhook cannot check deliveries right now.");
   }
   const refusal = refuseDelivery(node, request.headers, raw, secret ?? "");
   if (refusal) return rejected(401, refusal);
