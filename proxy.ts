@@ -13,7 +13,7 @@ import { SIGN_IN_FIRST } from "@/lib/server/http";
  * 2. `/login?token=…` (the link the studio prints) signs the browser in and
  *    drops the token from the address bar;
  * 3. everything but the sign-in page, its endpoints, /api/mcp (its own token),
- *    webhook deliveries under /hooks/ (each checked by its webhook's own rules)
+ *    webhook deliveries under /hooks/ and /hooks-test/ (each checked by its webhook's own rules)
  *    and Next's assets needs a credential: pages redirect to /login, API
  *    calls get 401.
  * Every answer carries the security headers (no framing, no sniffing).
@@ -32,7 +32,7 @@ async function decide(request: NextRequest): Promise<NextResponse> {
     return NextResponse.json({ error: "The address is not valid percent-encoding; check the link." }, { status: 400 });
   }
   // Webhook deliveries are public by design and checked one by one (host, origin, credentials): lib/server/hooks/deliver.ts.
-  if (pathname.startsWith("/hooks/")) return NextResponse.next();
+  if (pathname.startsWith("/hooks/") || pathname.startsWith("/hooks-test/")) return NextResponse.next();
   const refusal = addressingRefusal(request);
   if (refusal) {
     return isApi

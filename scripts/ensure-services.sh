@@ -2,7 +2,8 @@
 # Makes sure the services the tests need are present and running:
 #   - PostgreSQL on 127.0.0.1:5432 with trust auth and a database `test`
 #   - Chromium at /usr/bin/chromium (Playwright drives it; it cannot download its own)
-# Idempotent: on a machine where both are ready it only checks and says so.
+#   - curl (the webhook browser test sends its deliveries with it, as a person would)
+# Idempotent: on a machine where all are ready it only checks and says so.
 # Works as root (CI on a fresh Debian) or as a user with sudo.
 set -euo pipefail
 
@@ -185,6 +186,18 @@ ensure_chromium() {
   say "Chromium installed at $CHROMIUM"
 }
 
+ensure_curl() {
+  if command -v curl >/dev/null 2>&1; then
+    say "curl found at $(command -v curl)"
+    return 0
+  fi
+  say "curl is missing: installing it"
+  apt_install curl
+  command -v curl >/dev/null 2>&1 || fail "curl installed but still not on PATH."
+  say "curl installed at $(command -v curl)"
+}
+
 ensure_postgres
 ensure_chromium
+ensure_curl
 say "all services ready"

@@ -46,14 +46,14 @@ await app.prepare();
 const handle = app.getRequestHandler();
 
 // Webhook deliveries skip Next's routing: the studio registers its handler here when it boots (lib/server/hooks/transport.ts);
-// until then, app/hooks serves them through Next.
+// until then, app/hooks and app/hooks-test serve them through Next.
 const hooksHandler = () => globalThis[Symbol.for("neurosurfer.hooks")];
 
 const server = http.createServer((request, response) => {
   const address = (request.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
   request.headers["x-forwarded-for"] = address;
   delete request.headers["x-forwarded-host"];
-  const hooks = request.url?.startsWith("/hooks/") ? hooksHandler() : undefined;
+  const hooks = request.url?.startsWith("/hooks/") || request.url?.startsWith("/hooks-test/") ? hooksHandler() : undefined;
   const served = typeof hooks === "function" ? hooks(request, response) : handle(request, response);
   served.catch((error) => {
     console.error("[studio] unexpected error while serving a request", error);

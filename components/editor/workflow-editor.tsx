@@ -34,6 +34,7 @@ import { SaveProblemDialog, type SaveProblem } from "./save-problem-dialog";
 import { useEditorDocument } from "./use-editor-document";
 import { useValidation } from "./use-validation";
 import { VersionsDialog } from "./versions-dialog";
+import { WebhookListeningProvider } from "./webhook-listening";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -256,8 +257,9 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   }, [definition, commit, fitBounds, nodeMapper]);
 
   // ---- saving and running -----------------------------------------------------
-  const save = useCallback(async (): Promise<boolean> => {
-    if (saving) return false;
+  /** The saved version, or null when it could not be saved (the dialog says why). */
+  const save = useCallback(async (): Promise<number | null> => {
+    if (saving) return null;
     const sent = definition;
     setSaving(true);
     try {
@@ -266,12 +268,12 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
         { method: "PUT", body: sent },
       );
       markSaved(sent, workflow.latestVersion);
-      return true;
+      return workflow.latestVersion;
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 409) setSaveProblem({ kind: "conflict", message: failure.message });
       else if (failure instanceof ApiError && failure.status === 422) setSaveProblem({ kind: "invalid", message: failure.message, issues: failure.issues });
       else setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The workflow could not be saved." });
-      return false;
+      return null;
     } finally {
       setSaving(false);
     }
@@ -330,10 +332,13 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
       setStartingRun(true);
       const saved = await save();
       setStartingRun(false);
-      if (!saved) return;
+      if (saved === null) return;
     }
     setRunOpen(true);
   }, [dirty, save]);
+
+  // A test delivery runs a saved version: listening saves first, as Run does.
+  const saveDraft = useCallback(async () => (dirty ? save() : version), [dirty, save, version]);
 
   // ---- keyboard -------------------------------------------------------------
   useEffect(() => {
@@ -397,98 +402,100 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
 
   return (
-    <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
-      <EditorToolbar
-        name={definition.name}
-        version={version}
-        dirty={dirty}
-        saving={saving}
-        problemCount={errorCount}
-        checking={validation.checking}
-        canUndo={document.canUndo}
-        canRedo={document.canRedo}
-        running={startingRun}
-        onSave={() => void save()}
-        onVersions={() => setVersionsOpen(true)}
-        onAutoLayout={onAutoLayout}
-        onFitView={() => fitView()}
-        onUndo={undo}
-        onRedo={redo}
-        onRun={() => void startRun()}
-        publishedVersion={publishedVersion}
-        hasTriggers={hasTriggers}
-        publishing={publishing}
-        onPublish={() => void changePublished(true)}
-        onUnpublish={() => void changePublished(false)}
-      />
-      <div className="flex min-h-0 flex-1">
-        <aside className="w-64 shrink-0 border-r border-line bg-surface">
-          <NodePalette tools={tools} kindsAtLimit={paletteKindsAtLimit} onAdd={addAtCentre} />
-        </aside>
-        <div ref={canvasRef} className="relative min-w-0 flex-1">
-          <EditorCanvas
-            nodes={flowNodes}
-            edges={flowEdges}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onConnect={onConnect}
-            isValidConnection={isValidConnection}
-            onDelete={onDelete}
-            onInit={onInit}
-            onDropItem={onDropItem}
-            onNodeDragStop={settle}
-            showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
-          />
-          {definition.nodes.length === 0 ? (
-            <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
-              <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
-                <p className="text-sm font-semibold">Start with Run inputs</p>
-                <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them.</p>
+    <WebhookListeningProvider workflowId={workflowId} saveDraft={saveDraft}>
+      <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
+        <EditorToolbar
+          name={definition.name}
+          version={version}
+          dirty={dirty}
+          saving={saving}
+          problemCount={errorCount}
+          checking={validation.checking}
+          canUndo={document.canUndo}
+          canRedo={document.canRedo}
+          running={startingRun}
+          onSave={() => void save()}
+          onVersions={() => setVersionsOpen(true)}
+          onAutoLayout={onAutoLayout}
+          onFitView={() => fitView()}
+          onUndo={undo}
+          onRedo={redo}
+          onRun={() => void startRun()}
+          publishedVersion={publishedVersion}
+          hasTriggers={hasTriggers}
+          publishing={publishing}
+          onPublish={() => void changePublished(true)}
+          onUnpublish={() => void changePublished(false)}
+        />
+        <div className="flex min-h-0 flex-1">
+          <aside className="w-64 shrink-0 border-r border-line bg-surface">
+            <NodePalette tools={tools} kindsAtLimit={paletteKindsAtLimit} onAdd={addAtCentre} />
+          </aside>
+          <div ref={canvasRef} className="relative min-w-0 flex-1">
+            <EditorCanvas
+              nodes={flowNodes}
+              edges={flowEdges}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={onConnect}
+              isValidConnection={isValidConnection}
+              onDelete={onDelete}
+              onInit={onInit}
+              onDropItem={onDropItem}
+              onNodeDragStop={settle}
+              showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
+            />
+            {definition.nodes.length === 0 ? (
+              <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
+                <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
+                  <p className="text-sm font-semibold">Start with Run inputs</p>
+                  <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them.</p>
+                </div>
               </div>
+            ) : null}
+            <div aria-live="polite" className="pointer-events-none absolute inset-x-0 bottom-4 flex justify-center px-4">
+              {notice ? (
+                <p className="pointer-events-auto rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card-raised">{notice}</p>
+              ) : null}
             </div>
-          ) : null}
-          <div aria-live="polite" className="pointer-events-none absolute inset-x-0 bottom-4 flex justify-center px-4">
-            {notice ? (
-              <p className="pointer-events-auto rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card-raised">{notice}</p>
+            {validation.error ? (
+              <p role="alert" className="absolute left-4 top-3 rounded-md bg-caution-soft px-3 py-1.5 text-xs text-caution">
+                {validation.error}
+              </p>
             ) : null}
           </div>
-          {validation.error ? (
-            <p role="alert" className="absolute left-4 top-3 rounded-md bg-caution-soft px-3 py-1.5 text-xs text-caution">
-              {validation.error}
-            </p>
-          ) : null}
+          <aside aria-label="Inspector" className="w-96 shrink-0 overflow-y-auto border-l border-line bg-surface">
+            <InspectorPanel
+              definition={definition}
+              tools={tools}
+              node={selectedNode}
+              selectedCount={selectedNodes.size + selectedEdges.size}
+              problemsByNode={validation.byNode}
+              generalProblems={validation.general}
+              onNodeChange={onNodeChange}
+              onDeleteSelection={deleteSelection}
+              onSettingsChange={onSettingsChange}
+            />
+          </aside>
         </div>
-        <aside aria-label="Inspector" className="w-96 shrink-0 overflow-y-auto border-l border-line bg-surface">
-          <InspectorPanel
-            definition={definition}
-            tools={tools}
-            node={selectedNode}
-            selectedCount={selectedNodes.size + selectedEdges.size}
-            problemsByNode={validation.byNode}
-            generalProblems={validation.general}
-            onNodeChange={onNodeChange}
-            onDeleteSelection={deleteSelection}
-            onSettingsChange={onSettingsChange}
-          />
-        </aside>
+        <LeaveGuard dirty={dirty} />
+        <VersionsDialog
+          open={versionsOpen}
+          workflowId={workflowId}
+          currentVersion={version}
+          onClose={() => setVersionsOpen(false)}
+          onRestore={restoreVersion}
+        />
+        <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={() => setSaveProblem(null)} onReload={() => void reloadNewest()} />
+        <RunDialog
+          open={runOpen}
+          workflowId={workflowId}
+          fields={inputFields}
+          nodeNames={nodeNames}
+          onClose={() => setRunOpen(false)}
+          onProblems={validation.showProblems}
+        />
       </div>
-      <LeaveGuard dirty={dirty} />
-      <VersionsDialog
-        open={versionsOpen}
-        workflowId={workflowId}
-        currentVersion={version}
-        onClose={() => setVersionsOpen(false)}
-        onRestore={restoreVersion}
-      />
-      <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={() => setSaveProblem(null)} onReload={() => void reloadNewest()} />
-      <RunDialog
-        open={runOpen}
-        workflowId={workflowId}
-        fields={inputFields}
-        nodeNames={nodeNames}
-        onClose={() => setRunOpen(false)}
-        onProblems={validation.showProblems}
-      />
-    </div>
+    </WebhookListeningProvider>
   );
 }

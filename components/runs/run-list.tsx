@@ -186,6 +186,7 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
       <td className="px-4 py-3 tabular-nums text-muted">v{run.version}</td>
       <td className="px-4 py-3 text-muted" title={triggerDetailText(run.trigger)}>
         {RUN_TRIGGER_LABELS[run.trigger.kind]}
+        {run.trigger.test ? <span className="ml-1 rounded bg-surface-sunken px-1 text-[11px]">test</span> : null}
       </td>
       <td className="px-4 py-3">
         <time dateTime={run.startedAt} title={formatExact(run.startedAt)} suppressHydrationWarning className="text-muted">

@@ -27,6 +27,8 @@ export const RunTriggerDetailSchema = z.object({
   /** The schedule slot this run stands for (ISO time), and how many missed slots it stands in for. */
   slot: z.string().max(40).optional(),
   missedSlots: z.number().int().nonnegative().optional(),
+  /** A delivery to the webhook's test address while an editor listened: it ran that editor's saved draft, not the published version. */
+  test: z.boolean().optional(),
 });
 export type RunTriggerDetail = z.infer<typeof RunTriggerDetailSchema>;
 

@@ -10,7 +10,8 @@ import type { Prisma } from "./generated/sqlite/client";
  * target, and secrets stay ciphertext (never decrypted) together with the Meta
  * row that checks the key, so the studio on the target needs the same key
  * (STUDIO_SECRET_KEY or the key file) and refuses another exactly as the
- * source would. Sign-in sessions are never copied (signing in is per studio);
+ * source would. Sign-in sessions and editors' webhook test listens (minutes long, tied to a
+ * browser) are never copied;
  * run history (runs, steps, events, approvals, agent checkpoints) and the
  * security log (AuditEntry: who did what) only with `runs: true`.
  *

@@ -5,7 +5,7 @@ import { databaseProvider, databaseUrl, getSecretBox, prepareDatabase, secretRes
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
-import { RunEventBus } from "@/lib/workflow/event-bus";
+import { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
@@ -24,6 +24,8 @@ export type StudioRole = "all" | "web" | "worker";
 export interface Studio {
   database: StudioDatabase;
   bus: RunEventBus;
+  /** Woken (by listen id) when a webhook test listen changed, here or, on PostgreSQL, in another process: its stream reads the row again. */
+  testListens: KeyedListeners<void>;
   engine: RunEngine;
   /** Built-in tools plus the enabled MCP servers' tools, as of now. */
   pool: () => ToolPool;
@@ -68,6 +70,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   // A worker serves nothing: no access token to prepare, no sign-in link to print.
   if (role !== "worker") await prepareAccess(database);
   const bus = new RunEventBus();
+  const testListens = new KeyedListeners<void>();
   const secrets = secretResolver(database);
   // Built-in tools are stateless apart from the job table: one set for the process.
   const builtIns = defaultPool();
@@ -103,7 +106,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     const resumed = await engine.resumeAll();
     if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
     const runs = new LocalRunDriver(engine, database);
-    return { database, bus, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown: async () => undefined };
+    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown: async () => undefined };
   }
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
@@ -128,7 +131,12 @@ async function boot(role: StudioRole): Promise<Studio> {
         .then((row) => engine.cancel(runId, row?.cancelRequestedBy ?? null))
         .catch((error: unknown) => log(`could not cancel run ${runId}`, error));
     },
-    reconnected: () => relay.caughtUp(async (runId) => (await database.run.findUnique({ where: { id: runId }, select: { lastSeq: true } }))?.lastSeq ?? null),
+    testListenChanged: (listenId) => testListens.publish(listenId, undefined),
+    reconnected: () => {
+      relay.caughtUp(async (runId) => (await database.run.findUnique({ where: { id: runId }, select: { lastSeq: true } }))?.lastSeq ?? null);
+      // A test listen may have changed while the connection was down: each stream reads its row again.
+      for (const listenId of testListens.keys()) testListens.publish(listenId, undefined);
+    },
     log,
   });
   if (role !== "web") {
@@ -146,6 +154,6 @@ async function boot(role: StudioRole): Promise<Studio> {
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-  return { database, bus, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown };
+  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
+import { LISTEN_SECONDS_DEFAULT, LISTEN_SECONDS_MAX } from "@/lib/contracts/webhook-test";
 
 /** POST /workflows: the whole definition; its name and description become the workflow's. */
 export const CreateWorkflowBodySchema = WorkflowDefinitionSchema;
@@ -20,3 +21,15 @@ export const PublishWorkflowBodySchema = z.strictObject({
   version: z.number().int().positive().optional(),
 });
 export type PublishWorkflowBody = z.infer<typeof PublishWorkflowBodySchema>;
+
+/** POST /workflows/:id/webhooks/:nodeId/listen: the saved version whose webhook node listens, and for how long. */
+export const ListenForTestBodySchema = z.strictObject({
+  version: z.number().int().positive(),
+  seconds: z.number().int().min(1).max(LISTEN_SECONDS_MAX).default(LISTEN_SECONDS_DEFAULT),
+});
+export type ListenForTestBody = z.infer<typeof ListenForTestBodySchema>;
+
+/** GET and DELETE /workflows/:id/webhooks/:nodeId/listen?listen=…: which listen to follow or stop. */
+export const ListenQuerySchema = z.object({
+  listen: z.string().min(1, "say which listen: ?listen=<listenId> from the POST's answer").max(100),
+});

@@ -2,32 +2,51 @@ import type { RunEvent } from "./run-types";
 
 type Listener = (event: RunEvent) => void;
 
+/** Listeners by key (a run's id, a webhook test listen's id): who to call when something about that key happened in this process. */
+export class KeyedListeners<Value> {
+  private readonly byKey = new Map<string, Set<(value: Value) => void>>();
+
+  publish(key: string, value: Value): void {
+    for (const listener of this.byKey.get(key) ?? []) listener(value);
+  }
+
+  /** The keys someone listens on now. */
+  keys(): string[] {
+    return [...this.byKey.keys()];
+  }
+
+  /** Returns the unsubscribe function. */
+  subscribe(key: string, listener: (value: Value) => void): () => void {
+    let listeners = this.byKey.get(key);
+    if (!listeners) {
+      listeners = new Set();
+      this.byKey.set(key, listeners);
+    }
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.byKey.delete(key);
+    };
+  }
+}
+
 /**
  * Publishes persisted run events to live listeners (the SSE streams) in this
  * process. Only events already in the database are published, so a listener
  * that reads the database and then subscribes misses nothing.
  */
 export class RunEventBus {
-  private readonly byRun = new Map<string, Set<Listener>>();
+  private readonly byRun = new KeyedListeners<RunEvent>();
   private readonly everything = new Set<Listener>();
 
   publish(event: RunEvent): void {
-    for (const listener of this.byRun.get(event.runId) ?? []) listener(event);
+    this.byRun.publish(event.runId, event);
     for (const listener of this.everything) listener(event);
   }
 
   /** Listens to one run; returns the unsubscribe function. */
   subscribe(runId: string, listener: Listener): () => void {
-    let listeners = this.byRun.get(runId);
-    if (!listeners) {
-      listeners = new Set();
-      this.byRun.set(runId, listeners);
-    }
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.byRun.delete(runId);
-    };
+    return this.byRun.subscribe(runId, listener);
   }
 
   /** Listens to every run (the inbox count, the run list). */

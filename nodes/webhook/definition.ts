@@ -122,7 +122,15 @@ export const WebhookNodeSchema = z.object({
 });
 export type WebhookNode = z.infer<typeof WebhookNodeSchema>;
 
-/** What follows /hooks/ in the node's URL. */
+/**
+ * Where a webhook answers: the live address starts the published version; the
+ * test address answers only while an editor listens on the node, and runs
+ * that editor's saved draft (like n8n's /webhook-test/).
+ */
+export const HOOK_PREFIXES = { live: "/hooks/", test: "/hooks-test/" } as const;
+export type HookAddress = keyof typeof HOOK_PREFIXES;
+
+/** What follows /hooks/ (or /hooks-test/) in the node's URL. */
 export function hookPath(node: Pick<WebhookNode, "hookId" | "path">): string {
   return node.path || node.hookId;
 }

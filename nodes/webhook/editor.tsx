@@ -1,16 +1,18 @@
 "use client";
 
-import { useMemo, useState, useSyncExternalStore } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 import { z } from "zod";
 import { SchemaForm } from "@/components/schema-form";
 import { SecretPicker } from "@/components/schema-form/secret-picker";
-import { Button } from "@/components/ui/button";
-import { CONTROL_CLASS, Field } from "@/components/ui/field";
+import { Field } from "@/components/ui/field";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
-import { hookPath, WebhookSettingsSchema, type WebhookAuthentication, type WebhookNode, type WebhookSettings } from "./definition";
+import { AddressLine, CurlExample } from "./address-parts";
+import { TestDeliverySection } from "./test-delivery";
+import { withMapping } from "./request-mapping";
+import { HOOK_PREFIXES, hookPath, WebhookSettingsSchema, type WebhookAuthentication, type WebhookNode, type WebhookSettings } from "./definition";
 
 const AUTHENTICATIONS: { value: Exclude<WebhookAuthentication, "unset">; label: string; help: string }[] = [
   { value: "header-token", label: "A token in a header", help: "Senders put a stored secret in a header, e.g. Authorization: Bearer …" },
@@ -43,7 +45,7 @@ export function WebhookPanel({ node, definition, problems, onChange }: NodeInspe
   const inputNames = useMemo(() => inputFieldsOf(definition).map((field) => field.name), [definition]);
   const schema = useMemo(() => settingsSchema(inputNames), [inputNames]);
   const origin = useSyncExternalStore(neverChanges, () => window.location.origin, () => "");
-  const url = `${origin}/hooks/${hookPath(node)}`;
+  const url = `${origin}${HOOK_PREFIXES.live}${hookPath(node)}`;
   const problemOf = (field: string) =>
     problems
       .filter((problem) => problem.field === field)
@@ -59,15 +61,16 @@ export function WebhookPanel({ node, definition, problems, onChange }: NodeInspe
     <>
       <PanelSection title="Address" description="Live once the workflow is published (Publish, beside Save): deliveries start the published version. Saving a draft changes nothing live.">
         <div className="space-y-2">
-          <div className="flex items-center gap-2">
-            <code className="min-w-0 flex-1 truncate rounded-md border border-line bg-surface-sunken px-2 py-1.5 text-xs" title={url} data-testid="webhook-url">
-              {url}
-            </code>
-            <CopyButton text={url} label="Copy the address" />
-          </div>
+          <AddressLine url={url} copyLabel="Copy the address" testId="webhook-url" />
           <CurlExample node={node} url={url} />
         </div>
       </PanelSection>
+      <TestDeliverySection
+        node={node}
+        origin={origin}
+        inputNames={inputNames}
+        onMap={(entry) => update({ mapping: withMapping(node.mapping, entry) })}
+      />
       <PanelSection title="Who may call it">
         <fieldset className="space-y-2" aria-describedby={authenticationError ? `${authId}-error` : undefined}>
           <legend className="sr-only">Authentication</legend>
@@ -118,54 +121,6 @@ export function WebhookPanel({ node, definition, problems, onChange }: NodeInspe
         />
       </PanelSection>
     </>
-  );
-}
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      size="sm"
-      aria-label={label}
-      onClick={() =>
-        void navigator.clipboard?.writeText(text).then(() => {
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        })
-      }
-    >
-      <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
-    </Button>
-  );
-}
-
-/** A ready command that delivers a test request, credential and all (the secret's value as a shell variable, never written here). */
-function CurlExample({ node, url }: { node: WebhookNode; url: string }) {
-  const method = node.methods.includes("POST") ? "POST" : node.methods[0]!;
-  const body = method === "GET" || method === "DELETE" ? null : "{\"hello\":\"world\"}";
-  const lines = [`curl -X ${method} '${url}'`];
-  if (body) lines.push(`  -H 'content-type: application/json' -d '${body}'`);
-  if (node.authentication === "header-token") lines.push(`  -H "${node.header}: ${node.prefix}$WEBHOOK_TOKEN"`);
-  if (node.authentication === "hmac-sha256" && node.signatureStyle === "body") {
-    lines.unshift(`SIGNATURE=$(printf '%s' '${body ?? ""}' | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | sed 's/^.* //')`);
-    lines.push(`  -H "${node.header}: ${node.prefix}$SIGNATURE"`);
-  }
-  if (node.authentication === "hmac-sha256" && node.signatureStyle === "timestamped") {
-    lines.unshift(`T=$(date +%s); SIGNATURE=$(printf '%s' "$T.${(body ?? "").replace(/"/g, '\\"')}" | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | sed 's/^.* //')`);
-    lines.push(`  -H "${node.header}: ${node.prefix}t=$T,v1=$SIGNATURE"`);
-  }
-  if (node.idempotencyHeader) lines.push(`  -H '${node.idempotencyHeader}: delivery-1'`);
-  const command = lines.join(" \\\n");
-  return (
-    <div className="space-y-1">
-      <div className="flex items-center justify-between">
-        <span className="text-xs font-medium text-muted">Try it with curl</span>
-        <CopyButton text={command} label="Copy the curl command" />
-      </div>
-      <pre className={`${CONTROL_CLASS} h-auto overflow-x-auto whitespace-pre py-2 font-mono text-[11px] leading-relaxed`} data-testid="webhook-curl">
-        {command}
-      </pre>
-    </div>
   );
 }
 

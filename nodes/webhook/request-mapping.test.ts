@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WebhookNodeSchema, hookPath, newHookId } from "./definition";
-import { headersReadBy, inputsFromRequest, parseRequestSource } from "./request-mapping";
+import { headersReadBy, inputsFromRequest, parseRequestSource, sourceFor, withMapping } from "./request-mapping";
 
 const request = {
   method: "POST",
@@ -41,5 +41,30 @@ describe("webhook request mapping", () => {
     expect(hookPath({ ...node, path: "github/push" })).toBe("github/push");
     expect(WebhookNodeSchema.safeParse({ ...node, path: "../etc" }).success).toBe(false);
     expect(WebhookNodeSchema.safeParse({ ...node, secret: "literal-value" }).success).toBe(false);
+  });
+});
+
+describe("mapping from a captured request", () => {
+  it("names a value by its place, and refuses places a mapping cannot name", () => {
+    expect(sourceFor("body", ["user", "name"])).toBe("body.user.name");
+    expect(sourceFor("body", ["items", 0, "id"])).toBe("body.items[0].id");
+    expect(sourceFor("body", [])).toBe("body");
+    expect(sourceFor("query", ["page"])).toBe("query.page");
+    expect(sourceFor("headers", ["x-github-event"])).toBe("headers.x-github-event");
+    expect(sourceFor("body", ["first name"])).toBeNull();
+    expect(sourceFor("body", ["a.b"])).toBeNull();
+    expect(sourceFor("query", ["tag", 1])).toBeNull();
+    // What it names reads the value back.
+    expect(inputsFromRequest(request, [{ input: "id", from: sourceFor("body", ["commits", 1, "id"])! }])).toEqual({ id: "c2" });
+  });
+
+  it("keeps one entry per input: mapping an input again replaces its entry", () => {
+    const first = withMapping([], { input: "name", from: "body.name" });
+    expect(first).toEqual([{ input: "name", from: "body.name" }]);
+    const both = withMapping(first, { input: "page", from: "query.page" });
+    expect(withMapping(both, { input: "name", from: "body.user.name" })).toEqual([
+      { input: "name", from: "body.user.name" },
+      { input: "page", from: "query.page" },
+    ]);
   });
 });

@@ -17,7 +17,7 @@ export interface CapturedRequest {
   body: unknown;
 }
 
-type RequestPart = (typeof REQUEST_PARTS)[number];
+export type RequestPart = (typeof REQUEST_PARTS)[number];
 
 /** Where a mapping reads: a part of the request and a path inside it. */
 export interface RequestSource {
@@ -63,4 +63,24 @@ export function inputsFromRequest(request: CapturedRequest, mapping: readonly We
     if (value !== undefined && value !== null) inputs[entry.input] = value;
   }
   return inputs;
+}
+
+/**
+ * The mapping's `from` for a value found at `path` inside a part of a
+ * captured request (`body` + ["user", "name"] → `body.user.name`, indexes as
+ * `[0]`), or null when a mapping cannot name it (a key with spaces or dots,
+ * a nested query value).
+ */
+export function sourceFor(part: RequestPart, path: readonly (string | number)[]): string | null {
+  let text: string = part;
+  for (const key of path) text += typeof key === "number" ? `[${key}]` : `.${key}`;
+  const parsed = parseRequestSource(text);
+  if (!("part" in parsed) || parsed.part !== part) return null;
+  const expected = part === "headers" ? path.map((key) => (typeof key === "string" ? key.toLowerCase() : key)) : path;
+  return parsed.path.length === expected.length && parsed.path.every((key, index) => key === expected[index]) ? text : null;
+}
+
+/** The mapping with `input` filled from `from`: an entry for that input is replaced (one per input), else one is added. */
+export function withMapping(mapping: readonly WebhookMapping[], entry: WebhookMapping): WebhookMapping[] {
+  return mapping.some((each) => each.input === entry.input) ? mapping.map((each) => (each.input === entry.input ? entry : each)) : [...mapping, entry];
 }

@@ -2,10 +2,11 @@ import type { RunEvent } from "@/lib/contracts/run-event";
 import { countRejection, findLiveWebhook, runOfDelivery, type LiveWebhook } from "@/lib/persistence/publishing";
 import { IdempotencyKeyTaken, runOutcome } from "@/lib/persistence/run-queries";
 import { newId } from "@/lib/persistence/ids";
+import { claimTestListen, findListeningWebhook, type ListeningWebhook } from "@/lib/persistence/webhook-test-listens";
 import { asText } from "@/lib/workflow/templates";
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
-import type { WebhookNode } from "@/nodes/webhook/definition";
-import { headersReadBy, inputsFromRequest } from "@/nodes/webhook/request-mapping";
+import { HOOK_PREFIXES, type HookAddress, type WebhookNode } from "@/nodes/webhook/definition";
+import { headersReadBy, inputsFromRequest, type CapturedRequest } from "@/nodes/webhook/request-mapping";
 import { hostRefusal } from "../access/addressing";
 import { securityHeaders } from "../access/security-headers";
 import { toApiIssues } from "../http";
@@ -14,6 +15,7 @@ import type { Studio } from "../studio";
 import { refuseDelivery } from "./authentication";
 import { RateLimiter } from "./rate-limit";
 import { captureRequest, parseBody, type HookReply, type HookRequest } from "./request";
+import { inspectionCapture, settleTestListen } from "./test-capture";
 
 /**
  * Answers a webhook delivery: finds the live webhook at the path, checks the
@@ -26,17 +28,30 @@ import { captureRequest, parseBody, type HookReply, type HookRequest } from "./r
  * waits for a person or outlasts the timeout answers 202 with its address.
  * Public by design, so it reveals nothing: an unknown path and an unpublished
  * workflow are the same 404.
+ *
+ * A delivery to the test address (/hooks-test/…) passes the same checks
+ * against the listened-to draft's node, and only while an editor listens
+ * there: it is captured for that editor (secrets masked), ends the listen,
+ * and runs the draft; no idempotency, and refusals are not counted against
+ * the live webhook.
  */
+
+const NOBODY_LISTENS = "Nobody listens at this test address: press “Listen for a test delivery” in the webhook's inspector, then send it again.";
 
 const limiter = new RateLimiter();
 const SECRET_NAME = /^\$\{([A-Z_][A-Z0-9_]*)\}$/;
 
-export async function deliver(studio: Studio, request: HookRequest): Promise<HookReply> {
+export async function deliver(studio: Studio, request: HookRequest, address: HookAddress = "live"): Promise<HookReply> {
   const refusedHost = hostRefusal(request.headers.host ?? null);
   if (refusedHost) return reply(refusedHost.status, { error: refusedHost.message });
-  const webhook = request.path === "" ? null : await findLiveWebhook(request.path, studio.database);
+  const test = address === "test";
+  const listening: ListeningWebhook | null = test && request.path !== "" ? await findListeningWebhook(request.path, studio.database) : null;
+  const webhook: LiveWebhook | null = test ? listening : request.path === "" ? null : await findLiveWebhook(request.path, studio.database);
   const node = webhook?.definition.nodes.find((each): each is WebhookNode => each.id === webhook.nodeId && each.kind === "webhook");
-  if (!webhook || !node) return reply(404, { error: "There is no live webhook at this address." });
+  if (!webhook || !node) return reply(404, { error: test ? NOBODY_LISTENS : "There is no live webhook at this address." });
+  // Test deliveries come from the person building the workflow: their refusals say what is wrong and count against nothing live.
+  const rejected = (status: 401 | 403 | 413 | 503, message: string) => (test ? Promise.resolve(reply(status, { error: message })) : rejectedLive(studio, webhook, status, message));
+  const prefix = HOOK_PREFIXES[address];
 
   const origin = request.headers.origin;
   const fetchSite = request.headers["sec-fetch-site"];
@@ -48,32 +63,55 @@ export async function deliver(studio: Studio, request: HookRequest): Promise<Hoo
   // A page on another site (a form, a script) may not start runs here unless the webhook names its origin: the studio usually sits on
   // the person's own machine, and that page is not the person.
   if (!browserAllowed && ((origin !== undefined && origin !== "") || fetchSite === "cross-site" || fetchSite === "same-site")) {
-    return rejected(studio, webhook, 403, "A web page on another site may not call this webhook; add its origin to the webhook's allowed origins if it should.");
+    return rejected(403, "A web page on another site may not call this webhook; add its origin to the webhook's allowed origins if it should.");
   }
   if (!node.methods.includes(request.method as WebhookNode["methods"][number])) {
     return { ...reply(405, { error: `This webhook accepts ${node.methods.join(", ")}.` }), headers: { ...jsonHeaders(), allow: node.methods.join(", ") } };
   }
-  if (!limiter.take(webhook.path, node.ratePerMinute)) {
-    const retry = limiter.retryAfterSeconds(webhook.path, node.ratePerMinute);
-    await countRejection(webhook.path, studio.database);
+  const limited = test ? `test:${webhook.path}` : webhook.path;
+  if (!limiter.take(limited, node.ratePerMinute)) {
+    const retry = limiter.retryAfterSeconds(limited, node.ratePerMinute);
+    if (!test) await countRejection(webhook.path, studio.database);
     return { ...reply(429, { error: `This webhook accepts ${node.ratePerMinute} deliveries a minute; try again in ${retry} s.` }), headers: { ...jsonHeaders(), "retry-after": String(retry) } };
   }
   const limit = node.maxBodyKilobytes * 1024;
   const declaredLength = Number(request.headers["content-length"] ?? 0);
   const raw = declaredLength > limit ? "too-large" : await request.readBody(limit);
-  if (raw === "too-large") return rejected(studio, webhook, 413, `The body is larger than this webhook's limit of ${node.maxBodyKilobytes} KB.`);
+  if (raw === "too-large") return rejected(413, `The body is larger than this webhook's limit of ${node.maxBodyKilobytes} KB.`);
 
   const secretName = SECRET_NAME.exec(node.secret)?.[1];
   const secret = secretName ? await studio.secrets(secretName) : undefined;
   if (node.authentication !== "none" && (secret === undefined || secret === "")) {
-    console.error(`[studio] webhook /hooks/${webhook.path}: its secret ${secretName ?? "(none picked)"} is not set; deliveries are refused until it is`);
-    return rejected(studio, webhook, 503, "This webhook cannot check deliveries right now.");
+    console.error(`[studio] webhook ${prefix}${webhook.path}: its secret ${secretName ?? "(none picked)"} is not set; deliveries are refused until it is`);
+    const testProblem =
+      node.authentication === "unset"
+        ? "Choose how senders prove who they are (Who may call it, in the webhook's inspector), save, and listen again."
+        : `The webhook's secret ${secretName ?? "(none picked)"} is not set: pick one in the webhook's inspector, or store it in Settings → Secrets.`;
+    return rejected(503, test ? testProblem : "This webhook cannot check deliveries right now.");
   }
   const refusal = refuseDelivery(node, request.headers, raw, secret ?? "");
-  if (refusal) return rejected(studio, webhook, 401, refusal);
+  if (refusal) return rejected(401, refusal);
 
   const parsed = parseBody(request.headers["content-type"], raw);
   if ("problem" in parsed) return reply(parsed.status, { error: parsed.problem });
+
+  const keep = [...node.keepHeaders, ...headersReadBy(node.mapping)];
+  const credentialHeader = node.authentication === "none" ? null : node.header;
+  if (listening) {
+    const capture = await inspectionCapture(studio, node, request, parsed.body);
+    // One delivery per listen: of two at once, the one that loses finds nobody listening.
+    if (!(await claimTestListen(listening.listenId, capture, studio.database))) return reply(404, { error: NOBODY_LISTENS });
+    let started: StartedDelivery;
+    try {
+      started = await startDeliveryRun(studio, webhook, node, request, captureRequest(request, parsed.body, keep, credentialHeader), cors, { test: true });
+    } catch (error) {
+      await settleTestListen(studio, listening.listenId, { problem: "The run could not start; the studio's log says why." });
+      throw error;
+    }
+    // The editor hears of the delivery as soon as the run starts, not when it finishes.
+    await settleTestListen(studio, listening.listenId, started.kind === "refused" ? { problem: started.problem } : { runId: started.runId });
+    return started.kind === "refused" ? started.reply : started.answer();
+  }
 
   const idempotencyKey = node.idempotencyHeader ? request.headers[node.idempotencyHeader.toLowerCase()]?.trim() : undefined;
   if (idempotencyKey !== undefined && (idempotencyKey === "" || idempotencyKey.length > 200)) {
@@ -83,22 +121,52 @@ export async function deliver(studio: Studio, request: HookRequest): Promise<Hoo
     const earlier = await runOfDelivery(node.hookId, idempotencyKey, studio.database);
     if (earlier) return answerForRun(studio, node, earlier, request, cors, { duplicate: true });
   }
+  try {
+    const started = await startDeliveryRun(studio, webhook, node, request, captureRequest(request, parsed.body, keep, credentialHeader), cors, { test: false, idempotencyKey });
+    return started.kind === "refused" ? started.reply : await started.answer();
+  } catch (error) {
+    // Two deliveries with one key at the same moment: the one that lost answers with the winner's run.
+    if (IdempotencyKeyTaken.isInstance(error)) {
+      const earlier = await runOfDelivery(node.hookId, error.idempotencyKey, studio.database);
+      if (earlier) return answerForRun(studio, node, earlier, request, cors, { duplicate: true });
+    }
+    throw error;
+  }
+}
 
-  const captured = captureRequest(request, parsed.body, [...node.keepHeaders, ...headersReadBy(node.mapping)], node.authentication === "none" ? null : node.header);
+/** A delivery's run: refused before it started (the answer, and why in words), or started (its id, and the answer the node's respond setting asks for). */
+type StartedDelivery = { kind: "refused"; reply: HookReply; problem: string } | { kind: "started"; runId: string; answer: () => Promise<HookReply> };
+
+/** Turns the request into the run's inputs through the node's mapping, checks the version can run, and starts it. */
+async function startDeliveryRun(
+  studio: Studio,
+  webhook: LiveWebhook,
+  node: WebhookNode,
+  request: HookRequest,
+  captured: CapturedRequest,
+  cors: Record<string, string>,
+  options: { test: boolean; idempotencyKey?: string },
+): Promise<StartedDelivery> {
   const fields = inputFieldsOf(webhook.definition);
   const inputs = runInputsSchema(fields).safeParse(coerceToFields(inputsFromRequest(captured, node.mapping), fields));
   if (!inputs.success) {
     const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
-    return reply(422, { error: `The delivery does not give the run's inputs: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, issues }, cors);
+    const problem = `The delivery does not give the run's inputs: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`;
+    return { kind: "refused", problem, reply: reply(422, { error: problem, issues }, cors) };
   }
   const validation = await validateForRun(webhook.versionId, webhook.definition, { pool: studio.pool(), secrets: studio.secrets });
   if (!validation.valid) {
-    console.error(`[studio] webhook /hooks/${webhook.path}: the published version ${webhook.version} of "${webhook.workflowName}" cannot run: ${validation.problems.map((problem) => problem.message).join("; ")}`);
-    return reply(503, { error: "The workflow behind this webhook cannot run right now; its owner can see why in the studio." }, cors);
+    const problems = validation.problems.map((problem) => problem.message).join("; ");
+    if (options.test) {
+      const problem = `Version ${webhook.version} cannot run: ${problems}`;
+      return { kind: "refused", problem, reply: reply(422, { error: problem }, cors) };
+    }
+    console.error(`[studio] webhook /hooks/${webhook.path}: the published version ${webhook.version} of "${webhook.workflowName}" cannot run: ${problems}`);
+    return { kind: "refused", problem: problems, reply: reply(503, { error: "The workflow behind this webhook cannot run right now; its owner can see why in the studio." }, cors) };
   }
 
   const runId = newId();
-  const deliveryId = idempotencyKey ?? runId;
+  const { idempotencyKey } = options;
   // Listening before the run starts: a quick run may finish before start() returns.
   const outcome = node.respond === "when-finished" ? awaitOutcome(studio, runId, node.timeoutSeconds * 1000) : null;
   try {
@@ -107,22 +175,26 @@ export async function deliver(studio: Studio, request: HookRequest): Promise<Hoo
       inputs.data,
       {
         runId,
-        trigger: { kind: "webhook", nodeId: node.id, deliveryId, request: `${request.method} /hooks/${webhook.path}`.slice(0, 300) },
+        trigger: {
+          kind: "webhook",
+          nodeId: node.id,
+          deliveryId: idempotencyKey ?? runId,
+          request: `${request.method} ${HOOK_PREFIXES[options.test ? "test" : "live"]}${webhook.path}`.slice(0, 300),
+          ...(options.test ? { test: true } : {}),
+        },
         triggerPayload: captured,
         ...(idempotencyKey ? { delivery: { workflowId: webhook.workflowId, hookId: node.hookId, idempotencyKey } } : {}),
       },
     );
   } catch (error) {
     outcome?.cancel();
-    // Two deliveries with one key at the same moment: the one that lost answers with the winner's run.
-    if (IdempotencyKeyTaken.isInstance(error)) {
-      const earlier = await runOfDelivery(node.hookId, error.idempotencyKey, studio.database);
-      if (earlier) return answerForRun(studio, node, earlier, request, cors, { duplicate: true });
-    }
     throw error;
   }
-  if (!outcome) return reply(202, runReference(runId, "running", request), cors);
-  return replyWithOutcome(node, runId, await outcome.result, request, cors);
+  return {
+    kind: "started",
+    runId,
+    answer: async () => (outcome ? replyWithOutcome(node, runId, await outcome.result, request, cors) : reply(202, runReference(runId, "running", request), cors)),
+  };
 }
 
 /** How a run stood when the answer was due. */
@@ -193,8 +265,8 @@ function runReference(runId: string, status: string, request: HookRequest): { ru
   return { runId, status, url: host ? `http://${host}/runs/${runId}` : `/runs/${runId}` };
 }
 
-/** A refusal that counts against the webhook (its body is never stored). */
-async function rejected(studio: Studio, webhook: LiveWebhook, status: 401 | 403 | 413 | 503, message: string): Promise<HookReply> {
+/** A refusal that counts against the live webhook (its body is never stored). */
+async function rejectedLive(studio: Studio, webhook: LiveWebhook, status: 401 | 403 | 413 | 503, message: string): Promise<HookReply> {
   await countRejection(webhook.path, studio.database);
   return reply(status, { error: message });
 }

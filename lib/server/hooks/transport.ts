@@ -3,32 +3,37 @@ import { readBodyBytes } from "../http";
 import { startStudio } from "../studio";
 import { deliver } from "./deliver";
 import type { HookReply, HookRequest } from "./request";
+import { HOOK_PREFIXES, type HookAddress } from "@/nodes/webhook/definition";
 
 /**
  * The two ways a delivery reaches `deliver`: straight from Node's HTTP server
- * (scripts/serve.mjs hands every /hooks/ request to `serveHook`, past Next's
+ * (scripts/serve.mjs hands every /hooks/ and /hooks-test/ request to `serveHook`, past Next's
  * routing: the path senders load is as short as it can be), and through the
  * app/hooks route under `next dev`, where there is no serve.mjs.
  */
 
-export const HOOKS_PREFIX = "/hooks/";
 /** Where serve.mjs finds `serveHook` (set at boot by a process that serves). */
 export const HOOKS_HANDLER_KEY = Symbol.for("neurosurfer.hooks");
 
-/** What followed /hooks/ in `pathname`, decoded; null when it is not valid percent-encoding. */
-export function hookPathOf(pathname: string): string | null {
+/**
+ * Which address `pathname` is (live /hooks/ or test /hooks-test/) and what
+ * followed the prefix, decoded; the path is null when it is not valid
+ * percent-encoding, "" when the pathname is neither.
+ */
+export function hookAddressOf(pathname: string): { address: HookAddress; path: string | null } {
+  const address = (Object.keys(HOOK_PREFIXES) as HookAddress[]).find((each) => pathname.startsWith(HOOK_PREFIXES[each]));
   // serve.mjs routes by the raw request line; once the URL is parsed, dot segments may have led elsewhere.
-  if (!pathname.startsWith(HOOKS_PREFIX)) return "";
+  if (!address) return { address: "live", path: "" };
   try {
-    return decodeURIComponent(pathname.slice(HOOKS_PREFIX.length)).replace(/\/+$/, "");
+    return { address, path: decodeURIComponent(pathname.slice(HOOK_PREFIXES[address].length)).replace(/\/+$/, "") };
   } catch {
-    return null;
+    return { address, path: null };
   }
 }
 
 export async function serveHook(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://hooks.invalid");
-  const path = hookPathOf(url.pathname);
+  const { address, path } = hookAddressOf(url.pathname);
   let reply: HookReply;
   let tooLarge = false;
   if (path === null) {
@@ -47,7 +52,7 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
           return body;
         }),
     };
-    reply = await deliver(await startStudio(), hookRequest);
+    reply = await deliver(await startStudio(), hookRequest, address);
   }
   // A body left unread (refused before it was read, or too large) is not drained: the connection closes after the answer.
   const bodiless = !request.headers["transfer-encoding"] && (request.headers["content-length"] ?? "0") === "0";
@@ -81,7 +86,7 @@ function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Arr
 /** The same for a Web request (the app/hooks route). */
 export async function serveHookRequest(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const path = hookPathOf(url.pathname);
+  const { address, path } = hookAddressOf(url.pathname);
   if (path === null) return Response.json({ error: "The address is not valid percent-encoding." }, { status: 400 });
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
@@ -91,6 +96,6 @@ export async function serveHookRequest(request: Request): Promise<Response> {
     query: url.searchParams,
     headers,
     readBody: (limit) => readBodyBytes(request, limit),
-  });
+  }, address);
   return new Response(reply.status === 204 ? null : reply.body, { status: reply.status, headers: reply.headers });
 }

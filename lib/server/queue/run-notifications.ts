@@ -1,10 +1,11 @@
 import pg from "pg";
 import { CANCELS_CHANNEL, DECISIONS_CHANNEL, RUN_EVENTS_CHANNEL } from "@/lib/persistence/run-store";
+import { WEBHOOK_TESTS_CHANNEL } from "@/lib/persistence/webhook-test-listens";
 
 /**
  * What other processes said over the database (LISTEN/NOTIFY; ids only, the
  * rows are read from their tables): a run's events were stored, a decision was
- * recorded, someone asked to cancel a run. One connection per process, kept
+ * recorded, someone asked to cancel a run, a webhook test listen changed. One connection per process, kept
  * open for as long as it runs and opened again when it breaks; after a
  * reconnect `reconnected` is called so what was missed meanwhile is read.
  */
@@ -12,6 +13,7 @@ export interface RunNotificationHandlers {
   eventsStored(runId: string, firstSeq: number, lastSeq: number): void;
   decided(approvalId: string): void;
   cancelRequested(runId: string): void;
+  testListenChanged(listenId: string): void;
   reconnected(): void;
   log(message: string, error?: unknown): void;
 }
@@ -33,6 +35,7 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
       if (runId && first && last) handlers.eventsStored(runId, Number(first), Number(last));
     } else if (message.channel === DECISIONS_CHANNEL) handlers.decided(payload);
     else if (message.channel === CANCELS_CHANNEL) handlers.cancelRequested(payload);
+    else if (message.channel === WEBHOOK_TESTS_CHANNEL) handlers.testListenChanged(payload);
   };
 
   const connect = async (): Promise<void> => {
@@ -44,7 +47,7 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
       if (!closed) scheduleReconnect();
     });
     await next.connect();
-    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}`);
+    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}; LISTEN ${WEBHOOK_TESTS_CHANNEL}`);
     client = next;
     delayMs = 100;
   };
