@@ -7,13 +7,14 @@
 # interleaved, three runs of 20 s each; the median run of each is reported with its p50/p99, the ratio of
 # requests/s, the CPU each server used, and a check that every answered request is a stored, finished run.
 #
-# n8n is the newest release that runs on the project's Node (24) and installs from the npm registry: N8N_VERSION
-# (2.41.3, the newest, names @n8n/agents 0.26.2, which the registry does not have), installed once into
-# $WORKDIR/app (about 2 GB, a few minutes) and run with the Node of scripts/node-runtime.sh.
+# n8n in two versions, both on the project's Node (24, from scripts/node-runtime.sh), each installed once into
+# $WORKDIR/n8n-<version> (about 2 GB, a few minutes): the newest that installs from the npm registry (2.41.3, the
+# newest, names @n8n/agents 0.26.2, which the registry does not have) and the anchor's 2.8.4, whose engines field
+# accepts Node 24 too. The ratio is reported against each.
 #
 # Usage (after `npx next build`): bash bench/webhooks-side-by-side.sh
-# Knobs: DURATION (20), RUNS (3), CONCURRENCY (10), WARMUP (5), N8N_VERSION (2.41.1), WORKDIR (/tmp/n8n-latest),
-#        SKIP_INSTALL=1 (reuse the installed n8n), ONLY=studio (measure the studio alone, e.g. while profiling with
+# Knobs: DURATION (20), RUNS (3), CONCURRENCY (10), WARMUP (10), N8N_VERSIONS ("2.41.1 2.8.4"), WORKDIR (/tmp/n8n-bench),
+#        SKIP_INSTALL=1 (reuse the installed n8ns), ONLY=studio (measure the studio alone, e.g. while profiling with
 #        BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/studio-prof").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +23,9 @@ ANCHORS="${ANCHORS:-$REPO/../shared/anchors}"
 DURATION="${DURATION:-20}"
 RUNS="${RUNS:-3}"
 CONCURRENCY="${CONCURRENCY:-10}"
-WARMUP="${WARMUP:-5}"
-N8N_VERSION="${N8N_VERSION:-2.41.1}"
-WORKDIR="${WORKDIR:-/tmp/n8n-latest}"
+WARMUP="${WARMUP:-10}"
+N8N_VERSIONS="${N8N_VERSIONS:-2.41.1 2.8.4}"
+WORKDIR="${WORKDIR:-/tmp/n8n-bench}"
 N8N_PORT="${N8N_PORT:-5678}"
 ONLY="${ONLY:-}"
 
@@ -61,51 +62,75 @@ function done(summary, latency, requests)
 end
 EOF
 
-# ---------------------------------------------------------------- n8n (newest on this Node), from the anchor's workflows
-N8N_PID=""
+# ---------------------------------------------------------------- n8n, each version from the anchor's workflows
+declare -A N8N_PIDS=() N8N_URLS=() N8N_HOMES=()
+stop_pid() {
+  local pid=$1
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid"
+  for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
 STUDIO_PID=""
 stop_all() {
   [ -n "$STUDIO_PID" ] && kill -TERM "$STUDIO_PID" 2>/dev/null && wait "$STUDIO_PID" 2>/dev/null || true
-  if [ -n "$N8N_PID" ] && kill -0 "$N8N_PID" 2>/dev/null; then
-    kill -TERM "$N8N_PID"
-    for _ in $(seq 1 120); do kill -0 "$N8N_PID" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$N8N_PID" 2>/dev/null || true
-  fi
+  for pid in "${N8N_PIDS[@]}"; do stop_pid "$pid"; done
 }
 trap stop_all EXIT
 
-if [ "$ONLY" != studio ]; then
-  APP="$WORKDIR/app"
-  N8N="$APP/node_modules/.bin/n8n"
-  if [ "${SKIP_INSTALL:-0}" != 1 ] || [ ! -x "$N8N" ]; then
-    mkdir -p "$APP"
+# install_and_start VERSION PORT: n8n VERSION in $WORKDIR/n8n-VERSION, on 127.0.0.1:PORT (and PORT+1 for its task broker).
+install_and_start() {
+  local version=$1 port=$2 app home n8n pid
+  app="$WORKDIR/n8n-$version"
+  n8n="$app/node_modules/.bin/n8n"
+  if [ "${SKIP_INSTALL:-0}" != 1 ] || [ ! -x "$n8n" ]; then
+    mkdir -p "$app"
     # xlsx is declared by n8n-nodes-base as a tarball outside the npm registry: the registry's xlsx stands in.
-    echo '{ "name": "n8n-bench", "private": true, "overrides": { "xlsx": "0.18.5" } }' > "$APP/package.json"
-    log "installing n8n $N8N_VERSION on node $(node --version) into $APP (once; a few minutes)"
-    ( cd "$APP" && npm i "n8n@$N8N_VERSION" --cache "$WORKDIR/npm-cache" --no-audit --no-fund ) > "$OUT/n8n-install.log" 2>&1 \
-      || { tail -30 "$OUT/n8n-install.log"; exit 1; }
+    echo '{ "name": "n8n-bench", "private": true, "overrides": { "xlsx": "0.18.5" } }' > "$app/package.json"
+    log "installing n8n $version on node $(node --version) into $app (once; a few minutes, about 2 GB)"
+    # Without install scripts: some optional nodes' native addons (@confluentinc/kafka-javascript) cannot build here,
+    # and the measured path needs only sqlite3's, rebuilt for this Node.
+    ( cd "$app" && npm i "n8n@$version" --ignore-scripts --cache "$WORKDIR/npm-cache" --no-audit --no-fund \
+        && npm rebuild sqlite3 --cache "$WORKDIR/npm-cache" ) > "$OUT/n8n-$version-install.log" 2>&1 \
+      || { tail -30 "$OUT/n8n-$version-install.log"; exit 1; }
   fi
-  [ "$("$N8N" --version)" = "$N8N_VERSION" ] || { log "expected n8n $N8N_VERSION in $APP"; exit 1; }
-  export N8N_USER_FOLDER="$WORKDIR/home" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOST=127.0.0.1 N8N_PROTOCOL=http
-  export WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/" N8N_RUNNERS_BROKER_PORT=$((N8N_PORT + 1)) N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1
-  export DB_TYPE=sqlite EXECUTIONS_MODE=regular EXECUTIONS_DATA_SAVE_ON_SUCCESS=all EXECUTIONS_DATA_SAVE_ON_ERROR=all EXECUTIONS_DATA_PRUNE=false
-  export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false N8N_PERSONALIZATION_ENABLED=false N8N_TEMPLATES_ENABLED=false
-  export N8N_DYNAMIC_BANNERS_ENABLED=false N8N_HIRING_BANNER_ENABLED=false N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=true
-  rm -rf "$N8N_USER_FOLDER"; mkdir -p "$N8N_USER_FOLDER"
-  for workflow in n8n-minimal n8n-10-set; do "$N8N" import:workflow --input="$ANCHORS/$workflow.json" > "$OUT/import-$workflow.log" 2>&1; done
-  for id in anchorMinimal001 anchorTenSet0001; do "$N8N" publish:workflow --id="$id" > "$OUT/publish-$id.log" 2>&1; done
-  "$N8N" start > "$OUT/n8n.log" 2>&1 < /dev/null &
-  N8N_PID=$!
+  [ "$("$n8n" --version)" = "$version" ] || { log "expected n8n $version in $app"; exit 1; }
+  home="$WORKDIR/home-$version"
+  rm -rf "$home"; mkdir -p "$home"
+  (
+    export N8N_USER_FOLDER="$home" N8N_PORT="$port" N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOST=127.0.0.1 N8N_PROTOCOL=http
+    export WEBHOOK_URL="http://127.0.0.1:$port/" N8N_RUNNERS_BROKER_PORT=$((port + 1)) N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1
+    export DB_TYPE=sqlite EXECUTIONS_MODE=regular EXECUTIONS_DATA_SAVE_ON_SUCCESS=all EXECUTIONS_DATA_SAVE_ON_ERROR=all EXECUTIONS_DATA_PRUNE=false
+    export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false N8N_PERSONALIZATION_ENABLED=false N8N_TEMPLATES_ENABLED=false
+    export N8N_DYNAMIC_BANNERS_ENABLED=false N8N_HIRING_BANNER_ENABLED=false N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=true
+    for workflow in n8n-minimal n8n-10-set; do "$n8n" import:workflow --input="$ANCHORS/$workflow.json" > "$OUT/n8n-$version-import-$workflow.log" 2>&1; done
+    for id in anchorMinimal001 anchorTenSet0001; do "$n8n" publish:workflow --id="$id" > "$OUT/n8n-$version-publish-$id.log" 2>&1; done
+    exec "$n8n" start > "$OUT/n8n-$version.log" 2>&1 < /dev/null
+  ) &
+  pid=$!
   for _ in $(seq 1 240); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$N8N_PORT/healthz/readiness" || true)" = 200 ] && break
-    kill -0 "$N8N_PID" 2>/dev/null || { tail -40 "$OUT/n8n.log"; exit 1; }
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz/readiness" || true)" = 200 ] && break
+    kill -0 "$pid" 2>/dev/null || { tail -40 "$OUT/n8n-$version.log"; exit 1; }
     sleep 0.5
   done
-  for _ in $(seq 1 60); do grep -q 'Activated workflow "anchor-10-set"' "$OUT/n8n.log" && break; sleep 0.5; done
-  N8N_minimal="http://127.0.0.1:$N8N_PORT/webhook/anchor-minimal"
-  N8N_ten_set="http://127.0.0.1:$N8N_PORT/webhook/anchor-10-set"
-  curl -s -f -o /dev/null -X POST -H 'content-type: application/json' -d '{"x":1}' "$N8N_ten_set" || { log "n8n's ten-step webhook does not answer"; exit 1; }
-  log "n8n $N8N_VERSION ready (pid $N8N_PID)"
+  for _ in $(seq 1 60); do grep -q 'Activated workflow "anchor-10-set"' "$OUT/n8n-$version.log" && break; sleep 0.5; done
+  curl -s -f -o /dev/null -X POST -H 'content-type: application/json' -d '{"x":1}' "http://127.0.0.1:$port/webhook/anchor-10-set" \
+    || { log "n8n $version's ten-step webhook does not answer"; exit 1; }
+  N8N_PIDS[$version]=$pid
+  N8N_HOMES[$version]=$home
+  N8N_URLS["n8n-$version minimal"]="http://127.0.0.1:$port/webhook/anchor-minimal"
+  N8N_URLS["n8n-$version ten_set"]="http://127.0.0.1:$port/webhook/anchor-10-set"
+  log "n8n $version ready (pid $pid)"
+}
+
+PRODUCTS=()
+if [ "$ONLY" != studio ]; then
+  port=$N8N_PORT
+  for version in $N8N_VERSIONS; do
+    install_and_start "$version" "$port"
+    PRODUCTS+=("n8n-$version")
+    port=$((port + 2))
+  done
 fi
 
 # ---------------------------------------------------------------- the studio
@@ -132,8 +157,11 @@ tree_ticks() { # CPU ticks of a process and its children
 }
 run_wrk() { # product workflow seconds tag -> a JSON line in $OUT/runs.jsonl
   local product=$1 workflow=$2 seconds=$3 tag=$4 url pid before after started ended result
-  url="${product^^}_$workflow"; url=${!url}
-  pid=$([ "$product" = n8n ] && echo "$N8N_PID" || echo "$STUDIO_SERVER_PID")
+  if [ "$product" = studio ]; then
+    url="STUDIO_$workflow"; url=${!url}; pid=$STUDIO_SERVER_PID
+  else
+    url=${N8N_URLS["$product $workflow"]}; pid=${N8N_PIDS[${product#n8n-}]}
+  fi
   before=$(tree_ticks "$pid"); started=$(date +%s.%N)
   "${WRK[@]}" -t1 -c"$CONCURRENCY" -d"${seconds}s" --timeout 10s --latency -s "$OUT/post.lua" "$url" > "$OUT/wrk-$tag.txt" 2>&1
   ended=$(date +%s.%N); after=$(tree_ticks "$pid")
@@ -144,8 +172,7 @@ run_wrk() { # product workflow seconds tag -> a JSON line in $OUT/runs.jsonl
     "$result" "$product" "$workflow" "$tag" "$((after - before))" "$CLOCK_TICKS" "$(awk -v a="$started" -v b="$ended" 'BEGIN { print b - a }')" >> "$OUT/runs.jsonl"
   log "$(tail -1 "$OUT/runs.jsonl")"
 }
-PRODUCTS=(n8n studio)
-[ "$ONLY" = studio ] && PRODUCTS=(studio)
+PRODUCTS+=(studio)
 : > "$OUT/runs.jsonl"
 for product in "${PRODUCTS[@]}"; do for workflow in minimal ten_set; do run_wrk "$product" "$workflow" "$WARMUP" "warmup-$product-$workflow"; done; done
 for rep in $(seq 1 "$RUNS"); do
@@ -162,32 +189,34 @@ exec 9>&-
 wait "$STUDIO_PID" 2>/dev/null || true
 STUDIO_PID=""
 grep '^PERSISTED' "$OUT/studio.out" > "$OUT/persisted.txt" || true
-if [ -n "$N8N_PID" ]; then
-  stop_all
-  N8N_PID=""
-  ( cd "$WORKDIR/app" && node -e '
-    const [file] = process.argv.slice(1);
-    let Database; try { Database = require("better-sqlite3"); } catch { Database = null; }
-    const query = `select workflowId, status, count(*) n from execution_entity group by 1, 2`;
-    const print = (rows) => { for (const r of rows) console.log(`PERSISTED n8n ${r.workflowId} ${r.status}=${r.n}`); };
-    if (Database) { print(new Database(file, { readonly: true }).prepare(query).all()); }
-    else { const sqlite3 = require("sqlite3"); new sqlite3.Database(file, sqlite3.OPEN_READONLY).all(query, (error, rows) => { if (error) throw error; print(rows); }); }' \
-    "$N8N_USER_FOLDER/.n8n/database.sqlite" ) >> "$OUT/persisted.txt" 2>&1 || true
-fi
+for version in "${!N8N_PIDS[@]}"; do
+  stop_pid "${N8N_PIDS[$version]}"
+  ( cd "$WORKDIR/n8n-$version" && node -e '
+    const [file, version] = process.argv.slice(1);
+    const sqlite3 = require("sqlite3");
+    new sqlite3.Database(file, sqlite3.OPEN_READONLY).all("select workflowId, status, count(*) n from execution_entity group by 1, 2", (error, rows) => {
+      if (error) throw error;
+      for (const row of rows) console.log(`PERSISTED n8n-${version} ${row.workflowId} ${row.status}=${row.n}`);
+    });' "${N8N_HOMES[$version]}/.n8n/database.sqlite" "$version" ) >> "$OUT/persisted.txt" 2>&1 || true
+done
+N8N_PIDS=()
 
 node -e '
   const fs = require("fs"); const [out] = process.argv.slice(1);
-  const runs = fs.readFileSync(out + "/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse).filter((r) => !r.tag.startsWith("warmup"));
+  const all = fs.readFileSync(out + "/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse);
+  const runs = all.filter((r) => !r.tag.startsWith("warmup"));
+  const products = [...new Set(all.map((r) => r.product))];
   const median = (product, workflow) => { const rs = runs.filter((r) => r.product === product && r.workflow === workflow).sort((a, b) => a.rps - b.rps); return rs[Math.floor(rs.length / 2)]; };
-  const sent = (product, workflow) => runs.concat(fs.readFileSync(out + "/runs.jsonl", "utf8").trim().split("\n").map(JSON.parse).filter((r) => r.tag.startsWith("warmup")))
-    .filter((r) => r.product === product && r.workflow === workflow).reduce((sum, r) => sum + r.requests, 0);
-  console.log("\nwebhooks, answered when the run has finished, every run persisted (median run of each; req/s, p50/p99 ms, server CPU % of one core, errors)");
+  const answered = (product, workflow) => all.filter((r) => r.product === product && r.workflow === workflow).reduce((sum, r) => sum + r.requests, 0) + 1;
+  const line = (r) => `${r.rps.toFixed(1).padStart(7)} req/s  p50 ${r.p50_ms.toFixed(1).padStart(6)}  p99 ${r.p99_ms.toFixed(1).padStart(6)}  cpu ${String(r.cpu_pct).padStart(3)}%  errors ${r.errors}  (runs: ${runs.filter((x) => x.product === r.product && x.workflow === r.workflow).map((x) => x.rps.toFixed(0)).join(" / ")})`;
+  console.log("\nwebhooks answered when the run has finished, every run persisted; the median run of each (req/s, p50/p99 ms, server CPU % of one core)");
   for (const workflow of ["minimal", "ten_set"]) {
-    const s = median("studio", workflow), n = median("n8n", workflow);
-    const line = (r) => r ? `${r.rps.toFixed(1).padStart(7)} req/s  p50 ${r.p50_ms.toFixed(1).padStart(6)}  p99 ${r.p99_ms.toFixed(1).padStart(6)}  cpu ${String(r.cpu_pct).padStart(3)}%  errors ${r.errors}` : "not measured";
-    console.log(`  ${workflow.padEnd(8)} studio ${line(s)}`);
-    console.log(`  ${"".padEnd(8)} n8n    ${line(n)}`);
-    if (s && n) console.log(`  ${"".padEnd(8)} ratio  ${(s.rps / n.rps).toFixed(2)}x requests/s, p99 ${s.p99_ms < n.p99_ms ? "below" : "ABOVE"} n8n (${(s.p99_ms / n.p99_ms).toFixed(2)}x)`);
-    console.log(`  ${"".padEnd(8)} studio requests answered in all runs (warm-ups and smoke test included): ${sent("studio", workflow) + 1}`);
+    console.log(`  ${workflow}`);
+    for (const product of products) { const r = median(product, workflow); if (r) console.log(`    ${product.padEnd(11)} ${line(r)}  answered ${answered(product, workflow)}`); }
+    const studio = median("studio", workflow);
+    for (const product of products.filter((p) => p !== "studio")) {
+      const other = median(product, workflow);
+      if (studio && other) console.log(`    studio / ${product}: ${(studio.rps / other.rps).toFixed(2)}x requests/s, p99 ${(studio.p99_ms / other.p99_ms).toFixed(2)}x (${studio.p99_ms < other.p99_ms ? "below" : "ABOVE"})`);
+    }
   }
-  console.log("\nstored:\n" + fs.readFileSync(out + "/persisted.txt", "utf8"));' "$OUT" | tee "$OUT/results.txt"
+  console.log("\nstored (answered counts include warm-ups and the smoke test; up to 10 more may have been in flight when a run ended):\n" + fs.readFileSync(out + "/persisted.txt", "utf8"));' "$OUT" | tee "$OUT/results.txt"
