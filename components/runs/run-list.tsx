@@ -93,10 +93,10 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
           <RunStatusFilter value={status} onChange={(next) => changeFilters({ ...filters, status: next })} />
-          <label className="flex items-center gap-2 text-sm text-muted">
+          <label className="flex items-center gap-2 whitespace-nowrap text-sm text-muted">
             Started by
             <select
-              className={`${CONTROL_CLASS} h-8 w-auto py-0`}
+              className={`${CONTROL_CLASS} w-auto py-1.5`}
               value={filters.trigger ?? ""}
               onChange={(event) => changeFilters({ ...filters, trigger: (event.target.value || null) as RunTriggerKind | null })}
             >

@@ -131,9 +131,13 @@ describe("agent durability across SIGKILL", () => {
       const waitingAfter = events.slice(resumedAt).filter((event) => event.type === "run-awaiting-input");
       expect(waitingAfter.map((event) => event.payload.approvalId)).toEqual([approval.id]);
     } else {
-      // PostgreSQL: the run was taken over only after the decision (its job's holder died), waiting for nothing
-      // that was cut off: it went on quietly, as a parked run does, and found its decision.
-      expect(count(events, "run-resumed")).toBe(0);
+      // PostgreSQL: the killed worker's job is taken over once its heartbeat lapses. Usually that is after the
+      // decision, and the run goes on quietly, as a parked run does (no run-resumed); on a loaded machine the
+      // takeover may come first, and the run resumes once, waiting on the very same approval. Either way it asked
+      // once (approval-requested above) and wrote once.
+      expect(count(events, "run-resumed")).toBeLessThanOrEqual(1);
+      const waitingAfterResume = events.slice(Math.max(0, events.findIndex((event) => event.type === "run-resumed"))).filter((event) => event.type === "run-awaiting-input");
+      expect(new Set(waitingAfterResume.map((event) => event.payload.approvalId))).toEqual(new Set([approval.id]));
     }
     expect(events.at(-1)!.type).toBe("run-succeeded");
     expect((await api.expect(200, "GET", `/api/approvals?runId=${run.id}`)).approvals).toHaveLength(1);
