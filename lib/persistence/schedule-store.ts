@@ -61,9 +61,15 @@ export async function admitFiring(transaction: Prisma.TransactionClient, databas
   const { workflowId, nodeId } = firing;
   if (providerOf(database) === "postgresql") {
     await transaction.$executeRawUnsafe("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", `schedule:${workflowId}:${nodeId}`);
+    // FOR SHARE: an unpublish (an UPDATE of this row) waits for this firing, or this firing for it and then sees it, so no
+    // slot is queued or started after the unpublish has dropped the queued ones.
+    const rows = await transaction.$queryRawUnsafe<{ publishedVersion: number | null }[]>(`SELECT "publishedVersion" FROM "Workflow" WHERE "id" = $1 FOR SHARE`, workflowId);
+    if (rows[0]?.publishedVersion !== firing.version) return "superseded";
+  } else {
+    // SQLite: the studio's one connection runs one transaction at a time, an unpublish included.
+    const live = await transaction.workflow.count({ where: { id: workflowId, publishedVersion: firing.version } });
+    if (live === 0) return "superseded";
   }
-  const live = await transaction.workflow.count({ where: { id: workflowId, publishedVersion: firing.version } });
-  if (live === 0) return "superseded";
   const previousGoing =
     firing.overlap !== "allow" &&
     (await transaction.run.count({ where: { workflowId, trigger: "schedule", triggerNodeId: nodeId, status: { in: UNFINISHED } } })) > 0;
