@@ -162,6 +162,25 @@ describe("schedule triggers", () => {
     expect(after.filter((run) => ms(run.createdAt) > unpublishedAt + 1_000)).toEqual([]);
   });
 
+  it("overlap queue survives a restart: slots queued before it start after it, oldest first", async () => {
+    const id = await createAndPublish(scheduleWorkflow("Queue across a restart", { overlap: "queue" }, 3));
+    await waitFor(async () => ((await countsOf(id)).queued >= 2 ? true : undefined), { timeoutMs: 30_000, intervalMs: 200, what: "two queued slots" });
+    await server.kill("SIGTERM");
+    const database = server.openDatabase();
+    let queued: string[];
+    try {
+      queued = (await database.scheduleFiring.findMany({ where: { workflowId: id, outcome: "queued" }, orderBy: { slot: "asc" } })).map((firing) => firing.slot.toISOString());
+    } finally {
+      await database.$disconnect();
+    }
+    expect(queued.length).toBeGreaterThanOrEqual(2);
+    await server.restart();
+    const runs = await runsWhen(id, (runs) => runs.some((run) => run.trigger.slot === queued[0] && run.startedAt), `the run of the queued slot ${queued[0]}`, 45_000);
+    await api.expect(200, "DELETE", `/api/workflows/${id}/publish`);
+    expect(runs.filter((run) => run.trigger.slot === queued[0])).toHaveLength(1);
+    expect(new Set(slotsOf(runs)).size).toBe(runs.length);
+  });
+
   it("missed slots across a restart: skip fires none of them; run-once fires one run standing for all of them", async () => {
     const skipping = await createAndPublish(scheduleWorkflow("Missed: skip", { missed: "skip" }));
     const once = await createAndPublish(scheduleWorkflow("Missed: run once", { missed: "run-once" }));
