@@ -116,16 +116,21 @@ export class Scheduler {
   }
 
   private async tick(): Promise<void> {
-    if (Date.now() >= this.nextRefreshAt) {
-      await this.refresh(null);
-      this.nextRefreshAt = Date.now() + this.refreshMs;
-      await this.startQueued();
+    // Armed whatever happens: a pass that fails (the database briefly away) is logged, and the next one tries again.
+    try {
+      if (Date.now() >= this.nextRefreshAt) {
+        // Set first, so a refresh that fails is tried again in REFRESH_MS rather than at once.
+        this.nextRefreshAt = Date.now() + this.refreshMs;
+        await this.refresh(null);
+        await this.startQueued();
+      }
+      for (const schedule of [...this.schedules.values()]) {
+        if (this.stopped) return;
+        await this.fireDue(schedule);
+      }
+    } finally {
+      this.arm();
     }
-    for (const schedule of [...this.schedules.values()]) {
-      if (this.stopped) return;
-      await this.fireDue(schedule);
-    }
-    this.arm();
   }
 
   /** One timer: the earliest next slot of all schedules, or the next refresh. */
