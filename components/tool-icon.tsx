@@ -94,6 +94,13 @@ const ICONS: Record<string, ReactNode> = {
   ),
   "list-checks": <path d="m3 6 1.5 1.5L7 5M3 13l1.5 1.5L7 12M3 19.5 4.5 21 7 18.5M11 6h10M11 13h10M11 20h10" />,
   flag: <path d="M5 21V4M5 4h12l-2.5 4.5L17 13H5" />,
+  // lucide's "clock": a face with two hands.
+  clock: (
+    <>
+      <circle cx="12" cy="12" r="10" />
+      <path d="M12 6v6l4 2" />
+    </>
+  ),
   // lucide's "webhook": three joined nodes.
   webhook: (
     <>

@@ -4,6 +4,7 @@ import { inputKind } from "./input/definition";
 import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
 import { outputKind } from "./output/definition";
 import { routerKind } from "./router/definition";
+import { scheduleKind } from "./schedule/definition";
 import { toolKind } from "./tool/definition";
 import { webhookKind } from "./webhook/definition";
 
@@ -23,6 +24,7 @@ export const nodeKindDefinitions = defineNodeKinds({
   agent: agentKind,
   output: outputKind,
   webhook: webhookKind,
+  schedule: scheduleKind,
 });
 
 /** Every kind's name, in table order. */

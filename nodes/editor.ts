@@ -4,6 +4,7 @@ import { inputEditor } from "./input/editor";
 import type { NodeKindEditor } from "./node-kind-editor";
 import { outputEditor } from "./output/editor";
 import { routerEditor } from "./router/editor";
+import { scheduleEditor } from "./schedule/editor";
 import { toolEditor } from "./tool/editor";
 import { webhookEditor } from "./webhook/editor";
 
@@ -19,6 +20,7 @@ export const nodeKindEditors = {
   agent: agentEditor,
   output: outputEditor,
   webhook: webhookEditor,
+  schedule: scheduleEditor,
 } satisfies { [Kind in NodeKind]: NodeKindEditor<NodeOfKind<Kind>> };
 
 /** The editor side of `node`'s kind, typed for that node. */

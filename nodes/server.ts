@@ -4,6 +4,7 @@ import { inputServer } from "./input/server";
 import type { NodeKindServer } from "./node-kind-server";
 import { outputServer } from "./output/server";
 import { routerServer } from "./router/server";
+import { scheduleServer } from "./schedule/server";
 import { toolServer } from "./tool/server";
 import { webhookServer } from "./webhook/server";
 
@@ -19,6 +20,7 @@ export const nodeKindServers = {
   agent: agentServer,
   output: outputServer,
   webhook: webhookServer,
+  schedule: scheduleServer,
 } satisfies { [Kind in NodeKind]: NodeKindServer<NodeOfKind<Kind>> };
 
 /** The server side of `node`'s kind, typed for that node. */

@@ -81,6 +81,7 @@ const LABELS: Record<CopiedTable, string> = {
   workflow: "workflows",
   workflowVersion: "workflow versions",
   webhookEndpoint: "live webhooks",
+  scheduleFiring: "schedule slots handled",
   grant: "grants",
   secret: "secrets (encrypted)",
   meta: "settings (Meta rows, the key check among them)",

@@ -103,6 +103,9 @@ async function fill(database: StudioDatabase): Promise<void> {
   await database.webhookEndpoint.create({
     data: { path: "github/push", hookId: "hook-id-0123456789ab", workflowId: workflow.id, nodeId: "hook", versionId: version.id, rejections: 3, lastRejectedAt: at("2026-02-01T09:00:00.5Z"), createdAt: at("2026-01-05T00:00:00Z") },
   });
+  await database.scheduleFiring.create({
+    data: { id: "firing-1", workflowId: workflow.id, nodeId: "tick", slot: at("2026-02-01T09:30:00Z"), outcome: "skipped", missedSlots: 0, createdAt: at("2026-02-01T09:30:00.2Z") },
+  });
   await database.run.update({ where: { id: "run-done" }, data: { trigger: "webhook", triggerNodeId: "hook", triggerDetail: JSON.stringify({ deliveryId: "delivery-7", request: "POST /hooks/github/push" }) } });
   await database.webhookDelivery.create({
     data: { id: "delivery-1", workflowId: workflow.id, hookId: "hook-id-0123456789ab", idempotencyKey: "delivery-7", runId: "run-done", createdAt: at("2026-02-01T10:00:00.100Z") },
@@ -181,6 +184,7 @@ describe("copyStudioData", () => {
       workflow: 1,
       workflowVersion: 2,
       webhookEndpoint: 1,
+      scheduleFiring: 1,
       grant: 1,
       secret: 1,
       meta: 2,

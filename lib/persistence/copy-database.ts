@@ -24,7 +24,9 @@ import type { Prisma } from "./generated/sqlite/client";
 export const COPY_BATCH = 500;
 
 /** The tables copied, in an order that satisfies the foreign keys. */
-export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "webhookEndpoint", "grant", "secret", "meta", "mcpServer"] as const;
+// Schedule firings go with the configuration: they are where each schedule goes on from, so a copied studio neither fires a
+// slot again nor counts every slot since publishing as missed.
+export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "webhookEndpoint", "scheduleFiring", "grant", "secret", "meta", "mcpServer"] as const;
 export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "agentCheckpoint", "webhookDelivery", "auditEntry"] as const;
 export type CopiedTable = (typeof CONFIGURATION_TABLES)[number] | (typeof HISTORY_TABLES)[number];
 
@@ -65,6 +67,7 @@ const KEYS: Record<CopiedTable, string> = {
   workflow: "id",
   workflowVersion: "id",
   webhookEndpoint: "path",
+  scheduleFiring: "id",
   grant: "id",
   secret: "name",
   meta: "key",

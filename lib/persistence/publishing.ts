@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from "./errors";
 import { readDate, statement } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
 import { parsedDefinition, rememberedDefinition } from "./run-queries";
+import { dropQueued } from "./schedule-store";
 
 /**
  * Publishing: which version of a workflow its triggers start. Saving a draft
@@ -63,9 +64,14 @@ export async function publishVersion(
 
 /** Stops the workflow's triggers; its versions stay. */
 export async function unpublish(workflowId: string, database: StudioDatabase): Promise<PublishedState> {
-  const { count } = await database.workflow.updateMany({ where: { id: workflowId }, data: { publishedVersion: null, publishedAt: null } });
+  const count = await database.$transaction(async (transaction) => {
+    const { count } = await transaction.workflow.updateMany({ where: { id: workflowId }, data: { publishedVersion: null, publishedAt: null } });
+    await transaction.webhookEndpoint.deleteMany({ where: { workflowId } });
+    // Slots waiting for a previous run start nothing once the workflow is not live.
+    await dropQueued(workflowId, transaction);
+    return count;
+  }, BUSY_TRANSACTION);
   if (count === 0) throw new NotFoundError("workflow", workflowId);
-  await database.webhookEndpoint.deleteMany({ where: { workflowId } });
   return { publishedVersion: null, publishedAt: null, webhooks: [] };
 }
 

@@ -11,6 +11,7 @@ import { newId } from "./ids";
 import { isUniqueViolation } from "./prisma-errors";
 import { readDate, sqliteDate, statement } from "./prepared";
 import { CANCELS_CHANNEL, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
+import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 import type { Prisma } from "./generated/sqlite/client";
 
 /**
@@ -122,6 +123,11 @@ export interface RunStart {
   triggerPayload?: unknown;
   /** A webhook delivery's idempotency key: recorded with the run, so the same key again finds this run (IdempotencyKeyTaken when taken). */
   delivery?: { workflowId: string; hookId: string; idempotencyKey: string };
+  /**
+   * A schedule slot: recorded with the run, unique per schedule and slot, so a slot another process took starts
+   * nothing here; a slot the overlap policy holds back is recorded without a run. Either way SlotNotStarted says so.
+   */
+  firing?: SlotFiring;
   /** Whatever must commit with the run (the job that drives it). */
   withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
 }
@@ -143,15 +149,26 @@ export async function insertRun(
   const columns = triggerColumns(trigger);
   const payloadText = start.triggerPayload === undefined ? null : JSON.stringify(start.triggerPayload);
   const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
-  const connection = start.withinTransaction ? null : await sqliteConnection(database);
+  // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
+  const connection = start.withinTransaction || start.firing ? null : await sqliteConnection(database);
   const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns };
   const stepRows = () => version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) }));
   const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
+  let held: FiringHeld | null = null;
   try {
     if (start.withinTransaction || !connection) {
-      // The run and whatever must exist with it (the job that drives it, the delivery's key) commit together or not at all.
+      // The run and whatever must exist with it (the job that drives it, the delivery's key, the slot) commit together or not at all.
       const alsoDo = start.withinTransaction;
+      const firing = start.firing;
       await database.$transaction(async (transaction) => {
+        if (firing) {
+          const admitted = await admitFiring(transaction, database, firing, runId);
+          // What the slot records (skipped, queued) commits without a run.
+          if (admitted !== "started") {
+            held = admitted;
+            return;
+          }
+        }
         await transaction.run.create({ data: runRow });
         await transaction.step.createMany({ data: stepRows() });
         if (deliveryRow) await transaction.webhookDelivery.create({ data: deliveryRow });
@@ -175,8 +192,10 @@ export async function insertRun(
     }
   } catch (error) {
     if (deliveryRow && isUniqueViolation(error)) throw new IdempotencyKeyTaken(deliveryRow.hookId, deliveryRow.idempotencyKey);
+    if (start.firing && isUniqueViolation(error)) throw new SlotNotStarted("taken", start.firing.slot);
     throw error;
   }
+  if (held && start.firing) throw new SlotNotStarted(held, start.firing.slot);
   return {
     id: runId,
     workflowId: version.workflowId,

@@ -1,4 +1,5 @@
 import type { WorkflowNode } from "@/lib/workflow/definition";
+import { scheduleSubtitle } from "@/nodes/schedule/definition";
 import { hookPath } from "@/nodes/webhook/definition";
 import { operationTitle, toolTitle, type ToolTitles } from "./tool-titles";
 
@@ -9,6 +10,7 @@ const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
   agent: "Agent",
   tool: "Tool",
   webhook: "Webhook",
+  schedule: "Schedule",
 };
 
 /** A node's name for people: its label, else its tool's title, else its kind. Never a raw tool name. */
@@ -36,6 +38,8 @@ export function nodeSubtitle(node: WorkflowNode, titles: ToolTitles): string | u
       return undefined;
     case "webhook":
       return `${node.methods.join(", ")} /hooks/${hookPath(node)}`;
+    case "schedule":
+      return scheduleSubtitle(node);
   }
 }
 

@@ -26,12 +26,15 @@ export async function publishWorkflow(request: Request, principal: Principal, wo
     detail: { version: published.publishedVersion, webhooks: published.webhooks.map((webhook) => `/hooks/${webhook.path}`) },
     clientAddress: clientAddress(request),
   });
+  // This process's schedules follow at once; other processes' within their next refresh.
+  await studio.schedules?.workflowChanged(workflowId);
   return published;
 }
 
 export async function unpublishWorkflow(request: Request, principal: Principal, workflowId: string): Promise<PublishedState> {
   const studio = await startStudio();
   const state = await unpublish(workflowId, studio.database);
+  await studio.schedules?.workflowChanged(workflowId);
   await recordAudit({ actor: principal.person, action: "workflow-unpublished", target: workflowId, clientAddress: clientAddress(request) });
   return state;
 }

@@ -16,6 +16,7 @@ import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
 import { RunQueue } from "./queue/run-queue";
 import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
+import { Scheduler } from "./schedules/scheduler";
 
 /** What a process does: serve the studio and drive runs (`all`), only serve (`web`), or only drive runs (`worker`). */
 export type StudioRole = "all" | "web" | "worker";
@@ -36,6 +37,8 @@ export interface Studio {
   /** Starts and cancels runs: this process's engine, or the job queue on PostgreSQL. */
   runs: RunDriver;
   role: StudioRole;
+  /** Fires the published workflows' schedules; null in a process that only serves (`web`). */
+  schedules: Scheduler | null;
   /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */
   shutdown: (graceMs: number) => Promise<void>;
 }
@@ -106,7 +109,11 @@ async function boot(role: StudioRole): Promise<Studio> {
     const resumed = await engine.resumeAll();
     if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
     const runs = new LocalRunDriver(engine, database);
-    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown: async () => undefined };
+    const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
+    const shutdown = async () => schedules.stop();
+    // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
+    (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
+    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, shutdown };
   }
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
@@ -147,13 +154,23 @@ async function boot(role: StudioRole): Promise<Studio> {
     });
   }
   const runs = new QueuedRunDriver(queue, database, bus);
+  // Schedules fire where runs are driven: a web process serves only.
+  const schedules = role === "web" ? null : await startScheduler({ database, runs, bus, pool, secrets, log });
   const shutdown = async (graceMs: number) => {
+    schedules?.stop();
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, shutdown };
+  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, shutdown };
+}
+
+/** Starts firing schedules; a first pass that fails (the database briefly away) is logged, and the next pass tries again. */
+async function startScheduler(options: ConstructorParameters<typeof Scheduler>[0]): Promise<Scheduler> {
+  const scheduler = new Scheduler(options);
+  await scheduler.start();
+  return scheduler;
 }
 

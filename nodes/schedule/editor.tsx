@@ -1,0 +1,77 @@
+"use client";
+
+import { useMemo } from "react";
+import { z } from "zod";
+import { SchemaForm } from "@/components/schema-form";
+import { PanelSection } from "@/components/editor/inspector/panel-section";
+import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
+import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
+import { ScheduleSettingsSchema, type ScheduleNode, type ScheduleSettings } from "./definition";
+import { scheduleReading } from "./reading";
+import { compileSchedule, isProblem, localTimeZone, nextSlots } from "./slots";
+
+/** How many firing times the panel lists. */
+const UPCOMING = 5;
+
+const SETTINGS_SCHEMA = z.toJSONSchema(ScheduleSettingsSchema, { io: "input" }) as JsonSchema;
+
+function settingsOf(node: ScheduleNode): ScheduleSettings {
+  const { id: _id, kind: _kind, label: _label, position: _position, ...settings } = node;
+  return settings;
+}
+
+/** A time as people in `zone` read it, e.g. "Mon 30 Mar 2026, 09:00:00". */
+function inZone(slot: Date, zone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(slot);
+}
+
+/** A schedule trigger: its timetable in words, the next firing times in its zone, and its settings with their problems beside them. */
+export function SchedulePanel({ node, problems, onChange }: NodeInspectorPanelProps<ScheduleNode>) {
+  const browserZone = useMemo(() => localTimeZone(), []);
+  const compiled = useMemo(() => compileSchedule(node, browserZone), [node, browserZone]);
+  const upcoming = useMemo(() => (isProblem(compiled) ? [] : nextSlots(compiled, UPCOMING, new Date())), [compiled]);
+  // The server's findings, and what is wrong right now as the person types (before the next validation comes back).
+  const formProblems: Record<string, string> = Object.fromEntries(problems.flatMap((problem) => (problem.field ? [[problem.field, problem.message]] : [])));
+  if (isProblem(compiled)) formProblems[compiled.field] ??= compiled.message;
+  const hidden = node.form === "every" ? { cron: null } : { everyMinutes: null };
+
+  return (
+    <>
+      <PanelSection title="When it runs" description="Live once the workflow is published (Publish, beside Save): each slot starts the published version once. Saving a draft changes nothing live.">
+        <p className="text-sm font-medium text-foreground" data-testid="schedule-reading">
+          {isProblem(compiled) ? "No timetable yet: see the problem below." : scheduleReading(node)}
+        </p>
+        {isProblem(compiled) ? null : (
+          <div className="space-y-1">
+            <p className="text-xs text-muted">
+              Next {UPCOMING} firing times, in {compiled.zone}
+              {node.timezone ? "" : ` (your browser's zone; the server reads an empty zone as its own)`}:
+            </p>
+            <ol className="space-y-0.5 font-mono text-xs text-foreground" data-testid="schedule-upcoming">
+              {upcoming.map((slot) => (
+                <li key={slot.getTime()}>
+                  <time dateTime={slot.toISOString()}>{inZone(slot, compiled.zone)}</time>
+                </li>
+              ))}
+            </ol>
+          </div>
+        )}
+      </PanelSection>
+      <PanelSection title="Settings" description="The timetable, its time zone, and what happens to missed and overlapping slots.">
+        <SchemaForm
+          schema={SETTINGS_SCHEMA}
+          value={settingsOf(node)}
+          idPrefix={`inspector-${node.id}-settings`}
+          problems={formProblems}
+          replaced={hidden}
+          onChange={(settings) => onChange({ ...node, ...(settings as Partial<ScheduleSettings>) })}
+        />
+      </PanelSection>
+    </>
+  );
+}
+
+export const scheduleEditor = {
+  Panel: SchedulePanel,
+  problemFields: ["form", "everyMinutes", "cron", "timezone", "missed", "overlap"],
+} satisfies NodeKindEditor<ScheduleNode>;
