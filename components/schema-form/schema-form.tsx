@@ -28,7 +28,10 @@ export interface SchemaFormProps {
   problems?: Record<string, string>;
   /** Fields holding a `${NAME}` secret, with the tool they belong to. */
   secrets?: { tool: string; toolTitle: string; inputs: readonly { name: string; credentialHelp: string }[] };
-  /** Top-level fields the caller renders instead (e.g. a reference to another step); neither validated nor passed on here. */
+  /**
+   * Top-level fields the caller renders instead (e.g. a reference to another step); neither validated nor passed on
+   * here. `null` leaves the field out of the form altogether (drawn elsewhere, or not relevant now).
+   */
   replaced?: Readonly<Record<string, ReactNode>>;
   /** Controls shown beside a top-level field's label. */
   fieldActions?: (field: FieldDescriptor) => ReactNode;
@@ -152,9 +155,11 @@ export function SchemaForm({ schema, value, onChange, idPrefix, problems = {}, s
   return (
     <FormProvider {...form}>
       <div className="space-y-5">
-        {fields.map((field) => (
-          <SchemaField key={field.key} field={field} context={context} replacement={replaced[field.key]} actions={fieldActions?.(field)} />
-        ))}
+        {fields
+          .filter((field) => replaced[field.key] !== null)
+          .map((field) => (
+            <SchemaField key={field.key} field={field} context={context} replacement={replaced[field.key]} actions={fieldActions?.(field)} />
+          ))}
       </div>
     </FormProvider>
   );
