@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, waitFor, type Json } from "./api-client";
+import { processesWithMarker, uniqueSleep, waitFor as waitForProcesses } from "../../lib/tools/testing/processes";
 import { removeWorkFolders, shellChainWorkflow, workFolder, writeFileWorkflow } from "./fixtures";
 import type { RunEventJson } from "./sse-client";
 import { startStudioServer, takeoverMs, type StudioServer } from "./studio-server";
@@ -79,10 +80,17 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
     expect((await api.expect(200, "GET", `/api/approvals?runId=${run.id}`)).approvals).toHaveLength(1);
   });
 
-  it("resumes a run killed midway: finished steps are not run again, and the command cut off is not run twice", async () => {
+  it("resumes a run killed midway: finished steps are not run again, and the command cut off is not run twice nor left running", async () => {
     const root = workFolder();
+    // The command cut off has also daemonised a process (setsid, disowned): it must die with the server.
+    const daemon = uniqueSleep();
+    const daemonising = `setsid bash -c '${daemon}' & disown; until pgrep -f -- '^${daemon}$' > /dev/null; do sleep 0.05; done`;
     const { id } = await api.createWorkflow(
-      shellChainWorkflow(root, ["echo first >> log.txt", "echo start >> log.txt; sleep 3; echo second >> log.txt", "echo third >> log.txt"], "Killed midway"),
+      shellChainWorkflow(
+        root,
+        ["echo first >> log.txt", `${daemonising}; echo start >> log.txt; sleep 3; echo second >> log.txt`, "echo third >> log.txt"],
+        "Killed midway",
+      ),
     );
     const run = await api.startRun(id);
     await waitFor(
@@ -94,8 +102,10 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
       { what: "the second command to start" },
     );
     expect(readFileSync(path.join(root, "log.txt"), "utf8")).toBe("first\nstart\n");
+    expect(processesWithMarker(daemon).length).toBeGreaterThan(0);
 
     await server.kill("SIGKILL");
+    await waitForProcesses(() => processesWithMarker(daemon).length === 0, 30_000, "the daemonised sleep gone with the killed server");
     await server.restart();
 
     // The command may have finished its work (or not): it is not started again behind anyone's back.

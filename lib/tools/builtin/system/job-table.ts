@@ -82,7 +82,8 @@ export function jobTable(): JobTable {
     const created = new JobTable();
     table = created;
     holder[GLOBAL_KEY] = created;
-    // Detached process groups outlive the server unless stopped on the way out.
+    // A normal exit sends the jobs their SIGTERM first; whatever ignores it dies with the
+    // server anyway, as does everything when the server is SIGKILLed (containment.ts).
     process.once("exit", () => created.stopAll());
   }
   return table;

@@ -12,6 +12,7 @@ import type { Tool } from "../../tool";
 import { jobTable } from "./job-table";
 import { RunCommandTool } from "./run-command";
 import { RecordingIOHandler } from "../../testing/recording-io-handler";
+import { processesWithMarker, uniqueSleep, waitFor } from "../../testing/processes";
 
 
 let root: string;
@@ -47,24 +48,6 @@ function gatedContext(io: IOHandler, guardrails: Partial<Guardrails> = {}): Tool
 
 type ResultData = Record<string, unknown>;
 const data = (result: ToolResult) => result.data as ResultData;
-
-/** Alive and not a zombie (PID 1 in a container may never reap orphans). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("run_command: declaration", () => {
   it("is the core shell tool with three operations", () => {
@@ -160,16 +143,16 @@ describe("run_command: run", () => {
 
   it("stops a command at its time limit, with the processes it started", async () => {
     const started = Date.now();
+    const leftover = uniqueSleep();
     const result = await tool.run(
-      { operation: "run", command: "sleep 30 & echo $! > child.pid; echo waiting; sleep 30", timeoutSeconds: 1 },
+      { operation: "run", command: `${leftover} & echo waiting; sleep 30`, timeoutSeconds: 1 },
       context(),
     );
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(result.isError).toBe(true);
     expect(result.content).toContain("did not finish within 1 s");
     expect(result.content).toContain("waiting");
-    const child = Number(readFileSync(path.join(root, "child.pid"), "utf8"));
-    await waitFor(() => !isAlive(child));
+    await waitFor(() => processesWithMarker(leftover).length === 0);
   });
 
   it("uses the settings' time limit when the call gives none", async () => {
@@ -189,10 +172,10 @@ describe("run_command: run", () => {
   });
 
   it("stops what a finished command left running", async () => {
-    const result = await tool.run({ operation: "run", command: "sleep 30 & echo $!" }, context());
+    const leftover = uniqueSleep();
+    const result = await tool.run({ operation: "run", command: `${leftover} & echo started` }, context());
     expect(result.isError).toBe(false);
-    const leftover = Number(String(data(result).stdout).trim());
-    await waitFor(() => !isAlive(leftover));
+    await waitFor(() => processesWithMarker(leftover).length === 0);
   });
 
   it("streams output as events", async () => {
@@ -232,7 +215,8 @@ describe("run_command: background jobs", () => {
 
   it("starts a job, reports its output so far, and stops it with its children", async () => {
     const ctx = context();
-    const started = await tool.run({ operation: "run", command: "echo started; sleep 30 & echo $! > bg.pid; wait", background: true }, ctx);
+    const child = uniqueSleep();
+    const started = await tool.run({ operation: "run", command: `echo started; ${child} & wait`, background: true }, ctx);
     expect(started.isError).toBe(false);
     const jobId = String(data(started).jobId);
     expect(jobId).toMatch(/^job-\d+$/);
@@ -245,12 +229,11 @@ describe("run_command: background jobs", () => {
     expect(data(status).state).toBe("running");
     expect(status.content).toContain("is running");
 
-    const child = Number(readFileSync(path.join(root, "bg.pid"), "utf8"));
-    expect(isAlive(child)).toBe(true);
+    await waitFor(() => processesWithMarker(child).length > 0);
     const killed = await tool.run({ operation: "kill", jobId }, ctx);
     expect(killed.isError).toBe(false);
     expect(data(killed).state).toBe("killed");
-    await waitFor(() => !isAlive(child));
+    await waitFor(() => processesWithMarker(child).length === 0);
 
     const after = await tool.run({ operation: "status", jobId }, ctx);
     expect(data(after).state).toBe("killed");

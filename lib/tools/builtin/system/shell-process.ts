@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { detectContainment } from "./containment";
 import { OutputBuffer } from "./output-buffer";
 
 
@@ -35,9 +36,11 @@ const CLOSE_GRACE_MS = 2_000;
 
 
 /**
- * One `bash -c` command in its own process group, so a timeout, a
- * cancellation or a kill stops it with everything it started. Whatever the
- * command leaves running when the shell exits is stopped too.
+ * One `bash -c` command in its own process group and, where the machine
+ * allows it, its own PID namespace tied to the studio (see containment.ts),
+ * so a timeout, a cancellation, a kill or the studio's death stops it with
+ * everything it started, daemonised processes included. Whatever the command
+ * leaves running when the shell exits is stopped too.
  */
 export class ShellProcess {
   readonly stdout = new OutputBuffer();
@@ -51,7 +54,8 @@ export class ShellProcess {
   private readonly timers: NodeJS.Timeout[] = [];
 
   private constructor(private readonly options: ShellOptions) {
-    this.child = spawn("/bin/bash", ["-c", options.command], {
+    const [program, ...prefix] = [...detectContainment().prefix, "/bin/bash", "-c", options.command];
+    this.child = spawn(program!, prefix, {
       cwd: options.cwd,
       // NodeJS.ProcessEnv is augmented with NODE_ENV by Next; a command must not inherit even that.
       env: options.env as NodeJS.ProcessEnv,
@@ -78,7 +82,12 @@ export class ShellProcess {
     return this.outcome;
   }
 
-  /** Stops the whole process group: SIGTERM, then SIGKILL after a grace period. */
+  /**
+   * Stops the whole process group: SIGTERM, then SIGKILL after a grace period.
+   * The SIGKILL reaches `unshare`, whose death ends the namespace and so what
+   * left the group with setsid(); the namespace's shell ignores the SIGTERM
+   * (the kernel spares a namespace's first process signals it has no handler for).
+   */
   stop(reason: "timed_out" | "cancelled" | "killed"): void {
     if (this.outcome || this.stopReason) return;
     this.stopReason = reason;
