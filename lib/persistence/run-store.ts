@@ -321,6 +321,11 @@ export class PrismaRunStore implements RunStore {
     return pending.map((row) => row.id);
   }
 
+  async nodesAwaitingDecision(runId: string): Promise<Set<string>> {
+    const rows = await this.db.approval.findMany({ where: { runId, status: "pending" }, select: { nodeId: true } });
+    return new Set(rows.flatMap((row) => (row.nodeId ? [row.nodeId] : [])));
+  }
+
   async announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }> {
     const rows = await this.db.runEvent.findMany({
       where: { runId, type: { in: ["approval-requested", "approval-decided"] } },

@@ -315,6 +315,44 @@ describe("RunEngine on a real SQLite file", () => {
     expect(events.filter((event) => event.type === "node-started" && event.nodeId === "second")).toHaveLength(1);
   });
 
+  it("a step cut off after its approval was stored but before it was announced waits again on that approval, rather than failing as interrupted", async () => {
+    const definition: WorkflowDefinitionInput = {
+      name: "asked, then killed",
+      mode: "default",
+      nodes: [
+        { id: "first", kind: "tool", tool: "count", arguments: { label: "first" } },
+        { id: "second", kind: "tool", tool: "write_file", settings: { root: workRoot }, arguments: { path: "asked-then-killed.txt", content: "once" } },
+      ],
+      edges: [{ id: "1", source: "first", target: "second" }],
+    };
+    const workflow = await createWorkflow(definition, temp.database);
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    // What a SIGKILL leaves when it comes between storing a step's approval and announcing it: the step still says
+    // "running", and its approval is pending.
+    await leaveAsKilled(runId, "second");
+    await store.openApproval({
+      runId,
+      nodeId: "second",
+      key: "second:0",
+      kind: "write",
+      tool: "write_file",
+      operation: null,
+      arguments: { path: "asked-then-killed.txt", content: "once" },
+      preview: "+once",
+      digest: "stored-before-the-kill",
+    });
+    const restarted = newEngine();
+    const waitingAgain = nextEvent(runId, "run-awaiting-input");
+    expect(await restarted.resumeAll()).toContain(runId);
+    await waitingAgain;
+    const waiting = await getRunDetail(runId, temp.database);
+    expect(waiting.status).toBe("awaiting_input");
+    expect(waiting.steps.find((step) => step.nodeId === "second")).toMatchObject({ status: "waiting", error: null });
+    expect(waiting.approvals.filter((approval) => approval.status === "pending").map((approval) => approval.nodeId)).toEqual(["second"]);
+    expect(existsSync(path.join(workRoot, "asked-then-killed.txt"))).toBe(false);
+    await restarted.cancel(runId, null);
+  });
+
   it("a replayed step whose target changed does not inherit the old answer: it asks again about the file as it is", async () => {
     const target = path.join(workRoot, "replayed.txt");
     writeFileSync(target, "v1\n");

@@ -403,12 +403,16 @@ export class RunEngine {
     const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, this.options.store);
     run.trigger = record.trigger;
     run.triggerPayload = steps.find((step) => step.nodeId === record.trigger.nodeId)?.input ?? null;
+    const cutOff = steps.filter((step) => step.status === "running" && this.changesTheWorld(run.nodes.get(step.nodeId)));
+    // A step whose approval is still pending has done nothing yet, even if the process stopped before its status
+    // said "waiting" (the approval is stored first, then announced): it waits again, on the same approval.
+    const awaitingDecision = cutOff.length > 0 ? await this.options.store.nodesAwaitingDecision(runId) : new Set<string>();
     for (const step of steps) {
       run.attempts[step.nodeId] = step.attempt;
       // A step that changes the world and was running when the process stopped may have done so: it is not run
       // again behind anyone's back (at most once), it fails saying so. Read-only steps, and steps still waiting
       // for a person (nothing done yet), simply run again.
-      if (step.status === "running" && this.changesTheWorld(run.nodes.get(step.nodeId))) {
+      if (cutOff.includes(step) && !awaitingDecision.has(step.nodeId)) {
         run.statuses[step.nodeId] = "failed";
         run.errors[step.nodeId] = INTERRUPTED;
         run.interrupted.push(step.nodeId);

@@ -107,6 +107,8 @@ export interface RunStore {
    * events are stored, so a resumed run announces exactly what a crash cut off.
    */
   announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }>;
+  /** The nodes of the run with an approval still pending: what they wait for has not been done. */
+  nodesAwaitingDecision(runId: string): Promise<Set<string>>;
   listGrants(workflowId: string): Promise<WriteGrant[]>;
   /** An agent step's latest checkpoint: the turn and its state as JSON text. */
   loadAgentCheckpoint(runId: string, nodeId: string): Promise<{ turn: number; messages: string } | null>;
