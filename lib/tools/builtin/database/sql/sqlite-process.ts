@@ -125,8 +125,9 @@ export class SqliteProcess {
         this.stop(new Error(`the SQLite process ended (${killedBy ?? `exit code ${code}`})${detail}`));
         resolve();
       });
-      // A process that could not start has no exit of its own.
-      this.child.once("error", (error) => {
+      // A process that could not start has no exit of its own; `on`, not `once`: a second
+      // `error` event with no listener would throw in the studio's process.
+      this.child.on("error", (error) => {
         this.stop(error);
         resolve();
       });
@@ -142,7 +143,10 @@ export class SqliteProcess {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.stop(new DatabaseToolError(lateMessage)), timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      this.child.send({ id, ...request });
+      // With a callback a failed send (the process just died) is reported here, not as an `error` event.
+      this.child.send({ id, ...request }, (error) => {
+        if (error) this.stop(error);
+      });
     });
   }
 
