@@ -36,10 +36,12 @@ export interface SqliteTableInfo {
 
 /** The tables and views a user made, by name; SQLite's internal tables are left out. */
 export function listSqliteTables(database: SqliteDatabase): SqliteTableInfo[] {
-  return database
-    .prepare("SELECT name, type AS kind FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-    .all() as SqliteTableInfo[];
+  return database.prepare(SQLITE_TABLES_QUERY).all() as SqliteTableInfo[];
 }
+
+/** The query behind `listSqliteTables`, for a connection held elsewhere (the sql tool's child process). */
+export const SQLITE_TABLES_QUERY =
+  "SELECT name, type AS kind FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
 
 export interface SqliteColumnInfo {
   name: string;
@@ -52,13 +54,22 @@ export interface SqliteColumnInfo {
 
 /** The columns of one table or view, in order. */
 export function sqliteColumns(database: SqliteDatabase, table: string): SqliteColumnInfo[] {
-  const rows = database.prepare("SELECT name, type, \"notnull\" AS not_null, dflt_value, pk FROM pragma_table_info(?)").all(table) as {
-    name: string;
-    type: string;
-    not_null: number;
-    dflt_value: string | null;
-    pk: number;
-  }[];
+  return toSqliteColumns(database.prepare(SQLITE_COLUMNS_QUERY).all(table) as SqliteColumnRow[]);
+}
+
+/** The query behind `sqliteColumns`, with the table name as its one parameter. */
+export const SQLITE_COLUMNS_QUERY = 'SELECT name, type, "notnull" AS not_null, dflt_value, pk FROM pragma_table_info(?)';
+
+export interface SqliteColumnRow {
+  name: string;
+  type: string;
+  not_null: number;
+  dflt_value: string | null;
+  pk: number;
+}
+
+/** The rows of `SQLITE_COLUMNS_QUERY` as column descriptions. */
+export function toSqliteColumns(rows: readonly SqliteColumnRow[]): SqliteColumnInfo[] {
   return rows.map((row) => ({
     name: row.name,
     declaredType: row.type,

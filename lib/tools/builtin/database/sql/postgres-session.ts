@@ -1,8 +1,6 @@
 import type { Client, DatabaseError, FieldDef } from "pg";
-import { DatabaseToolError, type DatabaseSession, type QueryOutcome, type TableDescription, type TableEntry } from "./session";
+import { DatabaseToolError, queryTimeoutMessage, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription, type TableEntry } from "./session";
 
-/** How long one statement may run before PostgreSQL cancels it. */
-export const STATEMENT_TIMEOUT_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 const CURSOR = "neurosurfer_rows";
 
@@ -203,7 +201,7 @@ function describeQueryError(error: DatabaseError, statement: string, prefixLengt
     const column = offset - before.lastIndexOf("\n");
     parts[0] += ` (at line ${line}, column ${column})`;
   }
-  if (error.code === "57014") parts.push(`The query ran longer than ${STATEMENT_TIMEOUT_MS / 1000} seconds and was cancelled; narrow it or add a LIMIT.`);
+  if (error.code === "57014") parts.push(queryTimeoutMessage(STATEMENT_TIMEOUT_MS, "cancelled"));
   if (error.code === "25006") parts.push("Only read-only queries run here.");
   if (error.detail) parts.push(`Detail: ${error.detail}`);
   if (error.hint) parts.push(`Hint: ${error.hint}`);

@@ -3,6 +3,24 @@ import { ToolResult } from "../../../tool-result";
 import { parseDsn, type ParsedDsn } from "./dsn";
 import type { READ_ONLY_STATEMENTS } from "./read-only-sql";
 
+/**
+ * How long one statement may run before it is stopped, on either engine:
+ * PostgreSQL cancels it itself (statement_timeout); a SQLite statement runs in
+ * a child process that is killed (sqlite-process.ts).
+ */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+
+/** What a model or a person reads when a query was stopped at the timeout. */
+export function queryTimeoutMessage(timeoutMs: number, stoppedHow: "cancelled" | "stopped"): string {
+  return `The query ran longer than ${secondsText(timeoutMs)} and was ${stoppedHow}; narrow it (a WHERE, an aggregate, a recursion that ends) or add a LIMIT.`;
+}
+
+/** "30 seconds", "1.5 seconds", "1 second". */
+export function secondsText(milliseconds: number): string {
+  const seconds = Math.round(milliseconds / 100) / 10;
+  return `${seconds} ${seconds === 1 ? "second" : "seconds"}`;
+}
+
 /** A table or view as listed. */
 export interface TableEntry {
   /** PostgreSQL schema; absent for SQLite. */
@@ -145,7 +163,7 @@ export async function withDatabase(
       session = await openPostgres(parsed.dsn.connectionString, ctx.signal);
     } else {
       const { openSqlite } = await import("./sqlite-session");
-      session = await openSqlite(parsed.dsn.file);
+      session = await openSqlite(parsed.dsn.file, { signal: ctx.signal });
     }
   } catch (error) {
     if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn));
