@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 
 /**
  * How a command is tied to the studio's lifetime.
@@ -61,4 +63,21 @@ export function detectContainment(): Containment {
       "a seccomp profile that permits unshare).",
   );
   return detected;
+}
+
+let parentDeath: string[] | null = null;
+
+/**
+ * What to put before a helper program the studio starts (a SQLite reader, say) so that the kernel SIGKILLs it
+ * when the studio dies, even by SIGKILL: `setpriv --pdeathsig KILL --`, by its full path (such children get
+ * next to no environment, so no PATH to look it up in). Empty where setpriv is missing or refused: the helper
+ * then ends when its IPC channel closes, which it notices only between statements. Probed once per process.
+ */
+export function parentDeathPrefix(): string[] {
+  if (parentDeath) return parentDeath;
+  const folders = (process.env.PATH ?? "/usr/bin:/bin").split(":").filter(Boolean);
+  const setpriv = folders.map((folder) => path.join(folder, "setpriv")).find((candidate) => existsSync(candidate));
+  const works = setpriv !== undefined && spawnSync(setpriv, ["--pdeathsig", "KILL", "--", "/bin/sh", "-c", "exit 0"], { timeout: PROBE_TIMEOUT_MS, stdio: "ignore" }).status === 0;
+  parentDeath = works ? [setpriv, "--pdeathsig", "KILL", "--"] : [];
+  return parentDeath;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { parentDeathPrefix } from "../../system/containment";
 import { DatabaseToolError } from "./session";
 
 /**
@@ -109,7 +110,9 @@ export class SqliteProcess {
   constructor(private readonly signal: AbortSignal) {
     // Next to no environment: the child needs none, and the studio's holds secrets. Advanced serialization
     // carries BigInt and Buffer values as they are, so rows arrive as better-sqlite3 returned them.
-    this.child = spawn(process.execPath, ["-e", CHILD_SCRIPT], {
+    // Started so that it dies with the studio even in the middle of a statement (a SIGKILLed studio included).
+    const [program, ...prefix] = [...parentDeathPrefix(), process.execPath];
+    this.child = spawn(program!, [...prefix, "-e", CHILD_SCRIPT], {
       env: { NODE_ENV: process.env.NODE_ENV },
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",
@@ -148,6 +151,11 @@ export class SqliteProcess {
         if (error) this.stop(error);
       });
     });
+  }
+
+  /** The reading process's pid (for tests that check it is gone). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Ends the process and waits until it has gone. */

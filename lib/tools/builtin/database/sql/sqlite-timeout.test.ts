@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +10,7 @@ import { createToolContext } from "../../../tool-context";
 import { DatabaseToolError } from "./session";
 import { SqlTool } from "./sql-tool";
 import { openSqlite } from "./sqlite-session";
+import { isAlive, waitFor as waitUntil } from "../../../testing/processes";
 
 /** Never ends on its own: counts upwards for ever. */
 const RUNAWAY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
@@ -145,4 +146,21 @@ describe("sql tool: SQLite statements run where they can be stopped", () => {
     }
     expect(sqliteChildren()).toHaveLength(0);
   });
+});
+
+describe("a SQLite reader and the studio's death", () => {
+  it("dies with a studio killed by SIGKILL, even in the middle of a statement that would never end", async () => {
+    const host = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "sqlite-process-host.fixture.ts"), file], { stdio: ["ignore", "pipe", "inherit"] });
+    let said = "";
+    host.stdout.setEncoding("utf8");
+    host.stdout.on("data", (text: string) => (said += text));
+    const exited = new Promise((resolve) => host.once("exit", resolve));
+    await waitUntil(() => /reader \d+/.test(said) || host.exitCode !== null, 60_000, "the host opening its reader");
+    const reader = Number(/reader (\d+)/.exec(said)?.[1]);
+    expect(isAlive(reader)).toBe(true);
+    host.kill("SIGKILL");
+    await exited;
+    // Its parent gone, the reader is killed by the kernel (setpriv's parent-death signal), not left counting for ever.
+    await waitUntil(() => !isAlive(reader), SLACK_MS, "the reader gone after the host's SIGKILL");
+  }, 90_000);
 });
