@@ -4,6 +4,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from "@
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../tests/support/scripted-openai-server";
 import {
   commandAgentWorkflow,
+  decisionButton,
   expectInViewWithApprove,
   listPendingApprovalIds,
   oneStepWorkflow,
@@ -54,7 +55,7 @@ async function eachCard(page: Page, name: string, runId: string, approvalId: str
 
 /** Decides in the inbox with `button`, then waits for the run to reach `status`. */
 async function decideInInbox(page: Page, request: APIRequestContext, name: string, runId: string, button: string, status: string): Promise<void> {
-  await (await inboxCard(page, name)).getByRole("button", { name: button, exact: true }).click();
+  await decisionButton(await inboxCard(page, name), button).click();
   await expect.poll(() => runStatus(request, runId), { timeout: 30_000 }).toBe(status);
 }
 
@@ -246,7 +247,9 @@ test("a target that changed while its write waited asks again, showing the chang
   await expect(card.getByRole("row").filter({ hasText: "v1" })).toHaveAttribute("data-line-kind", "removed");
   // Someone edits the file while the card is open; the person approves what they saw.
   plantFile(fileName, "someone else's v2\n");
-  await card.getByRole("button", { name: "Approve once" }).click();
+  // The inbox holds several such buttons: each names its step and the file it would change.
+  await expect(decisionButton(card, "Approve once")).toHaveAccessibleName(`Approve once: Write a File, change ${fileName}`);
+  await decisionButton(card, "Approve once").click();
   await expect(card.getByRole("status")).toContainText("Approved once");
 
   // What they approved is not what would happen now: the step asks again instead of writing.

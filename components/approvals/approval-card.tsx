@@ -8,6 +8,7 @@ import { useNow } from "@/components/runs/use-now";
 import { ToolIcon } from "@/components/tool-icon";
 import { api, ApiError } from "@/lib/client/api";
 import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { decisionButtonName } from "@/lib/run-view/decision-names";
 import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden-characters";
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
@@ -104,6 +105,8 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const folder = alwaysFolderOf(approval.effect);
   const pending = approval.status === "pending" && !decided && !stale;
   const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
+  // Several cards in the inbox show the same buttons: each says which step it decides and what that would do.
+  const named = (visible: string) => decisionButtonName(visible, label, approval.effect);
 
   async function decide(decision: ApprovalDecision, feedback?: string) {
     setBusy(true);
@@ -258,19 +261,19 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
             <div className="flex flex-wrap items-center gap-2">
               {approval.kind === "write" ? (
                 <>
-                  <Button variant="primary" onClick={() => void decide("once")} disabled={busy}>
+                  <Button variant="primary" onClick={() => void decide("once")} disabled={busy} aria-label={named("Approve once")}>
                     Approve once
                   </Button>
-                  <Button onClick={() => void decide("always")} disabled={busy} aria-describedby={`${id}-always`}>
+                  <Button onClick={() => void decide("always")} disabled={busy} aria-describedby={`${id}-always`} aria-label={named("Always allow")}>
                     Always allow
                   </Button>
                 </>
               ) : (
-                <Button variant="primary" onClick={() => void decide("approve")} disabled={busy}>
+                <Button variant="primary" onClick={() => void decide("approve")} disabled={busy} aria-label={named("Approve")}>
                   Approve
                 </Button>
               )}
-              <Button variant="ghost" onClick={() => setDenying(true)} disabled={busy} className="text-caution hover:text-caution">
+              <Button variant="ghost" onClick={() => setDenying(true)} disabled={busy} className="text-caution hover:text-caution" aria-label={named("Deny")}>
                 Deny
               </Button>
             </div>
