@@ -214,7 +214,7 @@ function SecretTableRow({
           {secret.description ? (
             <span className="line-clamp-2 text-foreground">{secret.description}</span>
           ) : (
-            <span className="italic text-muted/80">No description</span>
+            <span className="italic text-muted">No description</span>
           )}
         </td>
         <td className="whitespace-nowrap px-3 py-3.5 text-sm text-muted">

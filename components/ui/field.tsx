@@ -49,4 +49,4 @@ export function fieldAria(id: string, { help, error }: { help?: unknown; error?:
 }
 
 export const CONTROL_CLASS =
-  "w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-sm text-foreground shadow-card outline-none placeholder:text-muted focus-visible:ring-2 focus-visible:ring-accent aria-[invalid=true]:border-caution disabled:opacity-60";
+  "w-full rounded-md border border-line-control bg-surface px-3 py-2 text-sm text-foreground shadow-card outline-none placeholder:text-muted focus-visible:ring-2 focus-visible:ring-accent aria-[invalid=true]:border-caution disabled:opacity-60";

@@ -38,7 +38,7 @@ export function WorkflowRow({
         {workflow.description ? (
           <p className="mt-0.5 line-clamp-2 text-sm text-muted">{workflow.description}</p>
         ) : (
-          <p className="mt-0.5 text-sm italic text-muted/80">No description</p>
+          <p className="mt-0.5 text-sm italic text-muted">No description</p>
         )}
       </td>
       <td className="whitespace-nowrap px-3 py-3.5 text-sm tabular-nums text-muted">
