@@ -130,6 +130,8 @@ test("ten tool steps at once and a write after them: every step shows as it fini
   const approve = page.getByRole("button", { name: "Approve once" });
   await expect(approve).toBeVisible();
   await expect(page.getByRole("group", { name: /^List a Directory.*, succeeded$/ })).toHaveCount(lists.length);
+  // A step card describes what the keyboard does here (choose it to see its result), not React Flow's "move" and "delete".
+  await expect(page.getByRole("group", { name: /^List a Directory/ }).first()).toHaveAccessibleDescription(/Press Enter or Space to see this step's result/);
   await approve.click();
   await expect(page.getByRole("heading", { level: 1, name })).toContainText("succeeded");
   expect(readWorkspaceFile(fileName)).toBe("after ten");

@@ -15,6 +15,14 @@ type RunNode = Node<NodeCardData, "card">;
 const NODE_TYPES: NodeTypes = { card: NodeCard };
 // Past this the cards are unreadable: a wide workflow opens readable, and the rest is a pan away.
 const FIT_VIEW_OPTIONS = { padding: 0.15, maxZoom: 1.1, minZoom: 0.6 } as const;
+/**
+ * What a screen reader is told about the run's canvas. React Flow's defaults speak of moving and deleting
+ * nodes, which this read-only view does not allow: here a node is chosen to see its result.
+ */
+const RUN_VIEW_ARIA_LABELS = {
+  "node.a11yDescription.default": "Press Enter or Space to see this step's result.",
+  "node.a11yDescription.keyboardDisabled": "Press Enter or Space to see this step's result.",
+} as const;
 const PRO_OPTIONS = { hideAttribution: false } as const;
 // React Flow's own colours, mapped onto the studio's tokens so both themes match the rest of the page.
 const FLOW_STYLE = {
@@ -142,6 +150,7 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
         deleteKeyCode={null}
         selectionKeyCode={null}
         multiSelectionKeyCode={null}
+        ariaLabelConfig={RUN_VIEW_ARIA_LABELS}
       >
         <Background gap={20} size={1} />
         <Controls showInteractive={false} />
