@@ -10,6 +10,7 @@ import {
   createNode,
   edgeForConnection,
   moveNodes,
+  type Connection as NodeConnection,
   removeElements,
   replaceNode,
   type PaletteItem,
@@ -27,6 +28,7 @@ import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorToolbar } from "./editor-toolbar";
 import { InspectorPanel } from "./inspector-panel";
+import type { NodeNames } from "./inspector/connections-section";
 import { LeaveGuard } from "./leave-guard";
 import { NodePalette } from "./node-palette";
 import { RunDialog } from "./run-dialog";
@@ -152,16 +154,23 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     });
   }, []);
 
-  const onConnect = useCallback(
-    (connection: Connection) => {
+  /** Adds the edge a connection makes, as one undo step; the reason it cannot, else null. The canvas and the inspector both connect through it. */
+  const connect = useCallback(
+    (connection: NodeConnection): string | null => {
       const result = edgeForConnection(definition, connection);
-      if ("refused" in result) {
-        setNotice(result.refused);
-        return;
-      }
+      if ("refused" in result) return result.refused;
       commit((current) => addEdge(current, result.edge));
+      return null;
     },
     [definition, commit],
+  );
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const refused = connect(connection);
+      if (refused !== null) setNotice(refused);
+    },
+    [connect],
   );
 
   const isValidConnection = useCallback(
@@ -381,6 +390,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [selectedId, commit, select],
   );
 
+  const removeEdge = useCallback((edgeId: string) => deleteElements(NONE, new Set([edgeId])), [deleteElements]);
+
   const deleteSelection = useCallback(() => deleteElements(selectedNodes, selectedEdges), [deleteElements, selectedNodes, selectedEdges]);
 
   const onSettingsChange = useCallback(
@@ -398,6 +409,13 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     const names = new Map<string, string>();
     for (const node of flowNodes) names.set(node.id, node.data.title);
     return names;
+  }, [flowNodes]);
+  const inspectorNames = useMemo<NodeNames>(() => {
+    const cards = new Map(flowNodes.map((node) => [node.id, node.data]));
+    return {
+      titleOf: (nodeId) => cards.get(nodeId)?.title ?? "A node no longer in this workflow",
+      outputsOf: (nodeId) => cards.get(nodeId)?.outputs ?? [],
+    };
   }, [flowNodes]);
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
 
@@ -474,6 +492,9 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               generalProblems={validation.general}
               onNodeChange={onNodeChange}
               onDeleteSelection={deleteSelection}
+              names={inspectorNames}
+              onConnect={connect}
+              onRemoveEdge={removeEdge}
               onSettingsChange={onSettingsChange}
             />
           </aside>

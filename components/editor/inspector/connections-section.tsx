@@ -1,0 +1,148 @@
+"use client";
+
+import { useId, useMemo, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { CONTROL_CLASS } from "@/components/ui/field";
+import type { Connection } from "@/lib/editor/definition-edits";
+import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { PanelSection } from "./panel-section";
+
+/** What a card is called (its label, else its kind's or tool's title) and its named outputs, by node id. */
+export interface NodeNames {
+  titleOf: (nodeId: string) => string;
+  /** A router's routes (and "default"); empty for a node with one unnamed output. */
+  outputsOf: (nodeId: string) => readonly { id: string; label: string }[];
+}
+
+interface ConnectionsSectionProps {
+  node: WorkflowNode;
+  definition: Pick<WorkflowDefinition, "nodes" | "edges">;
+  names: NodeNames;
+  /** Commits the connection the way a drag on the canvas does; the reason it was refused, else null. */
+  onConnect: (connection: Connection) => string | null;
+  onRemoveEdge: (edgeId: string) => void;
+}
+
+interface Choice {
+  value: string;
+  label: string;
+  connection: Connection;
+}
+
+/**
+ * The node's edges without a pointer: React Flow leaves keyboard connection
+ * to the application, so what feeds this node and what it feeds are listed
+ * by the other node's title, each with Remove, and "Connect to…" offers every
+ * other node (per route for a router). Whether a connection is allowed is
+ * decided by the same rule as a drag (edgeForConnection, through onConnect),
+ * so a refusal names the same reason the canvas would.
+ */
+export function ConnectionsSection({ node, definition, names, onConnect, onRemoveEdge }: ConnectionsSectionProps) {
+  const selectId = useId();
+  const incoming = definition.edges.filter((edge) => edge.target === node.id);
+  const outgoing = definition.edges.filter((edge) => edge.source === node.id);
+  const outputs = names.outputsOf(node.id);
+
+  const choices = useMemo<Choice[]>(() => {
+    const others = definition.nodes.filter((other) => other.id !== node.id);
+    const handles: (string | null)[] = outputs.length > 0 ? outputs.map((output) => output.id) : [null];
+    return handles.flatMap((handle) =>
+      others.map((other) => ({
+        value: JSON.stringify([other.id, handle]),
+        label: edgeName(names, other.id, node.id, handle),
+        connection: { source: node.id, target: other.id, sourceHandle: handle },
+      })),
+    );
+  }, [definition.nodes, node.id, outputs, names]);
+
+  const [chosen, setChosen] = useState("");
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const choice = choices.find((each) => each.value === chosen) ?? choices[0];
+
+  const connect = () => {
+    if (!choice) return;
+    setRefusal(onConnect(choice.connection));
+  };
+
+  return (
+    <PanelSection title="Connections" description="What feeds this node and what it feeds; the same as dragging between the cards' dots.">
+      <EdgeList direction="from" edges={incoming.map((edge) => ({ id: edge.id, name: edgeName(names, edge.source, edge.source, edge.sourceHandle) }))} onRemove={onRemoveEdge} />
+      <EdgeList direction="to" edges={outgoing.map((edge) => ({ id: edge.id, name: edgeName(names, edge.target, edge.source, edge.sourceHandle) }))} onRemove={onRemoveEdge} />
+      {choices.length > 0 ? (
+        <div className="space-y-1.5">
+          <label htmlFor={selectId} className="block text-sm font-medium text-foreground">
+            Connect to…
+          </label>
+          <div className="flex gap-2">
+            <select
+              id={selectId}
+              className={CONTROL_CLASS}
+              value={choice?.value ?? ""}
+              onChange={(event) => {
+                setChosen(event.target.value);
+                setRefusal(null);
+              }}
+            >
+              {choices.map((each) => (
+                <option key={each.value} value={each.value}>
+                  {each.label}
+                </option>
+              ))}
+            </select>
+            <Button onClick={connect}>Connect</Button>
+          </div>
+        </div>
+      ) : null}
+      <div aria-live="polite">
+        {refusal ? (
+          <p role="alert" className="text-xs font-medium text-caution">
+            {refusal}
+          </p>
+        ) : null}
+      </div>
+    </PanelSection>
+  );
+}
+
+/** The other node's title, with the route the edge leaves by when its source is a router. */
+function edgeName(names: NodeNames, otherId: string, sourceId: string, handle: string | null | undefined): string {
+  const route = names.outputsOf(sourceId).find((output) => output.id === handle)?.label;
+  return route ? `${names.titleOf(otherId)} (route ${route})` : names.titleOf(otherId);
+}
+
+const EDGE_LISTS = {
+  from: { heading: "Inputs from", empty: "Nothing feeds this node." },
+  to: { heading: "Outputs to", empty: "This node feeds nothing." },
+} as const;
+
+interface EdgeListProps {
+  edges: readonly { id: string; name: string }[];
+  direction: "from" | "to";
+  onRemove: (edgeId: string) => void;
+}
+
+function EdgeList({ edges, direction, onRemove }: EdgeListProps) {
+  const headingId = useId();
+  const { heading, empty } = EDGE_LISTS[direction];
+  return (
+    <div className="space-y-1.5">
+      <h4 id={headingId} className="text-sm font-medium text-foreground">
+        {heading}
+      </h4>
+      {edges.length === 0 ? (
+        <p className="text-xs text-muted">{empty}</p>
+      ) : (
+        <ul aria-labelledby={headingId} className="space-y-1">
+          {edges.map((edge) => (
+            <li key={edge.id} className="flex items-center justify-between gap-2 rounded-md border border-line px-2.5 py-1.5 text-sm">
+              <span className="min-w-0 truncate">{edge.name}</span>
+              <Button size="sm" variant="ghost" aria-label={`Remove the connection ${direction} ${edge.name}`} onClick={() => onRemove(edge.id)}>
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
