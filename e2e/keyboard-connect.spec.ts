@@ -102,6 +102,14 @@ test("connect two nodes and remove the connection with the keyboard only", async
   await page.keyboard.press("Enter");
   await expect(outputConnections.getByText("Nothing feeds this node.")).toBeVisible();
   await expect(canvasOf(page).getByRole("group", { name: /^Edge from input to output$/ })).toHaveCount(0);
+  await expect(outputConnections.getByRole("combobox", { name: "Connect to…" })).toBeFocused();
+
+  // The removal is one step of the editor's history, as a canvas delete is: undone and redone from the keyboard.
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Control+z");
+  await expect(outputConnections.getByRole("list", { name: "Inputs from" })).toContainText("Run inputs");
+  await page.keyboard.press("Control+Shift+z");
+  await expect(outputConnections.getByText("Nothing feeds this node.")).toBeVisible();
   await page.keyboard.press("Control+s");
   await expect(toolbarStatus).toHaveText("Saved");
   await expect(page.getByText("1 problem", { exact: true })).toBeVisible();

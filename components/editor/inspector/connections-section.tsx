@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS } from "@/components/ui/field";
 import type { Connection } from "@/lib/editor/definition-edits";
@@ -63,11 +63,18 @@ export function ConnectionsSection({ node, definition, names, onConnect, onRemov
     if (!choice) return;
     setRefusal(onConnect(choice.connection));
   };
+  // The Remove button pressed leaves with its row; focus goes on to Connect to… instead of falling back to the page.
+  const selectRef = useRef<HTMLSelectElement>(null);
+  const remove = (edgeId: string) => {
+    setRefusal(null);
+    onRemoveEdge(edgeId);
+    selectRef.current?.focus();
+  };
 
   return (
     <PanelSection title="Connections" description="What feeds this node and what it feeds; the same as dragging between the cards' dots.">
-      <EdgeList direction="from" edges={incoming.map((edge) => ({ id: edge.id, name: edgeName(names, edge.source, edge.source, edge.sourceHandle) }))} onRemove={onRemoveEdge} />
-      <EdgeList direction="to" edges={outgoing.map((edge) => ({ id: edge.id, name: edgeName(names, edge.target, edge.source, edge.sourceHandle) }))} onRemove={onRemoveEdge} />
+      <EdgeList direction="from" edges={incoming.map((edge) => ({ id: edge.id, name: edgeName(names, edge.source, edge.source, edge.sourceHandle) }))} onRemove={remove} />
+      <EdgeList direction="to" edges={outgoing.map((edge) => ({ id: edge.id, name: edgeName(names, edge.target, edge.source, edge.sourceHandle) }))} onRemove={remove} />
       {choices.length > 0 ? (
         <div className="space-y-1.5">
           <label htmlFor={selectId} className="block text-sm font-medium text-foreground">
@@ -76,6 +83,7 @@ export function ConnectionsSection({ node, definition, names, onConnect, onRemov
           <div className="flex gap-2">
             <select
               id={selectId}
+              ref={selectRef}
               className={CONTROL_CLASS}
               value={choice?.value ?? ""}
               onChange={(event) => {
