@@ -5,8 +5,8 @@ import { Button } from "@/components/ui/button";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
+import type { NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
-import type { NodeNames } from "./inspector/connections-section";
 import { NodeInspector } from "./inspector/node-inspector";
 import { WorkflowSettingsPanel } from "./workflow-settings-panel";
 

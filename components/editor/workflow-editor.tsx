@@ -3,6 +3,7 @@
 import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
+import type { NodeNames } from "@/lib/editor/connection-choices";
 import { autoLayout, CARD_HEIGHT, CARD_WIDTH, type Point } from "@/lib/editor/auto-layout";
 import {
   addEdge,
@@ -28,7 +29,6 @@ import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorToolbar } from "./editor-toolbar";
 import { InspectorPanel } from "./inspector-panel";
-import type { NodeNames } from "./inspector/connections-section";
 import { LeaveGuard } from "./leave-guard";
 import { NodePalette } from "./node-palette";
 import { RunDialog } from "./run-dialog";

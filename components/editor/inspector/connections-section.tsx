@@ -3,16 +3,10 @@
 import { useId, useMemo, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS } from "@/components/ui/field";
+import { connectionChoices, edgeName, type NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import { PanelSection } from "./panel-section";
-
-/** What a card is called (its label, else its kind's or tool's title) and its named outputs, by node id. */
-export interface NodeNames {
-  titleOf: (nodeId: string) => string;
-  /** A router's routes (and "default"); empty for a node with one unnamed output. */
-  outputsOf: (nodeId: string) => readonly { id: string; label: string }[];
-}
 
 interface ConnectionsSectionProps {
   node: WorkflowNode;
@@ -21,12 +15,6 @@ interface ConnectionsSectionProps {
   /** Commits the connection the way a drag on the canvas does; the reason it was refused, else null. */
   onConnect: (connection: Connection) => string | null;
   onRemoveEdge: (edgeId: string) => void;
-}
-
-interface Choice {
-  value: string;
-  label: string;
-  connection: Connection;
 }
 
 /**
@@ -41,19 +29,7 @@ export function ConnectionsSection({ node, definition, names, onConnect, onRemov
   const selectId = useId();
   const incoming = definition.edges.filter((edge) => edge.target === node.id);
   const outgoing = definition.edges.filter((edge) => edge.source === node.id);
-  const outputs = names.outputsOf(node.id);
-
-  const choices = useMemo<Choice[]>(() => {
-    const others = definition.nodes.filter((other) => other.id !== node.id);
-    const handles: (string | null)[] = outputs.length > 0 ? outputs.map((output) => output.id) : [null];
-    return handles.flatMap((handle) =>
-      others.map((other) => ({
-        value: JSON.stringify([other.id, handle]),
-        label: edgeName(names, other.id, node.id, handle),
-        connection: { source: node.id, target: other.id, sourceHandle: handle },
-      })),
-    );
-  }, [definition.nodes, node.id, outputs, names]);
+  const choices = useMemo(() => connectionChoices(definition, node.id, names), [definition, node.id, names]);
 
   const [chosen, setChosen] = useState("");
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -110,12 +86,6 @@ export function ConnectionsSection({ node, definition, names, onConnect, onRemov
       </div>
     </PanelSection>
   );
-}
-
-/** The other node's title, with the route the edge leaves by when its source is a router. */
-function edgeName(names: NodeNames, otherId: string, sourceId: string, handle: string | null | undefined): string {
-  const route = names.outputsOf(sourceId).find((output) => output.id === handle)?.label;
-  return route ? `${names.titleOf(otherId)} (route ${route})` : names.titleOf(otherId);
 }
 
 const EDGE_LISTS = {

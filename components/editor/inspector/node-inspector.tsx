@@ -6,8 +6,9 @@ import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import { definitionOf } from "@/nodes/definitions";
 import { editorOf } from "@/nodes/editor";
+import type { NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
-import { ConnectionsSection, type NodeNames } from "./connections-section";
+import { ConnectionsSection } from "./connections-section";
 import { InspectorHeader } from "./inspector-header";
 import { ProblemList } from "./panel-section";
 
