@@ -467,7 +467,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
                 <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
                   <p className="text-sm font-semibold">Start with Run inputs</p>
-                  <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them.</p>
+                  <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them, or use Connect to… in the selected card&apos;s inspector.</p>
                 </div>
               </div>
             ) : null}
