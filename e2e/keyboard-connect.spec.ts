@@ -25,6 +25,15 @@ async function tabTo(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Ta
   await expect(target).toBeFocused();
 }
 
+/** The card shows its focus ring; the picture takes a margin around the card, since the ring is drawn outside it. */
+async function expectFocusRing(page: Page, focused: Locator, path: string): Promise<void> {
+  await expect(focused).toHaveCSS("outline-style", "solid");
+  await expect(focused).toHaveCSS("outline-width", "2px");
+  const box = await focused.boundingBox();
+  expect(box).not.toBeNull();
+  await page.screenshot({ path, clip: { x: box!.x - 16, y: box!.y - 16, width: box!.width + 32, height: box!.height + 32 }, animations: "disabled" });
+}
+
 async function savedEdges(page: Page, id: string): Promise<{ source: string; target: string }[]> {
   const response = await page.request.get(`/api/workflows/${id}`);
   expect(response.ok(), await response.text()).toBe(true);
@@ -51,16 +60,7 @@ test("connect two nodes and remove the connection with the keyboard only", async
   const inputCard = card(page, "Run inputs");
   await inputCard.focus();
   await expect(inputCard).toBeFocused();
-  // The focus ring is drawn outside the card, so the picture takes a margin around it.
-  const box = await inputCard.boundingBox();
-  expect(box).not.toBeNull();
-  await page.screenshot({
-    path: testInfo.outputPath("focused-card.png"),
-    clip: { x: box!.x - 16, y: box!.y - 16, width: box!.width + 32, height: box!.height + 32 },
-    animations: "disabled",
-  });
-  await expect(inputCard).toHaveCSS("outline-style", "solid");
-  await expect(inputCard).toHaveCSS("outline-width", "2px");
+  await expectFocusRing(page, inputCard, testInfo.outputPath("focused-card.png"));
   await page.keyboard.press("Enter");
   const inputInspector = page.getByRole("region", { name: "Inspector: Run inputs" });
   const connections = inputInspector.getByRole("region", { name: "Connections" });
@@ -114,4 +114,9 @@ test("connect two nodes and remove the connection with the keyboard only", async
   await expect(toolbarStatus).toHaveText("Saved");
   await expect(page.getByText("1 problem", { exact: true })).toBeVisible();
   expect(await savedEdges(page, id)).toEqual([]);
+
+  // The ring holds in the dark theme too, on the selected card.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await outputCard.focus();
+  await expectFocusRing(page, outputCard, testInfo.outputPath("focused-card-dark.png"));
 });
