@@ -5,6 +5,8 @@ import { Button } from "@/components/ui/button";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
+import type { NodeNames } from "@/lib/editor/connection-choices";
+import type { Connection } from "@/lib/editor/definition-edits";
 import { NodeInspector } from "./inspector/node-inspector";
 import { WorkflowSettingsPanel } from "./workflow-settings-panel";
 
@@ -22,6 +24,9 @@ interface InspectorPanelProps {
   generalProblems: readonly WorkflowProblem[];
   onNodeChange: (node: WorkflowNode) => void;
   onDeleteSelection: () => void;
+  names: NodeNames;
+  onConnect: (connection: Connection) => string | null;
+  onRemoveEdge: (edgeId: string) => void;
   onSettingsChange: <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => void;
 }
 
@@ -38,6 +43,9 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
         problems={(props.problemsByNode.get(node.id) as WorkflowProblem[] | undefined) ?? NO_PROBLEMS}
         onChange={props.onNodeChange}
         onDelete={props.onDeleteSelection}
+        names={props.names}
+        onConnect={props.onConnect}
+        onRemoveEdge={props.onRemoveEdge}
       />
     );
   }

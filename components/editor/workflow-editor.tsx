@@ -3,6 +3,7 @@
 import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
+import type { NodeNames } from "@/lib/editor/connection-choices";
 import { autoLayout, CARD_HEIGHT, CARD_WIDTH, type Point } from "@/lib/editor/auto-layout";
 import {
   addEdge,
@@ -10,6 +11,7 @@ import {
   createNode,
   edgeForConnection,
   moveNodes,
+  type Connection as NodeConnection,
   removeElements,
   replaceNode,
   type PaletteItem,
@@ -152,16 +154,23 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     });
   }, []);
 
-  const onConnect = useCallback(
-    (connection: Connection) => {
+  /** Adds the edge a connection makes, as one undo step; the reason it cannot, else null. The canvas and the inspector both connect through it. */
+  const connect = useCallback(
+    (connection: NodeConnection): string | null => {
       const result = edgeForConnection(definition, connection);
-      if ("refused" in result) {
-        setNotice(result.refused);
-        return;
-      }
+      if ("refused" in result) return result.refused;
       commit((current) => addEdge(current, result.edge));
+      return null;
     },
     [definition, commit],
+  );
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const refused = connect(connection);
+      if (refused !== null) setNotice(refused);
+    },
+    [connect],
   );
 
   const isValidConnection = useCallback(
@@ -381,6 +390,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [selectedId, commit, select],
   );
 
+  const removeEdge = useCallback((edgeId: string) => deleteElements(NONE, new Set([edgeId])), [deleteElements]);
+
   const deleteSelection = useCallback(() => deleteElements(selectedNodes, selectedEdges), [deleteElements, selectedNodes, selectedEdges]);
 
   const onSettingsChange = useCallback(
@@ -398,6 +409,13 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     const names = new Map<string, string>();
     for (const node of flowNodes) names.set(node.id, node.data.title);
     return names;
+  }, [flowNodes]);
+  const inspectorNames = useMemo<NodeNames>(() => {
+    const cards = new Map(flowNodes.map((node) => [node.id, node.data]));
+    return {
+      titleOf: (nodeId) => cards.get(nodeId)?.title ?? "A node no longer in this workflow",
+      outputsOf: (nodeId) => cards.get(nodeId)?.outputs ?? [],
+    };
   }, [flowNodes]);
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
 
@@ -449,7 +467,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
                 <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
                   <p className="text-sm font-semibold">Start with Run inputs</p>
-                  <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them.</p>
+                  <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them, or use Connect to… in the selected card&apos;s inspector.</p>
                 </div>
               </div>
             ) : null}
@@ -474,6 +492,9 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               generalProblems={validation.general}
               onNodeChange={onNodeChange}
               onDeleteSelection={deleteSelection}
+              names={inspectorNames}
+              onConnect={connect}
+              onRemoveEdge={removeEdge}
               onSettingsChange={onSettingsChange}
             />
           </aside>

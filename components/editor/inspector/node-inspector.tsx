@@ -6,6 +6,9 @@ import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import { definitionOf } from "@/nodes/definitions";
 import { editorOf } from "@/nodes/editor";
+import type { NodeNames } from "@/lib/editor/connection-choices";
+import type { Connection } from "@/lib/editor/definition-edits";
+import { ConnectionsSection } from "./connections-section";
 import { InspectorHeader } from "./inspector-header";
 import { ProblemList } from "./panel-section";
 
@@ -17,14 +20,18 @@ export interface NodeInspectorProps {
   problems: WorkflowProblem[];
   onChange: (node: WorkflowNode) => void;
   onDelete: () => void;
+  names: NodeNames;
+  /** Commits a connection as a canvas drag does; the reason it was refused, else null. */
+  onConnect: (connection: Connection) => string | null;
+  onRemoveEdge: (edgeId: string) => void;
 }
 
 /**
  * The selected node's panel: a shared header (label, id, delete) and, per
- * kind, its own panel (nodes/<kind>/editor.tsx, by the table in nodes/editor.ts).
+ * kind, its own panel below the shared Connections section (nodes/<kind>/editor.tsx, by the table in nodes/editor.ts).
  * Re-keyed by node id so one node's drafts never leak into another's.
  */
-export function NodeInspector({ node, definition, tools, problems, onChange, onDelete }: NodeInspectorProps) {
+export function NodeInspector({ node, definition, tools, problems, onChange, onDelete, names, onConnect, onRemoveEdge }: NodeInspectorProps) {
   const editor = editorOf(node);
   const kind = definitionOf(node);
   const heading = editor.heading?.(node, tools) ?? { title: kind.title, icon: kind.icon };
@@ -62,6 +69,7 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
           <ProblemList problems={general} />
         </div>
       ) : null}
+      <ConnectionsSection node={node} definition={definition} names={names} onConnect={onConnect} onRemoveEdge={onRemoveEdge} />
       <Panel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
     </div>
   );

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { connectionChoices, edgeName, type NodeNames } from "./connection-choices";
+import { edgeForConnection } from "./definition-edits";
+
+const definition: Pick<WorkflowDefinition, "nodes" | "edges"> = {
+  nodes: [
+    { id: "input", kind: "input", position: { x: 0, y: 0 }, fields: [] },
+    { id: "router", kind: "router", position: { x: 300, y: 0 }, routes: [{ id: "big", label: "Big order", value: "{{ inputs.total }}", operator: "is_true", compareTo: "" }] },
+    { id: "output", kind: "output", position: { x: 600, y: 0 }, value: "" },
+  ],
+  edges: [],
+};
+
+const titles: Record<string, string> = { input: "Run inputs", router: "Router", output: "Output" };
+const names: NodeNames = {
+  titleOf: (nodeId) => titles[nodeId] ?? "Unknown",
+  outputsOf: (nodeId) => (nodeId === "router" ? [{ id: "big", label: "Big order" }, { id: "default", label: "default" }] : []),
+};
+
+describe("connectionChoices", () => {
+  it("offers every other node once, by title, from a node with one output", () => {
+    const choices = connectionChoices(definition, "input", names);
+    expect(choices.map((choice) => choice.label)).toEqual(["Router", "Output"]);
+    expect(choices.map((choice) => choice.connection)).toEqual([
+      { source: "input", target: "router", sourceHandle: null },
+      { source: "input", target: "output", sourceHandle: null },
+    ]);
+  });
+
+  it("offers each target once per route of a router, so the canvas's rule accepts what it offers", () => {
+    const choices = connectionChoices(definition, "router", names);
+    expect(choices.map((choice) => choice.label)).toEqual([
+      "Run inputs (route Big order)",
+      "Output (route Big order)",
+      "Run inputs (route default)",
+      "Output (route default)",
+    ]);
+    const toOutput = choices.filter((choice) => choice.connection.target === "output");
+    expect(toOutput.map((choice) => edgeForConnection(definition, choice.connection))).toEqual([
+      { edge: { id: "router.big->output", source: "router", target: "output", sourceHandle: "big" } },
+      { edge: { id: "router.default->output", source: "router", target: "output", sourceHandle: "default" } },
+    ]);
+  });
+
+  it("leaves refusals to edgeForConnection, which says why", () => {
+    const [backToInput] = connectionChoices(definition, "output", names);
+    expect(backToInput!.label).toBe("Run inputs");
+    expect(edgeForConnection(definition, backToInput!.connection)).toEqual({ refused: "Run inputs start the workflow: nothing can flow into them." });
+  });
+});
+
+describe("edgeName", () => {
+  it("names the other node, with the route when the source is a router", () => {
+    expect(edgeName(names, "output", "router", "big")).toBe("Output (route Big order)");
+    expect(edgeName(names, "router", "input", null)).toBe("Router");
+  });
+});

@@ -1,0 +1,41 @@
+import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import type { Connection } from "./definition-edits";
+
+/** What a card is called (its label, else its kind's or tool's title) and its named outputs, by node id. */
+export interface NodeNames {
+  titleOf: (nodeId: string) => string;
+  /** A router's routes (and "default"); empty for a node with one unnamed output. */
+  outputsOf: (nodeId: string) => readonly { id: string; label: string }[];
+}
+
+/** One entry of the inspector's "Connect to…": a target, by a route when the source has routes. */
+export interface ConnectionChoice {
+  value: string;
+  label: string;
+  connection: Connection;
+}
+
+/** The other node's title, with the route the edge leaves by when its source is a router. */
+export function edgeName(names: NodeNames, otherId: string, sourceId: string, handle: string | null | undefined): string {
+  const route = names.outputsOf(sourceId).find((output) => output.id === handle)?.label;
+  return route ? `${names.titleOf(otherId)} (route ${route})` : names.titleOf(otherId);
+}
+
+/**
+ * Every connection a keyboard can ask for from `sourceId`: each other node,
+ * once per named output (a router's routes) or once for the one output.
+ * Nothing is filtered here: whether one is allowed is edgeForConnection's to
+ * say when it is made, so the inspector gives the canvas's reason.
+ */
+export function connectionChoices(definition: Pick<WorkflowDefinition, "nodes">, sourceId: string, names: NodeNames): ConnectionChoice[] {
+  const outputs = names.outputsOf(sourceId);
+  const handles: (string | null)[] = outputs.length > 0 ? outputs.map((output) => output.id) : [null];
+  const others = definition.nodes.filter((other) => other.id !== sourceId);
+  return handles.flatMap((handle) =>
+    others.map((other) => ({
+      value: JSON.stringify([other.id, handle]),
+      label: edgeName(names, other.id, sourceId, handle),
+      connection: { source: sourceId, target: other.id, sourceHandle: handle },
+    })),
+  );
+}
