@@ -38,9 +38,9 @@ test("build a three-node workflow by drag and drop, save it and find it unchange
 
   // Connect them: from a card's output dot to the next card's input dot.
   await page.getByLabel("Output of Run inputs", { exact: true }).dragTo(page.getByLabel("Input of Write a File", { exact: true }));
-  await expect(canvas.getByRole("group", { name: /^Edge from input_1 to write_file_1$/ })).toBeAttached();
+  await expect(canvas.getByRole("group", { name: /^Connection from Run inputs to Write a File$/ })).toBeAttached();
   await page.getByLabel("Output of Write a File", { exact: true }).dragTo(page.getByLabel("Input of Output", { exact: true }));
-  await expect(canvas.getByRole("group", { name: /^Edge from write_file_1 to output_1$/ })).toBeAttached();
+  await expect(canvas.getByRole("group", { name: /^Connection from Write a File to Output$/ })).toBeAttached();
 
   // Write a File: its settings come from the tool's settings schema, its inputs from its input schema.
   await card(page, "Write a File").click();
@@ -71,7 +71,7 @@ test("build a three-node workflow by drag and drop, save it and find it unchange
   await expect(card(page, "Run inputs")).toBeVisible();
   await expect(card(page, "Write a File")).toBeVisible();
   await expect(card(page, "Output")).toBeVisible();
-  await expect(canvas.getByRole("group", { name: /^Edge from / })).toHaveCount(2);
+  await expect(canvas.getByRole("group", { name: /^Connection from / })).toHaveCount(2);
   await expect(page.getByText("v2", { exact: true })).toBeVisible();
 
   await card(page, "Write a File").click();

@@ -75,7 +75,7 @@ test("connect two nodes and remove the connection with the keyboard only", async
   await page.keyboard.press("Enter");
   const removeOutgoing = connections.getByRole("button", { name: "Remove the connection to Output", exact: true });
   await expect(removeOutgoing).toBeVisible();
-  await expect(canvasOf(page).getByRole("group", { name: /^Edge from input to output$/ })).toBeAttached();
+  await expect(canvasOf(page).getByRole("group", { name: /^Connection from Run inputs to Output$/ })).toBeAttached();
   await connections.screenshot({ path: testInfo.outputPath("connections-section.png"), animations: "disabled" });
 
   // Save with Ctrl+S: the workflow is ready to run and the saved definition has the edge.
@@ -101,7 +101,7 @@ test("connect two nodes and remove the connection with the keyboard only", async
   await tabTo(page, removeIncoming, "Shift+Tab");
   await page.keyboard.press("Enter");
   await expect(outputConnections.getByText("Nothing feeds this node.")).toBeVisible();
-  await expect(canvasOf(page).getByRole("group", { name: /^Edge from input to output$/ })).toHaveCount(0);
+  await expect(canvasOf(page).getByRole("group", { name: /^Connection from Run inputs to Output$/ })).toHaveCount(0);
   await expect(outputConnections.getByRole("combobox", { name: "Connect to…" })).toBeFocused();
 
   // The removal is one step of the editor's history, as a canvas delete is: undone and redone from the keyboard.

@@ -53,7 +53,7 @@ test("add a webhook trigger, copy its address, publish, curl it and watch the ru
   await triggers.getByRole("button", { name: /^Webhook/ }).dragTo(canvas, { targetPosition: { x: 160, y: 620 } });
   await expect(card(page, "Webhook")).toBeVisible();
   await page.getByLabel("Output of Webhook", { exact: true }).dragTo(page.getByLabel("Input of Output", { exact: true }));
-  await expect(canvas.getByRole("group", { name: /^Edge from webhook_1 to output$/ })).toBeAttached();
+  await expect(canvas.getByRole("group", { name: /^Connection from Webhook to Output$/ })).toBeAttached();
 
   // Who may call it: a token in a header, the stored secret.
   await card(page, "Webhook").click();

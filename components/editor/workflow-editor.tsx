@@ -3,7 +3,7 @@
 import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
-import type { NodeNames } from "@/lib/editor/connection-choices";
+import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
 import { autoLayout, CARD_HEIGHT, CARD_WIDTH, type Point } from "@/lib/editor/auto-layout";
 import {
   addEdge,
@@ -94,7 +94,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes }),
     [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes],
   );
-  const flowEdges = useMemo(() => mapEdges(definition.edges, selectedEdges), [mapEdges, definition.edges, selectedEdges]);
 
   useEffect(() => {
     if (notice === null) return;
@@ -417,6 +416,11 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
       outputsOf: (nodeId) => cards.get(nodeId)?.outputs ?? [],
     };
   }, [flowNodes]);
+  // Edges are named by the cards they join (a screen reader would otherwise read their internal ids).
+  const flowEdges = useMemo(
+    () => mapEdges(definition.edges, selectedEdges, (edge) => edgeLabel(inspectorNames, edge)),
+    [mapEdges, definition.edges, selectedEdges, inspectorNames],
+  );
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
 
   return (

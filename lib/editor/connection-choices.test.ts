@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
-import { connectionChoices, edgeName, type NodeNames } from "./connection-choices";
+import { connectionChoices, edgeLabel, edgeName, type NodeNames } from "./connection-choices";
+import { createFlowEdgeMapper } from "./to-flow";
 import { edgeForConnection } from "./definition-edits";
 
 const definition: Pick<WorkflowDefinition, "nodes" | "edges"> = {
@@ -54,5 +55,19 @@ describe("edgeName", () => {
   it("names the other node, with the route when the source is a router", () => {
     expect(edgeName(names, "output", "router", "big")).toBe("Output (route Big order)");
     expect(edgeName(names, "router", "input", null)).toBe("Router");
+  });
+});
+
+describe("edge labels on the canvas", () => {
+  it("name an edge by the cards it joins, never by ids, and follow a renamed card", () => {
+    const edge = { id: "e1", source: "router", target: "output", sourceHandle: "big" };
+    expect(edgeLabel(names, edge)).toBe("Connection from Router to Output (route Big order)");
+    const mapEdges = createFlowEdgeMapper();
+    const first = mapEdges([edge], new Set(), (each) => edgeLabel(names, each));
+    expect(first[0]!.ariaLabel).toBe("Connection from Router to Output (route Big order)");
+    // The same edge keeps its object while nothing changed, and gets a new one when a card's title does.
+    expect(mapEdges([edge], new Set(), (each) => edgeLabel(names, each))[0]).toBe(first[0]);
+    const renamed: NodeNames = { ...names, titleOf: (nodeId) => (nodeId === "output" ? "Reply" : names.titleOf(nodeId)) };
+    expect(mapEdges([edge], new Set(), (each) => edgeLabel(renamed, each))[0]!.ariaLabel).toBe("Connection from Router to Reply (route Big order)");
   });
 });

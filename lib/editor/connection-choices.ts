@@ -21,6 +21,11 @@ export function edgeName(names: NodeNames, otherId: string, sourceId: string, ha
   return route ? `${names.titleOf(otherId)} (route ${route})` : names.titleOf(otherId);
 }
 
+/** An edge as a screen reader names it: "Connection from Run inputs to Write a File (route yes)". */
+export function edgeLabel(names: NodeNames, edge: { source: string; target: string; sourceHandle?: string | null }): string {
+  return `Connection from ${names.titleOf(edge.source)} to ${edgeName(names, edge.target, edge.source, edge.sourceHandle)}`;
+}
+
 /**
  * Every connection a keyboard can ask for from `sourceId`: each other node,
  * once per named output (a router's routes) or once for the one output.

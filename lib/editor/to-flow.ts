@@ -155,21 +155,23 @@ function sameCardInputs(a: WorkflowNode, b: WorkflowNode): boolean {
 interface EdgeEntry {
   source: WorkflowEdge;
   selected: boolean;
+  label: string | undefined;
   flowEdge: FlowEdge;
 }
 
-/** Like {@link createFlowNodeMapper}, for edges. */
-export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selected: ReadonlySet<string>) => FlowEdge[] {
+/** Like {@link createFlowNodeMapper}, for edges; `labelOf` names each for screen readers. */
+export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selected: ReadonlySet<string>, labelOf?: (edge: WorkflowEdge) => string) => FlowEdge[] {
   let cache = new Map<string, EdgeEntry>();
-  return (edges, selectedEdges) => {
+  return (edges, selectedEdges, labelOf) => {
     const next = new Map<string, EdgeEntry>();
     const result = edges.map((source) => {
       const selected = selectedEdges.has(source.id);
+      const label = labelOf?.(source);
       const previous = cache.get(source.id);
       const entry =
-        previous && previous.source === source && previous.selected === selected
+        previous && previous.source === source && previous.selected === selected && previous.label === label
           ? previous
-          : { source, selected, flowEdge: toFlowEdge(source, selected) };
+          : { source, selected, label, flowEdge: toFlowEdge(source, selected, label) };
       next.set(source.id, entry);
       return entry.flowEdge;
     });
@@ -178,12 +180,13 @@ export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selecte
   };
 }
 
-export function toFlowEdge(edge: WorkflowEdge, selected = false): FlowEdge {
+export function toFlowEdge(edge: WorkflowEdge, selected = false, label?: string): FlowEdge {
   return {
     id: edge.id,
     source: edge.source,
     target: edge.target,
     ...(edge.sourceHandle ? { sourceHandle: edge.sourceHandle } : {}),
+    ...(label ? { ariaLabel: label } : {}),
     selected,
   };
 }
