@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseSecretReference } from "@/lib/tools/contracts";
 import { FIELD_NAME, nodeBase } from "../node-base";
 import type { NodeKindDefinition } from "../node-kind";
 
@@ -53,8 +54,6 @@ export const WebhookMappingSchema = z.object({
 });
 export type WebhookMapping = z.infer<typeof WebhookMappingSchema>;
 
-/** A stored secret's reference, `${NAME}`; the value never enters the definition. */
-const SECRET_REFERENCE = /^\$\{[A-Z_][A-Z0-9_]*\}$/;
 
 /** The webhook's settings: the form the inspector generates from this schema (z.toJSONSchema); `.describe` is each field's help. */
 export const WebhookSettingsSchema = z.object({
@@ -74,7 +73,7 @@ export const WebhookSettingsSchema = z.object({
     .string()
     .trim()
     .max(200)
-    .refine((value) => value === "" || SECRET_REFERENCE.test(value), "pick a stored secret; its value never goes into the workflow")
+    .refine((value) => value === "" || parseSecretReference(value) !== null, "pick a stored secret; its value never goes into the workflow")
     .default("")
     .describe("The stored secret holding the token, or the signing secret the sender was given."),
   header: headerName("the header").default("Authorization").describe("The header carrying the token or the signature, e.g. Authorization, X-Hub-Signature-256 or Stripe-Signature."),

@@ -1,9 +1,9 @@
+import { parseSecretReference } from "@/lib/tools/contracts";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import type { NodeKindServer } from "../node-kind-server";
 import { HOOK_PATH, hookPath, type WebhookNode } from "./definition";
 import { parseRequestSource } from "./request-mapping";
 
-const SECRET_NAME = /^\$\{([A-Z_][A-Z0-9_]*)\}$/;
 
 export const webhookServer: NodeKindServer<WebhookNode> = {
   validate: async (node, { definition, secrets, problems, requirements }) => {
@@ -16,7 +16,7 @@ export const webhookServer: NodeKindServer<WebhookNode> = {
       );
     }
     if (node.authentication === "header-token" || node.authentication === "hmac-sha256") {
-      const name = SECRET_NAME.exec(node.secret)?.[1];
+      const name = parseSecretReference(node.secret);
       if (!name) {
         error("secret", node.authentication === "header-token" ? "Pick the stored secret senders must present as the token." : "Pick the stored secret that signs the deliveries (the sender's signing secret).");
       } else {

@@ -1,3 +1,4 @@
+import { parseSecretReference } from "@/lib/tools/contracts";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import { countRejection, findLiveWebhook, runOfDelivery, type LiveWebhook } from "@/lib/persistence/publishing";
 import { IdempotencyKeyTaken, runOutcome } from "@/lib/persistence/run-queries";
@@ -39,7 +40,6 @@ import { inspectionCapture, settleTestListen } from "./test-capture";
 const NOBODY_LISTENS = "Nobody listens at this test address: press “Listen for a test delivery” in the webhook's inspector, then send it again.";
 
 const limiter = new RateLimiter();
-const SECRET_NAME = /^\$\{([A-Z_][A-Z0-9_]*)\}$/;
 
 export async function deliver(studio: Studio, request: HookRequest, address: HookAddress = "live"): Promise<HookReply> {
   const refusedHost = hostRefusal(request.headers.host ?? null);
@@ -79,7 +79,7 @@ export async function deliver(studio: Studio, request: HookRequest, address: Hoo
   const raw = declaredLength > limit ? "too-large" : await request.readBody(limit);
   if (raw === "too-large") return rejected(413, `The body is larger than this webhook's limit of ${node.maxBodyKilobytes} KB.`);
 
-  const secretName = SECRET_NAME.exec(node.secret)?.[1];
+  const secretName = parseSecretReference(node.secret);
   const secret = secretName ? await studio.secrets(secretName) : undefined;
   if (node.authentication !== "none" && (secret === undefined || secret === "")) {
     console.error(`[studio] webhook ${prefix}${webhook.path}: its secret ${secretName ?? "(none picked)"} is not set; deliveries are refused until it is`);

@@ -10,7 +10,7 @@ import { createToolContext } from "../../../tool-context";
 import { DatabaseToolError } from "./session";
 import { SqlTool } from "./sql-tool";
 import { openSqlite } from "./sqlite-session";
-import { isAlive, waitFor as waitUntil } from "../../../testing/processes";
+import { isAlive, waitFor } from "../../../testing/processes";
 
 /** Never ends on its own: counts upwards for ever. */
 const RUNAWAY = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
@@ -59,14 +59,6 @@ function sqliteChildren(): string[] {
   return listing.split("\n").filter((line) => line.includes("better-sqlite3"));
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = SLACK_MS): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 describe("sql tool: SQLite statements run where they can be stopped", () => {
   it("stops a runaway query at the timeout with an error that says what to do, the event loop free meanwhile", async () => {
@@ -88,7 +80,7 @@ describe("sql tool: SQLite statements run where they can be stopped", () => {
     } finally {
       await session.close();
     }
-    expect(await waitFor(() => sqliteChildren().length === 0)).toBe(true);
+    await waitFor(() => sqliteChildren().length === 0, SLACK_MS, "the SQLite process gone");
   });
 
   it("stops a runaway query at once when the run is cancelled", async () => {
@@ -109,7 +101,7 @@ describe("sql tool: SQLite statements run where they can be stopped", () => {
     expect(abortedAt).toBeGreaterThan(0);
     expect(finishedAt - abortedAt).toBeLessThan(2_000);
     expect(ticks).toBeGreaterThan(5);
-    expect(await waitFor(() => sqliteChildren().length === 0)).toBe(true);
+    await waitFor(() => sqliteChildren().length === 0, SLACK_MS, "the SQLite process gone");
   });
 
   it("refuses to start when the signal is already cancelled", async () => {
@@ -155,12 +147,12 @@ describe("a SQLite reader and the studio's death", () => {
     host.stdout.setEncoding("utf8");
     host.stdout.on("data", (text: string) => (said += text));
     const exited = new Promise((resolve) => host.once("exit", resolve));
-    await waitUntil(() => /reader \d+/.test(said) || host.exitCode !== null, 60_000, "the host opening its reader");
+    await waitFor(() => /reader \d+/.test(said) || host.exitCode !== null, 60_000, "the host opening its reader");
     const reader = Number(/reader (\d+)/.exec(said)?.[1]);
     expect(isAlive(reader)).toBe(true);
     host.kill("SIGKILL");
     await exited;
     // Its parent gone, the reader is killed by the kernel (setpriv's parent-death signal), not left counting for ever.
-    await waitUntil(() => !isAlive(reader), SLACK_MS, "the reader gone after the host's SIGKILL");
+    await waitFor(() => !isAlive(reader), SLACK_MS, "the reader gone after the host's SIGKILL");
   }, 90_000);
 });
