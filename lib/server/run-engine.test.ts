@@ -515,6 +515,72 @@ describe("RunEngine as a worker drives runs (drive, parkWhenWaiting)", () => {
     expect((await readEvents(runId, 0, 1000, temp.database)).length).toBe(types.length);
   });
 
+  it("hands a run back at shutdown only once its step in flight is stored as finished, so the next drive does not find it cut off", async () => {
+    // A step the test lets finish, and a store whose commit of that step's success the test holds.
+    let releaseStep!: () => void;
+    const stepReleased = new Promise<void>((resolve) => (releaseStep = resolve));
+    let stepStarted!: () => void;
+    const started = new Promise<void>((resolve) => (stepStarted = resolve));
+    class HeldTool extends Tool<Record<string, never>> {
+      name = "held";
+      title = "Held step";
+      description = "Finishes when the test says so.";
+      inputModel = z.object({});
+      override isReadOnly(): boolean {
+        return true;
+      }
+      override async call(): Promise<ToolResult> {
+        stepStarted();
+        await stepReleased;
+        return ToolResult.ok("done");
+      }
+    }
+    let openCommit!: () => void;
+    const commitOpened = new Promise<void>((resolve) => (openCommit = resolve));
+    let commitReached!: () => void;
+    const reached = new Promise<void>((resolve) => (commitReached = resolve));
+    const slowStore = Object.create(store) as PrismaRunStore;
+    slowStore.commit = async (runId, commit) => {
+      if (commit.steps.some((step) => step.nodeId === "held" && step.status === "succeeded")) {
+        commitReached();
+        await commitOpened;
+      }
+      return store.commit(runId, commit);
+    };
+    const worker = new RunEngine({ store: slowStore, bus, pool: () => new ToolPool([new HeldTool()]), secrets, workingDirectory: workRoot, parkWhenWaiting: true });
+    const workflow = await createWorkflow(
+      {
+        name: "handed back",
+        mode: "bypass",
+        nodes: [
+          { id: "held", kind: "tool", tool: "held", arguments: {} },
+          { id: "after", kind: "output", value: "after" },
+        ],
+        edges: [{ id: "a", source: "held", target: "after" }],
+      },
+      temp.database,
+    );
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    let outcome: string | undefined;
+    const driving = worker.drive(runId).then((result) => (outcome = result));
+    await started;
+
+    const handingBack = worker.handBackAll(30_000);
+    releaseStep();
+    await reached;
+    // The step's success is on its way to the database: the run has not left yet.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(outcome).toBeUndefined();
+    openCommit();
+    await handingBack;
+    await driving;
+    expect(outcome).toBe("handed-back");
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("running");
+    expect(detail.steps.find((step) => step.nodeId === "held")).toMatchObject({ status: "succeeded", attempt: 1 });
+    expect(detail.steps.find((step) => step.nodeId === "after")?.status).toBe("pending");
+  });
+
   it("cancels a run someone asked another process to cancel, without running anything of it", async () => {
     const worker = new RunEngine({ store, bus, pool: () => new ToolPool(allTools()), secrets, workingDirectory: workRoot, parkWhenWaiting: true });
     const workflow = await createWorkflow(writeWorkflow("default", "never.txt"), temp.database);

@@ -201,18 +201,22 @@ export class RunEngine {
    * written here).
    */
   async drive(runId: string, options: { signal?: AbortSignal } = {}): Promise<DriveOutcome> {
+    // Still leaving this process (its last writes on their way): this job came after it let go, so once it
+    // has left, the run is driven again from what is stored (a finished one is left alone below).
     const current = this.active.get(runId);
-    if (current) {
-      await current.settled;
-      return outcomeOf(current);
-    }
+    if (current) await current.settled;
     // Claimed before it is read: a drive that lost this run's job can no longer write over what this one reads.
     const driver = randomUUID();
     await this.options.store.claimRun(runId, driver);
     const run = await this.activate(runId, { continueParked: true });
     if (!run) return "finished";
     run.driver = driver;
-    const onAbort = () => this.park(run, { abortTools: true });
+    const onAbort = () => {
+      // Said on the log: a step cut off here is reported as interrupted by whoever drives the run next.
+      const reason = options.signal?.reason instanceof Error ? options.signal.reason.message : String(options.signal?.reason ?? "aborted");
+      this.options.log?.(`Run ${runId} is no longer driven here (${reason}); steps in flight are stopped`);
+      this.park(run, { abortTools: true });
+    };
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       await this.kickOff(run);
@@ -699,11 +703,18 @@ export class RunEngine {
     }
   }
 
-  /** A parked run leaves this process: nothing is written. */
+  /**
+   * A parked or handed-back run leaves this process: nothing more is written,
+   * but what its last steps wrote (a success is emitted without waiting) is
+   * durable before the drive says it is done, so the next drive finds those
+   * steps finished rather than cut off.
+   */
   private leave(run: ActiveRun): void {
     run.finished = true;
-    this.active.delete(run.runId);
-    run.resolveSettled();
+    void run.writer.idle().then(() => {
+      this.active.delete(run.runId);
+      run.resolveSettled();
+    });
   }
 
   /** An infrastructure failure (the database went away): stop the run here; a restart resumes it. */

@@ -34,4 +34,26 @@ describe("RunWriter", () => {
     await expect(writer.write({ steps: [], events: [event(3)] })).rejects.toThrow("the database went away");
     expect(committed).toEqual([[1]]);
   });
+
+  it("says when everything handed in so far is committed", async () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const committed: number[] = [];
+    const store = {
+      commit: async (_runId: string, commit: RunCommit) => {
+        await opened;
+        committed.push(...commit.events.map((each) => each.seq));
+      },
+    } as unknown as RunStore;
+    const writer = new RunWriter(store, "r");
+    await writer.idle();
+    void writer.write({ steps: [], events: [event(1)] });
+    let idle = false;
+    const waiting = writer.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    open();
+    await waiting;
+    expect(committed).toEqual([1]);
+  });
 });

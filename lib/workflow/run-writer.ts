@@ -21,6 +21,7 @@ export class RunWriter {
   private queue: Pending[] = [];
   private flushing = false;
   private failure: { error: unknown } | null = null;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly store: RunStore,
@@ -39,6 +40,17 @@ export class RunWriter {
         setImmediate(() => void this.flush());
       }
     });
+  }
+
+  /**
+   * Resolves once every write handed in so far has been committed or has
+   * failed: a run that leaves this process (parked, handed back) must not
+   * leave a step's result still on its way to the database, where the next
+   * drive's claim would refuse it and find the step cut off.
+   */
+  idle(): Promise<void> {
+    if (!this.flushing) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   private async flush(): Promise<void> {
@@ -62,5 +74,6 @@ export class RunWriter {
       }
     }
     this.flushing = false;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 }

@@ -50,6 +50,10 @@ describe("durability across SIGKILL", { timeout: 180_000 }, () => {
     const { id } = await api.createWorkflow(writeFileWorkflow(root));
     const run = await api.startRun(id, { text: "survived", file: "survivor.txt" });
     const approval = await api.waitForApproval(run.id);
+    // The approval is stored a moment before the step and the run say they wait (one commit): killed in
+    // between, the step is found running with its approval pending and waits again after a "resumed". Here the
+    // kill comes once the run is stored as waiting.
+    await api.waitForRun(run.id, ["awaiting_input"]);
 
     await server.kill("SIGKILL");
     await server.restart();

@@ -211,7 +211,9 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
     await stopped;
 
     const finished = await api.waitForRun(run.id, ["succeeded", "failed", "cancelled"], 60_000);
-    expect(finished.status, finished.error).toBe("succeeded");
+    // The logs of every worker say who drove the run and why it let go, should it not succeed.
+    const logs = [...stopping, ...workers].map((worker) => `--- worker ${worker.pid}\n${worker.logs()}`).join("\n");
+    expect(finished.status, `${finished.error}\n${logs}`).toBe("succeeded");
     expect(readFileSync(path.join(root, "steps.log"), "utf8")).toBe("one\ntwo-started\ntwo\nthree\n");
     const steps = Object.fromEntries(finished.steps.map((step: Json) => [step.nodeId, [step.status, step.attempt]]));
     expect(steps).toMatchObject({ one: ["succeeded", 1], two: ["succeeded", 1], three: ["succeeded", 1] });
