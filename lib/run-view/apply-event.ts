@@ -1,6 +1,7 @@
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import type { NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
 
 /**
@@ -30,9 +31,17 @@ export interface StepView {
   progress: string | null;
   output: StepOutput | null;
   error: string | null;
+  /** What kind of failure `error` is. */
+  errorKind: StepErrorKind | null;
+  /** The run went on past its failure: the steps after it read the error, or its error path was taken. */
+  handledBy: "continue" | "error-edge" | null;
   /** The resolved arguments; `undefined` = not known yet (the stream does not carry them). */
   input: unknown;
   attempt: number;
+  /** How many attempts it may take in all, when more than one (from its node-started events); null when not known. */
+  maxAttempts: number | null;
+  /** While it is retrying: when its next attempt is due. */
+  retryAt: string | null;
   startedAt: string | null;
   finishedAt: string | null;
   /** For agent steps: the streamed text and each tool call. */
@@ -59,7 +68,20 @@ export interface RunSnapshot {
 }
 
 export function emptyStep(): StepView {
-  return { status: "pending", progress: null, output: null, error: null, input: undefined, attempt: 0, startedAt: null, finishedAt: null };
+  return {
+    status: "pending",
+    progress: null,
+    output: null,
+    error: null,
+    errorKind: null,
+    handledBy: null,
+    input: undefined,
+    attempt: 0,
+    maxAttempts: null,
+    retryAt: null,
+    startedAt: null,
+    finishedAt: null,
+  };
 }
 
 /** The state a run view opens with: the run as stored, and the events that led to it (for the timeline). */
@@ -71,8 +93,12 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       progress: null,
       output: step.output,
       error: step.error,
+      errorKind: step.errorKind,
+      handledBy: null,
       input: step.input,
       attempt: step.attempt,
+      maxAttempts: null,
+      retryAt: step.status === "retrying" ? step.retryAt : null,
       startedAt: step.startedAt,
       finishedAt: step.finishedAt,
     };
@@ -86,7 +112,10 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     if (event.type === "node-started") {
       step.progress = null;
       delete step.agent;
+      step.maxAttempts = event.payload.maxAttempts ?? null;
     }
+    if (event.type === "node-retry-scheduled") step.maxAttempts = event.payload.maxAttempts;
+    if (event.type === "node-failed") step.handledBy = event.payload.handledBy ?? null;
     if (isAgentEvent(event)) step.agent = applyAgentEvent(step.agent, event);
     if (event.type === "node-skipped" && event.payload.reason === "attached" && typeof event.payload.agent === "string") {
       step.attachedTo = event.payload.agent;
@@ -140,7 +169,20 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         ...emptyStep(),
         status: "running",
         attempt: event.payload.attempt,
+        maxAttempts: event.payload.maxAttempts ?? null,
         startedAt: event.createdAt,
+      }));
+    case "node-retry-scheduled":
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "retrying",
+        progress: null,
+        error: event.payload.error,
+        errorKind: event.payload.errorKind,
+        attempt: event.payload.attempt,
+        maxAttempts: event.payload.maxAttempts,
+        retryAt: event.payload.retryAt,
+        finishedAt: event.createdAt,
       }));
     case "node-progress":
     case "node-notified": {
@@ -162,6 +204,9 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         ...step,
         status: "failed",
         error: stringOr(event.payload.error, "The step failed."),
+        errorKind: event.payload.errorKind ?? step.errorKind,
+        handledBy: event.payload.handledBy ?? null,
+        retryAt: null,
         input: undefined,
         finishedAt: event.createdAt,
       }));
