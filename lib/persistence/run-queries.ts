@@ -89,6 +89,17 @@ async function findRunnableVersionWithPrisma(workflowId: string, version: number
 }
 
 /**
+ * The version a workflow's runs as an error workflow start: its published
+ * version, as its other triggers do, else (never published) its newest.
+ * NotFoundError for an unknown workflow.
+ */
+export async function findErrorWorkflowVersion(workflowId: string, database: StudioDatabase = getDatabase()): Promise<RunnableVersion> {
+  const workflow = await database.workflow.findUnique({ where: { id: workflowId }, select: { publishedVersion: true } });
+  if (!workflow) throw new NotFoundError("workflow", workflowId);
+  return findRunnableVersion(workflowId, workflow.publishedVersion ?? undefined, database);
+}
+
+/**
  * Records that `by` asked to cancel the run, when it is unfinished and nobody
  * asked before, with `withinTransaction` (the job that makes a worker act on
  * it) and a `pg_notify` on CANCELS_CHANNEL in the same transaction, so the

@@ -20,6 +20,8 @@ export interface RunViewState {
   approvals: readonly ApprovalView[];
   /** The most recent events, oldest first, for the timeline (at most `TIMELINE_LIMIT`); streamed model text is in the agent's panel, not here. */
   timeline: readonly RunEvent[];
+  /** The run of the error workflow its failure started, once it is known. */
+  errorWorkflowRunId: string | null;
 }
 
 /** A step's status as the run view shows it: the scheduler's, or `attached` for a tool an agent calls (never a step of its own). */
@@ -65,6 +67,7 @@ export interface RunSnapshot {
   lastSeq: number;
   steps: readonly StepRecord[];
   approvals: readonly ApprovalView[];
+  errorWorkflowRun?: { id: string } | null;
 }
 
 export function emptyStep(): StepView {
@@ -134,6 +137,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     steps,
     approvals: run.approvals.map((approval) => ({ ...approval, arguments: { ...approval.arguments } })),
     timeline,
+    errorWorkflowRunId: run.errorWorkflowRun?.id ?? null,
   };
 }
 
@@ -161,7 +165,13 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     case "run-succeeded":
       return { ...withdrawApprovals(next, null), status: "succeeded", output: event.payload.output ?? null, error: null, finishedAt: event.createdAt };
     case "run-failed":
-      return { ...withdrawApprovals(next, null), status: "failed", error: stringOr(event.payload.error, "The run failed."), finishedAt: event.createdAt };
+      return {
+        ...withdrawApprovals(next, null),
+        status: "failed",
+        error: stringOr(event.payload.error, "The run failed."),
+        finishedAt: event.createdAt,
+        errorWorkflowRunId: event.payload.errorWorkflowRunId ?? next.errorWorkflowRunId,
+      };
     case "run-cancelled":
       return { ...withdrawApprovals(next, null), status: "cancelled", error: stringOr(event.payload.error, "Cancelled."), finishedAt: event.createdAt };
     case "node-started":
