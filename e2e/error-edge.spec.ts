@@ -95,6 +95,8 @@ test("an error edge built in the editor is taken in the live run view, after the
   await expect(page.getByRole("group", { name: "Write the note, waiting for you" })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole("group", { name: "Report, skipped" })).toBeVisible();
   await expect(page.getByRole("group", { name: "Fetch the status, failed" })).toBeVisible();
+  // The page opened the step that waits; the failed one says how its failure was handled.
+  await page.getByLabel("Show node").selectOption("fetch");
   await expect(page.getByText("Handled: its error path to Write the note was taken, and its normal path skipped.")).toBeVisible();
   await expect(heading).toContainText("waiting for you");
   await expect(page.locator(".react-flow__edge.error-edge.taken")).toHaveCount(1);

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultPool, secretsFromRecord } from "@/lib/tools";
 import { validateWorkflow } from "./validate";
@@ -307,5 +309,20 @@ describe("validateWorkflow on failure handling", () => {
     expect(await check("picky")).toEqual([expect.objectContaining({ field: "errorWorkflowId", message: expect.stringContaining("“channel”") })]);
     // Without a way to look workflows up (a file the CLI runs), the check is left out.
     expect((await validateWorkflow({ ...base, errorWorkflowId: "gone" }, options)).problems).toEqual([]);
+  });
+});
+
+describe("the README's error path", () => {
+  const file = path.join(import.meta.dirname, "../../examples/error-edge.workflow.json");
+
+  it("is the example file, word for word", () => {
+    const readme = readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8");
+    expect(readme).toContain(readFileSync(file, "utf8").trim());
+  });
+
+  it("is a sound workflow whose error edge leaves the fetch's error handle", async () => {
+    const result = await validateWorkflow(JSON.parse(readFileSync(file, "utf8")), options);
+    expect(result.problems).toEqual([]);
+    expect(result.definition?.edges.find((edge) => edge.sourceHandle === "error")).toMatchObject({ source: "fetch", target: "down" });
   });
 });

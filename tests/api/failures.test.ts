@@ -118,7 +118,7 @@ describe("the error workflow", () => {
 describe("a retry's wait across a SIGKILL", { timeout: 240_000 }, () => {
   it("goes on after the restart where it was: the same attempt count, the next attempt no sooner than it was due", async () => {
     const port = await freePort();
-    const { id } = await api.createWorkflow(fetchWorkflow("Retries across a restart", port, { retry: { maxAttempts: 3, initialDelayMs: 6000 } }));
+    const { id } = await api.createWorkflow(fetchWorkflow("Retries across a restart", port, { retry: { maxAttempts: 3, initialDelayMs: 15_000 } }));
     const run = await api.startRun(id);
     const retrying = await waitFor(
       async () => {
@@ -145,8 +145,8 @@ describe("a retry's wait across a SIGKILL", { timeout: 240_000 }, () => {
       expect(ofType(events, "node-started", "fetch").map((event) => event.payload.attempt)).toEqual([1, 2]);
       const scheduled = ofType(events, "node-retry-scheduled", "fetch");
       expect(scheduled).toHaveLength(1);
-      expect(scheduled[0]!.payload).toMatchObject({ attempt: 1, maxAttempts: 3, delayMs: 6000, retryAt: retrying.retryAt });
-      // The second attempt waited out what was left of the delay, not a new one and not none.
+      expect(scheduled[0]!.payload).toMatchObject({ attempt: 1, maxAttempts: 3, delayMs: 15_000, retryAt: retrying.retryAt });
+      // The second attempt waited out what was left of the delay (longer than a restart takes), not a new one and not none.
       const second = ofType(events, "node-started", "fetch")[1]!;
       expect(Date.parse(second.createdAt)).toBeGreaterThanOrEqual(Date.parse(retrying.retryAt));
       if (server.provider === "sqlite") expect(ofType(events, "run-resumed")).toHaveLength(1);
