@@ -472,6 +472,39 @@ describe("across a restart", () => {
     expect(ofType(all, "run-resumed")).toHaveLength(1);
   });
 
+  it("lets a waiting retry go at a shutdown, stored as it is, and the next drive waits out the rest and counts on", async () => {
+    scripts.set("handed-back", [{ fail: "busy" }, "ok"]);
+    const firstClock = new FakeClock(clock.now());
+    const worker = newEngine(firstClock);
+    const workflow = await createWorkflow(
+      { name: "handed back", nodes: [step("fetch", "handed-back", { execution: { retry: { maxAttempts: 2, initialDelayMs: 30_000 } } })] },
+      temp.database,
+    );
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    const driven = worker.drive(runId);
+    await waitFor(() => firstClock.sleepers() === 1);
+    await firstClock.advance(10_000);
+    // A shutdown: nothing is in flight but a wait, so the run leaves at once, stored as retrying.
+    await worker.handBackAll(60_000);
+    expect(await driven).toBe("handed-back");
+    expect((await getRunDetail(runId, temp.database)).steps[0]).toMatchObject({ status: "retrying", attempt: 1 });
+
+    const nextClock = new FakeClock(firstClock.now());
+    const next = newEngine(nextClock);
+    const drivenAgain = next.drive(runId);
+    await waitFor(() => nextClock.sleepers() === 1);
+    expect(nextClock.wakesIn()).toEqual([20_000]);
+    await nextClock.advance(20_000);
+    expect(await drivenAgain).toBe("finished");
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("succeeded");
+    expect(detail.steps[0]).toMatchObject({ status: "succeeded", attempt: 2 });
+    // Driven on quietly: nothing was cut off, so no resume is announced and no attempt counted twice.
+    const all = await events(runId);
+    expect(ofType(all, "run-resumed")).toEqual([]);
+    expect(ofType(all, "node-started").map((event) => event.payload.attempt)).toEqual([1, 2]);
+  });
+
   it("handles a step a restart interrupted like any failure: its error path is taken, and it is not run again", async () => {
     const definition: WorkflowDefinitionInput = {
       name: "interrupted",
