@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { NodeExecution } from "@/lib/contracts/execution-settings";
 import { agentKind } from "./agent/definition";
 import { inputKind } from "./input/definition";
 import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
@@ -61,6 +62,16 @@ export interface PaletteBlockEntry {
 export function startsRunsOf(kind: NodeKind): "manually" | "on-trigger" | null {
   const definition = nodeKindDefinitions[kind] as { startsRuns?: "manually" | "on-trigger" };
   return definition.startsRuns ?? null;
+}
+
+/** Whether nodes of `kind` take execution settings (retries, a time limit, on error; see NodeKindDefinition.handlesFailures). */
+export function handlesFailures(kind: NodeKind): boolean {
+  return (nodeKindDefinitions[kind] as { handlesFailures?: true }).handlesFailures === true;
+}
+
+/** The node's execution settings, when its kind takes them. */
+export function executionOf(node: WorkflowNode): NodeExecution | undefined {
+  return "execution" in node ? node.execution : undefined;
 }
 
 /** The palette's "Building blocks", in table order. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NodeExecutionSchema } from "@/lib/contracts/execution-settings";
 
 // The fields every node kind shares. Its own module so lib/workflow/definition.ts and
 // each nodes/<kind>/definition.ts can both import it without importing each other.
@@ -20,4 +21,14 @@ export const nodeBase = {
   /** What the canvas card shows; defaults to the tool's title. */
   label: z.string().max(200).optional(),
   position: PositionSchema.default({ x: 0, y: 0 }),
+};
+
+/**
+ * Spread into the schema of a kind whose nodes can fail in ways worth
+ * handling (a tool, an agent, a router): retries, a time limit and what
+ * happens on error (lib/contracts/execution-settings.ts). Such a kind also
+ * says `handlesFailures: true` in its definition.
+ */
+export const failureHandling = {
+  execution: NodeExecutionSchema.optional(),
 };

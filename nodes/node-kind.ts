@@ -88,6 +88,12 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    * lead to. Absent: runs never start here.
    */
   startsRuns?: "manually" | "on-trigger";
+  /**
+   * Its nodes take execution settings (retries, a time limit, what happens on
+   * error: `failureHandling` in node-base.ts): the inspector shows its "On
+   * failure" section, and its card an error handle when it follows an error path.
+   */
+  handlesFailures?: true;
   /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
   createNode: (item: Item, place: NewNodePlace) => Node | null;
   card: NodeCard<Node>;

@@ -8,13 +8,12 @@ import type { WorkflowProblem } from "@/lib/workflow/validate";
 import type { NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
 import { NodeInspector } from "./inspector/node-inspector";
-import { WorkflowSettingsPanel } from "./workflow-settings-panel";
-
-type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError">;
+import { WorkflowSettingsPanel, type WorkflowSettings } from "./workflow-settings-panel";
 
 const NO_PROBLEMS: WorkflowProblem[] = [];
 
 interface InspectorPanelProps {
+  workflowId: string;
   definition: WorkflowDefinition;
   tools: CatalogTool[];
   /** The one selected node, if exactly one is selected. */
@@ -64,7 +63,15 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
   }
   return (
     <WorkflowSettingsPanel
-      settings={{ name: definition.name, description: definition.description, mode: definition.mode, onError: definition.onError }}
+      workflowId={props.workflowId}
+      settings={{
+        name: definition.name,
+        description: definition.description,
+        mode: definition.mode,
+        onError: definition.onError,
+        execution: definition.execution,
+        errorWorkflowId: definition.errorWorkflowId,
+      }}
       problems={props.generalProblems}
       onChange={props.onSettingsChange}
     />

@@ -22,8 +22,8 @@ export interface ValidationState {
   showProblems: (problems: readonly WorkflowProblem[]) => void;
 }
 
-/** Checks the definition with the server ~400 ms after it last changed; the newest answer wins. */
-export function useValidation(definition: WorkflowDefinition): ValidationState {
+/** Checks the definition (a draft of the saved workflow `workflowId`) with the server ~400 ms after it last changed; the newest answer wins. */
+export function useValidation(definition: WorkflowDefinition, workflowId: string): ValidationState {
   const [problems, setProblems] = useState<readonly WorkflowProblem[]>(NO_PROBLEMS);
   // A check is due as soon as the editor opens: "checking" until the first answer.
   const [checking, setChecking] = useState(true);
@@ -33,7 +33,7 @@ export function useValidation(definition: WorkflowDefinition): ValidationState {
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
       setChecking(true);
-      api<{ valid: boolean; problems: WorkflowProblem[] }>("/api/workflows/validate", { body: definition, signal: controller.signal })
+      api<{ valid: boolean; problems: WorkflowProblem[] }>(`/api/workflows/validate?workflowId=${encodeURIComponent(workflowId)}`, { body: definition, signal: controller.signal })
         .then((result) => {
           // A newer definition is being checked: this answer is about one that no longer exists.
           if (controller.signal.aborted) return;
@@ -52,7 +52,7 @@ export function useValidation(definition: WorkflowDefinition): ValidationState {
       window.clearTimeout(timer);
       controller.abort();
     };
-  }, [definition]);
+  }, [definition, workflowId]);
 
   const showProblems = useCallback((next: readonly WorkflowProblem[]) => setProblems(next), []);
 

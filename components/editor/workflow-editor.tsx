@@ -29,6 +29,7 @@ import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { EditorToolbar } from "./editor-toolbar";
 import { InspectorPanel } from "./inspector-panel";
+import type { WorkflowSettings } from "./workflow-settings-panel";
 import { LeaveGuard } from "./leave-guard";
 import { NodePalette } from "./node-palette";
 import { RunDialog } from "./run-dialog";
@@ -53,7 +54,6 @@ const MINIMAP_LIMIT = 500;
 /** A first view smaller than this shows the start of the workflow instead of all of it. */
 const SMALLEST_FIRST_ZOOM = 0.5;
 
-type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError">;
 
 /** The workflow editor: palette, canvas and inspector around one workflow definition. */
 export function WorkflowEditor(props: WorkflowEditorProps) {
@@ -71,7 +71,7 @@ function isEditableTarget(target: EventTarget | null): boolean {
 function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools }: WorkflowEditorProps) {
   const document = useEditorDocument(loadedDefinition, loadedVersion);
   const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
-  const validation = useValidation(definition);
+  const validation = useValidation(definition, workflowId);
   const { screenToFlowPosition, fitBounds, setViewport } = useReactFlow<FlowNode, FlowEdge>();
   const canvasRef = useRef<HTMLDivElement>(null);
 
@@ -414,6 +414,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     return {
       titleOf: (nodeId) => cards.get(nodeId)?.title ?? "A node no longer in this workflow",
       outputsOf: (nodeId) => cards.get(nodeId)?.outputs ?? [],
+      hasErrorPath: (nodeId) => cards.get(nodeId)?.errorHandle === true,
     };
   }, [flowNodes]);
   // Edges are named by the cards they join (a screen reader would otherwise read their internal ids).
@@ -488,6 +489,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           </div>
           <aside aria-label="Inspector" className="w-96 shrink-0 overflow-y-auto border-l border-line bg-surface">
             <InspectorPanel
+              workflowId={workflowId}
               definition={definition}
               tools={tools}
               node={selectedNode}

@@ -1,7 +1,13 @@
 "use client";
 
-import { useId } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
+import { SchemaForm } from "@/components/schema-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { api } from "@/lib/client/api";
+import { ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
+import { ERROR_WORKFLOW_INPUTS } from "@/lib/contracts/run-trigger";
+import { storedExecution, workflowExecutionFormSchema } from "@/lib/editor/execution-form";
+import { problemsUnder } from "@/lib/schema-form/field-descriptors";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 
@@ -32,18 +38,14 @@ export const MODE_CHOICES: readonly { value: Mode; label: string; explanation: s
   },
 ];
 
-export const ON_ERROR_CHOICES: readonly { value: OnError; label: string; explanation: string }[] = [
-  { value: "stop", label: "Stop the run", explanation: "The first failed step fails the whole run; nothing after it starts." },
-  {
-    value: "continue",
-    label: "Continue with the rest",
-    explanation: "Steps that depended on the failed one are skipped; independent branches carry on.",
-  },
-];
+/** A workflow's default on error: an error path is drawn per node, so it is no choice here. */
+const DEFAULT_ON_ERROR: readonly OnError[] = ["stop", "continue"];
 
-type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError">;
+export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId">;
 
 interface WorkflowSettingsPanelProps {
+  /** The saved workflow these settings belong to: it is not offered as its own error workflow. */
+  workflowId: string;
   settings: WorkflowSettings;
   /** Problems that concern the workflow as a whole (no node). */
   problems: readonly WorkflowProblem[];
@@ -51,12 +53,19 @@ interface WorkflowSettingsPanelProps {
   onChange: <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => void;
 }
 
-/** The inspector when no node is selected: the workflow's name, description, permission mode and failure policy. */
-export function WorkflowSettingsPanel({ settings, problems, onChange }: WorkflowSettingsPanelProps) {
+/** The inspector when no node is selected: the workflow's name, description, permission mode and failure handling. */
+export function WorkflowSettingsPanel({ workflowId, settings, problems, onChange }: WorkflowSettingsPanelProps) {
   const id = useId();
   const nameError = settings.name.trim() === "" ? "Give the workflow a name." : undefined;
   const mode = MODE_CHOICES.find((choice) => choice.value === settings.mode);
-  const onError = ON_ERROR_CHOICES.find((choice) => choice.value === settings.onError);
+  const onError = ON_ERROR_CHOICES[settings.onError];
+  const executionProblems = useMemo(() => problemsUnder("execution", problems), [problems]);
+  const errorWorkflowError = problems
+    .filter((problem) => problem.field === "errorWorkflowId")
+    .map((problem) => problem.message)
+    .join(" ");
+  // Shown beside their fields; the rest are listed below.
+  const otherProblems = problems.filter((problem) => problem.field !== "errorWorkflowId" && !problem.field?.startsWith("execution."));
   return (
     <section aria-labelledby={`${id}-title`} className="space-y-5 p-4">
       <div>
@@ -97,25 +106,47 @@ export function WorkflowSettingsPanel({ settings, problems, onChange }: Workflow
           ))}
         </select>
       </Field>
-      <Field id={`${id}-on-error`} label="When a step fails" help={onError?.explanation}>
-        <select
-          {...fieldAria(`${id}-on-error`, { help: onError?.explanation })}
-          className={CONTROL_CLASS}
-          value={settings.onError}
-          onChange={(event) => onChange("onError", event.target.value as OnError)}
-        >
-          {ON_ERROR_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      </Field>
-      {problems.length > 0 ? (
+      <section aria-labelledby={`${id}-failures`} className="space-y-5 border-t border-line pt-5">
+        <div>
+          <h3 id={`${id}-failures`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+            When a step fails
+          </h3>
+          <p className="mt-1 text-xs leading-relaxed text-muted">The default for every step; each step may say otherwise under its own On failure.</p>
+        </div>
+        <Field id={`${id}-on-error`} label="On error" help={onError.explanation}>
+          <select
+            {...fieldAria(`${id}-on-error`, { help: onError.explanation })}
+            className={CONTROL_CLASS}
+            value={settings.onError}
+            onChange={(event) => onChange("onError", event.target.value as OnError)}
+          >
+            {DEFAULT_ON_ERROR.map((value) => (
+              <option key={value} value={value}>
+                {ON_ERROR_CHOICES[value].label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <SchemaForm
+          schema={workflowExecutionFormSchema()}
+          value={(settings.execution ?? {}) as Record<string, unknown>}
+          idPrefix={`${id}-execution`}
+          problems={executionProblems}
+          onChange={(value) => onChange("execution", storedExecution(value) as WorkflowSettings["execution"])}
+        />
+        <ErrorWorkflowPicker
+          id={`${id}-error-workflow`}
+          workflowId={workflowId}
+          value={settings.errorWorkflowId}
+          error={errorWorkflowError || undefined}
+          onChange={(value) => onChange("errorWorkflowId", value)}
+        />
+      </section>
+      {otherProblems.length > 0 ? (
         <div className="rounded-lg border border-caution/40 bg-caution-soft p-3">
           <h3 className="text-xs font-semibold text-caution">Problems with the workflow</h3>
           <ul className="mt-1.5 list-disc space-y-1 pl-4 text-xs text-caution">
-            {problems.map((problem, index) => (
+            {otherProblems.map((problem, index) => (
               <li key={index}>
                 {problem.field ? <span className="font-mono">{problem.field}: </span> : null}
                 {problem.message}
@@ -125,5 +156,53 @@ export function WorkflowSettingsPanel({ settings, problems, onChange }: Workflow
         </div>
       ) : null}
     </section>
+  );
+}
+
+interface ErrorWorkflowPickerProps {
+  id: string;
+  workflowId: string;
+  value: string | undefined;
+  error: string | undefined;
+  onChange: (value: string | undefined) => void;
+}
+
+/** Chooses the workflow that runs when a run of this one fails: any other saved workflow, or none. */
+function ErrorWorkflowPicker({ id, workflowId, value, error, onChange }: ErrorWorkflowPickerProps) {
+  const [workflows, setWorkflows] = useState<{ id: string; name: string }[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    api<{ workflows: { id: string; name: string }[] }>("/api/workflows")
+      .then(({ workflows: listed }) => {
+        if (!cancelled) setWorkflows(listed.filter((each) => each.id !== workflowId));
+      })
+      .catch(() => {
+        if (!cancelled) setLoadError("The list of workflows could not be loaded.");
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [workflowId]);
+  const help = `Runs when a run of this workflow fails (not for failures a step continues from or whose error path is taken). It is given the inputs ${ERROR_WORKFLOW_INPUTS.join(", ")}: add Run inputs of those names to it to read them, e.g. {{ inputs.error }}.`;
+  // A chosen workflow not in the list (deleted, or not loaded yet) stays shown, so the choice is never lost silently.
+  const known = workflows?.some((each) => each.id === value) ?? false;
+  return (
+    <Field id={id} label="Error workflow" help={help} error={error ?? loadError ?? undefined}>
+      <select
+        {...fieldAria(id, { help, error: error ?? loadError ?? undefined })}
+        className={CONTROL_CLASS}
+        value={value ?? ""}
+        onChange={(event) => onChange(event.target.value === "" ? undefined : event.target.value)}
+      >
+        <option value="">None</option>
+        {value !== undefined && !known ? <option value={value}>{workflows === null ? "Loading…" : `A workflow no longer here (${value})`}</option> : null}
+        {(workflows ?? []).map((each) => (
+          <option key={each.id} value={each.id}>
+            {each.name}
+          </option>
+        ))}
+      </select>
+    </Field>
   );
 }

@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ToolIcon } from "@/components/tool-icon";
+import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { nodeKindDefinitions, type NodeKind } from "@/nodes/definitions";
 
 /**
@@ -34,6 +35,8 @@ export interface NodeCardData extends Record<string, unknown> {
   hasInput?: boolean;
   /** Output nodes have no outgoing handle. */
   hasOutput?: boolean;
+  /** The node follows an error path on failure: an error handle, below its outputs. */
+  errorHandle?: boolean;
 }
 
 function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boolean }) {
@@ -73,7 +76,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
       {data.status ? (
         <div className="flex items-center gap-2 border-t border-line px-3 py-1.5">
           <StatusBadge status={data.status} />
-          {data.progress && data.status === "running" ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
+          {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
         </div>
       ) : null}
       {outputs.length > 0 ? (
@@ -93,6 +96,22 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         </div>
       ) : data.hasOutput !== false ? (
         <Handle type="source" position={Position.Right} aria-label={`Output of ${data.title}`} className="!size-3 !border-2 !border-surface !bg-accent" />
+      ) : null}
+      {data.errorHandle ? (
+        <div className="relative border-t border-line px-3 py-1.5 text-right text-xs font-medium text-danger">
+          on error
+          {/* 24 px to grab (WCAG 2.5.8), drawn as a red dot; the edges it starts are dashed and red. */}
+          <Handle
+            id={ERROR_HANDLE}
+            type="source"
+            position={Position.Right}
+            aria-label={`Error path of ${data.title}`}
+            title="Drag to the step that handles a failure"
+            className="!flex !size-6 !items-center !justify-center !rounded-full !border-0 !bg-transparent"
+          >
+            <span aria-hidden="true" className="pointer-events-none size-3 rounded-full border-2 border-surface bg-danger" />
+          </Handle>
+        </div>
       ) : null}
     </div>
   );

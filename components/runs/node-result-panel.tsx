@@ -5,11 +5,13 @@ import { ArgumentList } from "@/components/approvals/argument-list";
 import { Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
+import { describeAttempts } from "@/lib/run-view/attempts";
 import { formatDuration, formatExact } from "@/lib/run-view/format-time";
 import { resultTables } from "@/lib/run-view/result-tables";
 import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import type { StepOutput } from "@/lib/contracts/run";
+import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { AgentActivityView } from "./agent-activity-view";
 import { ResultTableView } from "./result-table";
 
@@ -24,10 +26,15 @@ interface NodeResultPanelProps {
   now: number;
   /** Resolved arguments fetched on demand (the event stream does not carry them); "loading" while fetching. */
   input: unknown;
+  /** How many attempts the step may take in all (its retry policy). */
+  maxAttempts: number;
+  /** The steps its error path leads to, by name (for "its error path to … was taken"). */
+  errorPathTo: readonly string[];
 }
 
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
-export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input }: NodeResultPanelProps) {
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input, maxAttempts, errorPathTo }: NodeResultPanelProps) {
+  const attempts = describeAttempts(step, maxAttempts, now);
   const pending = approvals.filter((approval) => approval.status === "pending");
   const decided = approvals.filter((approval) => approval.status !== "pending");
   const tool = node.kind === "tool" ? toolTitle(toolTitles, node.tool) : null;
@@ -53,7 +60,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
           <p className="mt-1 text-xs text-muted" suppressHydrationWarning>
             Started <time dateTime={step.startedAt}>{formatExact(step.startedAt)}</time>
             {duration ? ` · ${duration}` : ""}
-            {step.attempt > 1 ? ` · attempt ${step.attempt}` : ""}
+            {attempts && step.status !== "retrying" ? ` · ${attempts}` : step.attempt > 1 && !attempts ? ` · attempt ${step.attempt}` : ""}
           </p>
         ) : null}
       </div>
@@ -67,6 +74,14 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
           <Spinner label={step.progress ?? "Working"} />
         </div>
       ) : null}
+      {step.status === "retrying" ? (
+        <section aria-label="Retrying" className="rounded-lg border border-caution/40 bg-caution-soft px-3 py-2.5 text-sm text-caution">
+          <p className="font-semibold" data-testid="retry-countdown">
+            {attempts ?? "Waiting to try again"}
+          </p>
+          {step.error ? <p className="mt-0.5 whitespace-pre-wrap break-words">{step.error}</p> : null}
+        </section>
+      ) : null}
       {step.status === "pending" ? <p className="text-sm text-muted">Not started yet: it runs when the steps before it finish.</p> : null}
       {step.status === "attached" ? (
         <p className="text-sm text-muted">Attached to the agent {step.attachedTo}: it runs when the agent calls it; see the agent&apos;s tool calls.</p>
@@ -78,8 +93,19 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
 
       {step.status === "failed" && step.error ? (
         <section aria-label="Error" className="rounded-lg border border-caution/40 bg-caution-soft px-3 py-2.5 text-sm text-caution">
-          <p className="font-semibold">Failed</p>
+          <p className="font-semibold">Failed{step.errorKind ? ` (${ERROR_KIND_WORDS[step.errorKind]})` : ""}</p>
           <p className="mt-0.5 whitespace-pre-wrap break-words">{step.error}</p>
+          {/* Failed with attempts left: the engine found the error not worth trying again (a denial, bad input, a missing file…). */}
+          {maxAttempts > 1 && step.attempt < maxAttempts && step.errorKind !== "cancelled" ? (
+            <p className="mt-1.5 text-foreground">Not tried again: this error says trying again would not help.</p>
+          ) : null}
+          {step.handledBy === "error-edge" ? (
+            <p className="mt-1.5 font-medium text-foreground">
+              Handled: its error path{errorPathTo.length > 0 ? ` to ${errorPathTo.join(", ")}` : ""} was taken, and its normal path skipped.
+            </p>
+          ) : step.handledBy === "continue" ? (
+            <p className="mt-1.5 font-medium text-foreground">Handled: the run went on, and the steps after it read this error as its output.</p>
+          ) : null}
         </section>
       ) : null}
 
@@ -164,6 +190,23 @@ function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }
     </section>
   );
 }
+
+/** A failure's kind in words, beside its message. */
+const ERROR_KIND_WORDS: Record<StepErrorKind, string> = {
+  "invalid-input": "bad input",
+  denied: "denied",
+  confinement: "outside its folder",
+  "not-found": "not found",
+  timeout: "timed out",
+  network: "network",
+  unavailable: "unavailable",
+  busy: "busy",
+  cancelled: "cancelled",
+  failed: "failed",
+  template: "a template refers to nothing",
+  interrupted: "interrupted by a restart",
+  internal: "internal error",
+};
 
 function decisionLine(approval: ApprovalView): string {
   const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";

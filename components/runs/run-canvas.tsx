@@ -5,9 +5,13 @@ import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange,
 import { useCallback, useMemo, type CSSProperties } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import type { StepView } from "@/lib/run-view/apply-event";
+import { describeAttempts } from "@/lib/run-view/attempts";
 import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
+import { executionPolicyOf } from "@/lib/contracts/execution-settings";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { isErrorEdge } from "@/lib/workflow/scheduler";
+import { executionOf } from "@/nodes/definitions";
 
 type RunNode = Node<NodeCardData, "card">;
 
@@ -44,6 +48,8 @@ interface RunCanvasProps {
   toolTitles: ToolTitles;
   selectedNodeId: string | null;
   onSelect: (nodeId: string | null) => void;
+  /** The view's ticking clock, for the countdown of a step waiting for its next attempt. */
+  now: number;
 }
 
 function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
@@ -58,6 +64,7 @@ function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
     ...(outputs ? { outputs } : {}),
     hasInput: node.kind !== "input",
     hasOutput: node.kind !== "output",
+    ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
   };
 }
 
@@ -68,11 +75,12 @@ function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
  */
 const NODE_CACHE = new WeakMap<StepView, { base: NodeCardData; selected: boolean; node: RunNode }>();
 
-function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefined, selected: boolean): RunNode {
+function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefined, selected: boolean, attempts: string | null): RunNode {
   const cached = step ? NODE_CACHE.get(step) : undefined;
-  if (cached && cached.base === base && cached.selected === selected) return cached.node;
+  // A step waiting for its next attempt counts down: its card alone is made anew each second.
+  if (cached && cached.base === base && cached.selected === selected && step?.status !== "retrying") return cached.node;
   const status = step?.status ?? "pending";
-  const progress = status === "running" || status === "waiting" ? (step?.progress ?? undefined) : undefined;
+  const progress = status === "retrying" ? (attempts ?? undefined) : status === "running" || status === "waiting" ? (step?.progress ?? attempts ?? undefined) : undefined;
   const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}) };
   const created: RunNode = {
     id: node.id,
@@ -82,7 +90,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
     selected,
     draggable: false,
     connectable: false,
-    ariaLabel: `${data.title}, ${status === "waiting" ? "waiting for you" : status}`,
+    ariaLabel: `${data.title}, ${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}`,
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
   return created;
@@ -93,25 +101,42 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
  * objects are reused while their status, progress and selection stay the
  * same, so an event about one node re-renders that node only.
  */
-export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect }: RunCanvasProps) {
+export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect, now }: RunCanvasProps) {
   const base = useMemo(() => new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles)])), [definition, toolTitles]);
+  const attemptsAllowed = useMemo(
+    () => new Map(definition.nodes.map((node) => [node.id, executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts])),
+    [definition],
+  );
+  const anyRetrying = Object.values(steps).some((step) => step.status === "retrying");
+  const clock = anyRetrying ? now : 0;
   const nodes = useMemo(
-    () => definition.nodes.map((node) => runNode(node, base.get(node.id)!, steps[node.id], node.id === selectedNodeId)),
-    [definition, steps, base, selectedNodeId],
+    () =>
+      definition.nodes.map((node) => {
+        const step = steps[node.id];
+        const attempts = step ? describeAttempts(step, attemptsAllowed.get(node.id) ?? 1, clock, { compact: true }) : null;
+        return runNode(node, base.get(node.id)!, step, node.id === selectedNodeId, attempts);
+      }),
+    [definition, steps, base, selectedNodeId, attemptsAllowed, clock],
   );
 
   const edges = useMemo<Edge[]>(
     () =>
       definition.edges.map((edge) => {
         const targetStatus = steps[edge.target]?.status;
-        const sourceStatus = steps[edge.source]?.status;
+        const source = steps[edge.source];
+        if (isErrorEdge(edge)) {
+          // Dashed and red (app/globals.css); bolder once a failure took it. Never animated: the dashes say what it is.
+          const taken = source?.status === "failed" && source.handledBy === "error-edge" && targetStatus !== "skipped";
+          return { id: edge.id, source: edge.source, target: edge.target, sourceHandle: edge.sourceHandle, className: taken ? "error-edge taken" : "error-edge", focusable: false };
+        }
+        const live = (source?.status === "succeeded" || (source?.status === "failed" && source.handledBy === "continue")) && targetStatus !== "skipped";
         return {
           id: edge.id,
           source: edge.source,
           target: edge.target,
           sourceHandle: edge.sourceHandle,
           animated: targetStatus === "running" || targetStatus === "waiting",
-          style: sourceStatus === "succeeded" && targetStatus !== "skipped" ? { stroke: "var(--accent)", strokeWidth: 1.75 } : { stroke: "var(--line-strong)" },
+          style: live ? { stroke: "var(--accent)", strokeWidth: 1.75 } : { stroke: "var(--line-strong)" },
           focusable: false,
         };
       }),

@@ -13,6 +13,9 @@ import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/form
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import type { RunEvent } from "@/lib/contracts/run-event";
+import { executionPolicyOf } from "@/lib/contracts/execution-settings";
+import { isErrorEdge } from "@/lib/workflow/scheduler";
+import { executionOf } from "@/nodes/definitions";
 import { CancelRunButton } from "./cancel-run-button";
 import { cardData, NodeResultPanel } from "./node-result-panel";
 import { RunCanvas } from "./run-canvas";
@@ -138,13 +141,29 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
       </div>
 
       {state.status === "failed" && state.error ? <ErrorNotice title="The run failed">{state.error}</ErrorNotice> : null}
+      {state.errorWorkflowRunId ? (
+        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="error-workflow-link">
+          Its error workflow{run.errorWorkflowRun ? ` “${run.errorWorkflowRun.workflowName}”` : ""} was started:{" "}
+          <Link href={`/runs/${state.errorWorkflowRunId}`} className="font-medium text-accent hover:underline">
+            open the error workflow&apos;s run
+          </Link>
+        </p>
+      ) : null}
+      {run.sourceRun ? (
+        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="source-run-link">
+          Started because a run of “{run.sourceRun.workflowName}” failed:{" "}
+          <Link href={`/runs/${run.sourceRun.id}`} className="font-medium text-accent hover:underline">
+            open the failed run
+          </Link>
+        </p>
+      ) : null}
       {runApprovals.map((approval) => (
         <ApprovalCard key={approval.id} approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName)} toolTitles={toolTitles} showContext={false} />
       ))}
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card lg:h-[34rem]">
-          <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} />
+          <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} now={now} />
         </div>
         <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card">
           <label htmlFor="run-node-picker" className="text-xs font-medium text-muted">
@@ -174,6 +193,8 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
               workflowName={run.workflowName}
               now={now}
               input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
+              maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}
+              errorPathTo={run.definition.edges.filter((edge) => edge.source === selectedNode.id && isErrorEdge(edge)).map((edge) => labelOf(edge.target))}
             />
           ) : (
             <RunSummaryPanel state={state} inputs={run.inputs} />
@@ -206,7 +227,7 @@ function RunSummaryPanel({ state, inputs }: { state: RunViewState; inputs: Recor
     <div className="space-y-4 text-sm">
       <p className="text-muted">Choose a node on the canvas or in the timeline to see its result.</p>
       <dl className="grid grid-cols-2 gap-2">
-        {(["succeeded", "running", "waiting", "failed", "pending", "skipped", "attached"] as const).map((status) =>
+        {(["succeeded", "running", "waiting", "retrying", "failed", "pending", "skipped", "attached"] as const).map((status) =>
           counts[status] ? (
             <div key={status} className="rounded-lg border border-line px-3 py-2">
               <dt className="text-xs text-muted">{statusWord(status)}</dt>

@@ -24,6 +24,12 @@ describe("a field's help", () => {
     expect(defaultValueText(describeField("limit", "limit", { type: "integer", default: 20 }, false))).toBe("20");
   });
 
+  it("names a choice's default in the schema's words for it", () => {
+    const choice = describeField("onError", "onError", { type: "string", enum: ["stop", "continue"], default: "stop", optionLabels: { stop: "Stop the run" } }, false);
+    expect(defaultValueText(choice)).toBe("Stop the run");
+    expect(defaultValueText(describeField("mode", "mode", { type: "string", enum: ["a", "b"], default: "a" }, false))).toBe("a");
+  });
+
   it("is nothing at all when there is nothing to say", () => {
     expect(fieldHelp({ texts: [undefined], defaultValue: null })).toBeUndefined();
   });

@@ -8,7 +8,9 @@ import type { FieldDescriptor } from "@/lib/schema-form/field-descriptors";
  */
 export function defaultValueText(field: FieldDescriptor): string | null {
   if (field.defaultValue === undefined || field.widget === "checkbox" || /default/i.test(field.description ?? "")) return null;
-  const shown = typeof field.defaultValue === "string" ? field.defaultValue : JSON.stringify(field.defaultValue);
+  // A choice's default in its words ("Stop the run"), where the schema gives them.
+  const label = field.optionLabels[String(field.defaultValue)];
+  const shown = label ?? (typeof field.defaultValue === "string" ? field.defaultValue : JSON.stringify(field.defaultValue));
   return shown === "" || shown === "{}" || shown === "[]" ? null : shown;
 }
 

@@ -176,7 +176,7 @@ function Widget({ field, id, invalid, describedBy, aria, context }: WidgetProps)
           aria-required={field.required}
         >
           {field.defaultValue !== undefined ? (
-            <option value="">Default ({String(field.defaultValue)})</option>
+            <option value="">Default ({field.optionLabels[String(field.defaultValue)] ?? String(field.defaultValue)})</option>
           ) : field.required ? (
             <option value="" disabled>
               Choose…
@@ -186,7 +186,7 @@ function Widget({ field, id, invalid, describedBy, aria, context }: WidgetProps)
           )}
           {field.options.map((option) => (
             <option key={String(option)} value={String(option)}>
-              {String(option)}
+              {field.optionLabels[String(option)] ?? String(option)}
             </option>
           ))}
         </select>

@@ -7,6 +7,7 @@ const LOOK: Record<Status, { label: string; className: string; pulse?: boolean }
   pending: { label: "pending", className: "bg-surface-sunken text-muted border-line" },
   running: { label: "running", className: "bg-accent-soft text-accent border-transparent", pulse: true },
   waiting: { label: "waiting for you", className: "bg-caution-soft text-caution border-transparent", pulse: true },
+  retrying: { label: "retrying", className: "bg-caution-soft text-caution border-transparent", pulse: true },
   awaiting_input: { label: "waiting for you", className: "bg-caution-soft text-caution border-transparent", pulse: true },
   succeeded: { label: "succeeded", className: "bg-safe-soft text-safe border-transparent" },
   failed: { label: "failed", className: "bg-caution text-white border-transparent dark:text-background" },

@@ -1,6 +1,7 @@
 import { toVisibleString } from "@/lib/tools";
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
+import { formatDuration } from "@/lib/run-view/format-time";
 
 /** How many lines of a node's output the readable log shows. */
 const OUTPUT_LINES = 3;
@@ -52,8 +53,14 @@ function eventLines(event: RunEvent): string[] {
       const lines = firstLines(event.payload.output.content);
       return [`${node} succeeded${lines.length > 0 && lines[0] !== "" ? `: ${lines[0]}` : ""}`, ...lines.slice(1).map((line) => `    ${line}`)];
     }
-    case "node-failed":
-      return [`${node} FAILED: ${event.payload.error}`];
+    case "node-retry-scheduled": {
+      const { attempt, maxAttempts, error, delayMs } = event.payload;
+      return [`${node} attempt ${attempt} of ${maxAttempts} failed: ${error}; trying again in ${formatDuration(delayMs)}`];
+    }
+    case "node-failed": {
+      const handled = event.payload.handledBy === "error-edge" ? " (its error path is taken)" : event.payload.handledBy === "continue" ? " (the run continues)" : "";
+      return [`${node} FAILED${handled}: ${event.payload.error}`];
+    }
     case "node-skipped":
       return event.payload.reason === "attached"
         ? [`${node} is a tool of agent ${event.payload.agent ?? ""}; it runs when the agent calls it`]

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import { ApprovalSummarySchema } from "./approval";
+import { StepErrorKindSchema } from "./execution-settings";
 import { StepOutputSchema } from "./run";
 import { RunTriggerSchema } from "./run-trigger";
 
@@ -63,19 +64,43 @@ export const RUN_EVENT_PAYLOADS = {
   "run-resumed": z.object({}),
   "run-awaiting-input": z.object({ approvalId: z.string() }),
   "run-succeeded": z.object({ output: z.unknown() }),
-  "run-failed": z.object({ error: z.string().nullable() }),
+  /** `errorWorkflowRunId`: the run of the workflow's error workflow this failure started. */
+  "run-failed": z.object({ error: z.string().nullable(), errorWorkflowRunId: z.string().optional() }),
   "run-cancelled": z.object({ error: z.string().nullable(), cancelledBy: z.string().optional() }),
+  /** `maxAttempts`: how many attempts it may take in all (its retry policy), when more than one. */
   "node-started": z.object({
     kind: z.string(),
     attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive().optional(),
     tool: z.string().optional(),
     operation: z.string().nullable().optional(),
+  }),
+  /**
+   * Attempt `attempt` failed with an error worth trying again; attempt
+   * `attempt + 1` starts at `retryAt`, `delayMs` after the failure.
+   */
+  "node-retry-scheduled": z.object({
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    error: z.string(),
+    errorKind: StepErrorKindSchema,
+    delayMs: z.number().int().nonnegative(),
+    retryAt: z.string(),
   }),
   "node-progress": NodeProgressPayloadSchema,
   /** A note the step sent a person (IOHandler.notify). */
   "node-notified": z.object({ message: z.string() }),
   "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
-  "node-failed": z.object({ error: z.string(), durationMs: z.number().nonnegative() }),
+  /**
+   * `handledBy`: the run goes on despite the failure: the steps after it read
+   * the error (`continue`), or its error path is taken (`error-edge`).
+   */
+  "node-failed": z.object({
+    error: z.string(),
+    durationMs: z.number().nonnegative(),
+    errorKind: StepErrorKindSchema.optional(),
+    handledBy: z.enum(["continue", "error-edge"]).optional(),
+  }),
   /**
    * Why it did not run: `attached` (a tool an agent calls; `agent` names it),
    * `the run stopped`, or none (its branch was not taken, or what fed it failed).

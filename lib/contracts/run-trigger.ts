@@ -3,9 +3,10 @@ import { z } from "zod";
 /**
  * What started a run. A person pressed Run (or a script called the API with
  * the studio's token), the workflow CLI ran a file, an MCP client called the
- * workflow, a webhook delivery arrived, or a schedule slot came round.
+ * workflow, a webhook delivery arrived, a schedule slot came round, or a run
+ * of another workflow failed and named this one its error workflow.
  */
-export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule"] as const;
+export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow"] as const;
 export const RunTriggerKindSchema = z.enum(RUN_TRIGGER_KINDS);
 export type RunTriggerKind = z.infer<typeof RunTriggerKindSchema>;
 
@@ -16,7 +17,18 @@ export const RUN_TRIGGER_LABELS: Record<RunTriggerKind, string> = {
   mcp: "MCP client",
   webhook: "Webhook",
   schedule: "Schedule",
+  "error-workflow": "Error workflow",
 };
+
+/**
+ * The inputs an error workflow's run is given about the run that failed: its
+ * id, its workflow's id and name, the node that failed (empty when the run as
+ * a whole failed, its plan rejected) and that node's error and error kind.
+ * Each reaches the run when the error workflow's Run inputs have a field of
+ * that name ({{ inputs.error }}); the others are left out.
+ */
+export const ERROR_WORKFLOW_INPUTS = ["runId", "workflowId", "workflowName", "nodeId", "error", "errorKind"] as const;
+export type ErrorWorkflowInputs = Record<(typeof ERROR_WORKFLOW_INPUTS)[number], string>;
 
 /** The details of a start that a person may want to see, stored with the run as JSON. */
 export const RunTriggerDetailSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
+import { StepErrorKindSchema } from "./execution-settings";
 import { ApprovalRecordSchema } from "./approval";
 import { NodeStatusSchema, RunStatusSchema } from "./run-status";
 import { RunTriggerSchema } from "./run-trigger";
@@ -34,7 +35,11 @@ export const StepRecordSchema = z.object({
   input: z.unknown(),
   output: StepOutputSchema.nullable(),
   error: z.string().nullable(),
+  /** What kind of failure `error` is; null while it has none. */
+  errorKind: StepErrorKindSchema.nullable(),
   attempt: z.number().int().nonnegative(),
+  /** While it is `retrying`: when its next attempt is due. */
+  retryAt: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });
@@ -69,10 +74,23 @@ export const RunSummarySchema = RunRecordSchema.extend({
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
+/** Another run, as a run's page links to it. */
+export const RunLinkSchema = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  workflowName: z.string(),
+  status: RunStatusSchema,
+});
+export type RunLink = z.infer<typeof RunLinkSchema>;
+
 /** A run with its definition, steps and approvals (GET /api/runs/{id}, the run view's start). */
 export const RunDetailSchema = RunSummarySchema.extend({
   definition: WorkflowDefinitionSchema,
   steps: z.array(StepRecordSchema),
   approvals: z.array(ApprovalRecordSchema),
+  /** The run of the error workflow this run's failure started, if any. */
+  errorWorkflowRun: RunLinkSchema.nullable(),
+  /** The run this one came from: for an error workflow's run, the failed run it handles. */
+  sourceRun: RunLinkSchema.nullable(),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;

@@ -17,6 +17,7 @@ const titles: Record<string, string> = { input: "Run inputs", router: "Router", 
 const names: NodeNames = {
   titleOf: (nodeId) => titles[nodeId] ?? "Unknown",
   outputsOf: (nodeId) => (nodeId === "router" ? [{ id: "big", label: "Big order" }, { id: "default", label: "default" }] : []),
+  hasErrorPath: () => false,
 };
 
 describe("connectionChoices", () => {
@@ -69,5 +70,39 @@ describe("edge labels on the canvas", () => {
     expect(mapEdges([edge], new Set(), (each) => edgeLabel(names, each))[0]).toBe(first[0]);
     const renamed: NodeNames = { ...names, titleOf: (nodeId) => (nodeId === "output" ? "Reply" : names.titleOf(nodeId)) };
     expect(mapEdges([edge], new Set(), (each) => edgeLabel(renamed, each))[0]!.ariaLabel).toBe("Connection from Router to Reply (route Big order)");
+  });
+});
+
+describe("error paths", () => {
+  const withFetch: Pick<WorkflowDefinition, "nodes" | "edges"> = {
+    nodes: [
+      ...definition.nodes,
+      { id: "fetch", kind: "tool", position: { x: 0, y: 200 }, tool: "http", operation: null, settings: {}, arguments: {}, execution: { onError: "error-edge" } },
+      { id: "plain", kind: "tool", position: { x: 0, y: 400 }, tool: "http", operation: null, settings: {}, arguments: {} },
+    ],
+    edges: [],
+  };
+  const withErrorPath: NodeNames = { ...names, titleOf: (nodeId) => (nodeId === "fetch" ? "Fetch" : names.titleOf(nodeId)), hasErrorPath: (nodeId) => nodeId === "fetch" };
+
+  it("offers each target once more by the error path of a node that follows one, and the canvas accepts it", () => {
+    const choices = connectionChoices(withFetch, "fetch", withErrorPath).filter((choice) => choice.connection.target === "output");
+    expect(choices.map((choice) => choice.label)).toEqual(["Output", "Output (error path)"]);
+    expect(edgeForConnection(withFetch, choices[1]!.connection)).toEqual({ edge: { id: "fetch.error->output", source: "fetch", target: "output", sourceHandle: "error" } });
+  });
+
+  it("refuses an error edge from a node that does not follow its error path, saying what to choose", () => {
+    expect(edgeForConnection(withFetch, { source: "plain", target: "output", sourceHandle: "error" })).toEqual({
+      refused: "Choose “Follow the error path” under On failure first: then the card has an error handle to connect from.",
+    });
+  });
+
+  it("names an error edge as an error path, and draws it as one", () => {
+    const edge = { id: "e2", source: "fetch", target: "output", sourceHandle: "error" };
+    expect(edgeLabel(withErrorPath, edge)).toBe("Error path from Fetch to Output");
+    expect(createFlowEdgeMapper()([edge], new Set(), (each) => edgeLabel(withErrorPath, each))[0]).toMatchObject({
+      ariaLabel: "Error path from Fetch to Output",
+      className: "error-edge",
+      sourceHandle: "error",
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
-import { nodeKindDefinitions, type PaletteItem } from "@/nodes/definitions";
+import { ERROR_HANDLE, ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
+import { executionOf, handlesFailures, nodeKindDefinitions, type PaletteItem } from "@/nodes/definitions";
 import type { NewNodePlace } from "@/nodes/node-kind";
 import type { Point } from "./auto-layout";
 
@@ -94,7 +95,8 @@ export interface Connection {
 /**
  * The edge a drag from one handle to another makes, or a reason it cannot:
  * no loops onto the same node, nothing into the run inputs or out of an
- * output, a router's edge leaves from one of its routes, no duplicates.
+ * output, a router's edge leaves from one of its routes, an error edge from a
+ * node that follows its error path, no duplicates.
  */
 export function edgeForConnection(
   definition: Pick<WorkflowDefinition, "nodes" | "edges">,
@@ -106,7 +108,11 @@ export function edgeForConnection(
   if (source.id === target.id) return { refused: "A node cannot feed itself." };
   if (target.kind === "input") return { refused: "Run inputs start the workflow: nothing can flow into them." };
   if (source.kind === "output") return { refused: "An output ends the workflow: nothing flows out of it." };
-  const handle = source.kind === "router" ? (connection.sourceHandle ?? null) : null;
+  const fromErrorHandle = connection.sourceHandle === ERROR_HANDLE;
+  if (fromErrorHandle && (!handlesFailures(source.kind) || executionOf(source)?.onError !== "error-edge")) {
+    return { refused: `Choose “${ON_ERROR_CHOICES["error-edge"].label}” under On failure first: then the card has an error handle to connect from.` };
+  }
+  const handle = fromErrorHandle ? ERROR_HANDLE : source.kind === "router" ? (connection.sourceHandle ?? null) : null;
   if (source.kind === "router" && handle === null) return { refused: "Connect from one of the router's routes." };
   if (definition.edges.some((edge) => edge.source === source.id && edge.target === target.id && edge.sourceHandle === handle)) {
     return { refused: "These nodes are already connected." };

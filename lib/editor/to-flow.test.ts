@@ -128,3 +128,21 @@ describe("definitionBounds", () => {
     expect(bounds).toEqual({ x: 0, y: 0, width: 1000, height: 76 });
   });
 });
+
+describe("a card's error handle", () => {
+  const tool = nodes[1] as Extract<WorkflowNode, { kind: "tool" }>;
+  it("is there only while the node follows its error path, and its card is drawn anew when that changes", () => {
+    expect(cardData(tool, sql).errorHandle).toBeUndefined();
+    expect(cardData({ ...tool, execution: { onError: "continue" } }, sql).errorHandle).toBeUndefined();
+    expect(cardData({ ...tool, execution: { onError: "error-edge" } }, sql).errorHandle).toBe(true);
+
+    const mapper = createFlowNodeMapper();
+    const [before] = mapper.map([tool], context());
+    const [after] = mapper.map([{ ...tool, execution: { onError: "error-edge" } }], context());
+    expect(after!.data).not.toBe(before!.data);
+    expect(after!.data.errorHandle).toBe(true);
+    // A retry setting changes nothing on the card: its data object is kept.
+    const [retried] = mapper.map([{ ...tool, execution: { onError: "error-edge", retry: { maxAttempts: 3, initialDelayMs: 1000, factor: 2 } } }], context());
+    expect(retried!.data).toBe(after!.data);
+  });
+});

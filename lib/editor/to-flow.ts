@@ -2,7 +2,8 @@ import type { Edge, Node } from "@xyflow/react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { definitionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";
+import { definitionOf, executionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";
+import { isErrorEdge } from "@/lib/workflow/scheduler";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
 
 /**
@@ -20,6 +21,8 @@ export interface CardData extends Record<string, unknown> {
   outputs?: readonly { id: string; label: string }[];
   hasInput?: boolean;
   hasOutput?: boolean;
+  /** The node follows an error path on failure: its card has an error handle. */
+  errorHandle?: boolean;
 }
 
 /**
@@ -51,6 +54,7 @@ export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, prob
     ...(problems.length > 0 ? { problems: problems.length, problemText: problems[0]!.message } : {}),
     title: title ?? (node.label || kind.title),
     ...content,
+    ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
   };
 }
 
@@ -149,6 +153,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
 function sameCardInputs(a: WorkflowNode, b: WorkflowNode): boolean {
   if (a === b) return true;
   if (a.kind !== b.kind || a.label !== b.label) return false;
+  if (executionOf(a)?.onError !== executionOf(b)?.onError) return false;
   return definitionOf(b).card.sameContent(a, b);
 }
 
@@ -180,6 +185,7 @@ export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selecte
   };
 }
 
+/** An error edge is drawn dashed and red (the `error-edge` class in app/globals.css). */
 export function toFlowEdge(edge: WorkflowEdge, selected = false, label?: string): FlowEdge {
   return {
     id: edge.id,
@@ -187,6 +193,7 @@ export function toFlowEdge(edge: WorkflowEdge, selected = false, label?: string)
     target: edge.target,
     ...(edge.sourceHandle ? { sourceHandle: edge.sourceHandle } : {}),
     ...(label ? { ariaLabel: label } : {}),
+    ...(isErrorEdge(edge) ? { className: "error-edge" } : {}),
     selected,
   };
 }

@@ -4,7 +4,7 @@ import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from "@modelcontextp
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ToolResult, type JsonSchema, type SecretResolver, type ToolContext } from "@/lib/tools";
+import { ToolResult, type JsonSchema, type SecretResolver, type ToolContext, type ToolErrorKind } from "@/lib/tools";
 import type { McpServerConfig } from "@/lib/validations/mcp-server";
 import type { McpToolAnnotations } from "./annotations";
 import { toToolResult } from "./call-result";
@@ -84,7 +84,7 @@ export class McpConnection {
     if (!this.config.enabled) return ToolResult.error(`${label} cannot be called: the server is disabled. Enable it in Settings → MCP.`);
     await this.connect();
     const client = this.client;
-    if (!client) return ToolResult.error(`${label} cannot be called: ${this.error ?? "the server is not connected"}.`);
+    if (!client) return ToolResult.error(`${label} cannot be called: ${this.error ?? "the server is not connected"}.`, { kind: "unavailable" });
     try {
       const result = await client.callTool({ name: remoteName, arguments: args }, undefined, {
         timeout: this.timeouts.callMs,
@@ -99,7 +99,8 @@ export class McpConnection {
       });
       return toToolResult(remoteName, result as Record<string, unknown>).mapText((text) => this.mask(text));
     } catch (error) {
-      return ToolResult.error(this.mask(this.describeCallError(error, label, ctx.signal)));
+      const failure = this.describeCallError(error, label, ctx.signal);
+      return ToolResult.error(this.mask(failure.message), { kind: failure.kind });
     }
   }
 
@@ -195,25 +196,31 @@ export class McpConnection {
     return describeConnectError(error, target);
   }
 
-  private describeCallError(error: unknown, label: string, signal: AbortSignal): string {
-    if (signal.aborted) return `${label} was cancelled.`;
+  private describeCallError(error: unknown, label: string, signal: AbortSignal): { message: string; kind: ToolErrorKind } {
+    if (signal.aborted) return { message: `${label} was cancelled.`, kind: "cancelled" };
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       if (/maximum total timeout/i.test(error.message)) {
-        return `${label} was still working after ${seconds(this.maxCallMs())}, the longest a call of this server may take; the call was abandoned. Raise "Longest call" for the server in Settings → MCP if it needs longer.`;
+        return {
+          message: `${label} was still working after ${seconds(this.maxCallMs())}, the longest a call of this server may take; the call was abandoned. Raise "Longest call" for the server in Settings → MCP if it needs longer.`,
+          kind: "timeout",
+        };
       }
-      return `${label} did not answer or report progress within ${seconds(this.timeouts.callMs)}; the call was abandoned. Try again later, or check the server.`;
+      return {
+        message: `${label} did not answer or report progress within ${seconds(this.timeouts.callMs)}; the call was abandoned. Try again later, or check the server.`,
+        kind: "timeout",
+      };
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return `${label} failed: the server went away during the call${this.stderrSuffix()}. It is started again on the next use.`;
+      return { message: `${label} failed: the server went away during the call${this.stderrSuffix()}. It is started again on the next use.`, kind: "network" };
     }
     if (isMalformedResult(error)) {
-      return `${label} returned data that is not a valid MCP tool result; the server has a bug. Report it to its authors, or use another tool.`;
+      return { message: `${label} returned data that is not a valid MCP tool result; the server has a bug. Report it to its authors, or use another tool.`, kind: "failed" };
     }
-    if (error instanceof McpError) return `${label} failed: ${error.message}`;
+    if (error instanceof McpError) return { message: `${label} failed: ${error.message}`, kind: "failed" };
     // A transport failure (HTTP down, a broken pipe): drop the client so the next use reconnects.
     void this.close();
     this.fail(describeConnectError(error, this.config.transport === "http" ? this.config.url : this.config.command));
-    return `${label} failed: ${this.error ?? "the connection failed"}. It is tried again on the next use.`;
+    return { message: `${label} failed: ${this.error ?? "the connection failed"}. It is tried again on the next use.`, kind: "network" };
   }
 
   private maxCallMs(): number {

@@ -1,6 +1,6 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalDetail } from "@/lib/contracts/approval";
-import type { RunDetail, RunSummary } from "@/lib/contracts/run";
+import type { RunDetail, RunLink, RunSummary } from "@/lib/contracts/run";
 import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 
@@ -40,8 +40,8 @@ export function parsedDefinition(versionId: string, json: string): WorkflowDefin
 
 const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
@@ -89,6 +89,17 @@ async function findRunnableVersionWithPrisma(workflowId: string, version: number
 }
 
 /**
+ * The version a workflow's runs as an error workflow start: its published
+ * version, as its other triggers do, else (never published) its newest.
+ * NotFoundError for an unknown workflow.
+ */
+export async function findErrorWorkflowVersion(workflowId: string, database: StudioDatabase = getDatabase()): Promise<RunnableVersion> {
+  const workflow = await database.workflow.findUnique({ where: { id: workflowId }, select: { publishedVersion: true } });
+  if (!workflow) throw new NotFoundError("workflow", workflowId);
+  return findRunnableVersion(workflowId, workflow.publishedVersion ?? undefined, database);
+}
+
+/**
  * Records that `by` asked to cancel the run, when it is unfinished and nobody
  * asked before, with `withinTransaction` (the job that makes a worker act on
  * it) and a `pg_notify` on CANCELS_CHANNEL in the same transaction, so the
@@ -130,6 +141,8 @@ export interface RunStart {
   firing?: SlotFiring;
   /** Whatever must commit with the run (the job that drives it). */
   withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
+  /** The run this one came from (an error workflow's run: the failed run), linked both ways on their pages. */
+  source?: RunLink;
 }
 
 /**
@@ -151,7 +164,8 @@ export async function insertRun(
   const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
   // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
   const connection = start.withinTransaction || start.firing ? null : await sqliteConnection(database);
-  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns };
+  const sourceRunId = start.source?.id ?? null;
+  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns, sourceRunId };
   const stepRows = () => version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) }));
   const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
   let held: FiringHeld | null = null;
@@ -179,7 +193,7 @@ export async function insertRun(
       const stored = sqliteDate(now);
       const transaction = await connection.transaction();
       try {
-        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail);
+        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId);
         for (const node of version.definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id, inputOf(node.id));
         if (deliveryRow) statement(sqlite, INSERT_DELIVERY).run(deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored);
         statement(sqlite, "COMMIT").run();
@@ -220,11 +234,15 @@ export async function insertRun(
       input: node.id === trigger.nodeId ? (start.triggerPayload ?? null) : null,
       output: null,
       error: null,
+      errorKind: null,
       attempt: 0,
+      retryAt: null,
       startedAt: null,
       finishedAt: null,
     })),
     approvals: [],
+    errorWorkflowRun: null,
+    sourceRun: start.source ?? null,
   };
 }
 
@@ -305,12 +323,34 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
   if (!row) throw new NotFoundError("run", runId);
   const definition = WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition));
   const order = new Map(definition.nodes.map((node, index) => [node.id, index]));
+  const [errorWorkflowRun, sourceRun] = await Promise.all([
+    database.run.findFirst({ where: { sourceRunId: runId, trigger: "error-workflow" }, orderBy: { id: "asc" }, select: RUN_LINK }),
+    row.sourceRunId ? database.run.findUnique({ where: { id: row.sourceRunId }, select: RUN_LINK }) : null,
+  ]);
   return {
     ...summarise(row),
     definition,
     steps: row.steps.map(toStepRecord).sort((left, right) => (order.get(left.nodeId) ?? 0) - (order.get(right.nodeId) ?? 0)),
     approvals: row.approvals.map(toApprovalRecord),
+    errorWorkflowRun: errorWorkflowRun ? toRunLink(errorWorkflowRun) : null,
+    sourceRun: sourceRun ? toRunLink(sourceRun) : null,
   };
+}
+
+const RUN_LINK = { id: true, workflowId: true, status: true, workflow: { select: { name: true } } } as const;
+
+function toRunLink(row: { id: string; workflowId: string; status: string; workflow: { name: string } }): RunLink {
+  return { id: row.id, workflowId: row.workflowId, workflowName: row.workflow.name, status: row.status as RunStatus };
+}
+
+/**
+ * The run an error workflow started for the failed run `failedRunId`, if one
+ * was started: a failed run whose end is recorded again (after a restart cut
+ * it short) finds it instead of starting a second one.
+ */
+export async function errorWorkflowRunOf(failedRunId: string, database: StudioDatabase = getDatabase()): Promise<string | null> {
+  const row = await database.run.findFirst({ where: { sourceRunId: failedRunId, trigger: "error-workflow" }, select: { id: true } });
+  return row?.id ?? null;
 }
 
 const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;

@@ -43,18 +43,41 @@ describe("PrismaRunStore's prepared-statement path", () => {
     const detail = await getRunDetail(runId, temp.database);
     expect(detail).toMatchObject({ status: "succeeded", output: { answer: 42 }, lastSeq: 2, finishedAt: at });
     expect(detail.steps).toEqual([
-      { nodeId: "a", status: "succeeded", input: { label: "x" }, output: { content: "done", data: [1] }, error: null, attempt: 1, startedAt: at, finishedAt: at },
+      {
+        nodeId: "a",
+        status: "succeeded",
+        input: { label: "x" },
+        output: { content: "done", data: [1] },
+        error: null,
+        errorKind: null,
+        attempt: 1,
+        retryAt: null,
+        startedAt: at,
+        finishedAt: at,
+      },
     ]);
     expect(await readEvents(runId, 0, 10, temp.database)).toEqual([
       { runId, seq: 1, type: "node-started", nodeId: "a", payload: { kind: "tool", attempt: 1 }, createdAt: at },
       { runId, seq: 2, type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } }, createdAt: at },
     ]);
     const loaded = await store.loadRun(runId);
-    const { workflowName, durationMs, pendingApprovals, definition, steps, approvals, ...record } = detail;
+    const { workflowName, durationMs, pendingApprovals, definition, steps, approvals, errorWorkflowRun, sourceRun, ...record } = detail;
     // What the engine loads through SQL equals what the API reads through Prisma.
     expect(loaded?.run).toEqual(record);
     expect(loaded?.steps).toEqual(detail.steps);
     expect(loaded?.definition.name).toBe("store");
+  });
+
+  it("keeps a retrying step's error kind and when its next attempt is due, read alike by the engine and the API", async () => {
+    const { runId } = await createRun(workflowId, {}, {}, temp.database);
+    await store.commit(runId, started(runId, 1));
+    const due = "2026-01-02T03:04:09.000Z";
+    await store.commit(runId, { steps: [{ nodeId: "a", status: "retrying", error: "reset", errorKind: "network", retryAt: due, finishedAt: at }], events: [] });
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.steps[0]).toMatchObject({ status: "retrying", error: "reset", errorKind: "network", retryAt: due, attempt: 1 });
+    expect((await store.loadRun(runId))?.steps).toEqual(detail.steps);
+    await store.commit(runId, { steps: [{ nodeId: "a", status: "running", attempt: 2, retryAt: null, errorKind: null }], events: [] });
+    expect((await store.loadRun(runId))?.steps[0]).toMatchObject({ status: "running", attempt: 2, retryAt: null, errorKind: null });
   });
 
   it("groups concurrent commits into one transaction, yet a failing commit fails alone", async () => {

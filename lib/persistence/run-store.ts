@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
@@ -80,10 +81,19 @@ export function toStepRecord(row: StepRow): StepRecord {
     input: parseJson(row.input, null),
     output: parseJson<StepOutput | null>(row.output, null),
     error: row.error,
+    errorKind: stepErrorKind(row.errorKind),
     attempt: row.attempt,
+    retryAt: iso(row.retryAt),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
   };
+}
+
+/** A stored error kind, read back; one this version does not know reads as `failed`, none as null. */
+function stepErrorKind(value: string | null): StepErrorKind | null {
+  if (value === null) return null;
+  const parsed = StepErrorKindSchema.safeParse(value);
+  return parsed.success ? parsed.data : "failed";
 }
 
 /** A stored event: written by the engine through the event contract (lib/contracts/run-event.ts), so read back as such. */
@@ -227,7 +237,9 @@ export class PrismaRunStore implements RunStore {
       if (step.input !== undefined) data.input = JSON.stringify(step.input);
       if (step.output !== undefined) data.output = step.output === null ? null : JSON.stringify(step.output);
       if (step.error !== undefined) data.error = step.error;
+      if (step.errorKind !== undefined) data.errorKind = step.errorKind;
       if (step.attempt !== undefined) data.attempt = step.attempt;
+      if (step.retryAt !== undefined) data.retryAt = step.retryAt ? new Date(step.retryAt) : null;
       if (step.startedAt !== undefined) data.startedAt = new Date(step.startedAt);
       if (step.finishedAt !== undefined) data.finishedAt = step.finishedAt ? new Date(step.finishedAt) : null;
       operations.push(
@@ -426,7 +438,9 @@ function commitWrites(runId: string, commit: RunCommit): Write[] {
     if (step.input !== undefined) columns.push(["input", JSON.stringify(step.input)]);
     if (step.output !== undefined) columns.push(["output", step.output === null ? null : JSON.stringify(step.output)]);
     if (step.error !== undefined) columns.push(["error", step.error]);
+    if (step.errorKind !== undefined) columns.push(["errorKind", step.errorKind]);
     if (step.attempt !== undefined) columns.push(["attempt", step.attempt]);
+    if (step.retryAt !== undefined) columns.push(["retryAt", step.retryAt ? sqliteDate(step.retryAt) : null]);
     if (step.startedAt !== undefined) columns.push(["startedAt", sqliteDate(step.startedAt)]);
     if (step.finishedAt !== undefined) columns.push(["finishedAt", step.finishedAt ? sqliteDate(step.finishedAt) : null]);
     const names = columns.map(([name]) => `"${name}"`);
@@ -490,7 +504,9 @@ interface StepSqlRow {
   input: string | null;
   output: string | null;
   error: string | null;
+  errorKind: string | null;
   attempt: number;
+  retryAt: unknown;
   startedAt: unknown;
   finishedAt: unknown;
 }
@@ -523,7 +539,9 @@ function loadRunWithStatements(database: BetterSqlite3.Database, runId: string):
       input: parseJson(step.input, null),
       output: parseJson<StepOutput | null>(step.output, null),
       error: step.error,
+      errorKind: stepErrorKind(step.errorKind),
       attempt: step.attempt,
+      retryAt: readDate(step.retryAt),
       startedAt: readDate(step.startedAt),
       finishedAt: readDate(step.finishedAt),
     })),

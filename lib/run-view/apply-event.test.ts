@@ -9,7 +9,9 @@ const step = (nodeId: string, status: StepRecord["status"] = "pending"): StepRec
   input: null,
   output: null,
   error: null,
+  errorKind: null,
   attempt: 0,
+  retryAt: null,
   startedAt: null,
   finishedAt: null,
 });

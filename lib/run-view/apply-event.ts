@@ -1,6 +1,7 @@
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import type { NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
 
 /**
@@ -19,6 +20,8 @@ export interface RunViewState {
   approvals: readonly ApprovalView[];
   /** The most recent events, oldest first, for the timeline (at most `TIMELINE_LIMIT`); streamed model text is in the agent's panel, not here. */
   timeline: readonly RunEvent[];
+  /** The run of the error workflow its failure started, once it is known. */
+  errorWorkflowRunId: string | null;
 }
 
 /** A step's status as the run view shows it: the scheduler's, or `attached` for a tool an agent calls (never a step of its own). */
@@ -30,9 +33,17 @@ export interface StepView {
   progress: string | null;
   output: StepOutput | null;
   error: string | null;
+  /** What kind of failure `error` is. */
+  errorKind: StepErrorKind | null;
+  /** The run went on past its failure: the steps after it read the error, or its error path was taken. */
+  handledBy: "continue" | "error-edge" | null;
   /** The resolved arguments; `undefined` = not known yet (the stream does not carry them). */
   input: unknown;
   attempt: number;
+  /** How many attempts it may take in all, when more than one (from its node-started events); null when not known. */
+  maxAttempts: number | null;
+  /** While it is retrying: when its next attempt is due. */
+  retryAt: string | null;
   startedAt: string | null;
   finishedAt: string | null;
   /** For agent steps: the streamed text and each tool call. */
@@ -56,10 +67,24 @@ export interface RunSnapshot {
   lastSeq: number;
   steps: readonly StepRecord[];
   approvals: readonly ApprovalView[];
+  errorWorkflowRun?: { id: string } | null;
 }
 
 export function emptyStep(): StepView {
-  return { status: "pending", progress: null, output: null, error: null, input: undefined, attempt: 0, startedAt: null, finishedAt: null };
+  return {
+    status: "pending",
+    progress: null,
+    output: null,
+    error: null,
+    errorKind: null,
+    handledBy: null,
+    input: undefined,
+    attempt: 0,
+    maxAttempts: null,
+    retryAt: null,
+    startedAt: null,
+    finishedAt: null,
+  };
 }
 
 /** The state a run view opens with: the run as stored, and the events that led to it (for the timeline). */
@@ -71,8 +96,12 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       progress: null,
       output: step.output,
       error: step.error,
+      errorKind: step.errorKind,
+      handledBy: null,
       input: step.input,
       attempt: step.attempt,
+      maxAttempts: null,
+      retryAt: step.status === "retrying" ? step.retryAt : null,
       startedAt: step.startedAt,
       finishedAt: step.finishedAt,
     };
@@ -86,7 +115,10 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     if (event.type === "node-started") {
       step.progress = null;
       delete step.agent;
+      step.maxAttempts = event.payload.maxAttempts ?? null;
     }
+    if (event.type === "node-retry-scheduled") step.maxAttempts = event.payload.maxAttempts;
+    if (event.type === "node-failed") step.handledBy = event.payload.handledBy ?? null;
     if (isAgentEvent(event)) step.agent = applyAgentEvent(step.agent, event);
     if (event.type === "node-skipped" && event.payload.reason === "attached" && typeof event.payload.agent === "string") {
       step.attachedTo = event.payload.agent;
@@ -105,6 +137,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     steps,
     approvals: run.approvals.map((approval) => ({ ...approval, arguments: { ...approval.arguments } })),
     timeline,
+    errorWorkflowRunId: run.errorWorkflowRun?.id ?? null,
   };
 }
 
@@ -132,7 +165,13 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     case "run-succeeded":
       return { ...withdrawApprovals(next, null), status: "succeeded", output: event.payload.output ?? null, error: null, finishedAt: event.createdAt };
     case "run-failed":
-      return { ...withdrawApprovals(next, null), status: "failed", error: stringOr(event.payload.error, "The run failed."), finishedAt: event.createdAt };
+      return {
+        ...withdrawApprovals(next, null),
+        status: "failed",
+        error: stringOr(event.payload.error, "The run failed."),
+        finishedAt: event.createdAt,
+        errorWorkflowRunId: event.payload.errorWorkflowRunId ?? next.errorWorkflowRunId,
+      };
     case "run-cancelled":
       return { ...withdrawApprovals(next, null), status: "cancelled", error: stringOr(event.payload.error, "Cancelled."), finishedAt: event.createdAt };
     case "node-started":
@@ -140,7 +179,20 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         ...emptyStep(),
         status: "running",
         attempt: event.payload.attempt,
+        maxAttempts: event.payload.maxAttempts ?? null,
         startedAt: event.createdAt,
+      }));
+    case "node-retry-scheduled":
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "retrying",
+        progress: null,
+        error: event.payload.error,
+        errorKind: event.payload.errorKind,
+        attempt: event.payload.attempt,
+        maxAttempts: event.payload.maxAttempts,
+        retryAt: event.payload.retryAt,
+        finishedAt: event.createdAt,
       }));
     case "node-progress":
     case "node-notified": {
@@ -162,6 +214,9 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         ...step,
         status: "failed",
         error: stringOr(event.payload.error, "The step failed."),
+        errorKind: event.payload.errorKind ?? step.errorKind,
+        handledBy: event.payload.handledBy ?? null,
+        retryAt: null,
         input: undefined,
         finishedAt: event.createdAt,
       }));

@@ -1,5 +1,6 @@
 import type { RunEvent } from "@/lib/contracts/run-event";
 import { progressMessage } from "./apply-event";
+import { formatDuration } from "./format-time";
 
 /** How a timeline entry is coloured: by meaning, and always with words too. */
 export type EventTone = "neutral" | "progress" | "good" | "bad" | "waiting";
@@ -40,15 +41,26 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject: null, text: "Waiting for you", tone: "waiting" };
     case "run-succeeded":
       return { subject: null, text: "Run succeeded", tone: "good" };
-    case "run-failed":
-      return { subject: null, text: `Run failed: ${text(event.payload.error) ?? "no reason given"}`, tone: "bad" };
+    case "run-failed": {
+      const followUp = event.payload.errorWorkflowRunId ? " Its error workflow was started." : "";
+      return { subject: null, text: `Run failed: ${text(event.payload.error) ?? "no reason given"}${followUp}`, tone: "bad" };
+    }
     case "run-cancelled": {
       const by = text(event.payload.cancelledBy);
       return { subject: null, text: by ? `Run cancelled by ${by}` : "Run cancelled", tone: "bad" };
     }
     case "node-started": {
-      const attempt = event.payload.attempt > 1 ? ` (attempt ${event.payload.attempt})` : "";
-      return { subject, text: `Started${attempt}`, tone: "progress" };
+      const { attempt, maxAttempts } = event.payload;
+      const of = attempt > 1 ? ` (attempt ${attempt}${maxAttempts ? ` of ${maxAttempts}` : ""})` : "";
+      return { subject, text: `Started${of}`, tone: "progress" };
+    }
+    case "node-retry-scheduled": {
+      const { attempt, maxAttempts, delayMs } = event.payload;
+      return {
+        subject,
+        text: `Attempt ${attempt} of ${maxAttempts} failed: ${firstLine(text(event.payload.error) ?? "no reason given")} Trying again in ${formatDuration(delayMs)}.`,
+        tone: "waiting",
+      };
     }
     case "node-progress":
       return { subject, text: progressMessage(event) ?? "Working", tone: "progress" };
@@ -56,8 +68,11 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: text(event.payload.message) ?? "Sent a note", tone: "neutral" };
     case "node-succeeded":
       return { subject, text: "Succeeded", tone: "good" };
-    case "node-failed":
-      return { subject, text: `Failed: ${text(event.payload.error) ?? "no reason given"}`, tone: "bad" };
+    case "node-failed": {
+      const handled =
+        event.payload.handledBy === "error-edge" ? " Its error path is taken." : event.payload.handledBy === "continue" ? " The run continues with the error." : "";
+      return { subject, text: `Failed: ${text(event.payload.error) ?? "no reason given"}${handled}`, tone: "bad" };
+    }
     case "node-skipped": {
       // The engine says why: a tool attached to an agent, a run that stopped, or a branch not taken.
       const reason =

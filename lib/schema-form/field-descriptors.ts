@@ -36,6 +36,8 @@ export interface FieldDescriptor {
   defaultValue: unknown;
   /** For `select`. */
   options: (string | number | boolean)[];
+  /** For `select`: each option's words (the schema's `optionLabels`, from `.meta()`), where it gives them. */
+  optionLabels: Readonly<Record<string, string>>;
   /** For `number`: whole numbers only. */
   integer: boolean;
   minimum: number | undefined;
@@ -147,6 +149,9 @@ export function describeField(key: string, path: string, propertySchema: JsonSch
     widget,
     defaultValue: schema.default,
     options: enumOptions(schema) ?? [],
+    optionLabels: isObject(schema.optionLabels)
+      ? Object.fromEntries(Object.entries(schema.optionLabels).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+      : {},
     integer: schema.type === "integer",
     minimum: numberOrUndefined(schema.minimum) ?? numberOrUndefined(schema.exclusiveMinimum),
     maximum: numberOrUndefined(schema.maximum) ?? numberOrUndefined(schema.exclusiveMaximum),

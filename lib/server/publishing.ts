@@ -2,6 +2,7 @@ import { recordAudit } from "@/lib/persistence/audit-store";
 import { publishVersion, unpublish, type PublishedState } from "@/lib/persistence/publishing";
 import { clientAddress, type Principal } from "./access/principal";
 import { HttpError } from "./http";
+import { workflowLookup } from "./error-workflows";
 import { validateForRun } from "./run-validation";
 import { startStudio } from "./studio";
 
@@ -13,7 +14,7 @@ import { startStudio } from "./studio";
 export async function publishWorkflow(request: Request, principal: Principal, workflowId: string, version: number | undefined): Promise<PublishedState> {
   const studio = await startStudio();
   const published = await publishVersion(workflowId, version, studio.database, async (versionId, definition) => {
-    const validation = await validateForRun(versionId, definition, { pool: studio.pool(), secrets: studio.secrets });
+    const validation = await validateForRun(versionId, definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, workflowId) });
     const errors = validation.problems.filter((problem) => problem.severity === "error");
     if (errors.length > 0) {
       throw new HttpError(422, `This version cannot go live yet: ${errors.map((problem) => problem.message).join("; ")}`, { problems: validation.problems });

@@ -3,6 +3,7 @@ import { findRunnableVersion, type RunDetail } from "@/lib/persistence/run-queri
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
 import type { StartRunBody } from "@/lib/validations/run";
 import { HttpError, toApiIssues } from "./http";
+import { workflowLookup } from "./error-workflows";
 import { validateForRun } from "./run-validation";
 import { startStudio } from "./studio";
 
@@ -21,7 +22,7 @@ export async function startRun(workflowId: string, body: StartRunBody, trigger: 
     const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
     throw new HttpError(422, `The run's inputs are not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
   }
-  const validation = await validateForRun(version.versionId, definition, { pool: studio.pool(), secrets: studio.secrets });
+  const validation = await validateForRun(version.versionId, definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, workflowId) });
   if (!validation.valid) {
     const errors = validation.problems.filter((problem) => problem.severity === "error");
     throw new HttpError(422, `The workflow cannot run yet: ${errors.map((problem) => describe(problem)).join("; ")}`, {

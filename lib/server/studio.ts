@@ -9,6 +9,7 @@ import { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
+import { errorWorkflowStarter } from "./error-workflows";
 import { mayStart } from "./mcp-servers";
 import { sweepOldDeliveries } from "./hooks/delivery-sweep";
 import { HOOKS_HANDLER_KEY, serveHook } from "./hooks/transport";
@@ -104,11 +105,15 @@ async function boot(role: StudioRole): Promise<Studio> {
   // scripts/serve.mjs hands webhook deliveries straight to this process's handler, past Next's routing.
   if (role !== "worker") (globalThis as { [HOOKS_HANDLER_KEY]?: typeof serveHook })[HOOKS_HANDLER_KEY] = serveHook;
   if (role !== "worker") sweepOldDeliveries(database, log);
+  // An error workflow's run is started like any other, by this process's way of starting runs (made below, once the engine is).
+  let startRuns: RunDriver | null = null;
+  const startErrorWorkflow = errorWorkflowStarter(database, () => startRuns!);
   if (!shared) {
-    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log });
+    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log, startErrorWorkflow });
+    const runs = new LocalRunDriver(engine, database);
+    startRuns = runs;
     const resumed = await engine.resumeAll();
     if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
-    const runs = new LocalRunDriver(engine, database);
     const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
     const shutdown = async () => schedules.stop();
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
@@ -126,6 +131,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     secrets,
     log,
     parkWhenWaiting: true,
+    startErrorWorkflow,
   });
   const relay = new EventRelay(bus, (runId, afterSeq, limit) => readEvents(runId, afterSeq, limit, database), log);
   const notifications: RunNotifications = await listenForRunNotifications(url, {
@@ -146,6 +152,8 @@ async function boot(role: StudioRole): Promise<Studio> {
     },
     log,
   });
+  const runs = new QueuedRunDriver(queue, database, bus);
+  startRuns = runs;
   if (role !== "web") {
     await queue.work(readEnvironment().STUDIO_WORKER_CONCURRENCY, async (runId, signal) => {
       const outcome = await engine.drive(runId, { signal });
@@ -153,7 +161,6 @@ async function boot(role: StudioRole): Promise<Studio> {
       if (outcome === "handed-back") throw new Error(`Run ${runId} was handed back at shutdown; another worker drives it on.`);
     });
   }
-  const runs = new QueuedRunDriver(queue, database, bus);
   // Schedules fire where runs are driven: a web process serves only.
   const schedules = role === "web" ? null : await startScheduler({ database, runs, bus, pool, secrets, log });
   const shutdown = async (graceMs: number) => {

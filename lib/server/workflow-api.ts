@@ -8,14 +8,15 @@ import { literalSecretsIn } from "@/lib/workflow/literal-secrets";
 import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate";
 import type { ToolPool } from "@/lib/tools";
 import { clientAddress, type Principal } from "./access/principal";
+import { workflowLookup } from "./error-workflows";
 import { requireRecentSignIn } from "./access/recent-sign-in";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
-/** Validates a definition against the process's tools and stored secrets. */
-export async function validateWithStudio(definition: unknown): Promise<ValidationResult> {
+/** Validates a definition against the process's tools, stored secrets and workflows (`workflowId`: the saved workflow it is a draft of). */
+export async function validateWithStudio(definition: unknown, workflowId: string | null = null): Promise<ValidationResult> {
   const studio = await startStudio();
-  return validateWorkflow(definition, { pool: studio.pool(), secrets: studio.secrets });
+  return validateWorkflow(definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, workflowId) });
 }
 
 /**

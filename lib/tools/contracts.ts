@@ -46,3 +46,5 @@ export { FILE_LINE_MARKING } from "./permissions/file-line-marking";
 export { codePointMark, hasBidiControl, hasHiddenCharacters, markHiddenCharacters, toVisibleString } from "./permissions/visible-text";
 export type { MarkReason, VisibleSegment, VisibleText, VisibleTextOptions } from "./permissions/visible-text";
 export { parseSecretReference, SECRET_MASK } from "./secrets";
+export { isRetryable, TOOL_ERROR_KINDS, ToolErrorKindSchema } from "./tool-error";
+export type { ToolErrorKind, ToolErrorOptions } from "./tool-error";

@@ -114,6 +114,7 @@ describe("argument validation", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toContain("`message`: expected string, received number");
     expect(result.content).toMatch(/`times`: .*5/);
+    expect(result).toMatchObject({ errorKind: "invalid-input", retryable: false });
   });
 
   it("refuses arguments that are not an object", async () => {
@@ -149,7 +150,7 @@ describe("argument validation", () => {
 
   it("reports a tool that throws as an error result instead of crashing the caller", async () => {
     const result = await new CrashingTool().run({}, context());
-    expect(result).toMatchObject({ isError: true, content: "`crash` failed: driver exploded while using undefined" });
+    expect(result).toMatchObject({ isError: true, content: "`crash` failed: driver exploded while using undefined", errorKind: "failed", retryable: false });
   });
 });
 
@@ -228,7 +229,7 @@ describe("settings, confinement and the gate", () => {
     const io = new RecordingIOHandler({ write: "once" });
     const tool = new NoteTool();
     const result = await tool.run({ path: "../x.txt", text: "x" }, context({ io, settings: { root }, permissions: { mode: "default" } }));
-    expect(result.isError).toBe(true);
+    expect(result).toMatchObject({ isError: true, errorKind: "confinement", retryable: false });
     expect(io.requests).toEqual([]);
     expect(tool.seenPath).toBeNull();
   });
@@ -237,7 +238,8 @@ describe("settings, confinement and the gate", () => {
     const io = new RecordingIOHandler({ write: { decision: "deny", feedback: "not now" } });
     const tool = new NoteTool();
     const result = await tool.run({ path: "a.txt", text: "x" }, context({ io, settings: { root }, permissions: { mode: "default" } }));
-    expect(result).toMatchObject({ isError: true, content: expect.stringContaining("not now") });
+    // A denial says so, and is never worth trying again.
+    expect(result).toMatchObject({ isError: true, content: expect.stringContaining("not now"), errorKind: "denied", retryable: false });
     expect(io.requests).toMatchObject([{ kind: "write", path: "a.txt" }]);
     expect(tool.seenPath).toBeNull();
   });

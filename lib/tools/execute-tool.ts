@@ -5,11 +5,19 @@ import { pathRefusal } from "./permissions/path-rules";
 import { parseSecretReference, SecretMasker } from "./secrets";
 import type { RunOptions, Tool } from "./tool";
 import type { ToolContext, ToolEventSink } from "./tool-context";
+import type { ToolErrorKind } from "./tool-error";
 import { mapStrings, ToolResult } from "./tool-result";
 import { describeIssues } from "./validation";
 
-/** A refusal on the way to `call()`: becomes a `ToolResult.error`, never an exception. */
-class CallRefused extends Error {}
+/** A refusal on the way to `call()`: becomes a `ToolResult.error` of its kind (never retryable), never an exception. */
+class CallRefused extends Error {
+  constructor(
+    message: string,
+    readonly kind: ToolErrorKind = "invalid-input",
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Runs one call of `tool` the way every host must: validate, resolve secrets,
@@ -25,7 +33,7 @@ export async function executeTool(
 ): Promise<ToolResult> {
   const masker = new SecretMasker();
   try {
-    if (ctx.signal.aborted) return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`);
+    if (ctx.signal.aborted) return cancelledBeforeStart(tool);
     const merged = mergeArguments(tool, rawArgs, options.boundArgs ?? {});
     checkOperation(tool, merged);
     const settings = parseSettings(tool, ctx.settings);
@@ -47,15 +55,14 @@ export async function executeTool(
     // Every MCP call meets the gate: `mcp_policy: denied` refuses even read-only ones, and a
     // tool that is neither read-only nor destructive still asks under `gated`.
     if (tool.isDestructive(args) || tool.origin === "mcp") await passGate(tool, args, callContext, masker);
-    if (ctx.signal.aborted) return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`);
+    if (ctx.signal.aborted) return cancelledBeforeStart(tool);
 
     callContext.events.emit({ type: "tool-progress", tool: tool.name, message: tool.progressMessage(args) });
     const result = await tool.call(args, callContext);
     return masker.isEmpty ? result : result.mapText((text) => masker.mask(text));
   } catch (error) {
-    if (error instanceof CallRefused || PathConfinementError.isInstance(error)) {
-      return ToolResult.error(masker.mask(error.message));
-    }
+    if (error instanceof CallRefused) return ToolResult.error(masker.mask(error.message), { kind: error.kind });
+    if (PathConfinementError.isInstance(error)) return ToolResult.error(masker.mask(error.message), { kind: "confinement" });
     const message = error instanceof Error ? error.message : String(error);
     return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
   }
@@ -76,12 +83,14 @@ async function passGate(tool: Tool, args: Record<string, unknown>, ctx: ToolCont
   let requests = await describe();
   for (let asked = 1; ; asked++) {
     const decision = await checkPermissions(requests, ctx);
-    if (!decision.allowed) throw new CallRefused(decision.reason);
+    // A person's or a guardrail's no: never tried again.
+    if (!decision.allowed) throw new CallRefused(decision.reason, "denied");
     const now = await describe();
     if (canonicalJson(now) === canonicalJson(requests)) return;
     if (asked >= MAX_ASKS) {
       throw new CallRefused(
         `\`${tool.name}\`: its target kept changing while it waited for approval (${asked} times), so nothing was done. Check what changes it and try again.`,
+        "failed",
       );
     }
     requests = now;
@@ -177,10 +186,14 @@ function confinePathInputs(tool: Tool, args: Record<string, unknown>, ctx: ToolC
     const confined = confinePath(root, value, input);
     const relative = relativeToRoot(root, confined);
     const refusal = pathRefusal(ctx.permissions.guardrails, relative);
-    if (refusal) throw new CallRefused(`\`${input}\`: refused by a guardrail: ${refusal}`);
+    if (refusal) throw new CallRefused(`\`${input}\`: refused by a guardrail: ${refusal}`, "confinement");
     args[input] = confined;
     confinedPaths.set(confined, relative);
   }
+}
+
+function cancelledBeforeStart(tool: Tool): ToolResult {
+  return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`, { kind: "cancelled" });
 }
 
 function maskingSink(sink: ToolEventSink, masker: SecretMasker): ToolEventSink {

@@ -1,3 +1,5 @@
+import { isRetryable, type ToolErrorKind, type ToolErrorOptions } from "./tool-error";
+
 /** An image handed back to a vision model, e.g. a screenshot or a rendered chart. */
 export interface ToolImage {
   /** IANA media type, e.g. `image/png`. */
@@ -14,13 +16,20 @@ export type ToolControl = { kind: "finish"; value: string };
 
 /**
  * What a tool returns. A failure is data, not an exception: `ToolResult.error`
- * goes back to the model as a correctable message.
+ * goes back to the model as a correctable message, and says what kind of
+ * failure it is (`errorKind`) and whether trying again may help (`retryable`).
  *
  * @example
  *   return ToolResult.ok("3");
- *   return ToolResult.error("`path`: no such file: notes.txt");
+ *   return ToolResult.error("`path`: no such file: notes.txt", { kind: "not-found" });
+ *   return ToolResult.error("The connection was reset.", { kind: "network" }); // retryable
  */
 export class ToolResult {
+  /** What kind of failure this is; null for a success. */
+  readonly errorKind: ToolErrorKind | null;
+  /** Whether the same call may succeed when tried again (a transient failure); never for a denial or bad input. */
+  readonly retryable: boolean;
+
   private constructor(
     /** The text a model (and a person) reads. */
     readonly content: string,
@@ -29,16 +38,24 @@ export class ToolResult {
     /** Structured output for the studio (tables, records); never required. */
     readonly data?: unknown,
     readonly control?: ToolControl,
-  ) {}
+    failure: ToolErrorOptions = {},
+  ) {
+    this.errorKind = isError ? (failure.kind ?? "failed") : null;
+    this.retryable = this.errorKind !== null && isRetryable(this.errorKind, failure.retryable);
+  }
 
   /** A success carrying `text`, and optionally structured `data` for the studio to render. */
   static ok(text: string, data?: unknown): ToolResult {
     return new ToolResult(text, false, [], data);
   }
 
-  /** A failure the model can read and correct: say what happened and what to do. */
-  static error(text: string): ToolResult {
-    return new ToolResult(text, true);
+  /**
+   * A failure the model can read and correct: say what happened and what to
+   * do. `kind` (default `failed`) and `retryable` (default: by kind) tell a
+   * workflow whether to try again.
+   */
+  static error(text: string, failure: ToolErrorOptions = {}): ToolResult {
+    return new ToolResult(text, true, [], undefined, undefined, failure);
   }
 
   /** A success with images for vision models (screenshots, renders). */
@@ -55,7 +72,8 @@ export class ToolResult {
   mapText(transform: (text: string) => string): ToolResult {
     const data = this.data === undefined ? undefined : mapStrings(this.data, transform);
     const control = this.control ? { ...this.control, value: transform(this.control.value) } : undefined;
-    return new ToolResult(transform(this.content), this.isError, this.images, data, control);
+    const failure = this.errorKind ? { kind: this.errorKind, retryable: this.retryable } : {};
+    return new ToolResult(transform(this.content), this.isError, this.images, data, control, failure);
   }
 
   toJSON(): {
@@ -64,6 +82,8 @@ export class ToolResult {
     images: readonly ToolImage[];
     data?: unknown;
     control?: ToolControl;
+    errorKind?: ToolErrorKind;
+    retryable?: boolean;
   } {
     return {
       content: this.content,
@@ -71,6 +91,7 @@ export class ToolResult {
       images: this.images,
       ...(this.data === undefined ? {} : { data: this.data }),
       ...(this.control ? { control: this.control } : {}),
+      ...(this.errorKind ? { errorKind: this.errorKind, retryable: this.retryable } : {}),
     };
   }
 }

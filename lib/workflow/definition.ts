@@ -1,6 +1,7 @@
 import { z } from "zod";
 // The framework's browser-safe entry, not its index (which reaches node:fs): this module stays browser-safe, like the node definitions it unites.
 import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
+import { DefaultOnErrorActionSchema, WorkflowExecutionDefaultsSchema } from "@/lib/contracts/execution-settings";
 import { WorkflowNodeSchema } from "@/nodes/definitions";
 import { NodeIdSchema } from "@/nodes/node-base";
 
@@ -50,8 +51,20 @@ export const WorkflowDefinitionSchema = z
     description: z.string().max(5000).default(""),
     mode: PermissionModeSchema.default("default"),
     guardrails: GuardrailsSchema.default(GuardrailsSchema.parse({})),
-    /** `stop` fails the run at the first failed node; `continue` skips what depended on it. */
-    onError: z.enum(["stop", "continue"]).default("stop"),
+    /**
+     * What happens when a node fails for good, for nodes that do not say
+     * (their `execution.onError`): `stop` fails the run there; `continue` lets
+     * the steps after it run, reading the error as its output.
+     */
+    onError: DefaultOnErrorActionSchema.default("stop"),
+    /** The nodes' default retries and time limit (lib/contracts/execution-settings.ts); each node may set its own. */
+    execution: WorkflowExecutionDefaultsSchema.optional(),
+    /**
+     * A workflow that runs when a run of this one fails, with the failed run's
+     * id, workflow, node and error as its inputs (lib/contracts/run-trigger.ts,
+     * ERROR_WORKFLOW_INPUTS). A run it starts never starts another.
+     */
+    errorWorkflowId: z.string().trim().min(1, "choose a workflow, or leave it empty").max(64).optional(),
     nodes: z.array(WorkflowNodeSchema).max(5000),
     edges: z.array(WorkflowEdgeSchema).max(20_000).default([]),
   })

@@ -2,12 +2,21 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
+import {
+  executionPolicyOf,
+  retryDelayMs,
+  type ExecutionPolicy,
+  type OnErrorAction,
+  type StepErrorKind,
+  type StepErrorOutput,
+} from "@/lib/contracts/execution-settings";
 import { PERSON_TRIGGER, RUN_TRIGGER_LABELS, type RunTrigger } from "@/lib/contracts/run-trigger";
-import { startsRunsOf } from "@/nodes/definitions";
+import { executionOf, startsRunsOf } from "@/nodes/definitions";
 import type { NodeExecutionContext, StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
 import type { AgentModelFactory } from "./agent/agent-model";
 import { ApprovalWaits, type ApprovalAnnouncement, type WaitingRun } from "./approvals/approval-waits";
+import { StepDeadline, systemClock, type Clock } from "./clock";
 import type { WorkflowDefinition, WorkflowNode } from "./definition";
 import type { RunEventBus } from "./event-bus";
 import { ReadWriteLock } from "./read-write-lock";
@@ -23,8 +32,8 @@ import type {
   StepOutput,
 } from "./run-types";
 import { RunWriter } from "./run-writer";
-import { buildGraph, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
-import { ParkedRun, RunCancelled, StepFailure } from "./step-errors";
+import { buildGraph, failureAction, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
+import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "./step-errors";
 import { TemplateError, type TemplateScope } from "./templates";
 import { maskSecretInputs } from "./mask-secret-inputs";
 
@@ -47,6 +56,27 @@ export interface RunEngineOptions {
    * decision's job drives it again, and the replayed steps find their approvals.
    */
   parkWhenWaiting?: boolean;
+  /** The time retries wait by and step time limits run by; tests pass a FakeClock. Default: the real clock. */
+  clock?: Clock;
+  /**
+   * Starts the error workflow a failed run's workflow names (`errorWorkflowId`)
+   * and resolves with its run's id, or null when none was started. Called
+   * again for a run whose end a restart cut short: it must find the run it
+   * started before rather than start a second. Absent: error workflows do not run.
+   */
+  startErrorWorkflow?: (failure: RunFailureReport) => Promise<string | null>;
+}
+
+/** What an error workflow is told about the run that failed. */
+export interface RunFailureReport {
+  runId: string;
+  workflowId: string;
+  workflowName: string;
+  errorWorkflowId: string;
+  /** The first node whose failure stopped the run; null when the run as a whole failed (its plan rejected). */
+  nodeId: string | null;
+  error: string;
+  errorKind: StepErrorKind | null;
 }
 
 /**
@@ -56,7 +86,7 @@ export interface RunEngineOptions {
  */
 export type DriveOutcome = "finished" | "parked" | "handed-back";
 
-/** The error of a step that changes the world and was cut off by a restart while it ran. */
+/** The error of a step that changes the world and was cut off by a restart while it ran (its kind: `interrupted`, never retried). */
 export const INTERRUPTED =
   "Interrupted by a restart while it ran: it may or may not have taken effect, so it was not run again. Check what it was doing, then run the workflow again if needed.";
 
@@ -85,6 +115,15 @@ class ActiveRun {
   readonly attempts: Record<string, number> = {};
   /** Each failed node's error, for the run's own error message. */
   readonly errors: Record<string, string> = {};
+  readonly errorKinds: Record<string, StepErrorKind> = {};
+  /** What each failed node's failure does (the scheduler's `failures`): stop the run, continue, or take its error path. */
+  readonly failures: Record<string, OnErrorAction> = {};
+  /** Steps stored as retrying when the run was loaded: when their next attempt is due (clock milliseconds). */
+  readonly retryDue = new Map<string, number>();
+  /** Steps waiting for their next attempt here, to be let go at a shutdown. */
+  readonly retryWaits = new Map<string, AbortController>();
+  /** Time limits of the attempts running now, paused while their step waits for a person. */
+  readonly deadlines = new Map<string, StepDeadline>();
   readonly abort = new AbortController();
   readonly lock = new ReadWriteLock();
   readonly writer: RunWriter;
@@ -147,6 +186,37 @@ class ActiveRun {
     return { inputs: this.inputs, nodes: this.scopeNodes };
   }
 
+  /** Each node's execution settings over the workflow's defaults, worked out once. */
+  private readonly policies = new Map<string, ExecutionPolicy>();
+
+  policyOf(nodeId: string): ExecutionPolicy {
+    let policy = this.policies.get(nodeId);
+    if (!policy) {
+      const node = this.nodes.get(nodeId);
+      policy = executionPolicyOf({ execution: node ? executionOf(node) : undefined }, this.definition);
+      this.policies.set(nodeId, policy);
+    }
+    return policy;
+  }
+
+  /**
+   * A node failed for good: what its failure does from now on. When the run
+   * goes on despite it (continue, an error path), the steps after it read the
+   * error as its output.
+   */
+  failed(nodeId: string, message: string, kind: StepErrorKind): OnErrorAction {
+    const action = kind === "cancelled" ? "stop" : failureAction(this.graph, nodeId, this.policyOf(nodeId).onError);
+    this.statuses[nodeId] = "failed";
+    this.errors[nodeId] = message;
+    this.errorKinds[nodeId] = kind;
+    this.failures[nodeId] = action;
+    if (action !== "stop") {
+      const output: StepErrorOutput = { error: { message, kind, nodeId } };
+      this.scopeNodes[nodeId] = { output, data: output };
+    }
+    return action;
+  }
+
   succeeded(nodeId: string, output: StepOutput): void {
     this.statuses[nodeId] = "succeeded";
     this.outputs[nodeId] = output;
@@ -172,9 +242,11 @@ export class RunEngine {
   private readonly active = new Map<string, ActiveRun>();
   private readonly approvals: ApprovalWaits;
   private readonly workingDirectory: string;
+  private readonly clock: Clock;
 
   constructor(private readonly options: RunEngineOptions) {
     this.workingDirectory = options.workingDirectory ?? os.homedir();
+    this.clock = options.clock ?? systemClock;
     this.approvals = new ApprovalWaits(
       options.store,
       options.decisionsElsewhereEveryMs ? { decisionsElsewhereEveryMs: options.decisionsElsewhereEveryMs } : {},
@@ -245,6 +317,8 @@ export class RunEngine {
       if (run.finished) continue;
       run.handingBack = true;
       this.approvals.releaseRun(run.runId);
+      // A step waiting for its next attempt is stored as such (with when it is due): it goes on wherever the run is driven next.
+      for (const wait of run.retryWaits.values()) wait.abort();
       this.pump(run);
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -293,10 +367,10 @@ export class RunEngine {
         run,
         [
           { type: "run-resumed", nodeId: null, payload: {} },
-          ...run.interrupted.map((nodeId): PendingEvent => ({ type: "node-failed", nodeId, payload: { error: INTERRUPTED, durationMs: 0 } })),
+          ...run.interrupted.map((nodeId): PendingEvent => ({ type: "node-failed", nodeId, payload: failedPayload(run, nodeId, 0) })),
         ],
         { status: "running" },
-        run.interrupted.map((nodeId) => ({ nodeId, status: "failed", error: INTERRUPTED, finishedAt })),
+        run.interrupted.map((nodeId) => ({ nodeId, status: "failed", error: INTERRUPTED, errorKind: "interrupted", retryAt: null, finishedAt })),
       );
     }
     if (run.cancelRequest) {
@@ -304,6 +378,19 @@ export class RunEngine {
       run.cancelled = true;
       run.cancelledBy = run.cancelRequest.by;
       await this.approvals.cancelRun(this.waitingRun(run));
+      // A step that waited for its next attempt gets none.
+      const retrying = [...run.retryDue.keys()];
+      run.retryDue.clear();
+      const cancelled = new RunCancelled().message;
+      for (const nodeId of retrying) run.failed(nodeId, cancelled, "cancelled");
+      if (retrying.length > 0) {
+        await this.emit(
+          run,
+          retrying.map((nodeId): PendingEvent => ({ type: "node-failed", nodeId, payload: failedPayload(run, nodeId, 0) })),
+          undefined,
+          retrying.map((nodeId) => ({ nodeId, status: "failed", error: cancelled, errorKind: "cancelled", retryAt: null, finishedAt: now() })),
+        );
+      }
       this.pump(run);
       return;
     }
@@ -417,15 +504,16 @@ export class RunEngine {
       // again behind anyone's back (at most once), it fails saying so. Read-only steps, and steps still waiting
       // for a person (nothing done yet), simply run again.
       if (cutOff.includes(step) && !awaitingDecision.has(step.nodeId)) {
-        run.statuses[step.nodeId] = "failed";
-        run.errors[step.nodeId] = INTERRUPTED;
+        run.failed(step.nodeId, INTERRUPTED, "interrupted");
         run.interrupted.push(step.nodeId);
         continue;
       }
       if (step.status === "succeeded" && step.output) run.succeeded(step.nodeId, step.output);
       else if (step.status === "skipped") run.skipped(step.nodeId);
-      else if (step.status === "succeeded" || step.status === "failed") run.statuses[step.nodeId] = step.status;
-      if (step.status === "failed" && step.error) run.errors[step.nodeId] = step.error;
+      else if (step.status === "succeeded") run.statuses[step.nodeId] = step.status;
+      else if (step.status === "failed") run.failed(step.nodeId, step.error ?? "The step failed.", step.errorKind ?? "failed");
+      // Between two attempts: it starts again (pending) once what is left of its wait has passed, its attempts counted on.
+      else if (step.status === "retrying") run.retryDue.set(step.nodeId, step.retryAt ? Date.parse(step.retryAt) : this.clock.now());
     }
     run.cancelRequest = loaded.cancelRequest ?? null;
     run.nothingCutOff = options.continueParked === true && !steps.some((step) => step.status === "running");
@@ -476,7 +564,7 @@ export class RunEngine {
       if (run.inFlight === 0) void this.finish(run, "cancelled", { error: "Cancelled." });
       return;
     }
-    const decision = nextSteps(run.graph, { statuses: run.statuses, routes: run.routes }, run.definition.onError);
+    const decision = nextSteps(run.graph, { statuses: run.statuses, routes: run.routes, failures: run.failures });
     const changes: StepChange[] = [];
     const events: PendingEvent[] = [];
     for (const nodeId of decision.skip) {
@@ -494,7 +582,10 @@ export class RunEngine {
       });
     }
     if (decision.finished && run.inFlight === 0) {
-      const failedNodes = Object.entries(run.statuses).filter(([, status]) => status === "failed").map(([id]) => id);
+      // A failure the run went on from (continue, an error path) is not the run's: only those that stopped it are.
+      const failedNodes = Object.entries(run.statuses)
+        .filter(([id, status]) => status === "failed" && (run.failures[id] ?? "stop") === "stop")
+        .map(([id]) => id);
       if (failedNodes.length > 0) {
         // What never got to run because the run stopped reads as skipped, not as still pending.
         const notRun = run.graph.nodeIds.filter((id) => (run.statuses[id] ?? "pending") === "pending");
@@ -509,64 +600,149 @@ export class RunEngine {
     }
   }
 
+  /**
+   * Runs a node's attempts until one succeeds, one fails with an error not
+   * worth trying again, or its retry policy has none left. Between attempts
+   * the step is stored as `retrying` with when the next is due, so a restart
+   * waits out the rest of the delay and counts on. The last failure is the
+   * node's: it stops the run, or the run goes on past it (continue, an error path).
+   */
   private async executeNode(run: ActiveRun, nodeId: string): Promise<void> {
     const node = run.nodes.get(nodeId)!;
-    const continuing = run.storedWaiting.has(nodeId);
-    const attempt = continuing ? Math.max(1, run.attempts[nodeId] ?? 1) : (run.attempts[nodeId] ?? 0) + 1;
-    run.attempts[nodeId] = attempt;
-    const started = Date.now();
-    try {
-      if (!continuing) {
-        await this.emit(
-          run,
-          [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(node.kind === "tool" ? { tool: node.tool, operation: node.operation } : {}) } }],
-          undefined,
-          [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null }],
-        );
-      }
-      // Otherwise the step was let go while it waited (parked): it goes on with the same attempt, already announced. It stays
-      // stored as waiting until its decision is announced (announceApproval), in the same commit that says it runs,
-      // so a kill in between leaves it waiting (replayed again), never running with its effect unannounced.
-      const { output, input } = await this.runNode(run, node);
-      run.succeeded(nodeId, output);
-      // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
-      // transaction, and a next step's tool starts only once its own node-started (so this too) is durable.
-      this.emit(
-        run,
-        [{ type: "node-succeeded", nodeId, payload: { output, durationMs: Date.now() - started } }],
-        undefined,
-        [{ nodeId, status: "succeeded", input, output, finishedAt: now() }],
-      ).catch((error: unknown) => this.crash(run, error));
-    } catch (error) {
-      // Let go while waiting for a person: the step stays as stored (waiting); a later drive replays it.
-      if (error instanceof ParkedRun || run.parked) return;
-      const message =
-        error instanceof StepFailure || error instanceof RunCancelled || error instanceof TemplateError
-          ? error.message
-          : `Internal error: ${error instanceof Error ? error.message : String(error)}`;
-      if (!(error instanceof StepFailure || error instanceof RunCancelled || error instanceof TemplateError)) {
-        this.options.log?.(`Node ${nodeId} of run ${run.runId} crashed`, error);
-      }
-      run.statuses[nodeId] = "failed";
-      run.errors[nodeId] = message;
-      const input = error instanceof StepFailure && error.input !== undefined ? { input: error.input } : {};
+    const policy = run.policyOf(nodeId);
+    // A step let go while it waited (parked) goes on with the same attempt, already announced. It stays stored as waiting
+    // until its decision is announced (announceApproval), in the same commit that says it runs, so a kill in between leaves
+    // it waiting (replayed again), never running with its effect unannounced.
+    let continuing = run.storedWaiting.has(nodeId);
+    let attempt = continuing ? Math.max(1, run.attempts[nodeId] ?? 1) : (run.attempts[nodeId] ?? 0) + 1;
+    const due = run.retryDue.get(nodeId);
+    if (due !== undefined) {
+      run.retryDue.delete(nodeId);
+      run.statuses[nodeId] = "retrying";
+      if (!(await this.waitForRetry(run, nodeId, due, Date.now()))) return;
+      run.statuses[nodeId] = "running";
+    }
+    for (;; attempt += 1) {
+      run.attempts[nodeId] = attempt;
+      run.statuses[nodeId] = "running";
+      const started = Date.now();
       try {
-        await this.emit(run, [{ type: "node-failed", nodeId, payload: { error: message, durationMs: Date.now() - started } }], undefined, [
-          { nodeId, status: "failed", error: message, finishedAt: now(), ...input },
-        ]);
-      } catch (persistError) {
-        await this.crash(run, persistError);
+        if (!continuing) {
+          await this.emit(
+            run,
+            [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(policy.maxAttempts > 1 ? { maxAttempts: policy.maxAttempts } : {}), ...toolOf(node) } }],
+            undefined,
+            [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null, errorKind: null, retryAt: null }],
+          );
+        }
+        continuing = false;
+        const { output, input } = await this.runAttempt(run, node, policy);
+        run.succeeded(nodeId, output);
+        // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
+        // transaction, and a next step's tool starts only once its own node-started (so this too) is durable.
+        this.emit(
+          run,
+          [{ type: "node-succeeded", nodeId, payload: { output, durationMs: Date.now() - started } }],
+          undefined,
+          [{ nodeId, status: "succeeded", input, output, finishedAt: now() }],
+        ).catch((error: unknown) => this.crash(run, error));
+        return;
+      } catch (error) {
+        // Let go while waiting for a person: the step stays as stored (waiting); a later drive replays it.
+        if (error instanceof ParkedRun || run.parked) return;
+        const failure = describeFailure(error);
+        if (failure.kind === "internal") this.options.log?.(`Node ${nodeId} of run ${run.runId} crashed`, error);
+        const input = error instanceof StepFailure && error.input !== undefined ? { input: error.input } : {};
+        try {
+          if (failure.retryable && attempt < policy.maxAttempts && !run.cancelled) {
+            const delayMs = retryDelayMs(policy, attempt);
+            const retryAt = this.clock.now() + delayMs;
+            run.statuses[nodeId] = "retrying";
+            await this.emit(
+              run,
+              [
+                {
+                  type: "node-retry-scheduled",
+                  nodeId,
+                  payload: { attempt, maxAttempts: policy.maxAttempts, error: failure.message, errorKind: failure.kind, delayMs, retryAt: new Date(retryAt).toISOString() },
+                },
+              ],
+              undefined,
+              [{ nodeId, status: "retrying", error: failure.message, errorKind: failure.kind, retryAt: new Date(retryAt).toISOString(), finishedAt: now(), ...input }],
+            );
+            if (await this.waitForRetry(run, nodeId, retryAt, started)) continue;
+            return;
+          }
+          run.failed(nodeId, failure.message, failure.kind);
+          await this.emit(run, [{ type: "node-failed", nodeId, payload: failedPayload(run, nodeId, Date.now() - started) }], undefined, [
+            { nodeId, status: "failed", error: failure.message, errorKind: failure.kind, retryAt: null, finishedAt: now(), ...input },
+          ]);
+        } catch (persistError) {
+          await this.crash(run, persistError);
+        }
+        return;
       }
     }
   }
 
+  /**
+   * Waits until a retrying step's next attempt is due: true when it may
+   * start. A cancel fails the step (as cancelled); a shutdown or a lost claim
+   * lets it go as stored (retrying), to be driven on elsewhere: false.
+   */
+  private async waitForRetry(run: ActiveRun, nodeId: string, dueAt: number, started: number): Promise<boolean> {
+    const release = new AbortController();
+    run.retryWaits.set(nodeId, release);
+    try {
+      if (run.handingBack || run.parked) return false;
+      await this.clock.sleep(dueAt - this.clock.now(), AbortSignal.any([release.signal, run.abort.signal])).catch(() => undefined);
+      if (!run.cancelled) return !(run.handingBack || run.parked || run.crashed !== undefined);
+      if (run.parked || run.crashed !== undefined) return false;
+      const cancelled = new RunCancelled();
+      run.failed(nodeId, cancelled.message, "cancelled");
+      await this.emit(run, [{ type: "node-failed", nodeId, payload: failedPayload(run, nodeId, Date.now() - started) }], undefined, [
+        { nodeId, status: "failed", error: cancelled.message, errorKind: "cancelled", retryAt: null, finishedAt: now() },
+      ]).catch((error: unknown) => this.crash(run, error));
+      return false;
+    } finally {
+      run.retryWaits.delete(nodeId);
+    }
+  }
+
+  /**
+   * One attempt, within the step's time limit when it has one: past it, the
+   * attempt's tools are told to stop (their signal aborts) and the attempt
+   * fails as a time-out at once, whatever the tool does with the signal. The
+   * limit stands still while the step waits for a person.
+   */
+  private async runAttempt(run: ActiveRun, node: WorkflowNode, policy: ExecutionPolicy): Promise<StepResult> {
+    if (policy.timeoutMs === null) return this.runNode(run, node, run.abort.signal);
+    const limit = policy.timeoutMs;
+    const attempt = new AbortController();
+    const deadline = new StepDeadline(this.clock, limit, () => {
+      const timedOut = new StepTimedOut(limit);
+      attempt.abort(timedOut);
+      return timedOut;
+    });
+    run.deadlines.set(node.id, deadline);
+    try {
+      const work = this.runNode(run, node, AbortSignal.any([run.abort.signal, attempt.signal]));
+      // Once the limit won, what the stopped call still answers is nobody's business.
+      work.catch(() => undefined);
+      return await Promise.race([work, deadline.expired]);
+    } finally {
+      deadline.stop();
+      if (run.deadlines.get(node.id) === deadline) run.deadlines.delete(node.id);
+    }
+  }
+
   /** Runs one node through its kind's executor (nodes/<kind>/server.ts, by the table in nodes/server.ts). */
-  private async runNode(run: ActiveRun, node: WorkflowNode): Promise<StepResult> {
-    return serverOf(node).execute(node, this.executionContext(run, node));
+  private async runNode(run: ActiveRun, node: WorkflowNode, signal: AbortSignal): Promise<StepResult> {
+    return serverOf(node).execute(node, this.executionContext(run, node, signal));
   }
 
   /** What an executor may use of the run and the engine; each callback acts for this node only. */
-  private executionContext(run: ActiveRun, node: WorkflowNode): NodeExecutionContext {
+  private executionContext(run: ActiveRun, node: WorkflowNode, signal: AbortSignal): NodeExecutionContext {
     return {
       runId: run.runId,
       workflowId: run.workflowId,
@@ -584,7 +760,7 @@ export class RunEngine {
       grants: run.grants,
       persistGrant: (grant) => this.options.store.addGrant(run.workflowId, grant, null),
       lock: run.lock,
-      signal: run.abort.signal,
+      signal,
       cancelled: () => run.cancelled,
       waitFor: (request) => this.awaitApproval(run, request),
       emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload } as PendingEvent]),
@@ -650,6 +826,11 @@ export class RunEngine {
   }
 
   private announceApproval(run: ActiveRun, announcement: ApprovalAnnouncement): Promise<void> {
+    // Remembered, so a later attempt of the step that finds the same approval (nothing changed) announces it no more.
+    for (const event of announcement.events) (event.type === "approval-requested" ? run.announced.requested : run.announced.decided).add(event.payload.approval.id);
+    // A step's time limit stands still while a person decides.
+    if (announcement.change === "waiting" && announcement.stepId) run.deadlines.get(announcement.stepId)?.pause();
+    if (announcement.change === "resumed" && announcement.stepId) run.deadlines.get(announcement.stepId)?.resume();
     switch (announcement.change) {
       case "none": {
         const resumed: StepChange[] = announcement.events.flatMap((event) =>
@@ -682,12 +863,13 @@ export class RunEngine {
     if (run.finished) return;
     run.finished = true;
     const error = result.error ?? null;
+    const errorWorkflowRunId = status === "failed" ? await this.startErrorWorkflow(run, error ?? "The run failed.") : null;
     const event: PendingEvent =
       status === "succeeded"
         ? { type: "run-succeeded", nodeId: null, payload: { output: result.output ?? null } }
         : status === "cancelled"
           ? { type: "run-cancelled", nodeId: null, payload: { error, ...(run.cancelledBy ? { cancelledBy: run.cancelledBy } : {}) } }
-          : { type: "run-failed", nodeId: null, payload: { error } };
+          : { type: "run-failed", nodeId: null, payload: { error, ...(errorWorkflowRunId ? { errorWorkflowRunId } : {}) } };
     try {
       await this.emit(run, [event], {
         status,
@@ -700,6 +882,32 @@ export class RunEngine {
     } finally {
       this.active.delete(run.runId);
       run.resolveSettled();
+    }
+  }
+
+  /**
+   * Starts the error workflow of a run that failed, before its failure is
+   * recorded (so a restart in between records it again and finds the run
+   * started, rather than losing it): its id, or null. A run an error workflow
+   * started never starts one itself, so a failing error workflow cannot loop.
+   */
+  private async startErrorWorkflow(run: ActiveRun, runError: string): Promise<string | null> {
+    const errorWorkflowId = run.definition.errorWorkflowId;
+    if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow") return null;
+    const nodeId = run.graph.nodeIds.find((id) => run.statuses[id] === "failed" && (run.failures[id] ?? "stop") === "stop") ?? null;
+    try {
+      return await this.options.startErrorWorkflow({
+        runId: run.runId,
+        workflowId: run.workflowId,
+        workflowName: run.definition.name,
+        errorWorkflowId,
+        nodeId,
+        error: nodeId ? (run.errors[nodeId] ?? runError) : runError,
+        errorKind: nodeId ? (run.errorKinds[nodeId] ?? null) : null,
+      });
+    } catch (error) {
+      this.options.log?.(`Could not start the error workflow of run ${run.runId}`, error);
+      return null;
     }
   }
 
@@ -736,6 +944,31 @@ export class RunEngine {
     await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events, ...(run.driver ? { driver: run.driver } : {}) });
     for (const event of events) this.options.bus.publish(event);
   }
+}
+
+/** A node-started event's tool and operation, for a tool node. */
+function toolOf(node: WorkflowNode): { tool?: string; operation?: string | null } {
+  return node.kind === "tool" ? { tool: node.tool, operation: node.operation } : {};
+}
+
+/** A failed node's node-failed payload: its error and kind, and how the run goes on past it, if it does. */
+function failedPayload(run: ActiveRun, nodeId: string, durationMs: number): Extract<PendingEvent, { type: "node-failed" }>["payload"] {
+  const action = run.failures[nodeId] ?? "stop";
+  return {
+    error: run.errors[nodeId] ?? "The step failed.",
+    durationMs,
+    errorKind: run.errorKinds[nodeId] ?? "failed",
+    ...(action === "stop" ? {} : { handledBy: action }),
+  };
+}
+
+/** What a step's failure was, as its record says it, and whether its retry policy may try it again. */
+function describeFailure(error: unknown): { message: string; kind: StepErrorKind; retryable: boolean } {
+  if (error instanceof StepTimedOut) return { message: error.message, kind: "timeout", retryable: true };
+  if (error instanceof StepFailure) return { message: error.message, kind: error.kind, retryable: error.retryable };
+  if (error instanceof RunCancelled) return { message: error.message, kind: "cancelled", retryable: false };
+  if (error instanceof TemplateError) return { message: error.message, kind: "template", retryable: false };
+  return { message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, kind: "internal", retryable: false };
 }
 
 function outcomeOf(run: ActiveRun): DriveOutcome {

@@ -1,6 +1,7 @@
 import type { ApprovalPreview, WriteGrant } from "@/lib/tools";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
+import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import type { NodeStatus, RunRecord, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 import type { WorkflowDefinition } from "./definition";
 
@@ -47,7 +48,10 @@ export interface StepChange {
   input?: unknown;
   output?: StepOutput | null;
   error?: string | null;
+  errorKind?: StepErrorKind | null;
   attempt?: number;
+  /** When the next attempt of a retrying step is due; null once it starts. */
+  retryAt?: string | null;
   startedAt?: string;
   finishedAt?: string | null;
 }

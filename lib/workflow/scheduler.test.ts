@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { WorkflowEdge } from "./definition";
-import { buildGraph, nextSteps, nodesOnCycles, type NodeStatus } from "./scheduler";
+import type { OnErrorAction } from "@/lib/contracts/execution-settings";
+import { buildGraph, failureAction, nextSteps, nodesOnCycles, type NodeStatus } from "./scheduler";
 
 const edge = (source: string, target: string, sourceHandle: string | null = null): WorkflowEdge => ({
   id: `${source}-${target}`,
@@ -18,8 +19,7 @@ describe("nextSteps", () => {
   //   in -> a -> c
   //   in -> b -> c
   const graph = buildGraph({ nodes: nodes("in:input", "a", "b", "c"), edges: [edge("in", "a"), edge("in", "b"), edge("a", "c"), edge("b", "c")] });
-  const run = (statuses: Record<string, NodeStatus>, onError: "stop" | "continue" = "stop") =>
-    nextSteps(graph, { statuses, routes: {} }, onError);
+  const run = (statuses: Record<string, NodeStatus>, failures: Record<string, OnErrorAction> = {}) => nextSteps(graph, { statuses, routes: {}, failures });
 
   it("starts the roots first", () => {
     expect(run({})).toEqual({ start: ["in"], skip: [], finished: false, failed: false });
@@ -44,15 +44,51 @@ describe("nextSteps", () => {
     expect(run({ in: "succeeded", a: "failed", b: "succeeded" })).toEqual({ start: [], skip: [], finished: true, failed: true });
   });
 
-  it("with onError continue, runs a join while one input is live and skips what only a failure feeds", () => {
-    expect(run({ in: "succeeded", a: "failed", b: "succeeded" }, "continue").start).toEqual(["c"]);
+  it("waits for a step between attempts as for one that runs", () => {
+    expect(run({ in: "succeeded", a: "retrying", b: "succeeded" })).toEqual({ start: [], skip: [], finished: false, failed: false });
+  });
+
+  it("with continue, runs what a failure feeds as if the step had succeeded", () => {
+    expect(run({ in: "succeeded", a: "failed", b: "succeeded" }, { a: "continue" })).toEqual({ start: ["c"], skip: [], finished: false, failed: false });
     const chain = buildGraph({ nodes: nodes("a", "b", "c"), edges: [edge("a", "b"), edge("b", "c")] });
-    expect(nextSteps(chain, { statuses: { a: "failed" }, routes: {} }, "continue")).toEqual({
-      start: [],
-      skip: ["b", "c"],
-      finished: true,
-      failed: false,
-    });
+    expect(nextSteps(chain, { statuses: { a: "failed" }, routes: {}, failures: { a: "continue" } }).start).toEqual(["b"]);
+  });
+
+  it("counts a failure nobody handles as stopping the run", () => {
+    expect(run({ in: "succeeded", a: "failed", b: "succeeded" }, { a: "stop" }).failed).toBe(true);
+    expect(run({ in: "succeeded", a: "failed", b: "succeeded" }).failed).toBe(true);
+  });
+});
+
+describe("error edges", () => {
+  //   in -> fetch -> use -> out
+  //         fetch -(error)-> notify -> out
+  const graph = buildGraph({
+    nodes: nodes("in:input", "fetch", "use", "notify", "out:output"),
+    edges: [edge("in", "fetch"), edge("fetch", "use"), edge("fetch", "notify", "error"), edge("use", "out"), edge("notify", "out")],
+  });
+
+  it("takes only the error branch when the step fails, and skips its normal branch", () => {
+    const decision = nextSteps(graph, { statuses: { in: "succeeded", fetch: "failed" }, routes: {}, failures: { fetch: "error-edge" } });
+    expect(decision).toEqual({ start: ["notify"], skip: ["use"], finished: false, failed: false });
+    const joined = nextSteps(graph, { statuses: { in: "succeeded", fetch: "failed", use: "skipped", notify: "succeeded" }, routes: {}, failures: { fetch: "error-edge" } });
+    expect(joined.start).toEqual(["out"]);
+  });
+
+  it("skips the error branch when the step succeeds", () => {
+    const decision = nextSteps(graph, { statuses: { in: "succeeded", fetch: "succeeded" }, routes: {} });
+    expect(decision).toEqual({ start: ["use"], skip: ["notify"], finished: false, failed: false });
+  });
+
+  it("stops the run when an error path has no error edge to follow", () => {
+    expect(failureAction(graph, "fetch", "error-edge")).toBe("error-edge");
+    expect(failureAction(graph, "use", "error-edge")).toBe("stop");
+    expect(failureAction(graph, "use", "continue")).toBe("continue");
+  });
+
+  it("follows a failed router's default route when it continues", () => {
+    const routed = buildGraph({ nodes: nodes("r:router", "x", "y"), edges: [edge("r", "x", "big"), edge("r", "y", "default")] });
+    expect(nextSteps(routed, { statuses: { r: "failed" }, routes: {}, failures: { r: "continue" } })).toMatchObject({ start: ["y"], skip: ["x"] });
   });
 });
 
@@ -65,13 +101,13 @@ describe("routers", () => {
   });
 
   it("follows the chosen route and skips the other branch", () => {
-    const decision = nextSteps(graph, { statuses: { r: "succeeded" }, routes: { r: "big" } }, "stop");
+    const decision = nextSteps(graph, { statuses: { r: "succeeded" }, routes: { r: "big" } });
     expect(decision.start).toEqual(["x"]);
     expect(decision.skip).toEqual(["y"]);
   });
 
   it("runs the join after the live branch", () => {
-    const decision = nextSteps(graph, { statuses: { r: "succeeded", x: "succeeded", y: "skipped" }, routes: { r: "big" } }, "stop");
+    const decision = nextSteps(graph, { statuses: { r: "succeeded", x: "succeeded", y: "skipped" }, routes: { r: "big" } });
     expect(decision.start).toEqual(["out"]);
   });
 });
@@ -95,9 +131,9 @@ describe("tools attached to an agent", () => {
 
   it("are never scheduled and do not block the agent", () => {
     expect(graph.nodeIds).toEqual(["in", "agent", "out"]);
-    expect(nextSteps(graph, { statuses: {}, routes: {} }, "stop").start).toEqual(["in"]);
-    expect(nextSteps(graph, { statuses: { in: "succeeded" }, routes: {} }, "stop").start).toEqual(["agent"]);
-    expect(nextSteps(graph, { statuses: { in: "succeeded", agent: "succeeded", out: "succeeded" }, routes: {} }, "stop").finished).toBe(true);
+    expect(nextSteps(graph, { statuses: {}, routes: {} }).start).toEqual(["in"]);
+    expect(nextSteps(graph, { statuses: { in: "succeeded" }, routes: {} }).start).toEqual(["agent"]);
+    expect(nextSteps(graph, { statuses: { in: "succeeded", agent: "succeeded", out: "succeeded" }, routes: {} }).finished).toBe(true);
   });
 
   it("are indexed per agent", () => {

@@ -1,12 +1,14 @@
+import { ERROR_HANDLE, type OnErrorAction } from "@/lib/contracts/execution-settings";
 import type { WorkflowDefinition, WorkflowEdge } from "./definition";
+import { DEFAULT_ROUTE } from "./definition";
 
-/** Where one node of a run stands. `waiting` = waiting for a person. */
+/** Where one node of a run stands. `waiting` = waiting for a person; `retrying` = waiting for its next attempt. */
 import type { NodeStatus } from "@/lib/contracts/run-status";
 
 export type { NodeStatus };
 
 const SETTLED: ReadonlySet<NodeStatus> = new Set(["succeeded", "failed", "skipped"]);
-const ACTIVE: ReadonlySet<NodeStatus> = new Set(["running", "waiting"]);
+const ACTIVE: ReadonlySet<NodeStatus> = new Set(["running", "waiting", "retrying"]);
 
 /** The graph of a definition, indexed once per run. */
 export interface WorkflowGraph {
@@ -60,10 +62,29 @@ export function isAttachmentEdge(edge: Pick<WorkflowEdge, "source" | "target">, 
   return kinds.get(edge.source) === "tool" && kinds.get(edge.target) === "agent";
 }
 
-/** What the scheduler knows of a run: each node's status, and each finished router's chosen route. */
+/** An edge from a node's error handle: followed only when its source failed and follows its error path. */
+export function isErrorEdge(edge: Pick<WorkflowEdge, "sourceHandle">): boolean {
+  return edge.sourceHandle === ERROR_HANDLE;
+}
+
+/**
+ * What the scheduler knows of a run: each node's status, each finished
+ * router's chosen route, and what each failed node's failure does (its
+ * execution policy's `onError`; a failed node not listed stops the run).
+ */
 export interface RunState {
   statuses: Readonly<Record<string, NodeStatus>>;
   routes: Readonly<Record<string, string>>;
+  failures?: Readonly<Record<string, OnErrorAction>>;
+}
+
+/**
+ * What a failure of `nodeId` does: its `onError`, except that an error path
+ * with no error edge to follow stops the run (validation says so beforehand).
+ */
+export function failureAction(graph: WorkflowGraph, nodeId: string, onError: OnErrorAction): OnErrorAction {
+  if (onError !== "error-edge") return onError;
+  return (graph.outgoing.get(nodeId) ?? []).some(isErrorEdge) ? "error-edge" : "stop";
 }
 
 /** What to do next. */
@@ -74,34 +95,46 @@ export interface SchedulerDecision {
   skip: string[];
   /** Nothing is pending or active: the run is over. */
   finished: boolean;
-  /** A node failed and the workflow stops at the first failure. */
+  /** A node failed and its failure stops the run. */
   failed: boolean;
 }
 
 /**
  * Decides what runs next. Pure: no I/O, no clock. A node starts when every
- * node feeding it has settled and at least one feeding edge is live (its
- * source succeeded and, for a router, the edge follows the chosen route); it
- * is skipped when all feeding edges are dead. Skips cascade within one call.
- * With `onError: "stop"`, a failure starts nothing new.
+ * node feeding it has settled and at least one feeding edge is live; it is
+ * skipped when all feeding edges are dead. Skips cascade within one call.
+ *
+ * An edge is live when its source succeeded (and, out of a router, the edge
+ * follows the chosen route), or its source failed and handles the failure:
+ * `continue` keeps its normal edges live (a router's default route), an
+ * error path (`error-edge`) makes only its error edges live. A failure that
+ * stops the run starts nothing new.
  *
  * @example
- *   nextSteps(graph, { statuses: { in: "succeeded", a: "pending" }, routes: {} }, "stop").start // ["a"]
+ *   nextSteps(graph, { statuses: { in: "succeeded", a: "pending" }, routes: {} }).start // ["a"]
  */
-export function nextSteps(graph: WorkflowGraph, state: RunState, onError: "stop" | "continue"): SchedulerDecision {
+export function nextSteps(graph: WorkflowGraph, state: RunState): SchedulerDecision {
   // Decisions made in this call, over the given statuses (not a copy: runs of thousands of nodes call this per step).
   const decided = new Map<string, NodeStatus>();
   const statusOf = (id: string): NodeStatus => decided.get(id) ?? state.statuses[id] ?? "pending";
-  let anyFailed = false;
+  const actionOf = (id: string): OnErrorAction => state.failures?.[id] ?? "stop";
+  let failed = false;
   for (const id of graph.nodeIds) {
-    if (state.statuses[id] === "failed") {
-      anyFailed = true;
+    if (state.statuses[id] === "failed" && actionOf(id) === "stop") {
+      failed = true;
       break;
     }
   }
-  const failed = anyFailed && onError === "stop";
   const start: string[] = [];
   const skip: string[] = [];
+  const isLive = (edge: WorkflowEdge): boolean => {
+    const status = statusOf(edge.source);
+    if (isErrorEdge(edge)) return status === "failed" && actionOf(edge.source) === "error-edge";
+    const router = graph.kinds.get(edge.source) === "router";
+    if (status === "succeeded") return !router || edge.sourceHandle === state.routes[edge.source];
+    if (status === "failed" && actionOf(edge.source) === "continue") return !router || edge.sourceHandle === DEFAULT_ROUTE;
+    return false;
+  };
 
   if (!failed) {
     // Skips can make further nodes decidable, so repeat until nothing changes.
@@ -116,7 +149,7 @@ export function nextSteps(graph: WorkflowGraph, state: RunState, onError: "stop"
           continue;
         }
         if (!edges.every((edge) => SETTLED.has(statusOf(edge.source)))) continue;
-        if (edges.some((edge) => isLive(edge, graph, statusOf, state.routes))) {
+        if (edges.some(isLive)) {
           start.push(id);
           decided.set(id, "running");
         } else {
@@ -137,17 +170,6 @@ export function nextSteps(graph: WorkflowGraph, state: RunState, onError: "stop"
   }
   const finished = failed ? !anyActive && start.length === 0 : !anyActive && !anyPending;
   return { start, skip, finished, failed };
-}
-
-function isLive(
-  edge: WorkflowEdge,
-  graph: WorkflowGraph,
-  statusOf: (id: string) => NodeStatus,
-  routes: Readonly<Record<string, string>>,
-): boolean {
-  if (statusOf(edge.source) !== "succeeded") return false;
-  if (graph.kinds.get(edge.source) !== "router") return true;
-  return edge.sourceHandle === routes[edge.source];
 }
 
 /** Every node id upstream of `nodeId` (its transitive sources). */

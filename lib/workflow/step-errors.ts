@@ -1,13 +1,26 @@
 // What a node's executor (nodes/<kind>/server.ts) may throw for the engine to
 // interpret; anything else thrown is reported as an internal error and logged.
+import { isRetryable, type ToolErrorKind } from "@/lib/tools/contracts";
+import type { StepErrorKind } from "@/lib/contracts/execution-settings";
+import { formatDuration } from "@/lib/run-view/format-time";
 
-/** A step failure: its message becomes the node's error; `input` is what the step was given, when known. */
+/**
+ * A step failure: its message becomes the node's error; `input` is what the
+ * step was given, when known; `kind` and `retryable` (a tool's, from its
+ * ToolResult) decide whether its retry policy tries it again.
+ */
 export class StepFailure extends Error {
+  readonly kind: StepErrorKind;
+  readonly retryable: boolean;
+
   constructor(
     message: string,
     readonly input?: unknown,
+    failure: { kind?: ToolErrorKind | null; retryable?: boolean } = {},
   ) {
     super(message);
+    this.kind = failure.kind ?? "failed";
+    this.retryable = isRetryable(failure.kind ?? "failed", failure.retryable);
   }
 }
 
@@ -24,12 +37,19 @@ export class RunCancelled extends Error {
 
 /**
  * Raised inside a step whose run this process let go of while the step waited
- * for a person (a worker parks a run that only waits, or lost its job's claim).
- * Nothing is recorded for it: the step stays as stored, and whoever drives the
- * run next replays it.
+ * for a person (a worker parks a run that only waits, or lost its job's claim),
+ * or for its next attempt (a shutdown). Nothing is recorded for it: the step
+ * stays as stored, and whoever drives the run next replays it.
  */
 export class ParkedRun extends Error {
   constructor() {
     super("The run was let go by this process; another drive continues it.");
+  }
+}
+
+/** An attempt that ran past its step's time limit: its tools were told to stop, and it fails as a time-out (worth trying again). */
+export class StepTimedOut extends Error {
+  constructor(readonly limitMs: number) {
+    super(`The step ran longer than its time limit of ${formatDuration(limitMs)} and was stopped.`);
   }
 }

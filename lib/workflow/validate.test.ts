@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultPool, secretsFromRecord } from "@/lib/tools";
 import { validateWorkflow } from "./validate";
@@ -235,5 +237,92 @@ describe("validateWorkflow on agent nodes", () => {
         expect.objectContaining({ nodeId: "finishing", field: "tool", message: expect.stringContaining("Every agent has finish") }),
       ]),
     );
+  });
+});
+
+describe("validateWorkflow on failure handling", () => {
+  const withWrite = (execution: Record<string, unknown>, edges = base.edges) => ({
+    ...base,
+    nodes: base.nodes.map((node) => (node.id === "write" ? { ...node, execution } : node)),
+    edges,
+  });
+  const errorEdge = { id: "e3", source: "write", target: "out", sourceHandle: "error" };
+
+  it("accepts an error path with its error edge", async () => {
+    const result = await validateWorkflow(withWrite({ onError: "error-edge", retry: { maxAttempts: 3 } }, [...base.edges, errorEdge]), options);
+    expect(result.problems).toEqual([]);
+    expect(result.definition?.nodes[1]).toMatchObject({ execution: { onError: "error-edge", retry: { maxAttempts: 3, initialDelayMs: 1000, factor: 2 } } });
+  });
+
+  it("names the field of an error path without an error edge, and of an error edge out of a node that does not follow one", async () => {
+    const missing = await validateWorkflow(withWrite({ onError: "error-edge" }), options);
+    expect(missing.problems).toEqual([
+      expect.objectContaining({ nodeId: "write", field: "execution.onError", message: expect.stringContaining("connect this node's red error handle") }),
+    ]);
+    const stray = await validateWorkflow(withWrite({ onError: "continue" }, [...base.edges, errorEdge]), options);
+    expect(stray.problems).toEqual([
+      expect.objectContaining({ nodeId: "write", field: "edges[2].sourceHandle", message: expect.stringContaining("does not follow its error path") }),
+    ]);
+    const fromInput = await validateWorkflow({ ...base, edges: [...base.edges, { id: "e3", source: "in", target: "out", sourceHandle: "error" }] }, options);
+    expect(fromInput.problems).toContainEqual(expect.objectContaining({ nodeId: "in", field: "edges[2].sourceHandle", message: expect.stringContaining("Run inputs nodes have no error handle") }));
+  });
+
+  it("refuses bad retry settings by field, and a workflow default that would be an error path", async () => {
+    const bad = await validateWorkflow(withWrite({ retry: { maxAttempts: 50, factor: 0 }, timeoutMs: 5 }), options);
+    expect(bad.problems.map((problem) => [problem.nodeId, problem.field])).toEqual([
+      ["write", "execution.retry.maxAttempts"],
+      ["write", "execution.retry.factor"],
+      ["write", "execution.timeoutMs"],
+    ]);
+    const shorter = await validateWorkflow(withWrite({ retry: { maxAttempts: 3, initialDelayMs: 5000, maxDelayMs: 1000 } }), options);
+    expect(shorter.problems).toEqual([expect.objectContaining({ nodeId: "write", field: "execution.retry.maxDelayMs" })]);
+    const everyNode = await validateWorkflow({ ...base, onError: "error-edge" }, options);
+    expect(everyNode.problems).toEqual([expect.objectContaining({ nodeId: null, field: "onError" })]);
+  });
+
+  it("reserves the route id that names a router's error path", async () => {
+    const result = await validateWorkflow(
+      {
+        ...base,
+        nodes: [...base.nodes, { id: "pick", kind: "router", routes: [{ id: "error", value: "x", operator: "is_empty" }] }],
+        edges: [...base.edges, { id: "e3", source: "in", target: "pick" }],
+      },
+      options,
+    );
+    expect(result.problems).toContainEqual(expect.objectContaining({ nodeId: "pick", field: "routes[0].id", message: expect.stringContaining("error path") }));
+  });
+
+  it("checks the error workflow: it exists, is not this workflow, and asks for no input a failure does not give", async () => {
+    const workflows = {
+      selfId: "self",
+      find: async (id: string) =>
+        id === "notifier"
+          ? { name: "Notify", inputFields: [{ name: "error", type: "string" as const, required: true }] }
+          : id === "picky"
+            ? { name: "Picky", inputFields: [{ name: "channel", type: "string" as const, required: true }] }
+            : null,
+    };
+    const check = async (errorWorkflowId: string) => (await validateWorkflow({ ...base, errorWorkflowId }, { ...options, workflows })).problems;
+    expect(await check("notifier")).toEqual([]);
+    expect(await check("self")).toEqual([expect.objectContaining({ nodeId: null, field: "errorWorkflowId", message: expect.stringContaining("its own error workflow") })]);
+    expect(await check("gone")).toEqual([expect.objectContaining({ field: "errorWorkflowId", message: expect.stringContaining('no workflow with id "gone"') })]);
+    expect(await check("picky")).toEqual([expect.objectContaining({ field: "errorWorkflowId", message: expect.stringContaining("“channel”") })]);
+    // Without a way to look workflows up (a file the CLI runs), the check is left out.
+    expect((await validateWorkflow({ ...base, errorWorkflowId: "gone" }, options)).problems).toEqual([]);
+  });
+});
+
+describe("the README's error path", () => {
+  const file = path.join(import.meta.dirname, "../../examples/error-edge.workflow.json");
+
+  it("is the example file, word for word", () => {
+    const readme = readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8");
+    expect(readme).toContain(readFileSync(file, "utf8").trim());
+  });
+
+  it("is a sound workflow whose error edge leaves the fetch's error handle", async () => {
+    const result = await validateWorkflow(JSON.parse(readFileSync(file, "utf8")), options);
+    expect(result.problems).toEqual([]);
+    expect(result.definition?.edges.find((edge) => edge.sourceHandle === "error")).toMatchObject({ source: "fetch", target: "down" });
   });
 });

@@ -4,8 +4,10 @@ import { startsRunsOf } from "@/nodes/definitions";
 import { serverOf } from "@/nodes/server";
 import { DEFAULT_ROUTE, NodeIdSchema, WorkflowDefinitionSchema, WorkflowEdgeSchema, WorkflowNodeSchema, type WorkflowDefinition } from "./definition";
 import { fieldName } from "./field-path";
-import { buildGraph, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
+import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
+import { buildGraph, isErrorEdge, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
 import { findReferences, TemplateError } from "./templates";
+import { checkFailureHandling, type WorkflowLookup } from "./validate-failures";
 
 /** One thing wrong with a workflow, pinned to the node and field it concerns. */
 export interface WorkflowProblem {
@@ -41,6 +43,8 @@ export interface ValidationOptions {
   pool: ToolPool;
   /** Looks up stored secrets, to tell set from usable. */
   secrets: SecretResolver;
+  /** Finds other workflows, to check the error workflow; absent (a file run by the CLI): that check is left out. */
+  workflows?: WorkflowLookup;
 }
 
 /**
@@ -81,6 +85,7 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
     problems.push({ nodeId, field, message, severity: "error" });
 
   checkStructure(definition, graph, error);
+  await checkFailureHandling(definition, graph, error, options.workflows);
   const inputNames = new Set(definition.nodes.flatMap((node) => (node.kind === "input" ? node.fields.map((field) => field.name) : [])));
 
   for (const node of definition.nodes) {
@@ -200,7 +205,8 @@ function checkStructure(
   definition.edges.forEach((edge, index) => {
     if (edge.source === edge.target) error(edge.source, `edges[${index}]`, "An edge cannot connect a node to itself.");
     const router = routers.get(edge.source);
-    if (router) {
+    // An error edge leaves from the error handle, not a route (checkFailureHandling says whether it may).
+    if (router && !isErrorEdge(edge)) {
       const handles = [...router.routes.map((route) => route.id), DEFAULT_ROUTE];
       if (!edge.sourceHandle || !handles.includes(edge.sourceHandle)) {
         error(edge.source, `edges[${index}].sourceHandle`, `An edge out of a router must follow one of its routes: ${handles.join(", ")}.`);
@@ -211,6 +217,7 @@ function checkStructure(
     const ids = new Set<string>();
     router.routes.forEach((route, index) => {
       if (ids.has(route.id) || route.id === DEFAULT_ROUTE) error(router.id, `routes[${index}].id`, `route id "${route.id}" is taken`);
+      else if (route.id === ERROR_HANDLE) error(router.id, `routes[${index}].id`, `route id "${ERROR_HANDLE}" is taken: it names the router's error path; call the route something else`);
       ids.add(route.id);
     });
   }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 // The file itself, not the @/lib/tools index: that index reaches node:fs, and this module is in the editor's bundle.
 import { PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
-import { nodeBase } from "../node-base";
+import { failureHandling, nodeBase } from "../node-base";
 import type { NodeKindDefinition } from "../node-kind";
 
 /** Most turns an agent node may take unless its builder says otherwise. */
@@ -21,6 +21,7 @@ export type AgentProvider = z.infer<typeof AgentProviderSchema>;
  */
 export const AgentNodeSchema = z.object({
   ...nodeBase,
+  ...failureHandling,
   kind: z.literal("agent"),
   provider: AgentProviderSchema.default("openai"),
   model: z.string().trim().max(200).default("").describe("The model id, e.g. gpt-4.1-mini, claude-sonnet-4-5 or llama3.1."),
@@ -49,6 +50,7 @@ export const agentKind = {
   icon: "bot",
   palette: { help: "A model that calls the tools you connect into it." },
   onePerWorkflow: false,
+  handlesFailures: true,
   createNode: (_item, { idFor, position }) => ({
     id: idFor("agent"),
     kind: "agent",

@@ -81,7 +81,9 @@ async function runAgentNode(node: AgentNode, context: NodeExecutionContext): Pro
     });
   } catch (error) {
     if (context.cancelled()) throw new RunCancelled();
-    if (error instanceof AgentStepFailure) throw new StepFailure(error.message, error.input);
+    if (error instanceof AgentStepFailure) {
+      throw new StepFailure(error.message, error.input, error.retryable ? { kind: "unavailable" } : {});
+    }
     throw error;
   }
 }

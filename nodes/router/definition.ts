@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FIELD_NAME, nodeBase } from "../node-base";
+import { failureHandling, FIELD_NAME, nodeBase } from "../node-base";
 import type { NodeKindDefinition } from "../node-kind";
 
 export const ConditionOperatorSchema = z.enum([
@@ -33,6 +33,7 @@ export const DEFAULT_ROUTE = "default";
 /** Chooses one branch: the first route whose condition holds, else `default`. */
 export const RouterNodeSchema = z.object({
   ...nodeBase,
+  ...failureHandling,
   kind: z.literal("router"),
   routes: z.array(RouteSchema).max(50).default([]),
 });
@@ -45,6 +46,7 @@ export const routerKind = {
   icon: "git-branch",
   palette: { help: "Takes one branch by a condition." },
   onePerWorkflow: false,
+  handlesFailures: true,
   createNode: (_item, { idFor, position }) => ({ id: idFor("router"), kind: "router", position, routes: [] }),
   card: {
     content: (node) => ({

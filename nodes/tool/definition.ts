@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nodeBase } from "../node-base";
+import { failureHandling, nodeBase } from "../node-base";
 import type { NodeKindDefinition } from "../node-kind";
 
 /**
@@ -9,6 +9,7 @@ import type { NodeKindDefinition } from "../node-kind";
  */
 export const ToolNodeSchema = z.object({
   ...nodeBase,
+  ...failureHandling,
   kind: z.literal("tool"),
   tool: z.string().min(1, "choose a tool"),
   operation: z.string().min(1).nullable().default(null),
@@ -38,6 +39,7 @@ export const toolKind = {
   // Tools are listed by the palette from the catalog, grouped by domain, not as one block.
   palette: null,
   onePerWorkflow: false,
+  handlesFailures: true,
   createNode: (item, { idFor, position, tools }) => {
     const tool = tools.get(item.tool);
     if (!tool) return null;

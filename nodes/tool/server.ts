@@ -156,7 +156,8 @@ async function checkSecretInput(
  */
 async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promise<StepResult> {
   const tool = context.pool().get(node.tool);
-  if (!tool || tool.name !== node.tool) throw new StepFailure(`The tool "${node.tool}" is not available.`);
+  // An MCP server that is still connecting, or comes back later, may offer it again.
+  if (!tool || tool.name !== node.tool) throw new StepFailure(`The tool "${node.tool}" is not available.`, undefined, { kind: "unavailable" });
   const resolved = resolveTemplates(node.arguments, context.scope()) as Record<string, unknown>;
   const boundArgs = node.operation ? { ...resolved, operation: node.operation } : resolved;
   const recordedArgs = maskSecretInputs(tool, boundArgs);
@@ -189,7 +190,7 @@ async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promi
   const exclusive = !tool.isConcurrencySafe(boundArgs as never);
   const result = await context.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));
   if (context.cancelled()) throw new RunCancelled();
-  if (result.isError) throw new StepFailure(result.content, recordedArgs);
+  if (result.isError) throw new StepFailure(result.content, recordedArgs, { kind: result.errorKind, retryable: result.retryable });
   const output: StepOutput = { content: result.content };
   if (result.data !== undefined) output.data = result.data;
   if (result.images.length > 0) output.images = result.images;

@@ -106,7 +106,8 @@ describe("secrets", () => {
     });
     const run = await api.startRun(id);
     const finished = await api.waitForRun(run.id);
-    expect(finished.status).toBe("failed");
+    // The database step fails (nothing listens there); the workflow continues past failures, so the run goes on and succeeds.
+    expect(finished.status).toBe("succeeded");
     const databaseStep = finished.steps.find((step: Json) => step.nodeId === "database");
     expect(databaseStep.status).toBe("failed");
     expect(databaseStep.error).toMatch(/connect|refused|reach/i);

@@ -4,11 +4,12 @@ import { useMemo } from "react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { definitionOf } from "@/nodes/definitions";
+import { definitionOf, handlesFailures } from "@/nodes/definitions";
 import { editorOf } from "@/nodes/editor";
 import type { NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
 import { ConnectionsSection } from "./connections-section";
+import { FailureSection } from "./failure-section";
 import { InspectorHeader } from "./inspector-header";
 import { ProblemList } from "./panel-section";
 
@@ -35,16 +36,15 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
   const editor = editorOf(node);
   const kind = definitionOf(node);
   const heading = editor.heading?.(node, tools) ?? { title: kind.title, icon: kind.icon };
-  // Problems the kind's panel does not show beside a field are listed above it.
-  const general = useMemo(
-    () =>
-      problems.filter(
-        (problem) =>
-          !problem.field ||
-          !editor.problemFields.some((prefix) => problem.field === prefix || problem.field!.startsWith(`${prefix}.`) || problem.field!.startsWith(`${prefix}[`)),
-      ),
-    [problems, editor],
-  );
+  const failures = handlesFailures(node.kind);
+  // Problems the kind's panel (or On failure) does not show beside a field are listed above it.
+  const general = useMemo(() => {
+    const shown = failures ? [...editor.problemFields, "execution"] : editor.problemFields;
+    return problems.filter(
+      (problem) => !problem.field || !shown.some((prefix) => problem.field === prefix || problem.field!.startsWith(`${prefix}.`) || problem.field!.startsWith(`${prefix}[`)),
+    );
+  }, [problems, editor, failures]);
+  const defaults = useMemo(() => ({ onError: definition.onError, execution: definition.execution }), [definition.onError, definition.execution]);
   const Panel = editor.Panel;
 
   return (
@@ -71,6 +71,7 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
       ) : null}
       <ConnectionsSection node={node} definition={definition} names={names} onConnect={onConnect} onRemoveEdge={onRemoveEdge} />
       <Panel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
+      {failures ? <FailureSection node={node} defaults={defaults} problems={problems} onChange={onChange} /> : null}
     </div>
   );
 }

@@ -6,7 +6,10 @@ import { localRangeOf } from "./address-ranges";
 import { LOCAL_RANGE_WORDS } from "./local-range";
 
 /** What a checked request may connect to: the addresses its host led to when it was checked. */
-export type OutboundCheck = { allowed: true; addresses: string[] } | { allowed: false; reason: string };
+export type OutboundCheck =
+  | { allowed: true; addresses: string[] }
+  /** `denied`: the gate said no (never retried); `network` / `not-found`: the host's address could not be found. */
+  | { allowed: false; reason: string; kind: "denied" | "network" | "not-found" };
 
 /** The request as the approval card shows it. */
 export interface OutboundRequest {
@@ -31,9 +34,11 @@ export async function checkOutbound(url: URL, request: OutboundRequest, ctx: Too
     addresses = await addressesOf(host, ctx);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { allowed: false, reason: `Could not find the address of ${host}${code ? ` (${code})` : ""}; check the host name.` };
+    // EAI_AGAIN: the resolver could not answer right now, which a moment later it may.
+    const kind = code === "EAI_AGAIN" ? "network" : "not-found";
+    return { allowed: false, kind, reason: `Could not find the address of ${host}${code ? ` (${code})` : ""}; check the host name.` };
   }
-  if (addresses.length === 0) return { allowed: false, reason: `Could not find the address of ${host}; check the host name.` };
+  if (addresses.length === 0) return { allowed: false, kind: "not-found", reason: `Could not find the address of ${host}; check the host name.` };
   const local = addresses.map((address) => ({ address, range: localRangeOf(address) })).find((each) => each.range !== null);
   if (!local || local.range === null) return { allowed: true, addresses };
   const where = `${host} leads to ${local.address}, ${LOCAL_RANGE_WORDS[local.range]}`;
@@ -48,7 +53,7 @@ export async function checkOutbound(url: URL, request: OutboundRequest, ctx: Too
     },
     ctx,
   );
-  return decision.allowed ? { allowed: true, addresses } : { allowed: false, reason: decision.reason };
+  return decision.allowed ? { allowed: true, addresses } : { allowed: false, kind: "denied", reason: decision.reason };
 }
 
 /** A URL's host without the brackets of an IPv6 literal. */

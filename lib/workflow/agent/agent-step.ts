@@ -50,6 +50,8 @@ export class AgentStepFailure extends Error {
   constructor(
     message: string,
     readonly input?: unknown,
+    /** The model's provider said trying again may help. */
+    readonly retryable = false,
   ) {
     super(message);
   }
@@ -185,7 +187,7 @@ export async function runAgentStep(
     });
     return { output: { content: outcome.answer, data: { answer: outcome.answer, turns: outcome.turns } }, input };
   } catch (error) {
-    if (AgentFailure.isInstance(error)) throw new AgentStepFailure(error.message, input);
+    if (AgentFailure.isInstance(error)) throw new AgentStepFailure(error.message, input, error.retryable);
     throw error;
   }
 }

@@ -1,4 +1,6 @@
 import {
+  APICallError,
+  RetryError,
   jsonSchema,
   stepCountIs,
   streamText,
@@ -14,9 +16,19 @@ import type { AgentCallResult, AgentCheckpointState, AgentCheckpointStore, Agent
 import type { AgentTool } from "./agent-tools";
 import { TextBatcher } from "./text-batcher";
 
-/** A failure of the agent itself (turns used up, plan rejected, the model unreachable): the step fails with this message. */
+/**
+ * A failure of the agent itself (turns used up, plan rejected, the model
+ * unreachable): the step fails with this message. `retryable`: the model's
+ * provider said trying again may help (overloaded, rate-limited, a dropped connection).
+ */
 export class AgentFailure extends Error {
   readonly marker = "neurosurfer.agent-failure";
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
+    super(message);
+  }
   static isInstance(error: unknown): error is AgentFailure {
     return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.agent-failure";
   }
@@ -266,7 +278,13 @@ async function callModel(options: AgentRunOptions, system: string, messages: Mod
   if (failure !== null) {
     if (options.signal?.aborted) throw failure;
     const message = failure instanceof Error ? failure.message : String(failure);
-    throw new AgentFailure(`The model could not be reached or refused the request: ${message}`);
+    throw new AgentFailure(`The model could not be reached or refused the request: ${message}`, providerSaysRetry(failure));
   }
   return { text, calls };
+}
+
+/** Whether the provider's answer (after the AI SDK's own retries) says a later try may succeed. */
+function providerSaysRetry(failure: unknown): boolean {
+  const last = RetryError.isInstance(failure) ? failure.lastError : failure;
+  return APICallError.isInstance(last) && last.isRetryable;
 }

@@ -3,6 +3,7 @@ import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { FileSnapshot, ToolContext } from "../../tool-context";
+import type { ToolErrorKind } from "../../tool-error";
 
 /** Larger files are refused rather than read whole into memory. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -138,6 +139,14 @@ export function errorCode(error: unknown): string | undefined {
  * A failed filesystem operation as a message a model can act on, naming the
  * input field and the root-relative path.
  */
+/** What kind of failure a filesystem error is: a missing file is `not-found`, a file held by another process for a moment `busy`. */
+export function fileErrorKind(error: unknown): ToolErrorKind {
+  const code = errorCode(error);
+  if (code === "ENOENT" || code === "ENOTDIR") return "not-found";
+  if (code === "EBUSY" || code === "EAGAIN" || code === "EMFILE" || code === "ENFILE") return "busy";
+  return "failed";
+}
+
 export function describeFileError(error: unknown, field: string, relativePath: string): string {
   const prefix = `\`${field}\`: "${relativePath}"`;
   switch (errorCode(error)) {

@@ -8,6 +8,7 @@ import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/worki
 import {
   decodeText,
   describeFileError,
+  fileErrorKind,
   displayName,
   formatBytes,
   imageTypeOfBytes,
@@ -85,11 +86,11 @@ export class ReadFileTool extends Tool<ReadFileArgs, WorkingDirectorySettings> {
     try {
       file = await readExisting(args.path);
     } catch (error) {
-      return ToolResult.error(describeFileError(error, "path", relativePath));
+      return ToolResult.error(describeFileError(error, "path", relativePath), { kind: fileErrorKind(error) });
     }
     switch (file.kind) {
       case "missing":
-        return ToolResult.error(`\`path\`: "${relativePath}" does not exist. Use list_dir or search to find the right path.`);
+        return ToolResult.error(`\`path\`: "${relativePath}" does not exist. Use list_dir or search to find the right path.`, { kind: "not-found" });
       case "directory":
         return ToolResult.error(`\`path\`: "${relativePath}" is a folder, not a file. Use list_dir to see what it contains.`);
       case "special":

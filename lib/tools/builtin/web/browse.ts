@@ -115,7 +115,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
     // The page's own address is checked (and asked about) like any request, before a browser starts.
     const target = new URL(args.url);
     const checked = await checkOutbound(target, { method: "GET", headers: [], body: null }, ctx);
-    if (!checked.allowed) return ToolResult.error(checked.reason);
+    if (!checked.allowed) return ToolResult.error(checked.reason, { kind: checked.kind });
     // Loaded only when used: most runs never open a browser.
     const { chromium } = await import("playwright-core");
     const userDataDir = await mkdtemp(path.join(tmpdir(), "neurosurfer-browse-"));

@@ -147,10 +147,13 @@ describe("http: requests", () => {
     const refused = await tool.run({ url: `${address}/` }, bypass());
     expect(refused.isError).toBe(true);
     expect(refused.content).toContain(`Could not reach GET ${address}/: the connection was refused`);
+    // Both are worth trying again a moment later.
+    expect(refused).toMatchObject({ errorKind: "network", retryable: true });
 
     const slow = await tool.run({ url: `${server.url}/slow`, timeoutSeconds: 1 }, bypass());
     expect(slow.isError).toBe(true);
     expect(slow.content).toContain("did not answer within 1 s");
+    expect(slow).toMatchObject({ errorKind: "timeout", retryable: true });
   });
 
   it("stops when the run is cancelled", async () => {
@@ -160,6 +163,7 @@ describe("http: requests", () => {
     const result = await tool.run({ url: `${server.url}/slow` }, ctx);
     expect(result.isError).toBe(true);
     expect(result.content).toContain("cancelled");
+    expect(result).toMatchObject({ errorKind: "cancelled", retryable: false });
   });
 
   it("refuses bad input, naming the field", async () => {

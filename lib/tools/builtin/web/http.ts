@@ -146,7 +146,7 @@ export class HttpTool extends Tool<HttpArgs> {
     let read: Awaited<ReturnType<typeof readCappedBody>>;
     for (let hop = 0; ; hop += 1) {
       const check = await checkOutbound(url, { method, headers: shownHeaders(args), body: body ?? null }, ctx);
-      if (!check.allowed) return ToolResult.error(check.reason);
+      if (!check.allowed) return ToolResult.error(check.reason, { kind: check.kind });
       const dispatcher = pinnedDispatcher(check.addresses);
       try {
         response = (await undiciFetch(url, { method, headers, body, signal, redirect: "manual", dispatcher })) as unknown as Response;
@@ -167,7 +167,8 @@ export class HttpTool extends Tool<HttpArgs> {
         }
         read = await readCappedBody(response, MAX_BODY_BYTES);
       } catch (error) {
-        return ToolResult.error(describeFetchFailure(error, target, args.timeoutSeconds, ctx.signal));
+        const failure = describeFetchFailure(error, target, args.timeoutSeconds, ctx.signal);
+        return ToolResult.error(failure.message, { kind: failure.kind });
       } finally {
         void dispatcher.close().catch(() => undefined);
       }

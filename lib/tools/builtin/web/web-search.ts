@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
+import type { ToolErrorKind } from "../../tool-error";
 import { decodeText, describeFetchFailure, isHttpUrl, readCappedBody, requestSignal } from "./web-support";
 
 export const BRAVE_SEARCH_ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
@@ -62,7 +63,19 @@ export interface SearchResult {
 }
 
 /** A failure of the provider, already worded for the model. */
-class ProviderError extends Error {}
+class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ToolErrorKind = "failed",
+  ) {
+    super(message);
+  }
+}
+
+/** HTTP statuses that say "not now" rather than "not this": worth searching again a moment later. */
+function statusKind(status: number): ToolErrorKind {
+  return status === 429 || status >= 500 ? "unavailable" : "failed";
+}
 
 /**
  * Searches the web through Brave Search or a SearXNG instance and returns
@@ -102,7 +115,7 @@ export class WebSearchTool extends Tool<WebSearchArgs, WebSearchSettings> {
     const providerName = PROVIDER_NAMES[provider];
     const count = args.count ?? ctx.settings.resultCount;
     if (provider === "brave" && args.api_key === undefined) {
-      return ToolResult.error(`\`api_key\`: ${providerName} needs an API key and none is bound to this step. ${this.credentialHelp}`);
+      return ToolResult.error(`\`api_key\`: ${providerName} needs an API key and none is bound to this step. ${this.credentialHelp}`, { kind: "invalid-input" });
     }
     try {
       const results = provider === "brave" ? await this.searchBrave(args, count, ctx) : await this.searchSearxng(args, count, ctx);
@@ -112,7 +125,7 @@ export class WebSearchTool extends Tool<WebSearchArgs, WebSearchSettings> {
       );
       return ToolResult.ok(`${providerName} results for “${args.query}”:\n\n${lines.join("\n\n")}`, { query: args.query, provider, results });
     } catch (error) {
-      if (error instanceof ProviderError) return ToolResult.error(error.message);
+      if (error instanceof ProviderError) return ToolResult.error(error.message, { kind: error.kind });
       throw error;
     }
   }
@@ -153,9 +166,10 @@ export class WebSearchTool extends Tool<WebSearchArgs, WebSearchSettings> {
       const read = await readCappedBody(response, MAX_RESPONSE_BYTES);
       text = decodeText(read.bytes, response.headers.get("content-type"));
     } catch (error) {
-      throw new ProviderError(describeFetchFailure(error, target, SEARCH_TIMEOUT_SECONDS, ctx.signal));
+      const failure = describeFetchFailure(error, target, SEARCH_TIMEOUT_SECONDS, ctx.signal);
+      throw new ProviderError(failure.message, failure.kind);
     }
-    if (!response.ok) throw new ProviderError(describeStatus(ctx.settings.provider, response.status, text));
+    if (!response.ok) throw new ProviderError(describeStatus(ctx.settings.provider, response.status, text), statusKind(response.status));
     try {
       return JSON.parse(text);
     } catch {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolErrorKind } from "../../tool-error";
 
 /** True for an absolute http:// or https:// address. */
 export function isHttpUrl(text: string): boolean {
@@ -25,15 +26,24 @@ export function requestSignal(timeoutSeconds: number, cancel: AbortSignal): Abor
   return AbortSignal.any([AbortSignal.timeout(timeoutSeconds * 1000), cancel]);
 }
 
+/** Network error codes that a moment later may not happen again. */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "EAI_AGAIN", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** Why a fetch failed, and what kind of failure it is (a time-out and a reset connection are worth trying again). */
+export interface FetchFailure {
+  message: string;
+  kind: ToolErrorKind;
+}
+
 /**
  * Why a fetch failed, in words a model can act on: a time-out, a
  * cancellation, or the network's own reason (refused, unknown host, TLS).
  */
-export function describeFetchFailure(error: unknown, target: string, timeoutSeconds: number, cancel: AbortSignal): string {
-  if (cancel.aborted) return `The request to ${target} was cancelled.`;
+export function describeFetchFailure(error: unknown, target: string, timeoutSeconds: number, cancel: AbortSignal): FetchFailure {
+  if (cancel.aborted) return { message: `The request to ${target} was cancelled.`, kind: "cancelled" };
   const name = error instanceof Error ? error.name : "";
   if (name === "TimeoutError" || name === "AbortError") {
-    return `${target} did not answer within ${timeoutSeconds} s. Try again later or allow more time with timeoutSeconds.`;
+    return { message: `${target} did not answer within ${timeoutSeconds} s. Try again later or allow more time with timeoutSeconds.`, kind: "timeout" };
   }
   const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === "string" ? cause.code : "";
@@ -48,7 +58,8 @@ export function describeFetchFailure(error: unknown, target: string, timeoutSeco
   const detail =
     reasons[code] ??
     (typeof cause?.message === "string" ? cause.message : error instanceof Error ? error.message : String(error));
-  return `Could not reach ${target}: ${detail}.`;
+  const kind: ToolErrorKind = TRANSIENT_CODES.has(code) ? "network" : code === "ENOTFOUND" ? "not-found" : "failed";
+  return { message: `Could not reach ${target}: ${detail}.`, kind };
 }
 
 /** A body read up to `maxBytes`; the rest is left unread. */

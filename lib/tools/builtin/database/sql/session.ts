@@ -1,4 +1,5 @@
 import type { ToolContext } from "../../../tool-context";
+import type { ToolErrorKind } from "../../../tool-error";
 import { ToolResult } from "../../../tool-result";
 import { parseDsn, type ParsedDsn } from "./dsn";
 import type { READ_ONLY_STATEMENTS } from "./read-only-sql";
@@ -86,13 +87,39 @@ export interface DatabaseSession {
 /** A failure the model or a person can act on; its message never contains the connection URL. */
 export class DatabaseToolError extends Error {
   readonly marker = "neurosurfer.database-tool";
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: ToolErrorKind = "failed",
+  ) {
     super(message);
     this.name = "DatabaseToolError";
   }
   static isInstance(error: unknown): error is DatabaseToolError {
     return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.database-tool";
   }
+}
+
+/** Connection-level error codes (Node's and PostgreSQL's SQLSTATE) that a moment later may not recur. */
+const NETWORK_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH", "EPIPE"]);
+const UNAVAILABLE_STATES: ReadonlySet<string> = new Set(["57P01", "57P02", "57P03", "53300", "08000", "08001", "08003", "08004", "08006"]);
+const BUSY_STATES: ReadonlySet<string> = new Set(["SQLITE_BUSY", "SQLITE_LOCKED", "40001", "40P01", "55P03"]);
+
+/**
+ * What kind of failure a driver error is: a locked SQLite file or a
+ * serialisation conflict is `busy`, a refused or reset connection `network`,
+ * a server starting up or out of connections `unavailable` (all worth trying
+ * again); anything else `failed`.
+ */
+export function driverErrorKind(error: unknown): ToolErrorKind {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    const kinds = error.errors.map(driverErrorKind);
+    return kinds.every((kind) => kind === kinds[0]) ? kinds[0]! : "failed";
+  }
+  const code = error instanceof Error ? String((error as NodeJS.ErrnoException).code ?? "") : "";
+  if (BUSY_STATES.has(code) || (error instanceof Error && /SQLITE_BUSY|database is locked/i.test(error.message))) return "busy";
+  if (NETWORK_CODES.has(code)) return "network";
+  if (UNAVAILABLE_STATES.has(code)) return "unavailable";
+  return "failed";
 }
 
 /** The text of a driver error, including the parts some drivers leave out of `message`. */
@@ -154,7 +181,7 @@ export async function withDatabase(
 ): Promise<ToolResult> {
   const parsed = parseDsn(dsn);
   if (!parsed.ok) {
-    return ToolResult.error(`\`dsn\`: the connection URL ${parsed.problem}. Store it in Settings → Secrets and reference it as \${NAME}.`);
+    return ToolResult.error(`\`dsn\`: the connection URL ${parsed.problem}. Store it in Settings → Secrets and reference it as \${NAME}.`, { kind: "invalid-input" });
   }
   let session: DatabaseSession;
   try {
@@ -166,18 +193,21 @@ export async function withDatabase(
       session = await openSqlite(parsed.dsn.file, { signal: ctx.signal });
     }
   } catch (error) {
-    if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn));
+    if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn), { kind: error.kind });
     const engine = parsed.dsn.kind === "postgres" ? "PostgreSQL" : "SQLite";
     return ToolResult.error(
       `Could not connect to the ${engine} database: ${maskConnection(driverMessage(error), parsed.dsn)}. Check that the server is running and that the connection URL stored in Settings → Secrets is right.`,
+      { kind: driverErrorKind(error) },
     );
   }
   try {
     return await work(session);
   } catch (error) {
-    if (ctx.signal.aborted) return ToolResult.error("The database call was cancelled.");
-    if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn));
-    return ToolResult.error(`The ${session.engine} database reported an error: ${maskConnection(driverMessage(error), parsed.dsn)}.`);
+    if (ctx.signal.aborted) return ToolResult.error("The database call was cancelled.", { kind: "cancelled" });
+    if (DatabaseToolError.isInstance(error)) return ToolResult.error(maskConnection(error.message, parsed.dsn), { kind: error.kind });
+    return ToolResult.error(`The ${session.engine} database reported an error: ${maskConnection(driverMessage(error), parsed.dsn)}.`, {
+      kind: driverErrorKind(error),
+    });
   } finally {
     await session.close().catch(() => undefined);
   }

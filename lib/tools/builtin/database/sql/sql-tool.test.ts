@@ -305,6 +305,21 @@ describe("sql tool: SQLite", () => {
     const result = await tool.run({ operation: "test_connection" }, missingCtx, { boundArgs: { dsn: "${DB}" } });
     expect(result.isError).toBe(true);
     expect(result.content).toContain("the file missing.db does not exist");
+    expect(result).toMatchObject({ errorKind: "not-found", retryable: false });
+  });
+
+  it("calls a file another connection holds locked busy, which is worth trying again", async () => {
+    const locker = new Database(sqliteFile);
+    locker.exec("BEGIN EXCLUSIVE");
+    try {
+      const result = await run("SQLITE_URL", { operation: "list_tables" });
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(/database is locked/);
+      expect(result).toMatchObject({ errorKind: "busy", retryable: true });
+    } finally {
+      locker.exec("ROLLBACK");
+      locker.close();
+    }
   });
 });
 

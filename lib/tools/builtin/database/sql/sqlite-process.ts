@@ -144,7 +144,7 @@ export class SqliteProcess {
     if (this.ended) return Promise.reject(this.ended);
     const id = (this.nextId += 1);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.stop(new DatabaseToolError(lateMessage)), timeoutMs);
+      const timer = setTimeout(() => this.stop(new DatabaseToolError(lateMessage, "timeout")), timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       // With a callback a failed send (the process just died) is reported here, not as an `error` event.
       this.child.send({ id, ...request }, (error) => {

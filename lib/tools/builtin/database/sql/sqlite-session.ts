@@ -8,7 +8,7 @@ import {
   type SqliteColumnRow,
   type SqliteTableInfo,
 } from "../../shared/sqlite-file";
-import { DatabaseToolError, driverMessage, queryTimeoutMessage, secondsText, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription } from "./session";
+import { DatabaseToolError, driverErrorKind, driverMessage, queryTimeoutMessage, secondsText, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription } from "./session";
 import { SqliteProcess } from "./sqlite-process";
 
 /** How long starting the child process and opening the file may take. */
@@ -40,6 +40,7 @@ export async function openSqlite(file: string, options: SqliteSessionOptions = {
       missing
         ? `Could not open the SQLite database: the file ${path.basename(file)} does not exist or cannot be read. Check the path in the connection URL stored in Settings → Secrets.`
         : `Could not open the SQLite database ${path.basename(file)}: ${message}.`,
+      missing ? "not-found" : driverErrorKind(error),
     );
   }
 
