@@ -141,7 +141,7 @@ function FlowCanvas(props: EditorCanvasProps) {
     >
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
       <Controls showInteractive={false} />
-      {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" /> : null}
+      {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}
     </ReactFlow>
   );
 }
