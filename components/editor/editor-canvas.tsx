@@ -29,7 +29,8 @@ const nodeTypes = Object.fromEntries(Object.values(FLOW_NODE_TYPES).map((type) =
 /** React Flow's colours, from the studio's tokens, so both themes follow prefers-color-scheme. */
 const THEME = {
   "--xy-background-color": "var(--surface-sunken)",
-  "--xy-edge-stroke": "var(--line-strong)",
+  // Edges and card edges at 3:1 against the canvas (WCAG 1.4.11): they are what the workflow is made of.
+  "--xy-edge-stroke": "var(--line-control)",
   "--xy-edge-stroke-selected": "var(--accent)",
   "--xy-edge-stroke-width": "1.5",
   "--xy-connectionline-stroke": "var(--accent)",

@@ -49,7 +49,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
   return (
     <div
       className={`w-60 rounded-lg border bg-surface text-left shadow-card transition-shadow ${
-        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : "border-line-strong"
+        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : "border-line-control"
       }`}
       data-testid={`node-card-${data.title}`}
     >
