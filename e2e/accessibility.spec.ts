@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { blockingViolations, COLOUR_RULES, contrastRatio, SCREEN_SIZES, sidewaysOverflow, switchColorScheme, type ScreenSize } from "./fixtures/accessibility";
 import { pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
+import { cancelRun } from "./fixtures/cancel-run";
 import { createWorkflow, workspace, writeWorkflow } from "./fixtures/studio";
 
 /**
@@ -155,6 +156,13 @@ async function makeFixtures(request: APIRequestContext): Promise<Fixtures> {
 test.beforeAll(async ({ playwright }, testInfo) => {
   const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL, storageState: process.env.E2E_SIGNED_IN_STATE });
   fixtures = await makeFixtures(request);
+  await request.dispose();
+});
+
+test.afterAll(async ({ playwright }, testInfo) => {
+  if (!fixtures) return;
+  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL, storageState: process.env.E2E_SIGNED_IN_STATE });
+  await cancelRun(request, fixtures.waitingRunId);
   await request.dispose();
 });
 

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { pendingApprovalIds, startRun } from "./fixtures/approvals";
+import { cancelRun } from "./fixtures/cancel-run";
 import { createWorkflow, uniqueName, writeWorkflow } from "./fixtures/studio";
 
 /**
@@ -75,6 +76,7 @@ test("the inspector's Fixed / From… toggles and the approval card's Arguments 
   await expectTarget(argumentsToggle, "Arguments");
   await argumentsToggle.click();
   await expect(card.getByRole("definition").filter({ hasText: "Toggles." })).toBeVisible();
+  await cancelRun(request, runId);
 });
 
 test("with reduced motion asked for, the waiting run's status dots stop pulsing and its edge stops flowing", async ({ page, request }, testInfo) => {
@@ -82,7 +84,7 @@ test("with reduced motion asked for, the waiting run's status dots stop pulsing 
   const runId = await startRun(request, id, { message: "Hold still." });
   await pendingApprovalIds(request, runId);
   await page.goto(`/runs/${runId}`);
-  await expect(page.getByRole("group", { name: "Write a File, waiting for you" })).toBeVisible();
+  await expect(page.getByRole("group", { name: /^Write a File,.*waiting for you$/ })).toBeVisible();
   const flowingEdge = page.locator(".react-flow__edge.animated path.react-flow__edge-path");
   await expect(flowingEdge).toHaveCount(1);
   const running = () => page.evaluate(() => document.getAnimations().filter((animation) => animation.playState === "running").length);
@@ -97,4 +99,5 @@ test("with reduced motion asked for, the waiting run's status dots stop pulsing 
   await expect.poll(running).toBe(0);
   expect(await edgeAnimation()).toBe("none");
   expect(await flowingEdge.evaluate((path) => getComputedStyle(path).strokeDasharray)).toBe("none");
+  await cancelRun(request, runId);
 });
