@@ -60,7 +60,7 @@ test.describe("on a phone", () => {
     await expectNoSidewaysScroll(page, "the inbox after the decision");
 
     await page.goto(`/runs/${runId}`);
-    await expect(page.getByRole("group", { name: "Write a File, succeeded" })).toBeVisible();
+    await expect(page.getByRole("group", { name: /^Write a File,.*succeeded$/ })).toBeVisible();
     await expectNoSidewaysScroll(page, "the run view");
     await snap(page, testInfo, "phone: the run view after approval");
 
