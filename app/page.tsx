@@ -8,7 +8,8 @@ import { allTools } from "@/lib/tools";
 // The catalog is fixed at build time, but the layout around it shows who is signed in, so it renders per request.
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = { title: "Tools" };
+// The root layout's title template reaches the pages below it, not this one beside it: the studio's name is spelled out.
+export const metadata: Metadata = { title: { absolute: "Tools · Neurosurfer Studio" } };
 
 export default function ToolsPage() {
   const groups = groupToolsByDomain(allTools().map(catalogEntry));

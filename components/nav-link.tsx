@@ -18,7 +18,8 @@ export function NavLink({ href, children }: NavLinkProps) {
       href={href}
       aria-current={current ? "page" : undefined}
       className={
-        "rounded-md px-3 py-1.5 text-sm font-medium transition-colors " +
+        // A full-width row, tall enough for a finger, in the small screens' menu; a compact pill in the wide bar.
+        "block rounded-md px-3 py-2.5 text-sm font-medium transition-colors lg:py-1.5 " +
         (current
           ? "bg-accent-soft text-accent"
           : "text-muted hover:bg-surface-sunken hover:text-foreground")

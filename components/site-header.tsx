@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { SignOutButton } from "./access/sign-out-button";
 import { InboxCount } from "./navigation/inbox-count";
+import { MainMenu } from "./navigation/main-menu";
 import { NavLink } from "./nav-link";
 import { StudioLogo } from "./tool-icon";
 
@@ -20,27 +20,21 @@ export function SiteHeader({ person }: { person: string | null }) {
   return (
     <header className="sticky top-0 z-10 border-b border-line bg-surface/85 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
-        <Link href="/" className="flex items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
+        <Link href="/" className="flex shrink-0 items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
           <StudioLogo className="size-7" />
           <span>Neurosurfer Studio</span>
         </Link>
         {person !== null ? (
-          <>
-            <nav aria-label="Main" className="flex items-center gap-1">
-              {NAVIGATION.map((item) => (
-                <NavLink key={item.href} href={item.href}>
+          <MainMenu person={person}>
+            {NAVIGATION.map((item) => (
+              <li key={item.href}>
+                <NavLink href={item.href}>
                   {item.label}
-                  {item.href === "/inbox" ? <InboxCount /> : null}
+                  {item.href === "/inbox" ? <InboxCount testId="inbox-count" /> : null}
                 </NavLink>
-              ))}
-            </nav>
-            <div className="ml-auto flex items-center gap-2">
-              <span className="hidden text-sm text-muted lg:inline" title="Signed in as">
-                {person}
-              </span>
-              <SignOutButton />
-            </div>
-          </>
+              </li>
+            ))}
+          </MainMenu>
         ) : null}
       </div>
     </header>

@@ -37,9 +37,9 @@ test("build a three-node workflow by drag and drop, save it and find it unchange
   await expect(palette.getByRole("button", { name: /^Run inputs/ })).toBeDisabled();
 
   // Connect them: from a card's output dot to the next card's input dot.
-  await page.getByLabel("Output of Run inputs", { exact: true }).dragTo(page.getByLabel("Input of Write a File", { exact: true }));
+  await page.getByTitle("Output of Run inputs", { exact: true }).dragTo(page.getByTitle("Input of Write a File", { exact: true }));
   await expect(canvas.getByRole("group", { name: /^Connection from Run inputs to Write a File$/ })).toBeAttached();
-  await page.getByLabel("Output of Write a File", { exact: true }).dragTo(page.getByLabel("Input of Output", { exact: true }));
+  await page.getByTitle("Output of Write a File", { exact: true }).dragTo(page.getByTitle("Input of Output", { exact: true }));
   await expect(canvas.getByRole("group", { name: /^Connection from Write a File to Output$/ })).toBeAttached();
 
   // Write a File: its settings come from the tool's settings schema, its inputs from its input schema.

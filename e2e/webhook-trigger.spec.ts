@@ -52,7 +52,7 @@ test("add a webhook trigger, copy its address, publish, curl it and watch the ru
   const triggers = page.getByRole("navigation", { name: "Node palette" }).getByRole("region", { name: "Triggers" });
   await triggers.getByRole("button", { name: /^Webhook/ }).dragTo(canvas, { targetPosition: { x: 160, y: 620 } });
   await expect(card(page, "Webhook")).toBeVisible();
-  await page.getByLabel("Output of Webhook", { exact: true }).dragTo(page.getByLabel("Input of Output", { exact: true }));
+  await page.getByTitle("Output of Webhook", { exact: true }).dragTo(page.getByTitle("Input of Output", { exact: true }));
   await expect(canvas.getByRole("group", { name: /^Connection from Webhook to Output$/ })).toBeAttached();
 
   // Who may call it: a token in a header, the stored secret.

@@ -193,7 +193,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
         <ApprovalPreview kind={approval.kind} effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
         {approval.kind !== "mcp" && approval.kind !== "plan" && approval.kind !== "ask" && Object.keys(approval.arguments).length > 0 ? (
           <details className="group" open={approval.kind !== "write"}>
-            <summary className="cursor-pointer text-xs font-medium text-muted hover:text-foreground">Arguments</summary>
+            <summary className="cursor-pointer py-1 text-xs font-medium text-muted hover:text-foreground">Arguments</summary>
             <div className="mt-2">
               <ArgumentList values={approval.arguments} />
             </div>

@@ -28,7 +28,7 @@ export function ArgumentList({ values, label = "Arguments" }: { values: Record<s
             <dd className="min-w-0 font-mono text-foreground [direction:ltr] [unicode-bidi:bidi-override]">
               {visible.length > SHORT || text.includes("\n") ? (
                 <details>
-                  <summary className="cursor-pointer break-all">
+                  <summary className="cursor-pointer break-all py-1">
                     <VisibleText text={firstPart(text)} options={options} />…{" "}
                     <span className="font-sans text-muted">
                       ({text.length} characters{visible !== text ? ", holding hidden characters" : ""}, show all)

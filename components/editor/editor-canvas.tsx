@@ -13,9 +13,10 @@ import {
   type OnEdgesChange,
   type OnInit,
   type OnNodesChange,
+  useStore,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useSyncExternalStore, type CSSProperties, type DragEvent } from "react";
+import { useLayoutEffect, useRef, useSyncExternalStore, type CSSProperties, type DragEvent, type RefObject } from "react";
 import { Spinner } from "@/components/ui/page-header";
 import { NodeCard } from "@/components/flow/node-card";
 import type { PaletteItem } from "@/lib/editor/definition-edits";
@@ -28,7 +29,8 @@ const nodeTypes = Object.fromEntries(Object.values(FLOW_NODE_TYPES).map((type) =
 /** React Flow's colours, from the studio's tokens, so both themes follow prefers-color-scheme. */
 const THEME = {
   "--xy-background-color": "var(--surface-sunken)",
-  "--xy-edge-stroke": "var(--line-strong)",
+  // Edges and card edges at 3:1 against the canvas (WCAG 1.4.11): they are what the workflow is made of.
+  "--xy-edge-stroke": "var(--line-control)",
   "--xy-edge-stroke-selected": "var(--accent)",
   "--xy-edge-stroke-width": "1.5",
   "--xy-connectionline-stroke": "var(--accent)",
@@ -101,7 +103,22 @@ export function EditorCanvas(props: EditorCanvasProps) {
   return <FlowCanvas {...props} />;
 }
 
+/**
+ * Writes the canvas's zoom into the CSS variable --flow-zoom, which keeps the
+ * connection dots' pointer targets 24 px on the screen at any zoom
+ * (globals.css). A DOM write, not a prop: the canvas does not re-render as
+ * it zooms.
+ */
+function ZoomVariable({ canvas }: { canvas: RefObject<HTMLDivElement | null> }) {
+  const zoom = useStore((state) => state.transform[2]);
+  useLayoutEffect(() => {
+    canvas.current?.style.setProperty("--flow-zoom", String(zoom));
+  }, [canvas, zoom]);
+  return null;
+}
+
 function FlowCanvas(props: EditorCanvasProps) {
+  const canvasRef = useRef<HTMLDivElement>(null);
   const onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
     event.preventDefault();
@@ -115,6 +132,7 @@ function FlowCanvas(props: EditorCanvasProps) {
   };
   return (
     <ReactFlow<FlowNode, FlowEdge>
+      ref={canvasRef}
       nodes={props.nodes}
       edges={props.edges}
       nodeTypes={nodeTypes}
@@ -139,9 +157,10 @@ function FlowCanvas(props: EditorCanvasProps) {
       aria-label="Workflow canvas"
       className="bg-surface-sunken"
     >
+      <ZoomVariable canvas={canvasRef} />
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
       <Controls showInteractive={false} />
-      {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" /> : null}
+      {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}
     </ReactFlow>
   );
 }

@@ -37,7 +37,8 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
   const { name, version, dirty, saving, problemCount, checking } = props;
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
-      <div className="flex min-w-0 items-center gap-3">
+      {/* On a phone the name wraps to its own line instead of being cut to a letter; from sm up it stays one line, leaving the canvas its height at 200 % zoom. */}
+      <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 sm:flex-nowrap">
         <Link href="/workflows" className="rounded-md text-sm text-muted hover:text-foreground">
           Workflows
         </Link>

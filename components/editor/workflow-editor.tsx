@@ -27,6 +27,7 @@ import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
+import { DrawerToggle, SidePanel, useEditorDrawers } from "./editor-drawers";
 import { EditorToolbar } from "./editor-toolbar";
 import { InspectorPanel } from "./inspector-panel";
 import type { WorkflowSettings } from "./workflow-settings-panel";
@@ -206,6 +207,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [definition, toolsByName, commit, select],
   );
 
+  const drawers = useEditorDrawers();
+  const { closeAfterUse } = drawers;
   const addAtCentre = useCallback(
     (item: PaletteItem) => {
       const rect = canvasRef.current?.getBoundingClientRect();
@@ -218,8 +221,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
         position.y += 32;
       }
       addItemAt(item, position);
+      // On a small screen the palette covers the canvas: shut it to show the card just added.
+      closeAfterUse("palette");
     },
-    [screenToFlowPosition, definition.nodes, addItemAt],
+    [screenToFlowPosition, definition.nodes, addItemAt, closeAfterUse],
   );
 
   const onDropItem = useCallback(
@@ -450,10 +455,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onPublish={() => void changePublished(true)}
           onUnpublish={() => void changePublished(false)}
         />
-        <div className="flex min-h-0 flex-1">
-          <aside className="w-64 shrink-0 border-r border-line bg-surface">
+        <div className="relative flex min-h-0 flex-1">
+          <SidePanel drawers={drawers} drawer="palette" side="left" title="Add nodes" closeLabel="the node list" wideWidth="lg:w-64">
             <NodePalette tools={tools} kindsAtLimit={paletteKindsAtLimit} onAdd={addAtCentre} />
-          </aside>
+          </SidePanel>
           <div ref={canvasRef} className="relative min-w-0 flex-1">
             <EditorCanvas
               nodes={flowNodes}
@@ -487,7 +492,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               </p>
             ) : null}
           </div>
-          <aside aria-label="Inspector" className="w-96 shrink-0 overflow-y-auto border-l border-line bg-surface">
+          <SidePanel drawers={drawers} drawer="inspector" side="right" title="Inspector" closeLabel="the inspector" label="Inspector" wideWidth="lg:w-96">
             <InspectorPanel
               workflowId={workflowId}
               definition={definition}
@@ -503,7 +508,15 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onRemoveEdge={removeEdge}
               onSettingsChange={onSettingsChange}
             />
-          </aside>
+          </SidePanel>
+          <div className="pointer-events-none absolute inset-x-0 top-0 z-10 flex justify-between gap-2 p-2 lg:hidden">
+            <DrawerToggle drawers={drawers} drawer="palette">
+              <span aria-hidden="true" className="text-base leading-none">+</span> Nodes
+            </DrawerToggle>
+            <DrawerToggle drawers={drawers} drawer="inspector">
+              Inspector
+            </DrawerToggle>
+          </div>
         </div>
         <LeaveGuard dirty={dirty} />
         <VersionsDialog

@@ -39,6 +39,11 @@ export interface NodeCardData extends Record<string, unknown> {
   errorHandle?: boolean;
 }
 
+/*
+ * The dots are for dragging only, so they are hidden from screen readers: the
+ * keyboard connects through the inspector's Connections section. Their title
+ * tells a pointer what each one is.
+ */
 function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boolean }) {
   const outputs = data.outputs ?? [];
   const problems = data.problems ?? 0;
@@ -47,12 +52,12 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
   return (
     <div
       className={`w-60 rounded-lg border bg-surface text-left shadow-card transition-shadow ${
-        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : "border-line-strong"
+        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : "border-line-control"
       }`}
       data-testid={`node-card-${data.title}`}
     >
       {data.hasInput !== false ? (
-        <Handle type="target" position={Position.Left} aria-label={`Input of ${data.title}`} className="!size-3 !border-2 !border-surface !bg-muted" />
+        <Handle type="target" position={Position.Left} title={`Input of ${data.title}`} aria-hidden="true" className="!size-3 !border-2 !border-surface !bg-muted" />
       ) : null}
       <div className="flex items-start gap-2.5 px-3 py-2.5">
         <span className="mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-md bg-accent-soft text-accent">
@@ -88,14 +93,15 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
                 id={output.id}
                 type="source"
                 position={Position.Right}
-                aria-label={`Output ${output.label} of ${data.title}`}
+                title={`Output ${output.label} of ${data.title}`}
+                aria-hidden="true"
                 className="!-right-[13px] !size-3 !border-2 !border-surface !bg-accent"
               />
             </div>
           ))}
         </div>
       ) : data.hasOutput !== false ? (
-        <Handle type="source" position={Position.Right} aria-label={`Output of ${data.title}`} className="!size-3 !border-2 !border-surface !bg-accent" />
+        <Handle type="source" position={Position.Right} title={`Output of ${data.title}`} aria-hidden="true" className="!size-3 !border-2 !border-surface !bg-accent" />
       ) : null}
       {data.errorHandle ? (
         <div className="relative border-t border-line px-3 py-1.5 text-right text-xs font-medium text-danger">

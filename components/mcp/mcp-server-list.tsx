@@ -144,7 +144,7 @@ export function McpServerList({ initialServers, initialToken }: { initialServers
               ) : null}
               {server.tools.length > 0 ? (
                 <details className="mt-3">
-                  <summary className="cursor-pointer text-sm font-medium">
+                  <summary className="cursor-pointer py-0.5 text-sm font-medium">
                     {server.tools.length} tool{server.tools.length === 1 ? "" : "s"}
                   </summary>
                   <ul className="mt-2 divide-y divide-line text-sm">

@@ -1,13 +1,17 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+
+const PendingApprovals = createContext<number | null>(null);
 
 /**
  * The number of approvals waiting for a person, kept live by the studio's
- * event feed (/api/events). EventSource reconnects by itself after a drop,
- * and the feed opens with the current count, so a reconnect corrects it.
+ * event feed (/api/events), for every badge below it: one connection however
+ * many badges show it (the Inbox link, and the menu button on a small screen).
+ * EventSource reconnects by itself after a drop, and the feed opens with the
+ * current count, so a reconnect corrects it.
  */
-export function InboxCount() {
+export function PendingApprovalsProvider({ children }: { children: ReactNode }) {
   const [count, setCount] = useState<number | null>(null);
   useEffect(() => {
     const source = new EventSource("/api/events");
@@ -19,10 +23,16 @@ export function InboxCount() {
     source.addEventListener("change", update);
     return () => source.close();
   }, []);
+  return <PendingApprovals.Provider value={count}>{children}</PendingApprovals.Provider>;
+}
+
+/** The waiting approvals as a badge ("2", read as "2 waiting"); nothing while none wait. */
+export function InboxCount({ testId }: { testId?: string }) {
+  const count = useContext(PendingApprovals);
   if (!count) return null;
   return (
     <span
-      data-testid="inbox-count"
+      data-testid={testId}
       aria-label={`${count} waiting`}
       className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-caution px-1.5 text-[0.6875rem] font-bold leading-5 text-white dark:text-background"
     >

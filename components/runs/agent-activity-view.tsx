@@ -48,7 +48,7 @@ function CallItem({ call, toolTitles }: { call: AgentCallView; toolTitles: ToolT
       ))}
       {call.result !== null ? (
         <details className="mt-1.5">
-          <summary className={`cursor-pointer ${call.status === "failed" ? "text-caution" : "text-muted"}`}>{call.result.split("\n")[0]?.slice(0, 160) || "(no text)"}</summary>
+          <summary className={`cursor-pointer py-1 ${call.status === "failed" ? "text-caution" : "text-muted"}`}>{call.result.split("\n")[0]?.slice(0, 160) || "(no text)"}</summary>
           <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-surface-sunken p-2 font-mono">{call.result}</pre>
         </details>
       ) : null}

@@ -163,7 +163,7 @@ function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }
         <ArgumentList values={output.data as Record<string, unknown>} label="Inputs given" />
       ) : output.content && tables.length > 0 ? (
         <details>
-          <summary className="cursor-pointer text-xs font-medium text-muted hover:text-foreground">The result as text</summary>
+          <summary className="cursor-pointer py-1 text-xs font-medium text-muted hover:text-foreground">The result as text</summary>
           <pre className="mt-2 max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-surface-sunken p-3 font-mono text-xs leading-relaxed text-foreground">
             {output.content}
           </pre>

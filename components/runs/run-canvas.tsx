@@ -32,7 +32,7 @@ const PRO_OPTIONS = { hideAttribution: false } as const;
 const FLOW_STYLE = {
   "--xy-background-color": "var(--surface-sunken)",
   "--xy-background-pattern-color": "var(--line-strong)",
-  "--xy-edge-stroke": "var(--line-strong)",
+  "--xy-edge-stroke": "var(--line-control)",
   "--xy-controls-button-background-color": "var(--surface)",
   "--xy-controls-button-background-color-hover": "var(--surface-sunken)",
   "--xy-controls-button-color": "var(--foreground)",
@@ -136,7 +136,7 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
           target: edge.target,
           sourceHandle: edge.sourceHandle,
           animated: targetStatus === "running" || targetStatus === "waiting",
-          style: live ? { stroke: "var(--accent)", strokeWidth: 1.75 } : { stroke: "var(--line-strong)" },
+          style: live ? { stroke: "var(--accent)", strokeWidth: 1.75 } : { stroke: "var(--line-control)" },
           focusable: false,
         };
       }),

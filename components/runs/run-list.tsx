@@ -139,7 +139,9 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
             : "Choose another status or start, or All and Anything, to see the other runs."}
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+        // Narrower than the table, the box scrolls it, not the page: `relative` keeps the hidden (sr-only, absolutely
+        // placed) texts of the far columns inside the box as well, where they would otherwise widen the page.
+        <div className="relative overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Runs, newest first</caption>
             <thead className="border-b border-line bg-surface-sunken text-xs font-medium uppercase tracking-wide text-muted">

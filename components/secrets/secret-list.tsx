@@ -96,7 +96,7 @@ export function SecretList({
           once, then pick it in a step&apos;s settings.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+        <div className="relative overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
           <table className="w-full min-w-[52rem] table-fixed text-left">
             <caption className="sr-only">Stored secrets; values are never shown</caption>
             <colgroup>

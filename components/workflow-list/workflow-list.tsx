@@ -139,30 +139,33 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
           returns a result. Start from an empty one, or import a JSON file with Import JSON above.
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
-          <table className="w-full min-w-[44rem] table-fixed text-left">
+        // Below md (a phone, 200 % zoom) the version, last run and update time fold under the name and the actions
+        // stack, so the name keeps the row's width instead of the table scrolling it out of sight.
+        <div className="relative overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
+          <table className="w-full table-fixed text-left md:min-w-[44rem]">
             <caption className="sr-only">
               {workflows.length} {workflows.length === 1 ? "workflow" : "workflows"}, most recently changed first
             </caption>
+            {/* Hidden cells leave the grid, so below md the actions cell is the second column: it takes the second width. */}
             <colgroup>
               <col />
-              <col className="w-20" />
-              <col className="w-40" />
-              <col className="w-36" />
-              <col className="w-[19rem]" />
+              <col className="w-28 md:w-20" />
+              <col className="w-0 md:w-40" />
+              <col className="w-0 md:w-36" />
+              <col className="w-0 md:w-[19rem]" />
             </colgroup>
             <thead className="border-b border-line bg-surface-sunken/60 text-xs font-medium uppercase tracking-wide text-muted">
               <tr>
-                <th scope="col" className="py-2.5 pl-5 pr-3 font-medium">
+                <th scope="col" className="py-2.5 pl-4 pr-3 font-medium md:pl-5">
                   Workflow
                 </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
+                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
                   Version
                 </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
+                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
                   Last run
                 </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
+                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
                   Updated
                 </th>
                 <th scope="col" className="py-2.5 pl-3 pr-5 text-right font-medium">

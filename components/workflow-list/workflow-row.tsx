@@ -27,10 +27,11 @@ export function WorkflowRow({
   );
   return (
     <tr className="group align-top transition-colors hover:bg-surface-sunken/60">
-      <td className="max-w-0 py-3.5 pl-5 pr-3">
+      <td className="max-w-0 py-3.5 pl-4 pr-3 md:pl-5">
         <Link
           href={`/workflows/${encodeURIComponent(workflow.id)}`}
-          className="block truncate font-medium text-foreground hover:text-accent hover:underline"
+          // Two lines on a narrow screen, where one would cut most names short; one line beside the columns.
+          className="line-clamp-2 font-medium text-foreground [overflow-wrap:anywhere] hover:text-accent hover:underline md:line-clamp-1"
           title={workflow.name}
         >
           {workflow.name}
@@ -40,27 +41,26 @@ export function WorkflowRow({
         ) : (
           <p className="mt-0.5 text-sm italic text-muted">No description</p>
         )}
-      </td>
-      <td className="whitespace-nowrap px-3 py-3.5 text-sm tabular-nums text-muted">
-        v{workflow.latestVersion}
-        {workflow.publishedVersion !== null ? (
-          <span className="ml-2 rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe" title={`Version ${workflow.publishedVersion} is live: its triggers start runs`}>
-            Live v{workflow.publishedVersion}
+        {/* The next three columns, on a screen too narrow for them. */}
+        <p className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted md:hidden">
+          <VersionText workflow={workflow} />
+          <LastRun workflow={workflow} />
+          <span>
+            updated <RelativeTime value={workflow.updatedAt} />
           </span>
-        ) : null}
+        </p>
       </td>
-      <td className="whitespace-nowrap px-3 py-3.5">
-        {workflow.lastRunStatus ? (
-          <StatusBadge status={workflow.lastRunStatus} />
-        ) : (
-          <span className="text-sm text-muted">never run</span>
-        )}
+      <td className="hidden whitespace-nowrap px-3 py-3.5 text-sm tabular-nums text-muted md:table-cell">
+        <VersionText workflow={workflow} />
       </td>
-      <td className="whitespace-nowrap px-3 py-3.5 text-sm text-muted">
+      <td className="hidden whitespace-nowrap px-3 py-3.5 text-sm md:table-cell">
+        <LastRun workflow={workflow} />
+      </td>
+      <td className="hidden whitespace-nowrap px-3 py-3.5 text-sm text-muted md:table-cell">
         <RelativeTime value={workflow.updatedAt} />
       </td>
       <td className="whitespace-nowrap py-3 pl-3 pr-4 text-right">
-        <div className="flex justify-end gap-0.5">
+        <div className="flex flex-col items-end gap-0.5 md:flex-row md:justify-end">
           {action("rename", "Rename", "Renaming…")}
           {action("duplicate", "Duplicate", "Duplicating…")}
           {action("export", "Export", "Exporting…")}
@@ -69,4 +69,22 @@ export function WorkflowRow({
       </td>
     </tr>
   );
+}
+
+/** The newest version, and the live one when there is one. */
+function VersionText({ workflow }: { workflow: WorkflowListItem }) {
+  return (
+    <span>
+      v{workflow.latestVersion}
+      {workflow.publishedVersion !== null ? (
+        <span className="ml-2 rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe" title={`Version ${workflow.publishedVersion} is live: its triggers start runs`}>
+          Live v{workflow.publishedVersion}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function LastRun({ workflow }: { workflow: WorkflowListItem }) {
+  return workflow.lastRunStatus ? <StatusBadge status={workflow.lastRunStatus} /> : <span className="text-muted">never run</span>;
 }

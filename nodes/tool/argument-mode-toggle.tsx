@@ -15,7 +15,7 @@ export function ArgumentModeToggle({ fieldLabel, mode, onChange }: ArgumentModeT
       type="button"
       aria-pressed={mode === value}
       onClick={() => onChange(value)}
-      className={`px-2 py-0.5 text-[11px] font-medium transition focus-visible:ring-2 focus-visible:ring-accent focus-visible:outline-none ${
+      className={`min-h-6 px-2.5 py-0.5 text-[11px] font-medium transition focus-visible:ring-2 focus-visible:ring-accent focus-visible:outline-none ${
         mode === value ? "bg-accent-soft text-accent" : "text-muted hover:text-foreground"
       }`}
     >
