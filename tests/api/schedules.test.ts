@@ -85,7 +85,9 @@ async function countsOf(workflowId: string): Promise<Json> {
   return answer.schedules.find((counts: Json) => counts.nodeId === "tick") ?? { started: 0, skipped: 0, queued: 0, dropped: 0 };
 }
 
-describe("schedule triggers", () => {
+// Two tests stop and restart the server and wait out real slots: on a loaded 2-core machine that takes well
+// over the default 30 s, so the block allows more; every wait inside is for an event or a slot, not a guess.
+describe("schedule triggers", { timeout: 120_000 }, () => {
   it("checks the expression and the zone as field errors, and refuses to publish an invalid schedule", async () => {
     const check = async (schedule: Record<string, unknown>) =>
       (await api.expect(200, "POST", "/api/workflows/validate", scheduleWorkflow("Checked", schedule))).problems.filter((problem: Json) => problem.nodeId === "tick");
