@@ -67,14 +67,14 @@ test("an error edge built in the editor is taken in the live run view, after the
   await inspector.getByRole("combobox", { name: "On error" }).selectOption({ label: "Follow the error path" });
 
   // Its card now has a red error handle; until an error edge leaves it, validation says what is missing, on the field.
-  const errorHandle = page.getByLabel("Error path of Fetch the status", { exact: true });
+  const errorHandle = page.getByTitle("Error path of Fetch the status", { exact: true });
   await expect(errorHandle).toBeVisible();
   await expect(inspector.getByText(/needs an error path: connect this node's red error handle/)).toBeVisible();
   const box = await errorHandle.boundingBox();
   expect(box!.width).toBeGreaterThanOrEqual(18); // 24 px at the canvas's zoom, which is below 1 here
 
   // Drag it to the step that handles the failure.
-  await errorHandle.dragTo(page.getByLabel("Input of Write the note", { exact: true }));
+  await errorHandle.dragTo(page.getByTitle("Input of Write the note", { exact: true }));
   const canvas = page.getByRole("application", { name: "Workflow canvas" });
   await expect(canvas.getByRole("group", { name: "Error path from Fetch the status to Write the note" })).toBeAttached();
   await expect(page.getByText("Ready to run")).toBeVisible();

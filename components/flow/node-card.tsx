@@ -111,8 +111,8 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
             id={ERROR_HANDLE}
             type="source"
             position={Position.Right}
-            aria-label={`Error path of ${data.title}`}
-            title="Drag to the step that handles a failure"
+            title={`Error path of ${data.title}`}
+            aria-hidden="true"
             className="!flex !size-6 !items-center !justify-center !rounded-full !border-0 !bg-transparent"
           >
             <span aria-hidden="true" className="pointer-events-none size-3 rounded-full border-2 border-surface bg-danger" />
