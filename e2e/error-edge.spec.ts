@@ -1,6 +1,6 @@
 import net from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
+import { confirmIdentity, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
  * Failures handled in the graph, as a person builds and watches them: a step
@@ -26,6 +26,8 @@ test("an error edge built in the editor is taken in the live run view, after the
   const name = uniqueName("Status check", testInfo);
   const port = await closedPort();
   const note = `status-note-${testInfo.testId.slice(0, 8)}.txt`;
+  // Reaching a port of this machine (localNetworkAllow) is a privileged change.
+  await confirmIdentity(request);
   const id = await createWorkflow(request, {
     name,
     guardrails: { localNetworkAllow: [`127.0.0.1:${port}`] },
