@@ -112,6 +112,14 @@ const STATES: PageState[] = [
       await expect(page.getByRole("searchbox", { name: "Search tools" })).toBeVisible();
     },
   },
+  {
+    name: "editor, Go to node open",
+    open: async (page, fixtures) => {
+      await openEditor(page, fixtures);
+      await page.keyboard.press("Control+k");
+      await expect(page.getByRole("dialog", { name: "Go to node" }).getByRole("option").first()).toBeVisible();
+    },
+  },
   { name: "run waiting for approval", open: (page, fixtures) => runView(page, fixtures.waitingRunId, /^Write a File,.*waiting for you$/) },
   { name: "finished run", open: (page, fixtures) => runView(page, fixtures.finishedRunId, /^Output,.*succeeded$/) },
   { name: "failed run", open: (page, fixtures) => runView(page, fixtures.failedRunId, /^Read a File,.*failed$/) },

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
+import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
  * Builds Run inputs → Write a File → Output by dragging from the palette,
@@ -12,7 +12,7 @@ function canvasOf(page: Page): Locator {
 }
 
 function card(page: Page, title: string): Locator {
-  return canvasOf(page).getByRole("group", { name: title, exact: true });
+  return canvasCard(canvasOf(page), title);
 }
 
 test("build a three-node workflow by drag and drop, save it and find it unchanged after a reload", async ({ page, request }, testInfo) => {

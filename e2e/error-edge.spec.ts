@@ -87,16 +87,16 @@ test("an error edge built in the editor is taken in the live run view, after the
   await page.getByRole("dialog", { name: "Run the workflow" }).getByRole("button", { name: "Start run" }).click();
   const heading = page.getByRole("heading", { level: 1, name });
   await expect(heading).toBeVisible();
-  await expect(page.getByRole("group", { name: /^Fetch the status, retrying: attempt 2\/2 in / })).toBeVisible();
+  await expect(page.getByRole("group", { name: /^Fetch the status, HTTP Request tool, retrying: attempt 2\/2 in / })).toBeVisible();
   await page.getByLabel("Show node").selectOption("fetch");
   await expect(page.getByTestId("retry-countdown")).toHaveText(/^Attempt 1 of 2 failed · next in \d/);
   await expect(page.getByRole("complementary", { name: "Node details" })).toContainText("the connection was refused");
   await snap(page, testInfo, "live: attempt 1 failed, the next counted down to");
 
   // The second attempt fails too: its error path is taken while the run goes on, the normal branch skipped.
-  await expect(page.getByRole("group", { name: "Write the note, waiting for you" })).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByRole("group", { name: "Report, skipped" })).toBeVisible();
-  await expect(page.getByRole("group", { name: "Fetch the status, failed" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write the note, Write a File tool, waiting for you" })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("group", { name: "Report, Output, skipped" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Fetch the status, HTTP Request tool, failed" })).toBeVisible();
   // The page opened the step that waits; the failed one says how its failure was handled.
   await page.getByLabel("Show node").selectOption("fetch");
   await expect(page.getByText("Handled: its error path to Write the note was taken, and its normal path skipped.")).toBeVisible();
@@ -109,5 +109,5 @@ test("an error edge built in the editor is taken in the live run view, after the
   await page.getByRole("button", { name: /^Approve once/ }).click();
   await expect(heading).toContainText("succeeded");
   expect(readWorkspaceFile(note)).toMatch(/^network: Could not reach GET http:\/\/127\.0\.0\.1:\d+\/status: the connection was refused/);
-  await expect(page.getByRole("group", { name: "Write the note, succeeded" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write the note, Write a File tool, succeeded" })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createWorkflow, snap, uniqueName } from "./fixtures/studio";
+import { canvasCard, createWorkflow, snap, uniqueName } from "./fixtures/studio";
+import { tabTo } from "./fixtures/keyboard";
 
 /**
  * Connects Run inputs to Output and takes the connection away again with the
@@ -13,16 +14,7 @@ function canvasOf(page: Page): Locator {
 }
 
 function card(page: Page, title: string): Locator {
-  return canvasOf(page).getByRole("group", { name: title, exact: true });
-}
-
-/** Presses Tab (or Shift+Tab) until `target` has focus, so the test fails if it cannot be reached that way. */
-async function tabTo(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab"): Promise<void> {
-  for (let presses = 0; presses < 60; presses += 1) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press(key);
-  }
-  await expect(target).toBeFocused();
+  return canvasCard(canvasOf(page), title);
 }
 
 /** The card shows its focus ring; the picture takes a margin around the card, since the ring is drawn outside it. */

@@ -68,7 +68,7 @@ test("an agent's streamed text, its tool call and its approval appear live, once
   await expect(text).toContainText("Reading the folder first, then I will write the note.");
   await expect(heading).toContainText("running");
   await expect(page.getByText("· live")).toBeVisible();
-  await expect(page.getByRole("group", { name: /^Write a File, attached$/ })).toBeVisible();
+  await expect(page.getByRole("group", { name: /^Write a File, tool, attached$/ })).toBeVisible();
   await snap(page, testInfo, "live: the agent's text while it streams");
 
   // The model finishes its turn: the write waits for a person, and the card appears on this page, no reload.

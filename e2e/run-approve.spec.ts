@@ -21,7 +21,7 @@ test("run from the editor, approve the write in the inbox, and find the file wri
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
   const runUrl = page.url();
   await expect(page.getByRole("heading", { level: 1, name: name })).toBeVisible();
-  await expect(page.getByRole("group", { name: "Write a File, waiting for you" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write a File, tool, waiting for you" })).toBeVisible();
   await expect(page.getByRole("article", { name: "Write a File wants to change a file" })).toBeVisible();
   await snap(page, testInfo, "run view: the write waits for you");
 
@@ -44,7 +44,7 @@ test("run from the editor, approve the write in the inbox, and find the file wri
 
   // Back on the run: it finished, and the file holds the message.
   await page.goto(runUrl);
-  await expect(page.getByRole("group", { name: "Write a File, succeeded" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write a File, tool, succeeded" })).toBeVisible();
   await expect(page.getByRole("group", { name: "Output, succeeded" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: name })).toContainText("succeeded");
   await expect(inboxLink).toHaveAccessibleName("Inbox");

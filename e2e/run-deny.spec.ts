@@ -17,7 +17,7 @@ test("deny a write from the inbox with a reason: the node fails with it and no f
   await runDialog.getByRole("button", { name: "Start run" }).click();
   await expect(page).toHaveURL(/\/runs\/[^/]+$/);
   const runUrl = page.url();
-  await expect(page.getByRole("group", { name: "Write a File, waiting for you" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write a File, tool, waiting for you" })).toBeVisible();
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ }).click();
   const approval = page.getByRole("article").filter({ hasText: name });
@@ -30,7 +30,7 @@ test("deny a write from the inbox with a reason: the node fails with it and no f
   await expect(approval.getByRole("status")).toContainText(`Your reason was passed on: “${reason}”`);
 
   await page.goto(runUrl);
-  await expect(page.getByRole("group", { name: "Write a File, failed" })).toBeVisible();
+  await expect(page.getByRole("group", { name: "Write a File, tool, failed" })).toBeVisible();
   await expect(page.getByRole("group", { name: "Output, skipped" })).toBeVisible();
   await page.getByLabel("Show node").selectOption({ label: "Write a File — failed" });
   const details = page.getByRole("complementary", { name: "Node details" });

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createWorkflow, snap, uniqueName } from "./fixtures/studio";
+import { canvasCard, createWorkflow, snap, uniqueName } from "./fixtures/studio";
 
 /**
  * A webhook trigger as a person sets it up: added from the palette's
@@ -25,7 +25,7 @@ function canvasOf(page: Page): Locator {
 }
 
 function card(page: Page, title: string): Locator {
-  return canvasOf(page).getByRole("group", { name: title, exact: true });
+  return canvasCard(canvasOf(page), title);
 }
 
 test("add a webhook trigger, copy its address, publish, curl it and watch the run arrive; then listen on the test address and map a field", async ({ page, context, request }, testInfo) => {

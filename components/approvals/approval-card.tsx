@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { useNow } from "@/components/runs/use-now";
@@ -97,6 +97,16 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const [error, setError] = useState<string | null>(null);
   const [decided, setDecided] = useState<ApprovalRecord | null>(null);
   const [stale, setStale] = useState(false);
+  const cardRef = useRef<HTMLElement>(null);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  // Whether the decision was made from this card by keyboard or pointer: the buttons it pressed are gone then, so focus goes on to the outcome.
+  const focusOutcome = useRef(false);
+
+  useEffect(() => {
+    if (!decided || !focusOutcome.current) return;
+    focusOutcome.current = false;
+    outcomeRef.current?.focus();
+  }, [decided]);
 
   const tool = approval.tool ? toolTitle(toolTitles, approval.tool) : null;
   // The server falls back to the tool's name for an unlabelled node; people read its title instead.
@@ -111,6 +121,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   async function decide(decision: ApprovalDecision, feedback?: string) {
     setBusy(true);
     setError(null);
+    focusOutcome.current = cardRef.current?.contains(document.activeElement) ?? false;
     onDeciding?.();
     try {
       const body = {
@@ -154,6 +165,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const titleId = `${id}-title`;
   return (
     <article
+      ref={cardRef}
       aria-labelledby={titleId}
       className={`min-w-0 rounded-xl border bg-surface shadow-card transition-opacity [overflow-wrap:anywhere] ${pending ? "border-line-strong" : "border-line opacity-90"}`}
       data-approval-id={approval.id}
@@ -163,7 +175,8 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
           <ToolIcon icon={approval.tool ? (toolTitles[approval.tool]?.icon ?? null) : "list-checks"} domain={approval.tool ? toolTitles[approval.tool]?.domain : undefined} className="size-4" />
         </span>
         <div className="min-w-0 flex-1">
-          <h3 id={titleId} className="text-sm font-semibold text-foreground">
+          {/* Focusable from script only: the inbox moves focus here when the card before it leaves. */}
+          <h3 id={titleId} tabIndex={-1} className="rounded-sm text-sm font-semibold text-foreground" data-approval-title>
             {label} {KIND_HEADLINE[approval.kind]}
           </h3>
           <p className="mt-0.5 text-xs text-muted">
@@ -203,7 +216,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
 
       <footer className="border-t border-line px-4 py-3" aria-live="polite">
         {decided ? (
-          <p role="status" className={`text-sm font-medium ${decided.decision === "deny" ? "text-caution" : "text-safe"}`}>
+          <p ref={outcomeRef} role="status" tabIndex={-1} className={`rounded-sm text-sm font-medium ${decided.decision === "deny" ? "text-caution" : "text-safe"}`} data-testid="approval-outcome">
             {outcomeText(decided, folder)}
           </p>
         ) : stale ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useChangeFeed } from "@/components/runs/use-change-feed";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
@@ -30,6 +30,18 @@ export function InboxList({
   // (its change event can arrive before the answer to the decision does).
   const lingering = useRef(new Map<string, ApprovalDetail>());
   const request = useRef(0);
+  // The empty inbox's message, or the count above the cards: whichever is shown.
+  const listTop = useRef<HTMLElement>(null);
+  // Where focus goes once a decided card that held it has left: the next card waiting, else the top of the list.
+  const focusAfterLeaving = useRef<string | "top" | null>(null);
+
+  useEffect(() => {
+    const target = focusAfterLeaving.current;
+    if (target === null) return;
+    focusAfterLeaving.current = null;
+    const title = target === "top" ? null : document.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(target)}"] [data-approval-title]`);
+    (title ?? listTop.current)?.focus();
+  }, [approvals]);
 
   const load = useCallback(async () => {
     const ticket = ++request.current;
@@ -59,6 +71,14 @@ export function InboxList({
     lingering.current.set(id, approval);
     setDecidedIds((current) => new Set([...current, id]));
     setTimeout(() => {
+      const card = document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`);
+      if (card?.contains(document.activeElement)) {
+        const cards = [...document.querySelectorAll<HTMLElement>("[data-approval-id]")];
+        const at = cards.findIndex((each) => each === card);
+        const waiting = (each: HTMLElement) => each !== card && each.querySelector("[data-testid=approval-outcome]") === null;
+        const next = cards.slice(at + 1).find(waiting) ?? cards.slice(0, at).reverse().find(waiting);
+        focusAfterLeaving.current = next?.dataset.approvalId ?? "top";
+      }
       lingering.current.delete(id);
       setDecidedIds((current) => new Set([...current].filter((each) => each !== id)));
       setApprovals((current) => current?.filter((each) => each.id !== id) ?? current);
@@ -82,12 +102,14 @@ export function InboxList({
     <div className="space-y-4">
       {error ? <ErrorNotice title="The inbox may be out of date">{error}</ErrorNotice> : null}
       {approvals.length === 0 ? (
-        <EmptyState title="Nothing is waiting for you">
-          When a run wants to write a file, run a command, reach the network or asks you something, it waits here for your decision.
-        </EmptyState>
+        <div ref={(element) => void (listTop.current = element)} tabIndex={-1} className="rounded-xl">
+          <EmptyState title="Nothing is waiting for you">
+            When a run wants to write a file, run a command, reach the network or asks you something, it waits here for your decision.
+          </EmptyState>
+        </div>
       ) : (
         <>
-          <p className="text-sm text-muted" aria-live="polite">
+          <p ref={(element) => void (listTop.current = element)} tabIndex={-1} className="rounded-sm text-sm text-muted" aria-live="polite">
             {waiting === 0 ? "All decided." : `${waiting} waiting, oldest first.`}
           </p>
           <ul className="space-y-4">

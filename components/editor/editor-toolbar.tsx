@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { memo } from "react";
+import { memo, useRef } from "react";
 import { Button } from "@/components/ui/button";
 
 interface EditorToolbarProps {
@@ -14,10 +14,13 @@ interface EditorToolbarProps {
   canUndo: boolean;
   canRedo: boolean;
   running: boolean;
-  onSave: () => void;
+  /** Resolves with the saved version, or null when it could not be saved (a dialog then says why and takes focus). */
+  onSave: () => Promise<number | null>;
   onVersions: () => void;
   onAutoLayout: () => void;
   onFitView: () => void;
+  /** Opens the list of every node, to bring one into view and focus (cards out of view are not in the Tab order). */
+  onGoToNode: () => void;
   onUndo: () => void;
   onRedo: () => void;
   onRun: () => void;
@@ -35,6 +38,13 @@ const SHORTCUT = "Ctrl/⌘+";
 /** The editor's header: which workflow and version, whether it is saved, and its commands. */
 export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
   const { name, version, dirty, saving, problemCount, checking } = props;
+  const savedState = useRef<HTMLSpanElement>(null);
+  // Saving disables the Save button, which would drop keyboard focus on the page's body: it goes to the saved state instead.
+  const saveFromButton = () => {
+    void props.onSave().then((saved) => {
+      if (saved !== null) savedState.current?.focus();
+    });
+  };
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
       {/* On a phone the name wraps to its own line instead of being cut to a letter; from sm up it stays one line, leaving the canvas its height at 200 % zoom. */}
@@ -49,7 +59,7 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           {name || "Untitled workflow"}
         </h1>
         <span className="rounded-full border border-line bg-surface-sunken px-2 py-0.5 font-mono text-[0.6875rem] text-muted">v{version}</span>
-        <span role="status" className="flex items-center gap-1.5 whitespace-nowrap text-xs text-muted">
+        <span ref={savedState} role="status" tabIndex={-1} className="flex items-center gap-1.5 whitespace-nowrap rounded-sm text-xs text-muted" data-testid="save-state">
           <span aria-hidden="true" className={`size-2 rounded-full ${saving ? "animate-pulse bg-accent" : dirty ? "bg-caution" : "bg-safe"}`} />
           {saving ? "Saving…" : dirty ? "Unsaved changes" : "Saved"}
         </span>
@@ -75,11 +85,14 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
         <Button size="sm" variant="ghost" onClick={props.onFitView} title="Show the whole workflow">
           Fit view
         </Button>
+        <Button size="sm" variant="ghost" onClick={props.onGoToNode} title={`Find a node and give it focus (${SHORTCUT}K)`} aria-keyshortcuts="Control+K Meta+K">
+          Go to node…
+        </Button>
         <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
         <Button size="sm" onClick={props.onVersions}>
           Versions
         </Button>
-        <Button size="sm" onClick={props.onSave} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
+        <Button size="sm" onClick={saveFromButton} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
           Save
         </Button>
         <PublishControl {...props} />

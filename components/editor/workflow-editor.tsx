@@ -24,11 +24,13 @@ import {
   type FlowNode,
 } from "@/lib/editor/to-flow";
 import type { CatalogTool } from "@/lib/contracts/catalog";
+import type { NodeChoice } from "@/lib/editor/node-search";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { DrawerToggle, SidePanel, useEditorDrawers } from "./editor-drawers";
 import { EditorToolbar } from "./editor-toolbar";
+import { GoToNodeDialog } from "./go-to-node-dialog";
 import { InspectorPanel } from "./inspector-panel";
 import type { WorkflowSettings } from "./workflow-settings-panel";
 import { LeaveGuard } from "./leave-guard";
@@ -73,7 +75,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const document = useEditorDocument(loadedDefinition, loadedVersion);
   const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
   const validation = useValidation(definition, workflowId);
-  const { screenToFlowPosition, fitBounds, setViewport } = useReactFlow<FlowNode, FlowEdge>();
+  const { screenToFlowPosition, fitBounds, setViewport, setCenter, getZoom } = useReactFlow<FlowNode, FlowEdge>();
   const canvasRef = useRef<HTMLDivElement>(null);
 
   const toolsByName = useMemo(() => new Map(tools.map((tool) => [tool.name, tool])), [tools]);
@@ -86,6 +88,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
   const [startingRun, setStartingRun] = useState(false);
+  const [goToOpen, setGoToOpen] = useState(false);
 
   // Mappers keep the previous React Flow objects for unchanged nodes, so one change re-renders one card.
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
@@ -244,6 +247,31 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [definition, fitBounds, nodeMapper],
   );
 
+  /**
+   * Go to node…: the node in the middle of the view at a readable size,
+   * selected, and its card focused once React Flow has drawn it (cards out
+   * of view are not in the page until they scroll in).
+   */
+  const goToNode = useCallback(
+    (nodeId: string) => {
+      setGoToOpen(false);
+      const node = definition.nodes.find((each) => each.id === nodeId);
+      if (!node) return;
+      const size = nodeMapper.sizes().get(nodeId) ?? { width: CARD_WIDTH, height: CARD_HEIGHT };
+      void setCenter(node.position.x + size.width / 2, node.position.y + size.height / 2, { zoom: Math.max(getZoom(), 0.75), duration: 0 });
+      select(new Set([nodeId]));
+      let frames = 0;
+      const focusCard = () => {
+        const card = canvasRef.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
+        // The dialog gives focus back to its opener as it closes: the card takes it after that.
+        if (card && !window.document.querySelector("dialog[open]")) card.focus();
+        else if (frames++ < 60) window.requestAnimationFrame(focusCard);
+      };
+      window.requestAnimationFrame(focusCard);
+    },
+    [definition.nodes, nodeMapper, setCenter, getZoom, select],
+  );
+
   const onInit = useCallback(() => {
     const bounds = definitionBounds(loadedDefinition);
     const rect = canvasRef.current?.getBoundingClientRect();
@@ -363,6 +391,11 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
         void save();
         return;
       }
+      if (key === "k") {
+        event.preventDefault();
+        setGoToOpen(true);
+        return;
+      }
       // Inside a text field, undo belongs to the field.
       if (isEditableTarget(event.target)) return;
       if (key === "z" && !event.shiftKey) {
@@ -428,6 +461,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [mapEdges, definition.edges, selectedEdges, inspectorNames],
   );
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
+  const nodeChoices = useMemo<NodeChoice[]>(
+    () => (goToOpen ? flowNodes.map((node) => ({ id: node.id, name: node.ariaLabel ?? node.data.title })) : []),
+    [goToOpen, flowNodes],
+  );
 
   return (
     <WebhookListeningProvider workflowId={workflowId} saveDraft={saveDraft}>
@@ -442,10 +479,11 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           canUndo={document.canUndo}
           canRedo={document.canRedo}
           running={startingRun}
-          onSave={() => void save()}
+          onSave={save}
           onVersions={() => setVersionsOpen(true)}
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
+          onGoToNode={() => setGoToOpen(true)}
           onUndo={undo}
           onRedo={redo}
           onRun={() => void startRun()}
@@ -526,6 +564,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onClose={() => setVersionsOpen(false)}
           onRestore={restoreVersion}
         />
+        <GoToNodeDialog open={goToOpen} nodes={nodeChoices} onClose={() => setGoToOpen(false)} onGo={goToNode} />
         <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={() => setSaveProblem(null)} onReload={() => void reloadNewest()} />
         <RunDialog
           open={runOpen}

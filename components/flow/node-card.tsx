@@ -71,7 +71,8 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         {problems > 0 ? (
           <span
             title={data.problemText}
-            aria-label={`${problems} problem${problems === 1 ? "" : "s"}`}
+            // The card's name already says how many (lib/flow/card-name.ts); aria-label on a role-less span is not allowed.
+            aria-hidden="true"
             className="flex size-5 shrink-0 items-center justify-center rounded-full bg-caution text-[0.6875rem] font-bold text-white dark:text-background"
           >
             {problems}

@@ -2,6 +2,7 @@
 
 import { ApprovalCard, type ApprovalCardData } from "@/components/approvals/approval-card";
 import { ArgumentList } from "@/components/approvals/argument-list";
+import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
@@ -35,8 +36,10 @@ interface NodeResultPanelProps {
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
 export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input, maxAttempts, errorPathTo }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
-  const pending = approvals.filter((approval) => approval.status === "pending");
-  const decided = approvals.filter((approval) => approval.status !== "pending");
+  const kept = useKeptApprovals();
+  // Waiting, or decided here (its card stays, with the outcome); the other decisions are listed below.
+  const shown = approvals.filter(kept.shows);
+  const decided = approvals.filter((approval) => !kept.shows(approval));
   const tool = node.kind === "tool" ? toolTitle(toolTitles, node.tool) : null;
   const operation = node.kind === "tool" ? operationTitle(toolTitles, node.tool, node.operation) : null;
   const duration =
@@ -65,8 +68,14 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         ) : null}
       </div>
 
-      {pending.map((approval) => (
-        <ApprovalCard key={approval.id} approval={cardData(approval, runId, label, workflowName)} toolTitles={toolTitles} showContext={false} />
+      {shown.map((approval) => (
+        <ApprovalCard
+          key={approval.id}
+          approval={cardData(approval, runId, label, workflowName)}
+          toolTitles={toolTitles}
+          showContext={false}
+          onDeciding={() => kept.keep(approval.id)}
+        />
       ))}
 
       {step.status === "running" ? (

@@ -5,6 +5,7 @@ import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange,
 import { useCallback, useMemo, type CSSProperties } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import type { StepView } from "@/lib/run-view/apply-event";
+import { cardName } from "@/lib/flow/card-name";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
@@ -75,7 +76,7 @@ function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
  */
 const NODE_CACHE = new WeakMap<StepView, { base: NodeCardData; selected: boolean; node: RunNode }>();
 
-function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefined, selected: boolean, attempts: string | null): RunNode {
+function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefined, selected: boolean, attempts: string | null, toolTitle: string | undefined): RunNode {
   const cached = step ? NODE_CACHE.get(step) : undefined;
   // A step waiting for its next attempt counts down: its card alone is made anew each second.
   if (cached && cached.base === base && cached.selected === selected && step?.status !== "retrying") return cached.node;
@@ -90,7 +91,12 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
     selected,
     draggable: false,
     connectable: false,
-    ariaLabel: `${data.title}, ${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}`,
+    ariaLabel: cardName({
+      kind: node.kind,
+      title: data.title,
+      toolTitle,
+      status: `${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}`,
+    }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
   return created;
@@ -114,9 +120,9 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
       definition.nodes.map((node) => {
         const step = steps[node.id];
         const attempts = step ? describeAttempts(step, attemptsAllowed.get(node.id) ?? 1, clock, { compact: true }) : null;
-        return runNode(node, base.get(node.id)!, step, node.id === selectedNodeId, attempts);
+        return runNode(node, base.get(node.id)!, step, node.id === selectedNodeId, attempts, node.kind === "tool" ? toolTitles[node.tool]?.title : undefined);
       }),
-    [definition, steps, base, selectedNodeId, attemptsAllowed, clock],
+    [definition, steps, base, selectedNodeId, attemptsAllowed, clock, toolTitles],
   );
 
   const edges = useMemo<Edge[]>(

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { ApprovalCard } from "@/components/approvals/approval-card";
+import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { StatusBadge, statusWords } from "@/components/ui/status-badge";
@@ -46,6 +47,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   });
   const [inputs, setInputs] = useState<Record<string, unknown>>({});
   const [inputError, setInputError] = useState<string | null>(null);
+  const keptRunApprovals = useKeptApprovals();
 
   const nodesById = useMemo(() => new Map(run.definition.nodes.map((node) => [node.id, node])), [run.definition]);
   const labelOf = useCallback(
@@ -102,7 +104,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   const duration = state.finishedAt
     ? formatDuration(Date.parse(state.finishedAt) - Date.parse(run.startedAt))
     : `running for ${formatDuration(now - Date.parse(run.startedAt))}`;
-  const runApprovals = state.approvals.filter((approval) => approval.status === "pending" && !nodesById.has(approval.nodeId));
+  const runApprovals = state.approvals.filter((approval) => keptRunApprovals.shows(approval) && !nodesById.has(approval.nodeId));
   const waitingCount = state.approvals.filter((approval) => approval.status === "pending").length;
   // Said to a screen reader when it changes: the run's status, and approvals arriving or going.
   const announcement = `Run ${statusWords(state.status)}.${waitingCount > 0 ? ` ${waitingCount} ${waitingCount === 1 ? "approval waits" : "approvals wait"} for you.` : ""}`;
@@ -158,7 +160,13 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         </p>
       ) : null}
       {runApprovals.map((approval) => (
-        <ApprovalCard key={approval.id} approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName)} toolTitles={toolTitles} showContext={false} />
+        <ApprovalCard
+          key={approval.id}
+          approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName)}
+          toolTitles={toolTitles}
+          showContext={false}
+          onDeciding={() => keptRunApprovals.keep(approval.id)}
+        />
       ))}
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">

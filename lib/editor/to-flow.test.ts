@@ -94,6 +94,14 @@ describe("createFlowNodeMapper", () => {
     expect(again[1]).toBe(withProblems[1]);
   });
 
+  it("names each card for a screen reader by its title, what it is and its problems", () => {
+    const flow = createFlowNodeMapper().map(
+      nodes.map((node) => (node.id === "sql_1" ? { ...node, label: "Find the order" } : node)),
+      context({ problems: new Map([["sql_1", [problem("sql_1", "choose a folder"), problem("sql_1", "other")]]]) }),
+    );
+    expect(flow.map((node) => node.ariaLabel)).toEqual(["Run inputs", "Find the order, SQL database tool, 2 problems", "Router", "Answer, Output"]);
+  });
+
   it("passes measured sizes on to new objects, but a size alone makes no new object", () => {
     const mapper = createFlowNodeMapper();
     const first = mapper.map(nodes, context());

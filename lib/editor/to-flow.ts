@@ -4,6 +4,7 @@ import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workf
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import { definitionOf, executionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";
 import { isErrorEdge } from "@/lib/workflow/scheduler";
+import { cardName } from "@/lib/flow/card-name";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
 
 /**
@@ -122,8 +123,8 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           type: FLOW_NODE_TYPES[source.kind],
           position: source.position,
           data,
-          // The card's accessible name: without it React Flow's group for the node has none.
-          ariaLabel: data.title,
+          // The card's accessible name (without it React Flow's group for the node has none): title, tool or kind, problems.
+          ariaLabel: cardName({ kind: source.kind, title: data.title, toolTitle: tool?.title, problems: problems.length }),
           selected,
           // Until a card is drawn (off screen, with onlyRenderVisibleElements) its size is estimated,
           // so the minimap and fit view still account for it.
