@@ -102,6 +102,8 @@ test("an error edge built in the editor is taken in the live run view, after the
   await expect(page.getByText("Handled: its error path to Write the note was taken, and its normal path skipped.")).toBeVisible();
   await expect(heading).toContainText("waiting for you");
   await expect(page.locator(".react-flow__edge.error-edge.taken")).toHaveCount(1);
+  // Named for a screen reader by the cards it joins, and that it was taken.
+  await expect(page.getByRole("img", { name: "Error path from Fetch the status to Write the note, taken" })).toBeAttached();
   await snap(page, testInfo, "live: the error branch taken");
 
   // The person approves the note; the run succeeds, its failure handled.

@@ -22,6 +22,8 @@ test("run from the editor, approve the write in the inbox, and find the file wri
   const runUrl = page.url();
   await expect(page.getByRole("heading", { level: 1, name: name })).toBeVisible();
   await expect(page.getByRole("group", { name: "Write a File, tool, waiting for you" })).toBeVisible();
+  // Its connections are named by the cards they join, never by node ids.
+  await expect(page.getByRole("img", { name: "Connection from Run inputs to Write a File" })).toBeAttached();
   await expect(page.getByRole("article", { name: "Write a File wants to change a file" })).toBeVisible();
   await snap(page, testInfo, "run view: the write waits for you");
 

@@ -61,6 +61,10 @@ test.describe("on a phone", () => {
 
     await page.goto(`/runs/${runId}`);
     await expect(page.getByRole("group", { name: /^Write a File,.*succeeded$/ })).toBeVisible();
+    // The whole run on the phone's canvas: no card cut off at its edges.
+    for (const step of [/^Run inputs,.*succeeded$/, /^Write a File,.*succeeded$/, /^Output,.*succeeded$/]) {
+      await expect(page.getByRole("group", { name: step })).toBeInViewport({ ratio: 1 });
+    }
     await expectNoSidewaysScroll(page, "the run view");
     await snap(page, testInfo, "phone: the run view after approval");
 
@@ -73,6 +77,7 @@ test.describe("on a phone", () => {
     await expectNoSidewaysScroll(page, "the editor");
     // The canvas keeps the whole width; the panels wait behind their buttons.
     expect((await page.getByRole("application", { name: "Workflow canvas" }).boundingBox())!.width).toBe(390);
+    await snap(page, testInfo, "phone: the editor, its drawers closed");
   });
 
   test("the menu opens and closes by keyboard, and focus comes back to its button", async ({ page }) => {

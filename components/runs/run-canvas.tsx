@@ -2,9 +2,10 @@
 
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes } from "@xyflow/react";
-import { useCallback, useMemo, type CSSProperties } from "react";
+import { useCallback, useMemo, useState, type CSSProperties } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import type { StepView } from "@/lib/run-view/apply-event";
+import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
 import { cardName } from "@/lib/flow/card-name";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
@@ -20,6 +21,13 @@ type RunNode = Node<NodeCardData, "card">;
 const NODE_TYPES: NodeTypes = { card: NodeCard };
 // Past this the cards are unreadable: a wide workflow opens readable, and the rest is a pan away.
 const FIT_VIEW_OPTIONS = { padding: 0.15, maxZoom: 1.1, minZoom: 0.6 } as const;
+/**
+ * On a phone a readable zoom shows one card and cuts off the rest, so a run
+ * opens whole there, its statuses told by colour and badge: a tap on a card
+ * (or the node list beside) gives its details, and zooming in is a pinch away.
+ */
+const NARROW_FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.3 } as const;
+const NARROW_SCREEN = "(max-width: 639px)";
 /**
  * What a screen reader is told about the run's canvas. React Flow's defaults speak of moving and deleting
  * nodes, which this read-only view does not allow: here a node is chosen to see its result.
@@ -125,15 +133,33 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
     [definition, steps, base, selectedNodeId, attemptsAllowed, clock, toolTitles],
   );
 
+  // Edges are named by the cards they join, not by node ids, as in the editor.
+  const names = useMemo<NodeNames>(
+    () => ({
+      titleOf: (nodeId) => base.get(nodeId)?.title ?? nodeId,
+      outputsOf: (nodeId) => base.get(nodeId)?.outputs ?? [],
+      hasErrorPath: (nodeId) => base.get(nodeId)?.errorHandle === true,
+    }),
+    [base],
+  );
   const edges = useMemo<Edge[]>(
     () =>
       definition.edges.map((edge) => {
+        const ariaLabel = edgeLabel(names, edge);
         const targetStatus = steps[edge.target]?.status;
         const source = steps[edge.source];
         if (isErrorEdge(edge)) {
           // Dashed and red (app/globals.css); bolder once a failure took it. Never animated: the dashes say what it is.
           const taken = source?.status === "failed" && source.handledBy === "error-edge" && targetStatus !== "skipped";
-          return { id: edge.id, source: edge.source, target: edge.target, sourceHandle: edge.sourceHandle, className: taken ? "error-edge taken" : "error-edge", focusable: false };
+          return {
+            id: edge.id,
+            source: edge.source,
+            target: edge.target,
+            sourceHandle: edge.sourceHandle,
+            ariaLabel: taken ? `${ariaLabel}, taken` : ariaLabel,
+            className: taken ? "error-edge taken" : "error-edge",
+            focusable: false,
+          };
         }
         const live = (source?.status === "succeeded" || (source?.status === "failed" && source.handledBy === "continue")) && targetStatus !== "skipped";
         return {
@@ -141,13 +167,17 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
           source: edge.source,
           target: edge.target,
           sourceHandle: edge.sourceHandle,
+          ariaLabel,
           animated: targetStatus === "running" || targetStatus === "waiting",
           style: live ? { stroke: "var(--accent)", strokeWidth: 1.75 } : { stroke: "var(--line-control)" },
           focusable: false,
         };
       }),
-    [definition, steps],
+    [definition, steps, names],
   );
+
+  // Read once, as the canvas first fits: on the server (no window) the wide options, which React Flow does not use there.
+  const [fitViewOptions] = useState(() => (typeof window !== "undefined" && window.matchMedia(NARROW_SCREEN).matches ? NARROW_FIT_VIEW_OPTIONS : FIT_VIEW_OPTIONS));
 
   const onNodesChange = useCallback(
     (changes: NodeChange<RunNode>[]) => {
@@ -173,7 +203,7 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
         elementsSelectable
         onlyRenderVisibleElements
         fitView
-        fitViewOptions={FIT_VIEW_OPTIONS}
+        fitViewOptions={fitViewOptions}
         minZoom={0.1}
         colorMode="system"
         style={FLOW_STYLE}
