@@ -138,6 +138,22 @@ test("create a workflow, add and connect nodes, fill its form, save, run and app
   await snap(page, testInfo, "approved by keyboard, focus on the outcome");
 
   await expect.poll(() => readWorkspaceFile(fileName)).toBe("Written without a mouse.");
+
+  // Going back up the page with Shift+Tab, the sticky header never hides what has focus (WCAG 2.4.11).
+  await page.keyboard.press("End");
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  for (let presses = 0; presses < 40; presses += 1) {
+    await page.keyboard.press("Shift+Tab");
+    const hidden = await page.evaluate(() => {
+      const focused = document.activeElement;
+      const header = document.querySelector("body > header, header.sticky");
+      // The skip link shows over the header on purpose, as the page's first stop.
+      if (!focused || focused === document.body || !header || header.contains(focused) || focused.getAttribute("href") === "#main") return null;
+      const box = focused.getBoundingClientRect();
+      return box.top < header.getBoundingClientRect().bottom && box.bottom > 0 ? `${focused.tagName} "${focused.textContent?.slice(0, 40)}" at ${Math.round(box.top)} px` : null;
+    });
+    expect(hidden, "the focused control is under the sticky header").toBeNull();
+  }
   expect(await pointerEventsSeen(page)).toBe(0);
 });
 
