@@ -14,6 +14,7 @@ const step = (nodeId: string, status: StepRecord["status"] = "pending"): StepRec
   retryAt: null,
   startedAt: null,
   finishedAt: null,
+  carriedFromRunId: null,
 });
 
 const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
