@@ -7,6 +7,7 @@ import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import type { StepView } from "@/lib/run-view/apply-event";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import { shortRunId } from "@/lib/run-view/run-lineage";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import { executionPolicyOf } from "@/lib/contracts/execution-settings";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
@@ -81,7 +82,8 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
   if (cached && cached.base === base && cached.selected === selected && step?.status !== "retrying") return cached.node;
   const status = step?.status ?? "pending";
   const progress = status === "retrying" ? (attempts ?? undefined) : status === "running" || status === "waiting" ? (step?.progress ?? attempts ?? undefined) : undefined;
-  const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}) };
+  const carriedFrom = step?.carriedFrom ? shortRunId(step.carriedFrom) : undefined;
+  const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}), ...(carriedFrom ? { carriedFrom } : {}) };
   const created: RunNode = {
     id: node.id,
     type: "card",
@@ -90,7 +92,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
     selected,
     draggable: false,
     connectable: false,
-    ariaLabel: `${data.title}, ${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}`,
+    ariaLabel: `${data.title}, ${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
   return created;

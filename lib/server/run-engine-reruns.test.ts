@@ -9,6 +9,7 @@ import { createWorkflow } from "@/lib/persistence";
 import { createRun, findRunnableVersion, getRunDetail, insertRun, listApprovals, readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { openTempDatabase, type TempDatabase } from "@/lib/persistence/temp-database";
+import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
 import type { RerunKind, RunDetail } from "@/lib/contracts/run";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { RunEventBus } from "@/lib/workflow/event-bus";
@@ -112,7 +113,7 @@ const workflow = (name: string): WorkflowDefinitionInput => ({
 
 const lines = () => readFileSync(logFile, "utf8").trimEnd().split("\n");
 
-/** Approves, once, each approval of the run as it is asked for, until the run finishes; returns the node of each. */
+/** Approves, for this time only, each approval of the run as it is asked for, until the run finishes; returns the node of each. */
 async function approveUntilFinished(runId: string): Promise<string[]> {
   const approved: string[] = [];
   for (;;) {
@@ -129,7 +130,8 @@ async function approveUntilFinished(runId: string): Promise<string[]> {
     );
     if (pending === undefined || pending === "finished") break;
     approved.push(pending.nodeId);
-    await engine.decide(pending.id, { decision: "once", feedback: null, decidedBy: "tester" });
+    // For this time only: a write once, a request approve (neither grants anything for later runs).
+    await engine.decide(pending.id, { decision: DECISIONS_BY_KIND[pending.kind][0]!, feedback: null, decidedBy: "tester" });
   }
   await engine.settled(runId);
   return approved;
