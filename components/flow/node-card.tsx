@@ -81,10 +81,11 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         ) : null}
       </div>
       {data.status ? (
-        <div className="flex items-center gap-2 border-t border-line px-3 py-1.5">
+        // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
+        <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
           <StatusBadge status={data.status} />
           {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
-          {data.carriedFrom && data.status === "succeeded" ? <span className="truncate text-xs text-muted">from run {data.carriedFrom}</span> : null}
+          {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">from run {data.carriedFrom}</span> : null}
         </div>
       ) : null}
       {outputs.length > 0 ? (
