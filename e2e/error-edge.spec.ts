@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { closedPort, confirmIdentity, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
+import { closedPort } from "./fixtures/network";
+import { confirmIdentity, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
  * Failures handled in the graph, as a person builds and watches them: a step

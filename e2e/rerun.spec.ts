@@ -1,7 +1,8 @@
 import http from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
-import { closedPort, confirmIdentity, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
+import { closedPort } from "./fixtures/network";
+import { confirmIdentity, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
  * A run fails at a step that cannot reach its server; the person opens the
@@ -12,6 +13,9 @@ import { closedPort, confirmIdentity, createWorkflow, snap, uniqueName, workspac
  */
 
 const shortId = (runId: string) => `#${runId.slice(-6)}`;
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A canvas card by its title and what its name ends with (its status): whatever the name says between (what it is). */
+const card = (page: Page, title: string, ending: string) => page.getByRole("group", { name: new RegExp(`^${escaped(title)}, (.+, )?${escaped(ending)}$`) });
 const runIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 
 test("a failed run is retried from its failed step: what succeeded is carried over, the rest runs, and the runs link each other", async ({ page, request }, testInfo) => {
@@ -42,8 +46,8 @@ test("a failed run is retried from its failed step: what succeeded is carried ov
   await page.goto(`/runs/${sourceId}`);
   const heading = page.getByRole("heading", { level: 1, name });
   await expect(heading).toContainText("failed");
-  await expect(page.getByRole("group", { name: "Fetch the status, failed" })).toBeVisible();
-  await expect(page.getByRole("group", { name: "List the workspace, succeeded" })).toBeVisible();
+  await expect(card(page, "Fetch the status", "failed")).toBeVisible();
+  await expect(card(page, "List the workspace", "succeeded")).toBeVisible();
   const retry = page.getByRole("button", { name: "Retry from failed step" });
   await expect(retry).toBeVisible();
   await expect(page.getByRole("button", { name: "Run again" })).toBeVisible();
@@ -63,10 +67,10 @@ test("a failed run is retried from its failed step: what succeeded is carried ov
     await expect(heading).toContainText("succeeded");
 
     // The step that succeeded before is carried over, not run again; the failed one ran this time.
-    const kept = page.getByRole("group", { name: `List the workspace, succeeded, kept from run ${shortId(sourceId)}` });
+    const kept = card(page, "List the workspace", `succeeded, kept from run ${shortId(sourceId)}`);
     await expect(kept).toBeVisible();
     await expect(kept).toContainText(`from run ${shortId(sourceId)}`);
-    await expect(page.getByRole("group", { name: "Fetch the status, succeeded" })).toBeVisible();
+    await expect(card(page, "Fetch the status", "succeeded")).toBeVisible();
     const timeline = page.getByRole("region", { name: "Timeline" });
     await expect(timeline).toContainText(`Run started: a retry of run ${shortId(sourceId)} from its failed step`);
     await expect(timeline).toContainText(`List the workspace: Kept its result from run ${shortId(sourceId)}`);
