@@ -1,5 +1,5 @@
-import net from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { closedPort } from "./fixtures/network";
 import { confirmIdentity, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
@@ -10,15 +10,6 @@ import { confirmIdentity, createWorkflow, readWorkspaceFile, snap, uniqueName, w
  * next, then the error branch taken (its write waiting for approval) and the
  * normal branch skipped.
  */
-
-/** A local port nothing listens on: bound, then let go. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const card = (page: Page, title: string) => page.getByTestId(`node-card-${title}`);
 

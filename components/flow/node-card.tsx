@@ -25,6 +25,8 @@ export interface NodeCardData extends Record<string, unknown> {
   status?: StepViewStatus;
   /** The running tool's progress message. */
   progress?: string;
+  /** The run whose result this step kept (a retry from the failed step), as a person reads its id: `#K8R1T6`. */
+  carriedFrom?: string;
   /** How many validation problems the node has (editor). */
   problems?: number;
   /** The first problem, shown on hover. */
@@ -80,9 +82,11 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         ) : null}
       </div>
       {data.status ? (
-        <div className="flex items-center gap-2 border-t border-line px-3 py-1.5">
+        // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
+        <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
           <StatusBadge status={data.status} />
           {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
+          {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">from run {data.carriedFrom}</span> : null}
         </div>
       ) : null}
       {outputs.length > 0 ? (

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { ApprovalCard, type ApprovalCardData } from "@/components/approvals/approval-card";
 import { ArgumentList } from "@/components/approvals/argument-list";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
@@ -9,6 +10,7 @@ import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { formatDuration, formatExact } from "@/lib/run-view/format-time";
 import { resultTables } from "@/lib/run-view/result-tables";
+import { shortRunId } from "@/lib/run-view/run-lineage";
 import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import type { StepOutput } from "@/lib/contracts/run";
@@ -96,6 +98,16 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         <p className="text-sm text-muted">Attached to the agent {step.attachedTo}: it runs when the agent calls it; see the agent&apos;s tool calls.</p>
       ) : step.status === "skipped" ? (
         <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p>
+      ) : null}
+
+      {step.carriedFrom && step.status === "succeeded" ? (
+        <p className="rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="carried-over">
+          Kept from{" "}
+          <Link href={`/runs/${step.carriedFrom}`} className="font-medium text-accent hover:underline">
+            run {shortRunId(step.carriedFrom)}
+          </Link>
+          : it succeeded there, so this retry did not run it again. Its result and times are that run&apos;s.
+        </p>
       ) : null}
 
       {step.agent ? <AgentActivityView nodeId={node.id} activity={step.agent} toolTitles={toolTitles} live={step.status === "running"} /> : null}

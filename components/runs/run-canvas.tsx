@@ -9,6 +9,7 @@ import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
 import { cardName } from "@/lib/flow/card-name";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import { shortRunId } from "@/lib/run-view/run-lineage";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import { executionPolicyOf } from "@/lib/contracts/execution-settings";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
@@ -90,7 +91,8 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
   if (cached && cached.base === base && cached.selected === selected && step?.status !== "retrying") return cached.node;
   const status = step?.status ?? "pending";
   const progress = status === "retrying" ? (attempts ?? undefined) : status === "running" || status === "waiting" ? (step?.progress ?? attempts ?? undefined) : undefined;
-  const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}) };
+  const carriedFrom = step?.carriedFrom ? shortRunId(step.carriedFrom) : undefined;
+  const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}), ...(carriedFrom ? { carriedFrom } : {}) };
   const created: RunNode = {
     id: node.id,
     type: "card",
@@ -103,7 +105,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}`,
+      status: `${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });

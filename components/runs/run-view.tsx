@@ -19,7 +19,9 @@ import { isErrorEdge } from "@/lib/workflow/scheduler";
 import { executionOf } from "@/nodes/definitions";
 import { CancelRunButton } from "./cancel-run-button";
 import { cardData, NodeResultPanel } from "./node-result-panel";
+import { RerunActions } from "./rerun-actions";
 import { RunCanvas } from "./run-canvas";
+import { RunLineage } from "./run-lineage";
 import { RunTimeline } from "./run-timeline";
 import { useNow } from "./use-now";
 import { useRunEventStream } from "./use-run-event-stream";
@@ -139,7 +141,11 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
           </p>
         </div>
-        {active ? <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" /> : null}
+        {active ? (
+          <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" />
+        ) : (
+          <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} />
+        )}
       </div>
 
       {state.status === "failed" && state.error ? <ErrorNotice title="The run failed">{state.error}</ErrorNotice> : null}
@@ -151,7 +157,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           </Link>
         </p>
       ) : null}
-      {run.sourceRun ? (
+      {run.sourceRun?.kind === "error-workflow" ? (
         <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="source-run-link">
           Started because a run of “{run.sourceRun.workflowName}” failed:{" "}
           <Link href={`/runs/${run.sourceRun.id}`} className="font-medium text-accent hover:underline">
@@ -159,6 +165,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           </Link>
         </p>
       ) : null}
+      <RunLineage run={run} now={now} />
       {runApprovals.map((approval) => (
         <ApprovalCard
           key={approval.id}

@@ -53,6 +53,8 @@ function eventLines(event: RunEvent): string[] {
       const lines = firstLines(event.payload.output.content);
       return [`${node} succeeded${lines.length > 0 && lines[0] !== "" ? `: ${lines[0]}` : ""}`, ...lines.slice(1).map((line) => `    ${line}`)];
     }
+    case "node-carried-over":
+      return [`${node} kept its result from run ${event.payload.fromRunId} (not run again)`];
     case "node-retry-scheduled": {
       const { attempt, maxAttempts, error, delayMs } = event.payload;
       return [`${node} attempt ${attempt} of ${maxAttempts} failed: ${error}; trying again in ${formatDuration(delayMs)}`];

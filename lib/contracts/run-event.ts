@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import { ApprovalSummarySchema } from "./approval";
 import { StepErrorKindSchema } from "./execution-settings";
-import { StepOutputSchema } from "./run";
+import { RunSourceKindSchema, StepOutputSchema } from "./run";
 import { RunTriggerSchema } from "./run-trigger";
 
 /**
@@ -59,7 +59,12 @@ const CallApprovalSchema = z.object({
 });
 
 export const RUN_EVENT_PAYLOADS = {
-  "run-started": z.object({ inputs: z.record(z.string(), z.unknown()), trigger: RunTriggerSchema.optional() }),
+  /** `source`: the run this one repeats (a retry from the failure, a run again), when it repeats one. */
+  "run-started": z.object({
+    inputs: z.record(z.string(), z.unknown()),
+    trigger: RunTriggerSchema.optional(),
+    source: z.object({ runId: z.string(), kind: RunSourceKindSchema }).optional(),
+  }),
   /** The studio restarted and picked the run up again. */
   "run-resumed": z.object({}),
   "run-awaiting-input": z.object({ approvalId: z.string() }),
@@ -91,6 +96,8 @@ export const RUN_EVENT_PAYLOADS = {
   /** A note the step sent a person (IOHandler.notify). */
   "node-notified": z.object({ message: z.string() }),
   "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
+  /** A retry from the failed step kept this step's result from run `fromRunId`: it succeeded there and does not run again. */
+  "node-carried-over": z.object({ fromRunId: z.string(), output: StepOutputSchema }),
   /**
    * `handledBy`: the run goes on despite the failure: the steps after it read
    * the error (`continue`), or its error path is taken (`error-edge`).

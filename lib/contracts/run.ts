@@ -42,6 +42,12 @@ export const StepRecordSchema = z.object({
   retryAt: z.string().nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /**
+   * The run this step's result was kept from: a retry from the failed step
+   * copies what succeeded there instead of running it again. Null for a step
+   * that ran (or will run) in this run.
+   */
+  carriedFromRunId: z.string().nullable(),
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
 
@@ -83,6 +89,34 @@ export const RunLinkSchema = z.object({
 });
 export type RunLink = z.infer<typeof RunLinkSchema>;
 
+/**
+ * How a run came from another: an error workflow's run handles a failed run;
+ * a retry from the failure repeats a failed or cancelled run on its version,
+ * keeping what succeeded; a run again repeats a finished run from the start
+ * with the same inputs.
+ */
+export const RUN_SOURCE_KINDS = ["error-workflow", "retry-from-failure", "run-again"] as const;
+export const RunSourceKindSchema = z.enum(RUN_SOURCE_KINDS);
+export type RunSourceKind = z.infer<typeof RunSourceKindSchema>;
+
+/** The kinds of run a person makes from a finished one (the run page's buttons, POST /api/runs/{id}/retry and /rerun). */
+export const RERUN_KINDS = ["retry-from-failure", "run-again"] as const satisfies readonly RunSourceKind[];
+export type RerunKind = (typeof RERUN_KINDS)[number];
+
+/** The run a run came from, and how. */
+export const RunSourceLinkSchema = RunLinkSchema.extend({ kind: RunSourceKindSchema });
+export type RunSourceLink = z.infer<typeof RunSourceLinkSchema>;
+
+/** A run made from this one (a retry or a run again), as its page lists them. */
+export const RerunLinkSchema = z.object({
+  id: z.string(),
+  kind: z.enum(RERUN_KINDS),
+  status: RunStatusSchema,
+  version: z.number().int().positive(),
+  createdAt: z.string(),
+});
+export type RerunLink = z.infer<typeof RerunLinkSchema>;
+
 /** A run with its definition, steps and approvals (GET /api/runs/{id}, the run view's start). */
 export const RunDetailSchema = RunSummarySchema.extend({
   definition: WorkflowDefinitionSchema,
@@ -90,7 +124,14 @@ export const RunDetailSchema = RunSummarySchema.extend({
   approvals: z.array(ApprovalRecordSchema),
   /** The run of the error workflow this run's failure started, if any. */
   errorWorkflowRun: RunLinkSchema.nullable(),
-  /** The run this one came from: for an error workflow's run, the failed run it handles. */
-  sourceRun: RunLinkSchema.nullable(),
+  /** The run this one came from, and how: the failed run an error workflow's run handles, the run a retry or a run again repeats. */
+  sourceRun: RunSourceLinkSchema.nullable(),
+  /** The retries and runs again made from this run, newest first (at most `MAX_LISTED_RERUNS`). */
+  reruns: z.array(RerunLinkSchema),
+  /** The workflow's newest version now: Run again offers it when it is not this run's. */
+  latestVersion: z.number().int().positive(),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
+
+/** How many of the runs made from one run its page lists. */
+export const MAX_LISTED_RERUNS = 50;

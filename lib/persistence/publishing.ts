@@ -93,10 +93,12 @@ export interface LiveWebhook {
   workflowName: string;
   versionId: string;
   version: number;
+  /** The workflow's newest version (the published one may be older). */
+  latestVersion: number;
   definition: WorkflowDefinition;
 }
 
-const FIND_LIVE_WEBHOOK = `SELECT e."path", e."hookId", e."nodeId", e."workflowId", e."versionId", w."name" AS "workflowName", v."version"
+const FIND_LIVE_WEBHOOK = `SELECT e."path", e."hookId", e."nodeId", e."workflowId", e."versionId", w."name" AS "workflowName", w."latestVersion" AS "latestVersion", v."version"
   FROM "WebhookEndpoint" e JOIN "Workflow" w ON w."id" = e."workflowId" JOIN "WorkflowVersion" v ON v."id" = e."versionId" WHERE e."path" = ?`;
 const VERSION_DEFINITION = `SELECT "definition" FROM "WorkflowVersion" WHERE "id" = ?`;
 
@@ -114,7 +116,7 @@ export async function findLiveWebhook(path: string, database: StudioDatabase): P
       parsedDefinition(row.versionId, (statement(connection.database, VERSION_DEFINITION).get(row.versionId) as { definition: string }).definition);
     return { ...row, definition };
   }
-  const endpoint = await database.webhookEndpoint.findUnique({ where: { path }, include: { workflow: { select: { name: true } } } });
+  const endpoint = await database.webhookEndpoint.findUnique({ where: { path }, include: { workflow: { select: { name: true, latestVersion: true } } } });
   if (!endpoint) return null;
   const remembered = rememberedDefinition(endpoint.versionId);
   const version = await database.workflowVersion.findUnique({ where: { id: endpoint.versionId }, select: { version: true, definition: !remembered } });
@@ -127,6 +129,7 @@ export async function findLiveWebhook(path: string, database: StudioDatabase): P
     workflowName: endpoint.workflow.name,
     versionId: endpoint.versionId,
     version: version.version,
+    latestVersion: endpoint.workflow.latestVersion,
     definition: remembered ?? parsedDefinition(endpoint.versionId, version.definition!),
   };
 }

@@ -1,6 +1,7 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalDetail } from "@/lib/contracts/approval";
-import type { RunDetail, RunLink, RunSummary } from "@/lib/contracts/run";
+import { MAX_LISTED_RERUNS, RERUN_KINDS, type RerunLink, type RunDetail, type RunLink, type RunSourceKind, type RunSourceLink, type RunSummary } from "@/lib/contracts/run";
+import type { CarriedStep } from "@/lib/workflow/carry-over";
 import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 
@@ -10,7 +11,7 @@ import { NotFoundError } from "./errors";
 import { newId } from "./ids";
 import { isUniqueViolation } from "./prisma-errors";
 import { readDate, sqliteDate, statement } from "./prepared";
-import { CANCELS_CHANNEL, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
+import { CANCELS_CHANNEL, runSourceFromColumns, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 import type { Prisma } from "./generated/sqlite/client";
 
@@ -38,11 +39,13 @@ export function parsedDefinition(versionId: string, json: string): WorkflowDefin
   return definition;
 }
 
-const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName" FROM "Workflow" w
+const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName", w."latestVersion" AS "latestVersion" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
+const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId")
+  VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?)`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** A workflow version a run can be started from: what the run pins, and what its answer names. */
@@ -51,6 +54,8 @@ export interface RunnableVersion {
   workflowName: string;
   versionId: string;
   version: number;
+  /** The workflow's newest version when this one was looked up. */
+  latestVersion: number;
   /** Parsed once per version (a version never changes once saved). */
   definition: WorkflowDefinition;
 }
@@ -69,14 +74,21 @@ export async function findRunnableVersion(
   if (!connection) return findRunnableVersionWithPrisma(workflowId, version, database);
   const sqlite = connection.database;
   const row = statement(sqlite, FIND_VERSION).get(version ?? null, workflowId) as
-    | { id: string; version: number; definition: string; workflowName: string }
+    | { id: string; version: number; definition: string; workflowName: string; latestVersion: number }
     | undefined;
   if (!row) {
     const exists = statement(sqlite, `SELECT 1 FROM "Workflow" WHERE "id" = ?`).get(workflowId);
     if (!exists) throw new NotFoundError("workflow", workflowId);
     throw new NotFoundError("workflow version", `${workflowId}@${version}`);
   }
-  return { workflowId, workflowName: row.workflowName, versionId: row.id, version: row.version, definition: parsedDefinition(row.id, row.definition) };
+  return {
+    workflowId,
+    workflowName: row.workflowName,
+    versionId: row.id,
+    version: row.version,
+    latestVersion: row.latestVersion,
+    definition: parsedDefinition(row.id, row.definition),
+  };
 }
 
 async function findRunnableVersionWithPrisma(workflowId: string, version: number | undefined, database: StudioDatabase): Promise<RunnableVersion> {
@@ -85,7 +97,14 @@ async function findRunnableVersionWithPrisma(workflowId: string, version: number
   const versionNumber = version ?? workflow.latestVersion;
   const row = await database.workflowVersion.findUnique({ where: { workflowId_version: { workflowId, version: versionNumber } } });
   if (!row) throw new NotFoundError("workflow version", `${workflowId}@${versionNumber}`);
-  return { workflowId, workflowName: workflow.name, versionId: row.id, version: row.version, definition: parsedDefinition(row.id, row.definition) };
+  return {
+    workflowId,
+    workflowName: workflow.name,
+    versionId: row.id,
+    version: row.version,
+    latestVersion: workflow.latestVersion,
+    definition: parsedDefinition(row.id, row.definition),
+  };
 }
 
 /**
@@ -141,8 +160,10 @@ export interface RunStart {
   firing?: SlotFiring;
   /** Whatever must commit with the run (the job that drives it). */
   withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
-  /** The run this one came from (an error workflow's run: the failed run), linked both ways on their pages. */
-  source?: RunLink;
+  /** The run this one came from, and how (an error workflow's run: the failed run; a retry: the run it repeats), linked both ways on their pages. */
+  source?: RunSourceLink;
+  /** Steps kept from the source run (a retry from the failure): written succeeded, with their results, never run here. */
+  carried?: readonly CarriedStep[];
 }
 
 /**
@@ -165,8 +186,15 @@ export async function insertRun(
   // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
   const connection = start.withinTransaction || start.firing ? null : await sqliteConnection(database);
   const sourceRunId = start.source?.id ?? null;
-  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns, sourceRunId };
-  const stepRows = () => version.definition.nodes.map((node) => ({ id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) }));
+  const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
+  const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
+  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns, sourceRunId, sourceKind };
+  const stepRows = () =>
+    version.definition.nodes.map((node) => {
+      const kept = carried.get(node.id);
+      if (!kept) return { id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) };
+      return { id: newId(), runId, nodeId: node.id, status: "succeeded", ...carriedColumns(kept), startedAt: kept.startedAt, finishedAt: kept.finishedAt };
+    });
   const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
   let held: FiringHeld | null = null;
   try {
@@ -193,8 +221,17 @@ export async function insertRun(
       const stored = sqliteDate(now);
       const transaction = await connection.transaction();
       try {
-        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId);
-        for (const node of version.definition.nodes) statement(sqlite, INSERT_STEP).run(newId(), runId, node.id, inputOf(node.id));
+        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind);
+        for (const node of version.definition.nodes) {
+          const kept = carried.get(node.id);
+          if (!kept) {
+            statement(sqlite, INSERT_STEP).run(newId(), runId, node.id, inputOf(node.id));
+            continue;
+          }
+          const { attempt, input, output, carriedFromRunId } = carriedColumns(kept);
+          const date = (value: string | null) => (value === null ? null : sqliteDate(value));
+          statement(sqlite, INSERT_CARRIED_STEP).run(newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId);
+        }
         if (deliveryRow) statement(sqlite, INSERT_DELIVERY).run(deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored);
         statement(sqlite, "COMMIT").run();
       } catch (error) {
@@ -228,21 +265,37 @@ export async function insertRun(
     durationMs: null,
     pendingApprovals: 0,
     definition: version.definition,
-    steps: version.definition.nodes.map((node) => ({
-      nodeId: node.id,
-      status: "pending",
-      input: node.id === trigger.nodeId ? (start.triggerPayload ?? null) : null,
-      output: null,
-      error: null,
-      errorKind: null,
-      attempt: 0,
-      retryAt: null,
-      startedAt: null,
-      finishedAt: null,
-    })),
+    steps: version.definition.nodes.map((node) => {
+      const kept = carried.get(node.id);
+      return {
+        nodeId: node.id,
+        status: kept ? "succeeded" : "pending",
+        input: kept ? (kept.input ?? null) : node.id === trigger.nodeId ? (start.triggerPayload ?? null) : null,
+        output: kept?.output ?? null,
+        error: null,
+        errorKind: null,
+        attempt: kept?.attempt ?? 0,
+        retryAt: null,
+        startedAt: kept?.startedAt ?? null,
+        finishedAt: kept?.finishedAt ?? null,
+        carriedFromRunId: kept?.fromRunId ?? null,
+      };
+    }),
     approvals: [],
     errorWorkflowRun: null,
     sourceRun: start.source ?? null,
+    reruns: [],
+    latestVersion: version.latestVersion,
+  };
+}
+
+/** The stored columns of a kept step, as text where the table keeps JSON. */
+function carriedColumns(step: CarriedStep): { attempt: number; input: string | null; output: string; carriedFromRunId: string } {
+  return {
+    attempt: step.attempt,
+    input: step.input === undefined || step.input === null ? null : JSON.stringify(step.input),
+    output: JSON.stringify(step.output),
+    carriedFromRunId: step.fromRunId,
   };
 }
 
@@ -314,7 +367,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
     where: { id: runId },
     include: {
       version: true,
-      workflow: { select: { name: true } },
+      workflow: { select: { name: true, latestVersion: true } },
       steps: true,
       approvals: { orderBy: { createdAt: "asc" } },
       _count: { select: { approvals: { where: { status: "pending" } } } },
@@ -323,9 +376,16 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
   if (!row) throw new NotFoundError("run", runId);
   const definition = WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition));
   const order = new Map(definition.nodes.map((node, index) => [node.id, index]));
-  const [errorWorkflowRun, sourceRun] = await Promise.all([
+  const source = runSourceFromColumns(row.sourceRunId, row.sourceKind);
+  const [errorWorkflowRun, sourceRun, reruns] = await Promise.all([
     database.run.findFirst({ where: { sourceRunId: runId, trigger: "error-workflow" }, orderBy: { id: "asc" }, select: RUN_LINK }),
-    row.sourceRunId ? database.run.findUnique({ where: { id: row.sourceRunId }, select: RUN_LINK }) : null,
+    source ? database.run.findUnique({ where: { id: source.runId }, select: RUN_LINK }) : null,
+    database.run.findMany({
+      where: { sourceRunId: runId, sourceKind: { in: [...RERUN_KINDS] } },
+      orderBy: { id: "desc" },
+      take: MAX_LISTED_RERUNS,
+      select: { id: true, status: true, sourceKind: true, createdAt: true, version: { select: { version: true } } },
+    }),
   ]);
   return {
     ...summarise(row),
@@ -333,7 +393,17 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
     steps: row.steps.map(toStepRecord).sort((left, right) => (order.get(left.nodeId) ?? 0) - (order.get(right.nodeId) ?? 0)),
     approvals: row.approvals.map(toApprovalRecord),
     errorWorkflowRun: errorWorkflowRun ? toRunLink(errorWorkflowRun) : null,
-    sourceRun: sourceRun ? toRunLink(sourceRun) : null,
+    sourceRun: sourceRun && source ? { ...toRunLink(sourceRun), kind: source.kind } : null,
+    reruns: reruns.map(
+      (rerun): RerunLink => ({
+        id: rerun.id,
+        kind: rerun.sourceKind === "retry-from-failure" ? "retry-from-failure" : "run-again",
+        status: rerun.status as RunStatus,
+        version: rerun.version.version,
+        createdAt: rerun.createdAt.toISOString(),
+      }),
+    ),
+    latestVersion: row.workflow.latestVersion,
   };
 }
 

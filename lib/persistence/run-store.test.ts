@@ -54,6 +54,7 @@ describe("PrismaRunStore's prepared-statement path", () => {
         retryAt: null,
         startedAt: at,
         finishedAt: at,
+        carriedFromRunId: null,
       },
     ]);
     expect(await readEvents(runId, 0, 10, temp.database)).toEqual([
@@ -61,7 +62,7 @@ describe("PrismaRunStore's prepared-statement path", () => {
       { runId, seq: 2, type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } }, createdAt: at },
     ]);
     const loaded = await store.loadRun(runId);
-    const { workflowName, durationMs, pendingApprovals, definition, steps, approvals, errorWorkflowRun, sourceRun, ...record } = detail;
+    const { workflowName, durationMs, pendingApprovals, definition, steps, approvals, errorWorkflowRun, sourceRun, reruns, latestVersion, ...record } = detail;
     // What the engine loads through SQL equals what the API reads through Prisma.
     expect(loaded?.run).toEqual(record);
     expect(loaded?.steps).toEqual(detail.steps);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
+import { RunSourceKindSchema, type RunSourceKind } from "@/lib/contracts/run";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
@@ -86,7 +87,19 @@ export function toStepRecord(row: StepRow): StepRecord {
     retryAt: iso(row.retryAt),
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
+    carriedFromRunId: row.carriedFromRunId,
   };
+}
+
+/**
+ * The run a run came from and how, from its columns; null when it came from
+ * none. A kind this version does not know (or none, from before kinds were
+ * stored) reads as an error workflow's run, the only runs that named a source then.
+ */
+export function runSourceFromColumns(sourceRunId: string | null, sourceKind: string | null): { runId: string; kind: RunSourceKind } | null {
+  if (sourceRunId === null) return null;
+  const kind = RunSourceKindSchema.safeParse(sourceKind);
+  return { runId: sourceRunId, kind: kind.success ? kind.data : "error-workflow" };
 }
 
 /** A stored error kind, read back; one this version does not know reads as `failed`, none as null. */
@@ -156,6 +169,7 @@ export class PrismaRunStore implements RunStore {
       definition: WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)),
       steps: row.steps.map(toStepRecord),
       cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
+      source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
     };
   }
 
@@ -494,6 +508,8 @@ interface RunJoinRow {
   trigger: string;
   triggerNodeId: string | null;
   triggerDetail: string | null;
+  sourceRunId: string | null;
+  sourceKind: string | null;
   versionNumber: number;
   definition: string;
 }
@@ -509,6 +525,7 @@ interface StepSqlRow {
   retryAt: unknown;
   startedAt: unknown;
   finishedAt: unknown;
+  carriedFromRunId: string | null;
 }
 
 function loadRunWithStatements(database: BetterSqlite3.Database, runId: string): LoadedRun | null {
@@ -533,6 +550,7 @@ function loadRunWithStatements(database: BetterSqlite3.Database, runId: string):
     },
     definition: WorkflowDefinitionSchema.parse(JSON.parse(row.definition)),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
+    source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
     steps: steps.map((step) => ({
       nodeId: step.nodeId,
       status: step.status as NodeStatus,
@@ -544,6 +562,7 @@ function loadRunWithStatements(database: BetterSqlite3.Database, runId: string):
       retryAt: readDate(step.retryAt),
       startedAt: readDate(step.startedAt),
       finishedAt: readDate(step.finishedAt),
+      carriedFromRunId: step.carriedFromRunId,
     })),
   };
 }

@@ -58,7 +58,7 @@ export interface ListeningWebhook extends LiveWebhook {
 export async function findListeningWebhook(path: string, database: StudioDatabase, now = Date.now()): Promise<ListeningWebhook | null> {
   const listen = await database.webhookTestListen.findFirst({
     where: { path, captured: null, expiresAt: { gt: new Date(now) } },
-    include: { workflow: { select: { name: true } } },
+    include: { workflow: { select: { name: true, latestVersion: true } } },
   });
   if (!listen) return null;
   const version = await database.workflowVersion.findUnique({ where: { id: listen.versionId }, select: { version: true, definition: true } });
@@ -74,6 +74,7 @@ export async function findListeningWebhook(path: string, database: StudioDatabas
     workflowName: listen.workflow.name,
     versionId: listen.versionId,
     version: version.version,
+    latestVersion: listen.workflow.latestVersion,
     definition,
   };
 }

@@ -14,6 +14,7 @@ const step = (nodeId: string, status: StepRecord["status"] = "pending"): StepRec
   retryAt: null,
   startedAt: null,
   finishedAt: null,
+  carriedFromRunId: null,
 });
 
 const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({
@@ -156,6 +157,19 @@ describe("applyRunEvent", () => {
     const history = [event("node-started", "write"), event("node-progress", "write", { message: "row 400 of 1000" })];
     const state = initialRunViewState(snapshot({ lastSeq: 2, steps: [step("write", "running")] }), history);
     expect(state.steps.write?.progress).toBe("row 400 of 1000");
+  });
+
+  it("shows a step a retry kept as succeeded with the source's result, from the snapshot and from the stream alike", () => {
+    seq = 0;
+    const kept = { ...step("in", "succeeded"), output: { content: "{}" }, carriedFromRunId: "01SOURCE" };
+    expect(initialRunViewState(snapshot({ steps: [kept, step("write")] })).steps.in).toMatchObject({ status: "succeeded", carriedFrom: "01SOURCE", output: { content: "{}" } });
+    const live = applyAll(initialRunViewState(snapshot()), [
+      event("run-started", null, { inputs: {}, source: { runId: "01SOURCE", kind: "retry-from-failure" } }),
+      event("node-carried-over", "write", { fromRunId: "01SOURCE", output: { content: "Wrote x.txt" } }),
+    ]);
+    expect(live.steps.write).toMatchObject({ status: "succeeded", carriedFrom: "01SOURCE", output: { content: "Wrote x.txt" }, error: null });
+    expect(live.steps.out).toMatchObject({ status: "pending", carriedFrom: null });
+    expect(live.timeline.map((each) => each.type)).toEqual(["run-started", "node-carried-over"]);
   });
 
   it("keeps the timeline bounded on a long run", () => {

@@ -50,6 +50,8 @@ export interface StepView {
   agent?: AgentActivity;
   /** For a tool attached to an agent: the agent's node id (the tool is not a step of its own). */
   attachedTo?: string;
+  /** The run whose result this step kept (a retry from the failed step): it did not run in this run. */
+  carriedFrom: string | null;
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -84,6 +86,7 @@ export function emptyStep(): StepView {
     retryAt: null,
     startedAt: null,
     finishedAt: null,
+    carriedFrom: null,
   };
 }
 
@@ -104,6 +107,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       retryAt: step.status === "retrying" ? step.retryAt : null,
       startedAt: step.startedAt,
       finishedAt: step.finishedAt,
+      carriedFrom: step.carriedFromRunId,
     };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
@@ -208,6 +212,15 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         // Recorded with the step, not carried by the event: unknown until fetched.
         input: undefined,
         finishedAt: event.createdAt,
+      }));
+    case "node-carried-over":
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "succeeded",
+        output: event.payload.output,
+        error: null,
+        errorKind: null,
+        carriedFrom: event.payload.fromRunId,
       }));
     case "node-failed":
       return updateStep(withdrawApprovals(next, event.nodeId), event.nodeId, (step) => ({

@@ -30,6 +30,21 @@ describe("describeEvent", () => {
     expect(describeEvent(event("run-cancelled", null, { cancelledBy: "Ada" }), labelOf)).toMatchObject({ subject: null, text: "Run cancelled by Ada" });
   });
 
+  it("says which run a run repeats, and which steps it kept from it", () => {
+    const source = "01JDX3W8Z4Q7N2M5K8R1T6V9YB";
+    expect(describeEvent(event("run-started", null, { inputs: {}, source: { runId: source, kind: "retry-from-failure" } }), labelOf).text).toBe(
+      "Run started: a retry of run #T6V9YB from its failed step",
+    );
+    expect(describeEvent(event("run-started", null, { inputs: {}, source: { runId: source, kind: "run-again" } }), labelOf).text).toBe(
+      "Run started: run #T6V9YB again, with the same inputs",
+    );
+    expect(describeEvent(event("node-carried-over", "write", { fromRunId: source, output: { content: "x" } }), labelOf)).toMatchObject({
+      subject: "Write a File",
+      text: "Kept its result from run #T6V9YB: it succeeded there and does not run again",
+      tone: "good",
+    });
+  });
+
   it("names the plan for run-level approvals", () => {
     const description = describeEvent(event("approval-requested", null, { approval: { kind: "plan" } }), labelOf);
     expect(description).toMatchObject({ subject: "Plan", text: "Waiting for you to approve the plan" });

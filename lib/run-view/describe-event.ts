@@ -1,6 +1,7 @@
 import type { RunEvent } from "@/lib/contracts/run-event";
 import { progressMessage } from "./apply-event";
 import { formatDuration } from "./format-time";
+import { runStartedFrom, shortRunId } from "./run-lineage";
 
 /** How a timeline entry is coloured: by meaning, and always with words too. */
 export type EventTone = "neutral" | "progress" | "good" | "bad" | "waiting";
@@ -34,7 +35,7 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
   const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : null);
   switch (event.type) {
     case "run-started":
-      return { subject: null, text: "Run started", tone: "neutral" };
+      return { subject: null, text: event.payload.source ? `Run started: ${runStartedFrom(event.payload.source)}` : "Run started", tone: "neutral" };
     case "run-resumed":
       return { subject: null, text: "Run resumed after the studio restarted", tone: "neutral" };
     case "run-awaiting-input":
@@ -68,6 +69,8 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: text(event.payload.message) ?? "Sent a note", tone: "neutral" };
     case "node-succeeded":
       return { subject, text: "Succeeded", tone: "good" };
+    case "node-carried-over":
+      return { subject, text: `Kept its result from run ${shortRunId(event.payload.fromRunId)}: it succeeded there and does not run again`, tone: "good" };
     case "node-failed": {
       const handled =
         event.payload.handledBy === "error-edge" ? " Its error path is taken." : event.payload.handledBy === "continue" ? " The run continues with the error." : "";

@@ -56,7 +56,7 @@ export function errorWorkflowStarter(database: StudioDatabase, runs: () => RunDr
     const inputs = runInputsSchema(inputFieldsOf(version.definition)).parse(Object.fromEntries(fields.map((field) => [field.name, given[field.name]])));
     const run = await runs().start(version, inputs, {
       trigger: { kind: "error-workflow", nodeId: null },
-      source: { id: report.runId, workflowId: report.workflowId, workflowName: report.workflowName, status: "failed" },
+      source: { id: report.runId, workflowId: report.workflowId, workflowName: report.workflowName, status: "failed", kind: "error-workflow" },
     });
     return run.id;
   };

@@ -32,6 +32,8 @@ export class LocalRunDriver implements RunDriver {
       inputs,
       trigger: run.trigger,
       triggerPayload: start.triggerPayload,
+      source: start.source ? { runId: start.source.id, kind: start.source.kind } : null,
+      ...(start.carried ? { carried: start.carried } : {}),
     });
     return run;
   }

@@ -1,5 +1,5 @@
 import { PERSON_TRIGGER, type RunTrigger } from "@/lib/contracts/run-trigger";
-import { findRunnableVersion, type RunDetail } from "@/lib/persistence/run-queries";
+import { findRunnableVersion, type RunDetail, type RunnableVersion, type RunStart } from "@/lib/persistence/run-queries";
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
 import type { StartRunBody } from "@/lib/validations/run";
 import { HttpError, toApiIssues } from "./http";
@@ -15,25 +15,32 @@ import { startStudio } from "./studio";
 export async function startRun(workflowId: string, body: StartRunBody, trigger: RunTrigger = PERSON_TRIGGER): Promise<RunDetail> {
   const studio = await startStudio();
   const version = await findRunnableVersion(workflowId, body.version, studio.database);
-  const definition = version.definition;
+  return startCheckedRun(version, body.inputs, { trigger });
+}
 
-  const inputs = runInputsSchema(inputFieldsOf(definition)).safeParse(body.inputs);
+/**
+ * Starts a run of `version` once its inputs and the workflow pass the same
+ * checks as a run started with Run (422 with every problem, nothing written).
+ */
+export async function startCheckedRun(version: RunnableVersion, given: Record<string, unknown>, start: Omit<RunStart, "withinTransaction">): Promise<RunDetail> {
+  const studio = await startStudio();
+  const definition = version.definition;
+  const inputs = runInputsSchema(inputFieldsOf(definition)).safeParse(given);
   if (!inputs.success) {
     const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
     throw new HttpError(422, `The run's inputs are not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
   }
-  const validation = await validateForRun(version.versionId, definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, workflowId) });
+  const validation = await validateForRun(version.versionId, definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, version.workflowId) });
   if (!validation.valid) {
     const errors = validation.problems.filter((problem) => problem.severity === "error");
     throw new HttpError(422, `The workflow cannot run yet: ${errors.map((problem) => describe(problem)).join("; ")}`, {
       problems: validation.problems,
     });
   }
-  return studio.runs.start(version, inputs.data, { trigger });
+  return studio.runs.start(version, inputs.data, start);
 }
 
 function describe(problem: { nodeId: string | null; field: string | null; message: string }): string {
   const where = [problem.nodeId, problem.field].filter(Boolean).join(".");
   return where ? `${where}: ${problem.message}` : problem.message;
 }
-

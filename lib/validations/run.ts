@@ -13,6 +13,15 @@ export type StartRunBody = z.infer<typeof StartRunBodySchema>;
 
 export { RunStatusSchema };
 
+/** Which version a run again runs: the one the run it repeats ran, or the workflow's newest. */
+export const RERUN_VERSIONS = ["same", "latest"] as const;
+
+/** POST /runs/:id/rerun */
+export const RerunBodySchema = z.object({
+  version: z.enum(RERUN_VERSIONS).describe('"same": the version the run ran; "latest": the workflow\'s newest version'),
+});
+export type RerunBody = z.infer<typeof RerunBodySchema>;
+
 /** GET /runs */
 export const ListRunsQuerySchema = z.object({
   status: RunStatusSchema.optional(),

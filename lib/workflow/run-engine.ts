@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
+import type { RunSourceKind } from "@/lib/contracts/run";
 import {
   executionPolicyOf,
   retryDelayMs,
@@ -32,6 +33,7 @@ import type {
   StepOutput,
 } from "./run-types";
 import { RunWriter } from "./run-writer";
+import type { CarriedStep } from "./carry-over";
 import { buildGraph, failureAction, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
 import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "./step-errors";
 import { TemplateError, type TemplateScope } from "./templates";
@@ -99,6 +101,10 @@ export interface CreatedRun {
   trigger?: RunTrigger;
   /** What the trigger node received (a webhook's request), stored as that step's input. */
   triggerPayload?: unknown;
+  /** The run it repeats, and how (a retry from the failure, a run again). */
+  source?: { runId: string; kind: RunSourceKind } | null;
+  /** Steps it keeps from that run, written succeeded with it: they do not run here. */
+  carried?: readonly CarriedStep[];
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -135,6 +141,10 @@ class ActiveRun {
   trigger: RunTrigger = PERSON_TRIGGER;
   /** What the trigger node received (its step's stored input). */
   triggerPayload: unknown = null;
+  /** The run it repeats, and how; announced with its start. */
+  source: { runId: string; kind: RunSourceKind } | null = null;
+  /** Steps whose results it kept from another run (node id -> that run's id): announced with its start, never run here. */
+  readonly carried = new Map<string, string>();
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
@@ -260,7 +270,7 @@ export class RunEngine {
   async start(runId: string, created?: CreatedRun): Promise<void> {
     const run = created ? await this.activateCreated(runId, created) : await this.activate(runId);
     if (!run) return;
-    await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs, trigger: run.trigger } }], { status: "running" });
+    await this.emit(run, startEvents(run, { withTrigger: true }), { status: "running" });
     void this.begin(run);
   }
 
@@ -358,7 +368,7 @@ export class RunEngine {
    */
   private async kickOff(run: ActiveRun): Promise<void> {
     if (run.seq === 0) {
-      await this.emit(run, [{ type: "run-started", nodeId: null, payload: { inputs: run.inputs } }], { status: "running" });
+      await this.emit(run, startEvents(run, { withTrigger: false }), { status: "running" });
     } else if (run.nothingCutOff) {
       if (!run.cancelRequest) await this.emit(run, [], { status: "running" });
     } else {
@@ -475,6 +485,11 @@ export class RunEngine {
     const run = new ActiveRun(runId, created.workflowId, created.definition, created.inputs, 0, this.options.store);
     run.trigger = created.trigger ?? PERSON_TRIGGER;
     run.triggerPayload = created.triggerPayload ?? null;
+    run.source = created.source ?? null;
+    for (const step of created.carried ?? []) {
+      run.succeeded(step.nodeId, step.output);
+      run.carried.set(step.nodeId, step.fromRunId);
+    }
     run.grants = await this.options.store.listGrants(created.workflowId);
     this.active.set(runId, run);
     return run;
@@ -494,6 +509,7 @@ export class RunEngine {
     const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, this.options.store);
     run.trigger = record.trigger;
     run.triggerPayload = steps.find((step) => step.nodeId === record.trigger.nodeId)?.input ?? null;
+    run.source = loaded.source ?? null;
     const cutOff = steps.filter((step) => step.status === "running" && this.changesTheWorld(run.nodes.get(step.nodeId)));
     // A step whose approval is still pending has done nothing yet, even if the process stopped before its status
     // said "waiting" (the approval is stored first, then announced): it waits again, on the same approval.
@@ -508,6 +524,7 @@ export class RunEngine {
         run.interrupted.push(step.nodeId);
         continue;
       }
+      if (step.status === "succeeded" && step.carriedFromRunId) run.carried.set(step.nodeId, step.carriedFromRunId);
       if (step.status === "succeeded" && step.output) run.succeeded(step.nodeId, step.output);
       else if (step.status === "skipped") run.skipped(step.nodeId);
       else if (step.status === "succeeded") run.statuses[step.nodeId] = step.status;
@@ -944,6 +961,26 @@ export class RunEngine {
     await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events, ...(run.driver ? { driver: run.driver } : {}) });
     for (const event of events) this.options.bus.publish(event);
   }
+}
+
+/**
+ * How a run's story begins: run-started (naming the run it repeats, if any),
+ * then each step it kept from that run, so the timeline and a live view show
+ * them carried over before anything runs.
+ */
+function startEvents(run: ActiveRun, options: { withTrigger: boolean }): PendingEvent[] {
+  const started: PendingEvent = {
+    type: "run-started",
+    nodeId: null,
+    payload: { inputs: run.inputs, ...(options.withTrigger ? { trigger: run.trigger } : {}), ...(run.source ? { source: run.source } : {}) },
+  };
+  // In the workflow's order, whatever order the steps were read in.
+  const carried = run.definition.nodes.flatMap(({ id: nodeId }): PendingEvent[] => {
+    const fromRunId = run.carried.get(nodeId);
+    const output = run.outputs[nodeId];
+    return fromRunId && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId, output } }] : [];
+  });
+  return [started, ...carried];
 }
 
 /** A node-started event's tool and operation, for a tool node. */

@@ -2,7 +2,7 @@ import type { ApprovalPreview, WriteGrant } from "@/lib/tools";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
-import type { NodeStatus, RunRecord, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { NodeStatus, RunRecord, RunSourceKind, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 import type { WorkflowDefinition } from "./definition";
 
 // The run's contracts live in lib/contracts; re-exported for the engine's modules.
@@ -18,6 +18,8 @@ export interface LoadedRun {
   steps: StepRecord[];
   /** Someone asked (through another process) to cancel the run, and who; null when nobody did. */
   cancelRequest?: { by: string | null } | null;
+  /** The run this one came from, and how (a retry from the failure, a run again, an error workflow's run); null for none. */
+  source?: { runId: string; kind: RunSourceKind } | null;
 }
 
 export interface ApprovalRequest {

@@ -106,7 +106,7 @@ describe("the error workflow", () => {
     const handled = await api.waitForRun(linked.id);
     expect(handled.status).toBe("succeeded");
     expect(handled.trigger).toMatchObject({ kind: "error-workflow", nodeId: null });
-    expect(handled.sourceRun).toEqual({ id: run.id, workflowId: failing.id, workflowName: "Fails and tells", status: "failed" });
+    expect(handled.sourceRun).toEqual({ id: run.id, workflowId: failing.id, workflowName: "Fails and tells", status: "failed", kind: "error-workflow" });
     expect(handled.inputs).toEqual({ runId: run.id, nodeId: "fetch", error: expect.stringContaining("the connection was refused"), errorKind: "network" });
     expect(handled.output).toMatch(new RegExp(`^fetch \\(network\\) in ${run.id}: Could not reach GET`));
     expect(ofType(await api.events(run.id), "run-failed")[0]!.payload).toMatchObject({ errorWorkflowRunId: linked.id });

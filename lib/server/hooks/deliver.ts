@@ -171,7 +171,14 @@ async function startDeliveryRun(
   const outcome = node.respond === "when-finished" ? awaitOutcome(studio, runId, node.timeoutSeconds * 1000) : null;
   try {
     await studio.runs.start(
-      { workflowId: webhook.workflowId, workflowName: webhook.workflowName, versionId: webhook.versionId, version: webhook.version, definition: webhook.definition },
+      {
+        workflowId: webhook.workflowId,
+        workflowName: webhook.workflowName,
+        versionId: webhook.versionId,
+        version: webhook.version,
+        latestVersion: webhook.latestVersion,
+        definition: webhook.definition,
+      },
       inputs.data,
       {
         runId,
