@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { createWorkflow, FIXTURES, snap, uniqueName, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
+import { canvasCard, createWorkflow, FIXTURES, snap, uniqueName, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
 
 /** Forms fed bad input say, on the field, what they expect. */
 
@@ -47,7 +47,7 @@ test("a relative folder in a step's settings shows the server's problem on the f
   await page.goto(`/workflows/${id}`);
   await expect(page.getByText("Ready to run")).toBeVisible();
 
-  await page.getByRole("application", { name: "Workflow canvas" }).getByRole("group", { name: "Write a File", exact: true }).click();
+  await canvasCard(page.getByRole("application", { name: "Workflow canvas" }), "Write a File").click();
   const inspector = page.getByRole("region", { name: "Inspector: Write a File" });
   const folder = inspector.getByRole("textbox", { name: "Folder", exact: true });
   await expect(folder).toHaveValue(workspace());

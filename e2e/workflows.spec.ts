@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { FIXTURES, snap, uniqueName, whenHydrated } from "./fixtures/studio";
+import { canvasCard, FIXTURES, snap, uniqueName, whenHydrated } from "./fixtures/studio";
 
 /** The workflow list: create, rename, duplicate, export, import and delete, each as a person does it. */
 
@@ -26,7 +26,7 @@ test("create, rename, duplicate, export, import and delete workflows from the li
   await create.getByRole("button", { name: "Create and open" }).click();
   await expect(page).toHaveURL(/\/workflows\/[^/]+$/);
   await expect(page.getByRole("heading", { level: 1, name: original })).toBeVisible();
-  await expect(page.getByRole("application", { name: "Workflow canvas" }).getByRole("group", { name: "Run inputs", exact: true })).toBeVisible();
+  await expect(canvasCard(page.getByRole("application", { name: "Workflow canvas" }), "Run inputs")).toBeVisible();
 
   // Rename: a new version with the new name.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workflows" }).click();
@@ -68,8 +68,8 @@ test("create, rename, duplicate, export, import and delete workflows from the li
   // Open the import: its nodes are there, by title.
   await workflowLink(page, importedName).click();
   const canvas = page.getByRole("application", { name: "Workflow canvas" });
-  await expect(canvas.getByRole("group", { name: "Read the CSV", exact: true })).toBeVisible();
-  await expect(canvas.getByRole("group", { name: "Output", exact: true })).toBeVisible();
+  await expect(canvasCard(canvas, "Read the CSV")).toBeVisible();
+  await expect(canvasCard(canvas, "Output")).toBeVisible();
   await page.goBack();
 
   // Delete: asked first, then gone.

@@ -1,16 +1,37 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { memo } from "react";
 import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/page-header";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
 import type { NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
-import { NodeInspector } from "./inspector/node-inspector";
 import { WorkflowSettingsPanel, type WorkflowSettings } from "./workflow-settings-panel";
 
 const NO_PROBLEMS: WorkflowProblem[] = [];
+
+/**
+ * A node's inspector (every kind's forms, the schema forms, the pickers) is
+ * the editor's largest part, and no node is selected when it opens: it is
+ * loaded apart, so a large workflow draws sooner, and fetched while the
+ * browser is idle after that (preloadNodeInspector), so the first selection
+ * does not wait.
+ */
+const loadNodeInspector = () => import("./inspector/node-inspector").then((module) => module.NodeInspector);
+const NodeInspector = dynamic(loadNodeInspector, {
+  loading: () => (
+    <div className="p-4">
+      <Spinner label="Loading the inspector" />
+    </div>
+  ),
+});
+
+export function preloadNodeInspector(): void {
+  void loadNodeInspector();
+}
 
 interface InspectorPanelProps {
   workflowId: string;

@@ -31,7 +31,7 @@ import { EditorCanvas } from "./editor-canvas";
 import { DrawerToggle, SidePanel, useEditorDrawers } from "./editor-drawers";
 import { EditorToolbar } from "./editor-toolbar";
 import { GoToNodeDialog } from "./go-to-node-dialog";
-import { InspectorPanel } from "./inspector-panel";
+import { InspectorPanel, preloadNodeInspector } from "./inspector-panel";
 import type { WorkflowSettings } from "./workflow-settings-panel";
 import { LeaveGuard } from "./leave-guard";
 import { NodePalette } from "./node-palette";
@@ -98,6 +98,14 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes }),
     [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes],
   );
+
+  // Once the canvas is drawn and the browser has nothing else to do, the node inspector's code comes in.
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => preloadNodeInspector());
+    return () => cancel(handle);
+  }, []);
 
   useEffect(() => {
     if (notice === null) return;

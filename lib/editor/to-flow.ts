@@ -6,6 +6,7 @@ import { definitionOf, executionOf, NODE_KINDS, type NodeKind } from "@/nodes/de
 import { isErrorEdge } from "@/lib/workflow/scheduler";
 import { cardName } from "@/lib/flow/card-name";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
+import { cardGeometry } from "./card-geometry";
 
 /**
  * What the editor puts on a canvas card; the same shape as NodeCardData in
@@ -118,6 +119,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           previous && previous.tool === tool && previous.problemCount === problems.length && previous.problemText === problemText && sameCardInputs(previous.source, source);
         const data = sameData ? previous.flowNode.data : cardData(source, tool, problems);
         const size = measured.get(source.id);
+        const geometry = size ? null : cardGeometry(data);
         const flowNode: FlowNode = {
           id: source.id,
           type: FLOW_NODE_TYPES[source.kind],
@@ -126,11 +128,10 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           // The card's accessible name (without it React Flow's group for the node has none): title, tool or kind, problems.
           ariaLabel: cardName({ kind: source.kind, title: data.title, toolTitle: tool?.title, problems: problems.length }),
           selected,
-          // Until a card is drawn (off screen, with onlyRenderVisibleElements) its size is estimated,
-          // so the minimap and fit view still account for it.
-          initialWidth: CARD_WIDTH,
-          initialHeight: source.kind === "router" ? estimatedHeight(source) : CARD_HEIGHT,
-          ...(size ? { measured: size } : {}),
+          // Until a card is drawn its size and dots are estimated (lib/editor/card-geometry.ts): React Flow then
+          // mounts only the cards in view, not every card to measure it, and draws their edges at once;
+          // the minimap and fit view account for the cards off screen. Once drawn, what was measured counts.
+          ...(geometry ? { initialWidth: geometry.width, initialHeight: geometry.height, handles: geometry.handles } : { initialWidth: size!.width, initialHeight: size!.height, measured: size }),
         };
         entry = { source, tool, problemCount: problems.length, problemText, selected, flowNode };
       }
