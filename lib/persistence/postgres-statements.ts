@@ -96,6 +96,12 @@ export class PostgresStatements implements StatementRunner {
   async transaction<T>(work: (runner: StatementRunner) => Promise<T>): Promise<T> {
     const client = await this.current().connect();
     let broken: Error | undefined;
+    // The pool stops listening while a connection is checked out: a server that goes away between two statements
+    // would otherwise be an unhandled 'error' event, which ends the process.
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on("error", onError);
     const control = async (command: "BEGIN" | "COMMIT" | "ROLLBACK") => {
       try {
         await client.query(command);
@@ -117,6 +123,7 @@ export class PostgresStatements implements StatementRunner {
       await control("COMMIT");
       return result;
     } finally {
+      client.off("error", onError);
       client.release(broken);
     }
   }
