@@ -17,7 +17,8 @@
 // the scaling ratio. It is a pass of its own so the profiler's overhead stays out of the table.
 //
 // Needs a built studio (`npx next build`) and PostgreSQL at TEST_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432,
-// trust auth). Run: npx tsx bench/scale-out.bench.ts      Knobs: BENCH_SECONDS, BENCH_DECISIONS, BENCH_PROFILE=1.
+// trust auth). Run: npx tsx bench/scale-out.bench.ts      Knobs: BENCH_SECONDS, BENCH_DECISIONS, BENCH_PROFILE=1,
+// BENCH_WORKERS (the worker counts, default "1 2 4"), BENCH_SQLITE=0 (leave out SQLite embedded).
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -32,7 +33,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 100);
 const PROFILE = process.env.BENCH_PROFILE === "1";
 const CLIENTS = 10;
-const WORKER_COUNTS = [1, 2, 4] as const;
+const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? "1 2 4").split(/[\s,]+/).filter(Boolean).map(Number);
+const WITH_SQLITE = process.env.BENCH_SQLITE !== "0";
 const FINISHED = ["succeeded", "failed", "cancelled"];
 
 /** Undo steps for everything started or made, run last-first in `finally` and on Ctrl-C, so a failure leaves nothing behind. */
@@ -326,7 +328,7 @@ async function main(): Promise<void> {
   if (!existsSync(path.join(REPO_ROOT, ".next/BUILD_ID"))) throw new Error("Build the studio first: npx next build");
   printHeader();
   const rows: Row[] = [];
-  rows.push(await benchConfiguration("SQLite embedded", startSqliteStudio));
+  if (WITH_SQLITE) rows.push(await benchConfiguration("SQLite embedded", startSqliteStudio));
   for (const workers of WORKER_COUNTS) {
     rows.push(await benchConfiguration(`PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}`, () => startPostgresStudio(workers)));
   }

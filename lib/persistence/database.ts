@@ -6,6 +6,7 @@ import { databaseProvider, type DatabaseProvider } from "./database-provider";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
 import { applyMigrations } from "./migrations";
+import { PostgresStatements } from "./postgres-statements";
 
 /**
  * The studio's Prisma client. Both providers' clients are generated from the
@@ -45,7 +46,7 @@ export function getDatabase(): StudioDatabase {
   return client;
 }
 
-/** Connections each process's Prisma client keeps to PostgreSQL (the job queue keeps 3 more, and 1 listens for notifications). */
+/** Connections each process's Prisma client keeps to PostgreSQL (the run hot path's pool keeps STATEMENT_POOL_SIZE more, the job queue 3, and 1 listens for notifications). */
 export const POSTGRES_POOL_SIZE = 6;
 
 /**
@@ -61,7 +62,17 @@ export async function closeDatabase(): Promise<void> {
   const holder = globalThis as GlobalWithDatabase;
   const existing = holder[GLOBAL_KEY];
   delete holder[GLOBAL_KEY];
-  await existing?.client.$disconnect();
+  if (existing) await disconnectDatabase(existing.client);
+}
+
+/**
+ * Closes every connection a client from `openDatabase` holds: Prisma's and,
+ * on PostgreSQL, the hot path's pool (`postgresStatements`), so a process or
+ * a test that is done exits at once. Like `$disconnect`, it does not retire
+ * the client: used again, it connects again.
+ */
+export async function disconnectDatabase(client: StudioDatabase): Promise<void> {
+  await Promise.all([client.$disconnect(), statementPools.get(client)?.end()]);
 }
 
 /**
@@ -86,6 +97,7 @@ export function openDatabase(url: string): StudioDatabase {
     const adapter = new PrismaPg({ connectionString: url, max: POSTGRES_POOL_SIZE });
     const client = new PostgresPrismaClient({ adapter }) as unknown as StudioDatabase;
     providers.set(client, "postgresql");
+    statementPools.set(client, new PostgresStatements(url));
     return client;
   }
   const filePath = databaseFilePath(url);
@@ -116,13 +128,22 @@ export interface SqliteConnection {
 export async function sqliteConnection(client: StudioDatabase): Promise<SqliteConnection | null> {
   const holder = connections.get(client);
   if (!holder) {
-    // PostgreSQL has no such connection: its stores run Prisma queries (pooled, prepared by the server).
+    // PostgreSQL has no such connection: its hot paths run on `postgresStatements`, the rest on Prisma queries.
     if (providers.get(client) !== "postgresql") warnOnce();
     return null;
   }
   // Prisma connects lazily and again after $disconnect; make sure this client has a live connection.
   if (!holder.current || !holder.current.database.open) await client.$connect();
   return holder.current;
+}
+
+/**
+ * The prepared-statement pool beside a PostgreSQL client from `openDatabase`,
+ * for the run hot path (see postgres-statements.ts); null for other clients,
+ * whose stores then run Prisma queries.
+ */
+export function postgresStatements(client: StudioDatabase): PostgresStatements | null {
+  return statementPools.get(client) ?? null;
 }
 
 /** Wraps the adapter factory so every connection it opens gets CONNECTION_PRAGMAS and is remembered for `sqliteConnection`. */
@@ -155,6 +176,11 @@ const connections: WeakMap<StudioDatabase, ConnectionHolder> = ((globalThis as {
 const PROVIDERS_KEY = Symbol.for("neurosurfer.database-providers");
 const providers: WeakMap<StudioDatabase, DatabaseProvider> = ((globalThis as { [PROVIDERS_KEY]?: WeakMap<StudioDatabase, DatabaseProvider> })[
   PROVIDERS_KEY
+] ??= new WeakMap());
+
+const STATEMENT_POOLS_KEY = Symbol.for("neurosurfer.postgres-statement-pools");
+const statementPools: WeakMap<StudioDatabase, PostgresStatements> = ((globalThis as { [STATEMENT_POOLS_KEY]?: WeakMap<StudioDatabase, PostgresStatements> })[
+  STATEMENT_POOLS_KEY
 ] ??= new WeakMap());
 
 function withPragmas(factory: PrismaBetterSQLite3, holder: ConnectionHolder): AdapterFactory {

@@ -1,6 +1,6 @@
 // The persistence layer's public API (server-only: it opens SQLite files and PostgreSQL connections).
 export { databaseFilePath, databaseUrl, dataFolder } from "./data-folder";
-export { CONNECTION_PRAGMAS, closeDatabase, getDatabase, openDatabase, prepareDatabase, providerOf, type StudioDatabase } from "./database";
+export { CONNECTION_PRAGMAS, closeDatabase, disconnectDatabase, getDatabase, openDatabase, prepareDatabase, providerOf, type StudioDatabase } from "./database";
 export { DATABASE_PROVIDERS, databaseProvider, displayDatabaseUrl, isPostgresUrl, type DatabaseProvider } from "./database-provider";
 export {
   ConflictError,

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createWorkflow } from "./workflow-store";
 import { createRun, getRunDetail, readEvents } from "./run-queries";
-import { PrismaRunStore } from "./run-store";
+import { loadRunWithPrisma, PrismaRunStore } from "./run-store";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
+import { postgresStatements, sqliteConnection, type StudioDatabase } from "./database";
 import type { DatabaseProvider } from "./database-provider";
-import type { RunEvent } from "@/lib/workflow/run-types";
+import type { LoadedRun, RunCommit, RunEvent } from "@/lib/workflow/run-types";
 
 /*
  * The same values written through the same stores read back identically on
@@ -86,5 +87,100 @@ describe("the same values on SQLite and PostgreSQL", () => {
     expect(detail.status).toBe("running");
     expect(detail.steps.find((step) => step.nodeId === "in")?.status).toBe("pending");
     expect((await readEvents(runId, 0, 10, database)).map((each) => each.seq)).toEqual([1, 2]);
+  });
+});
+
+/** Counts the transactions the store's prepared-statement path opens on `database` from now on. */
+async function countTransactions(provider: DatabaseProvider, database: StudioDatabase) {
+  if (provider === "postgresql") return vi.spyOn(postgresStatements(database)!, "transaction");
+  return vi.spyOn((await sqliteConnection(database))!, "transaction");
+}
+
+/** A loaded run with its steps in node order: Prisma's `include` promises no order. */
+const inNodeOrder = (loaded: LoadedRun | null) => loaded && { ...loaded, steps: [...loaded.steps].sort((left, right) => left.nodeId.localeCompare(right.nodeId)) };
+
+describe("the prepared-statement paths", () => {
+  async function loadBothWays(provider: DatabaseProvider) {
+    const { database } = databases.get(provider)!;
+    const workflow = await createWorkflow(
+      {
+        name: "Both paths",
+        nodes: [
+          { id: "in", kind: "input", fields: [{ name: "text" }] },
+          { id: "b-out", kind: "output", value: "{{ inputs.text }}" },
+          { id: "a-out", kind: "output", value: "done" },
+        ],
+        edges: [],
+      },
+      database,
+    );
+    const { runId } = await createRun(workflow.id, { text: awkward, list: [1, 2.5, null, true] }, {}, database);
+    const store = new PrismaRunStore(database);
+    await store.claimRun(runId, "drive");
+    // A whole second, a millisecond and a time Prisma never wrote: each reads back as the ISO text it was.
+    await store.commit(runId, {
+      run: { status: "awaiting_input", error: "half way" },
+      steps: [
+        { nodeId: "b-out", status: "succeeded", input: { awkward }, output: { content: awkward, data: { n: 1e21 } }, attempt: 1, startedAt: "2026-12-01T08:00:00.000Z", finishedAt: "2026-12-01T08:00:00.001Z" },
+        { nodeId: "a-out", status: "retrying", error: "reset", errorKind: "network", attempt: 2, retryAt: "2026-12-31T23:59:59.999Z", startedAt: "2026-12-01T08:00:00.123Z", finishedAt: null },
+      ],
+      events: [{ runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: { awkward } }, createdAt: "2026-12-01T08:00:00.000Z" }] as RunEvent[],
+      driver: "drive",
+    });
+    await database.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date(), cancelRequestedBy: "someone" } });
+    return { runId, prepared: await store.loadRun(runId), prisma: await loadRunWithPrisma(database, runId), workflowId: workflow.id };
+  }
+
+  it.each(providers)("on %s, loadRun reads what Prisma reads: ids, times and JSON", async (provider) => {
+    const { runId, prepared, prisma, workflowId } = await loadBothWays(provider);
+    expect(inNodeOrder(prepared)).toEqual(inNodeOrder(prisma));
+    expect(prepared?.run).toMatchObject({ id: runId, workflowId, status: "awaiting_input", error: "half way", lastSeq: 1, inputs: { text: awkward, list: [1, 2.5, null, true] } });
+    expect(prepared?.cancelRequest).toEqual({ by: "someone" });
+    expect(prepared?.steps.map((step) => [step.nodeId, step.status, step.attempt, step.startedAt, step.finishedAt, step.retryAt, step.errorKind])).toEqual([
+      ["a-out", "retrying", 2, "2026-12-01T08:00:00.123Z", null, "2026-12-31T23:59:59.999Z", "network"],
+      ["b-out", "succeeded", 1, "2026-12-01T08:00:00.000Z", "2026-12-01T08:00:00.001Z", null, null],
+      ["in", "pending", 0, null, null, null, null],
+    ]);
+    expect(prepared?.steps.find((step) => step.nodeId === "b-out")).toMatchObject({ input: { awkward }, output: { content: awkward, data: { n: 1e21 } } });
+    // Times the database set itself (the run's creation) read back as the same instant on both paths.
+    expect(prepared?.run.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(prepared?.run.createdAt).toBe(prisma?.run.createdAt);
+  });
+
+  it.each(providers)("on %s, commits in flight share one transaction, and a fenced-out drive fails alone", async (provider) => {
+    const { database } = databases.get(provider)!;
+    const workflow = await createWorkflow({ name: "Grouped", nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] }, database);
+    const runIds = await Promise.all([1, 2, 3].map(async () => (await createRun(workflow.id, {}, {}, database)).runId));
+    const store = new PrismaRunStore(database);
+    for (const runId of runIds) await store.claimRun(runId, "ours");
+    // Another process took the middle run over: our drive of it is fenced out.
+    const fenced = runIds[1]!;
+    await store.claimRun(fenced, "theirs");
+    const step = (runId: string): RunCommit => ({
+      run: { status: "succeeded", finishedAt: "2026-12-01T08:00:00.500Z" },
+      steps: [{ nodeId: "in", status: "succeeded", startedAt: "2026-12-01T08:00:00.250Z", finishedAt: "2026-12-01T08:00:00.500Z" }],
+      events: [{ runId, seq: 1, type: "run-succeeded", nodeId: null, payload: { output: null }, createdAt: "2026-12-01T08:00:00.500Z" }] as RunEvent[],
+      driver: "ours",
+    });
+
+    const transactions = await countTransactions(provider, database);
+    const results = await Promise.allSettled(runIds.map((runId) => store.commit(runId, step(runId))));
+    const transactionCount = transactions.mock.calls.length;
+    transactions.mockRestore();
+
+    expect(transactionCount).toBe(1);
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/driven elsewhere/);
+    for (const runId of runIds) {
+      const landed = runId !== fenced;
+      const detail = await getRunDetail(runId, database);
+      expect(detail.status).toBe(landed ? "succeeded" : "running");
+      expect(detail.finishedAt).toBe(landed ? "2026-12-01T08:00:00.500Z" : null);
+      expect(detail.steps[0]?.status).toBe(landed ? "succeeded" : "pending");
+      expect((await readEvents(runId, 0, 10, database)).map((event) => event.seq)).toEqual(landed ? [1] : []);
+    }
+    // The drive that holds it now still writes.
+    await store.commit(fenced, { ...step(fenced), driver: "theirs" });
+    expect((await getRunDetail(fenced, database)).status).toBe("succeeded");
   });
 });

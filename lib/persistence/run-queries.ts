@@ -9,6 +9,7 @@ export type { ApprovalDetail, RunDetail, RunSummary };
 import { BUSY_TRANSACTION, getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
+import { preparedRows } from "./hot-path";
 import { isUniqueViolation } from "./prisma-errors";
 import { readDate, sqliteDate, statement } from "./prepared";
 import { CANCELS_CHANNEL, runSourceFromColumns, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
@@ -426,25 +427,19 @@ export async function errorWorkflowRunOf(failedRunId: string, database: StudioDa
 const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
 const RUN_STATUS = `SELECT "status" FROM "Run" WHERE "id" = ?`;
 
-/** Events after `afterSeq`, in order; at most `limit`. Read by every event stream, so a prepared statement where there is a connection for one. */
+/** Events after `afterSeq`, in order; at most `limit`. Read by every event stream, so a prepared statement where the client has a path for one. */
 export async function readEvents(
   runId: string,
   afterSeq: number,
   limit = 500,
   database: StudioDatabase = getDatabase(),
 ): Promise<RunEvent[]> {
-  const connection = await sqliteConnection(database);
-  if (connection) {
-    const rows = statement(connection.database, READ_EVENTS).all(runId, afterSeq, limit) as {
-      runId: string;
-      seq: number;
-      type: string;
-      nodeId: string | null;
-      payload: string;
-      createdAt: unknown;
-    }[];
-    return rows.map((row) => toRunEvent({ ...row, createdAt: new Date(readDate(row.createdAt)!) }));
-  }
+  const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string; createdAt: unknown }>(
+    database,
+    READ_EVENTS,
+    [runId, afterSeq, limit],
+  );
+  if (prepared) return prepared.map((row) => toRunEvent({ ...row, createdAt: new Date(readDate(row.createdAt)!) }));
   const rows = await database.runEvent.findMany({
     where: { runId, seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
@@ -458,21 +453,15 @@ const RUN_OUTCOME = `SELECT "status", "output", "error" FROM "Run" WHERE "id" = 
 
 /** A run's status and, once finished, its output or error; null for an unknown run. */
 export async function runOutcome(runId: string, database: StudioDatabase = getDatabase()): Promise<{ status: RunStatus; output: unknown; error: string | null } | null> {
-  const connection = await sqliteConnection(database);
-  const row = connection
-    ? (statement(connection.database, RUN_OUTCOME).get(runId) as { status: string; output: string | null; error: string | null } | undefined)
-    : await database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
+  const prepared = await preparedRows<{ status: string; output: string | null; error: string | null }>(database, RUN_OUTCOME, [runId]);
+  const row = prepared ? prepared[0] : await database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
   if (!row) return null;
   return { status: row.status as RunStatus, output: row.output === null ? null : (JSON.parse(row.output) as unknown), error: row.error };
 }
 
 export async function runStatus(runId: string, database: StudioDatabase = getDatabase()): Promise<RunStatus | null> {
-  const connection = await sqliteConnection(database);
-  if (connection) {
-    const row = statement(connection.database, RUN_STATUS).get(runId) as { status: string } | undefined;
-    return row ? (row.status as RunStatus) : null;
-  }
-  const row = await database.run.findUnique({ where: { id: runId }, select: { status: true } });
+  const prepared = await preparedRows<{ status: string }>(database, RUN_STATUS, [runId]);
+  const row = prepared ? prepared[0] : await database.run.findUnique({ where: { id: runId }, select: { status: true } });
   return row ? (row.status as RunStatus) : null;
 }
 

@@ -4,22 +4,8 @@ import { createRun, getRunDetail, readEvents } from "./run-queries";
 import { PrismaRunStore } from "./run-store";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { createWorkflow } from "./workflow-store";
-
-let temp: TempDatabase;
-let store: PrismaRunStore;
-let workflowId: string;
-
-beforeAll(async () => {
-  temp = await openTempDatabase();
-  store = new PrismaRunStore(temp.database);
-  const workflow = await createWorkflow(
-    { name: "store", mode: "bypass", nodes: [{ id: "a", kind: "tool", tool: "noop" }], edges: [] },
-    temp.database,
-  );
-  workflowId = workflow.id;
-});
-
-afterAll(() => temp.close());
+import { disconnectDatabase } from "./database";
+import { DATABASE_PROVIDERS } from "./database-provider";
 
 const at = "2026-01-02T03:04:05.678Z";
 
@@ -31,7 +17,24 @@ function started(runId: string, seq: number): RunCommit {
   };
 }
 
-describe("PrismaRunStore's prepared-statement path", () => {
+// SQLite: statements on Prisma's connection; PostgreSQL: named statements on the pool beside Prisma's.
+describe.each(DATABASE_PROVIDERS)("PrismaRunStore's prepared-statement path on %s", (provider) => {
+  let temp: TempDatabase;
+  let store: PrismaRunStore;
+  let workflowId: string;
+
+  beforeAll(async () => {
+    temp = await openTempDatabase({ provider });
+    store = new PrismaRunStore(temp.database);
+    const workflow = await createWorkflow(
+      { name: "store", mode: "bypass", nodes: [{ id: "a", kind: "tool", tool: "noop" }], edges: [] },
+      temp.database,
+    );
+    workflowId = workflow.id;
+  });
+
+  afterAll(() => temp.close());
+
   it("writes what Prisma reads back: statuses, JSON, dates and lastSeq", async () => {
     const { runId } = await createRun(workflowId, { x: 1 }, {}, temp.database);
     await store.commit(runId, started(runId, 1));
@@ -99,7 +102,7 @@ describe("PrismaRunStore's prepared-statement path", () => {
 
   it("keeps working after the client disconnects", async () => {
     const { runId } = await createRun(workflowId, {}, {}, temp.database);
-    await temp.database.$disconnect();
+    await disconnectDatabase(temp.database);
     await store.commit(runId, started(runId, 1));
     expect((await store.loadRun(runId))?.run.lastSeq).toBe(1);
   });

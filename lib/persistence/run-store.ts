@@ -23,8 +23,12 @@ import type {
 } from "@/lib/workflow/run-types";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import type BetterSqlite3 from "better-sqlite3";
-import { BUSY_TRANSACTION, sqliteConnection, type SqliteConnection } from "./database";
-import { readDate, sqliteDate, statement } from "./prepared";
+import { BUSY_TRANSACTION, postgresStatements, sqliteConnection, type SqliteConnection } from "./database";
+import { preparedRows } from "./hot-path";
+import { PostgresCommitGroup } from "./postgres-commit-group";
+import { postgresPlaceholders } from "./postgres-statements";
+import { readDate, statement } from "./prepared";
+import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Write } from "./run-commit-writes";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 
 type ApprovalRow = Prisma.ApprovalGetPayload<object>;
@@ -122,13 +126,16 @@ export function toRunEvent(row: Omit<EventRow, "id">): RunEvent {
 }
 
 /**
- * The engine's {@link RunStore} on the studio database. On a SQLite client
- * from `openDatabase`, the engine's per-step path (commits) and per-run reads
- * (loadRun, listGrants) use cached prepared statements on Prisma's own
- * connection: through Prisma each query is compiled and interpreted anew,
- * which cost several milliseconds a step. Commits are also grouped: those
- * that arrive in the same turn of the event loop (from any run) share one
- * transaction, each in its own savepoint, so one failing commit fails alone.
+ * The engine's {@link RunStore} on the studio database. On a client from
+ * `openDatabase`, the engine's per-step path (commits) and per-run reads
+ * (loadRun, listGrants; claimRun on PostgreSQL) use prepared statements: on
+ * SQLite cached on Prisma's own connection, on PostgreSQL named statements on
+ * a small pool beside Prisma's (postgres-statements.ts). Through Prisma each
+ * query is compiled and interpreted anew, which cost several milliseconds a
+ * step. Commits are also grouped: on SQLite those that arrive in the same turn
+ * of the event loop, on PostgreSQL those in flight (PostgresCommitGroup), from
+ * any run, share one transaction, each in its own savepoint, so one failing
+ * commit fails alone.
  */
 export interface PrismaRunStoreOptions {
   /**
@@ -153,6 +160,7 @@ export const CANCELS_CHANNEL = "studio_cancels";
 export class PrismaRunStore implements RunStore {
   private queued: QueuedCommit[] = [];
   private flushScheduled = false;
+  private postgresGroup: PostgresCommitGroup | null = null;
 
   constructor(
     private readonly db: PrismaClient,
@@ -160,17 +168,12 @@ export class PrismaRunStore implements RunStore {
   ) {}
 
   async loadRun(runId: string): Promise<LoadedRun | null> {
-    const connection = await sqliteConnection(this.db);
-    if (connection) return loadRunWithStatements(connection.database, runId);
-    const row = await this.db.run.findUnique({ where: { id: runId }, include: { version: true, steps: true } });
+    const runs = await preparedRows<RunJoinRow>(this.db, LOAD_RUN, [runId]);
+    if (!runs) return loadRunWithPrisma(this.db, runId);
+    const row = runs[0];
     if (!row) return null;
-    return {
-      run: toRunRecord(row),
-      definition: WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)),
-      steps: row.steps.map(toStepRecord),
-      cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
-      source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
-    };
+    const steps = (await preparedRows<StepSqlRow>(this.db, LOAD_STEPS, [runId])) ?? [];
+    return loadedRunFromRows(row, steps);
   }
 
   async unfinishedRunIds(): Promise<string[]> {
@@ -184,8 +187,16 @@ export class PrismaRunStore implements RunStore {
 
   async commit(runId: string, commit: RunCommit): Promise<void> {
     const connection = await sqliteConnection(this.db);
-    if (!connection) return this.commitWithPrisma(runId, commit);
-    const writes = commitWrites(runId, commit);
+    if (!connection) {
+      const statements = postgresStatements(this.db);
+      if (!statements) return this.commitWithPrisma(runId, commit);
+      const writes = commitWrites(runId, commit, POSTGRES_COMMITS);
+      if (this.options.shared && commit.events.length > 0) writes.push(this.eventsStored(runId, commit));
+      if (writes.length === 0) return;
+      this.postgresGroup ??= new PostgresCommitGroup(statements);
+      return this.postgresGroup.commit(runId, writes);
+    }
+    const writes = commitWrites(runId, commit, SQLITE_COMMITS);
     if (writes.length === 0) return;
     return new Promise<void>((resolve, reject) => {
       this.queued.push({ runId, writes, resolve, reject });
@@ -230,7 +241,15 @@ export class PrismaRunStore implements RunStore {
   }
 
   async claimRun(runId: string, driver: string): Promise<void> {
-    await this.db.run.updateMany({ where: { id: runId }, data: { driver } });
+    const statements = postgresStatements(this.db);
+    if (statements) await statements.run(postgresPlaceholders(CLAIM_RUN), [driver, runId]);
+    else await this.db.run.updateMany({ where: { id: runId }, data: { driver } });
+  }
+
+  /** The pg_notify that tells every process a commit's events are stored, sent (or undone) with them. */
+  private eventsStored(runId: string, commit: RunCommit): Write {
+    const seqs = commit.events.map((event) => event.seq);
+    return { sql: NOTIFY, values: [RUN_EVENTS_CHANNEL, `${runId} ${seqs[0]} ${Math.max(...seqs)}`] };
   }
 
   private async commitWithPrisma(runId: string, commit: RunCommit): Promise<void> {
@@ -279,8 +298,8 @@ export class PrismaRunStore implements RunStore {
       );
     }
     if (this.options.shared && commit.events.length > 0) {
-      const first = commit.events[0]!.seq;
-      operations.push(this.db.$executeRawUnsafe("SELECT pg_notify($1, $2)", RUN_EVENTS_CHANNEL, `${runId} ${first} ${lastSeq}`));
+      const notify = this.eventsStored(runId, commit);
+      operations.push(this.db.$executeRawUnsafe(postgresPlaceholders(notify.sql), ...notify.values));
     }
     if (operations.length > 0) await this.db.$transaction(operations);
   }
@@ -366,12 +385,9 @@ export class PrismaRunStore implements RunStore {
   }
 
   async listGrants(workflowId: string): Promise<WriteGrant[]> {
-    const connection = await sqliteConnection(this.db);
-    if (connection) {
-      const rows = statement(connection.database, LIST_GRANTS).all(workflowId) as { root: string; pattern: string }[];
-      return rows.map((row) => ({ root: row.root, pattern: row.pattern }));
-    }
-    const rows = await this.db.grant.findMany({ where: { workflowId }, orderBy: { createdAt: "asc" } });
+    const rows =
+      (await preparedRows<{ root: string; pattern: string }>(this.db, LIST_GRANTS, [workflowId])) ??
+      (await this.db.grant.findMany({ where: { workflowId }, orderBy: { createdAt: "asc" } }));
     return rows.map((row) => ({ root: row.root, pattern: row.pattern }));
   }
 
@@ -398,17 +414,10 @@ export class PrismaRunStore implements RunStore {
 }
 
 /*
- * The prepared-statement path. It writes and reads what Prisma would, in the
- * formats Prisma's SQLite adapter uses (JSON as text, DateTime as ISO 8601
- * text with +00:00).
+ * The prepared-statement paths (the statements a commit makes are in
+ * run-commit-writes.ts). They read what Prisma would, in the formats each
+ * database's Prisma adapter uses.
  */
-
-interface Write {
-  sql: string;
-  values: unknown[];
-  /** An UPDATE that must change a row (the run exists). */
-  mustChange?: string;
-}
 
 interface QueuedCommit {
   runId: string;
@@ -417,62 +426,12 @@ interface QueuedCommit {
   reject: (error: unknown) => void;
 }
 
-const INSERT_EVENT = `INSERT INTO "RunEvent" ("runId", "seq", "type", "nodeId", "payload", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 const LIST_GRANTS = `SELECT "root", "pattern" FROM "Grant" WHERE "workflowId" = ? ORDER BY "createdAt" ASC`;
 const LOAD_RUN = `SELECT "Run".*, "WorkflowVersion"."version" AS "versionNumber", "WorkflowVersion"."definition" AS "definition"
   FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
-const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ?`;
-
-/** The statements a commit makes, serialised up front so the transaction holds the lock only to write. */
-function commitWrites(runId: string, commit: RunCommit): Write[] {
-  const writes: Write[] = [];
-  if (commit.driver) {
-    writes.push({
-      sql: `UPDATE "Run" SET "driver" = "driver" WHERE "id" = ? AND "driver" = ?`,
-      values: [runId, commit.driver],
-      mustChange: `Run ${runId} is driven elsewhere now; this drive's changes are not recorded.`,
-    });
-  }
-  const runColumns: [string, unknown][] = [];
-  if (commit.run?.status !== undefined) runColumns.push(["status", commit.run.status]);
-  if (commit.run?.output !== undefined) runColumns.push(["output", JSON.stringify(commit.run.output)]);
-  if (commit.run?.error !== undefined) runColumns.push(["error", commit.run.error]);
-  if (commit.run?.finishedAt !== undefined) runColumns.push(["finishedAt", commit.run.finishedAt ? sqliteDate(commit.run.finishedAt) : null]);
-  const lastSeq = commit.events.reduce((highest, event) => Math.max(highest, event.seq), 0);
-  if (lastSeq > 0) runColumns.push(["lastSeq", lastSeq]);
-  if (runColumns.length > 0) {
-    writes.push({
-      sql: `UPDATE "Run" SET ${runColumns.map(([name]) => `"${name}" = ?`).join(", ")} WHERE "id" = ?`,
-      values: [...runColumns.map(([, value]) => value), runId],
-      mustChange: `Run ${runId} is not in the database, so its changes cannot be recorded.`,
-    });
-  }
-  for (const step of commit.steps) {
-    const columns: [string, unknown][] = [["status", step.status]];
-    if (step.input !== undefined) columns.push(["input", JSON.stringify(step.input)]);
-    if (step.output !== undefined) columns.push(["output", step.output === null ? null : JSON.stringify(step.output)]);
-    if (step.error !== undefined) columns.push(["error", step.error]);
-    if (step.errorKind !== undefined) columns.push(["errorKind", step.errorKind]);
-    if (step.attempt !== undefined) columns.push(["attempt", step.attempt]);
-    if (step.retryAt !== undefined) columns.push(["retryAt", step.retryAt ? sqliteDate(step.retryAt) : null]);
-    if (step.startedAt !== undefined) columns.push(["startedAt", sqliteDate(step.startedAt)]);
-    if (step.finishedAt !== undefined) columns.push(["finishedAt", step.finishedAt ? sqliteDate(step.finishedAt) : null]);
-    const names = columns.map(([name]) => `"${name}"`);
-    writes.push({
-      sql:
-        `INSERT INTO "Step" ("id", "runId", "nodeId", ${names.join(", ")}) VALUES (?, ?, ?, ${names.map(() => "?").join(", ")}) ` +
-        `ON CONFLICT ("runId", "nodeId") DO UPDATE SET ${names.map((name) => `${name} = excluded.${name}`).join(", ")}`,
-      values: [randomUUID(), runId, step.nodeId, ...columns.map(([, value]) => value)],
-    });
-  }
-  for (const event of commit.events) {
-    writes.push({
-      sql: INSERT_EVENT,
-      values: [runId, event.seq, event.type, event.nodeId, JSON.stringify(event.payload), sqliteDate(event.createdAt)],
-    });
-  }
-  return writes;
-}
+const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ? ORDER BY "nodeId"`;
+const CLAIM_RUN = `UPDATE "Run" SET "driver" = ? WHERE "id" = ?`;
+const NOTIFY = `SELECT pg_notify(?, ?)`;
 
 /** Applies one commit inside the open transaction; returns null, or the error that undid it (and only it). */
 function applyInSavepoint(database: BetterSqlite3.Database, runId: string, writes: Write[]): unknown {
@@ -528,10 +487,20 @@ interface StepSqlRow {
   carriedFromRunId: string | null;
 }
 
-function loadRunWithStatements(database: BetterSqlite3.Database, runId: string): LoadedRun | null {
-  const row = statement(database, LOAD_RUN).get(runId) as RunJoinRow | undefined;
+/** loadRun through Prisma: for a client without a prepared-statement path, and what that path must equal. */
+export async function loadRunWithPrisma(db: PrismaClient, runId: string): Promise<LoadedRun | null> {
+  const row = await db.run.findUnique({ where: { id: runId }, include: { version: true, steps: true } });
   if (!row) return null;
-  const steps = statement(database, LOAD_STEPS).all(runId) as StepSqlRow[];
+  return {
+    run: toRunRecord(row),
+    definition: WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)),
+    steps: row.steps.map(toStepRecord),
+    cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
+    source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
+  };
+}
+
+function loadedRunFromRows(row: RunJoinRow, steps: StepSqlRow[]): LoadedRun {
   return {
     run: {
       id: row.id,

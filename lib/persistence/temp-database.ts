@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type StudioDatabase } from "./database";
+import { disconnectDatabase, openDatabase, type StudioDatabase } from "./database";
 import type { DatabaseProvider } from "./database-provider";
 import { applyMigrations } from "./migrations";
 
@@ -51,7 +51,7 @@ export async function openTempDatabase(options: { provider?: DatabaseProvider } 
       filePath,
       folder,
       close: async () => {
-        await database.$disconnect();
+        await disconnectDatabase(database);
         cleanup();
       },
     };
@@ -65,7 +65,7 @@ export async function openTempDatabase(options: { provider?: DatabaseProvider } 
     filePath: null,
     folder,
     close: async () => {
-      await database.$disconnect();
+      await disconnectDatabase(database);
       await dropPostgresDatabase(url);
       cleanup();
     },

@@ -1,7 +1,7 @@
 import { McpConnectionManager } from "@/lib/mcp";
 import { defaultPool, ToolPool, type SecretResolver } from "@/lib/tools";
 import { readEnvironment } from "@/lib/env";
-import { databaseProvider, databaseUrl, getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
+import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
@@ -168,6 +168,8 @@ async function boot(role: StudioRole): Promise<Studio> {
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
+    // Prisma's connections and the run hot path's pool: nothing of this process stays on the server.
+    await disconnectDatabase(database);
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;

@@ -1,0 +1,18 @@
+import { postgresStatements, sqliteConnection, type StudioDatabase } from "./database";
+import { postgresPlaceholders } from "./postgres-statements";
+import { statement } from "./prepared";
+
+/**
+ * The rows of a read on a hot path (written once, in SQLite's `?` form), run
+ * as a prepared statement on the client's SQLite connection or on its
+ * PostgreSQL statement pool; null for a client that has neither (one not
+ * opened by `openDatabase`), which then asks Prisma. Integers read as
+ * numbers, DateTimes as the text each database keeps (see `readDate`).
+ */
+export async function preparedRows<Row>(client: StudioDatabase, sql: string, values: unknown[]): Promise<Row[] | null> {
+  const connection = await sqliteConnection(client);
+  if (connection) return statement(connection.database, sql).all(...values) as Row[];
+  const statements = postgresStatements(client);
+  if (statements) return (await statements.run<Row>(postgresPlaceholders(sql), values)).rows;
+  return null;
+}
