@@ -72,7 +72,7 @@ test("an agent's write waits in the inbox; approving it writes the file", async 
   await page.goto(runUrl);
   // The second model turn and the write happen after the approval; allow for a loaded CI machine.
   await expect(page.getByRole("heading", { level: 1, name })).toContainText("succeeded", { timeout: 30_000 });
-  await page.getByRole("group", { name: /^Note writer, succeeded/ }).click();
+  await page.getByRole("group", { name: /^Note writer, Agent, succeeded/ }).click();
   await expect(page.getByLabel("The agent's text")).toContainText("I will write the note now.");
   await expect(page.getByRole("list", { name: "Tool calls" })).toContainText(fileName);
   await snap(page, testInfo, "run view: the agent's text and tool call");
