@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace, writeWorkflow } from "./fixtures/studio";
+import { startRun } from "./fixtures/approvals";
 import { tabTo } from "./fixtures/keyboard";
 
 /**
@@ -198,9 +199,7 @@ test("in the inbox, focus goes from a decided card's outcome to the next card wa
   const runs: string[] = [];
   for (const index of [1, 2]) {
     const id = await createWorkflow(request, writeWorkflow(uniqueName(`Inbox focus ${index}`, testInfo), `inbox-focus-${index}-${testInfo.testId.slice(0, 8)}.txt`));
-    const started = await request.post(`/api/workflows/${id}/runs`, { data: { inputs: { message: `number ${index}` } } });
-    expect(started.status(), await started.text()).toBe(201);
-    runs.push(((await started.json()) as { run: { id: string } }).run.id);
+    runs.push(await startRun(request, id, { message: `number ${index}` }));
   }
   await page.goto("/inbox");
   const first = page.locator(`article:has(a[href="/runs/${runs[0]}"])`);

@@ -2,7 +2,8 @@ import http from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
 import { closedPort } from "./fixtures/network";
-import { confirmIdentity, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
+import { startRun } from "./fixtures/approvals";
+import { canvasCard, confirmIdentity, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
  * A run fails at a step that cannot reach its server; the person opens the
@@ -13,9 +14,7 @@ import { confirmIdentity, createWorkflow, snap, uniqueName, workspace } from "./
  */
 
 const shortId = (runId: string) => `#${runId.slice(-6)}`;
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** A canvas card by its title and what its name ends with (its status): whatever the name says between (what it is). */
-const card = (page: Page, title: string, ending: string) => page.getByRole("group", { name: new RegExp(`^${escaped(title)}, (.+, )?${escaped(ending)}$`) });
+const card = canvasCard;
 const runIdOf = (page: Page) => new URL(page.url()).pathname.split("/").pop()!;
 
 test("a failed run is retried from its failed step: what succeeded is carried over, the rest runs, and the runs link each other", async ({ page, request }, testInfo) => {
@@ -40,9 +39,7 @@ test("a failed run is retried from its failed step: what succeeded is carried ov
   });
 
   // The run fails: nothing listens on the port.
-  const started = await request.post(`/api/workflows/${id}/runs`, { data: { inputs: {} } });
-  expect(started.status(), await started.text()).toBe(201);
-  const sourceId = ((await started.json()) as { run: { id: string } }).run.id;
+  const sourceId = await startRun(request, id);
   await page.goto(`/runs/${sourceId}`);
   const heading = page.getByRole("heading", { level: 1, name });
   await expect(heading).toContainText("failed");

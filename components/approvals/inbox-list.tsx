@@ -35,7 +35,10 @@ export function InboxList({
   // Where focus goes once a decided card that held it has left: the next card waiting, else the top of the list.
   const focusAfterLeaving = useRef<string | "top" | null>(null);
 
+  // The list as shown, for the timer that removes a decided card (it outlives the render that set it).
+  const shownApprovals = useRef(approvals);
   useEffect(() => {
+    shownApprovals.current = approvals;
     const target = focusAfterLeaving.current;
     if (target === null) return;
     focusAfterLeaving.current = null;
@@ -73,11 +76,12 @@ export function InboxList({
     setTimeout(() => {
       const card = document.querySelector(`[data-approval-id="${CSS.escape(id)}"]`);
       if (card?.contains(document.activeElement)) {
-        const cards = [...document.querySelectorAll<HTMLElement>("[data-approval-id]")];
-        const at = cards.findIndex((each) => each === card);
-        const waiting = (each: HTMLElement) => each !== card && each.querySelector("[data-testid=approval-outcome]") === null;
-        const next = cards.slice(at + 1).find(waiting) ?? cards.slice(0, at).reverse().find(waiting);
-        focusAfterLeaving.current = next?.dataset.approvalId ?? "top";
+        // Still waiting: neither decided nor being decided here (those are the lingering ones, this card among them).
+        const list = shownApprovals.current ?? [];
+        const at = list.findIndex((each) => each.id === id);
+        const waiting = (each: ApprovalDetail) => !lingering.current.has(each.id);
+        const next = list.slice(at + 1).find(waiting) ?? list.slice(0, Math.max(at, 0)).reverse().find(waiting);
+        focusAfterLeaving.current = next?.id ?? "top";
       }
       lingering.current.delete(id);
       setDecidedIds((current) => new Set([...current].filter((each) => each !== id)));
