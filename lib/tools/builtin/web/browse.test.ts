@@ -27,6 +27,10 @@ beforeAll(async () => {
     if (request.url === "/slow") {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
     }
+    if (request.url?.startsWith("/redirect?")) {
+      response.writeHead(302, { location: new URL(request.url, "http://x").searchParams.get("to") ?? "/" }).end();
+      return;
+    }
     response.setHeader("content-type", "text/html; charset=utf-8");
     if (request.url?.startsWith("/embeds?")) {
       // A page that loads an image from another host: the guardrail decides whether it may.
@@ -76,6 +80,43 @@ describe("browse: the outbound-address guardrail", () => {
     const seen = server.requests.slice(before).map((request) => request.url);
     expect(seen.some((url) => url.startsWith("/embeds"))).toBe(true);
     expect(seen.filter((url) => url.startsWith("/secret.png"))).toEqual([]);
+  });
+
+  it("connects what the page loads only at the address it checked, looking each host up once", async () => {
+    // images.test exists only in this resolver: its image loads only if the browser connects where the check
+    // looked, never by a lookup of its own (which is how a rebinding DNS answer would slip through).
+    const asked: string[] = [];
+    const names = resolving({ "page.test": "127.0.0.1", "images.test": "127.0.0.1" });
+    const ctx = createToolContext({
+      io: new AutoApproveIOHandler(),
+      resolveHost: async (host) => {
+        asked.push(host);
+        return names(host);
+      },
+      permissions: { guardrails: { ...defaultGuardrails(), localNetworkAllow: ["page.test", "images.test"] } },
+    });
+    const before = server.requests.length;
+    const image = `http://images.test:${port()}/picture.png`;
+    const result = await tool.run({ url: `http://page.test:${port()}/embeds?image=${encodeURIComponent(image)}` }, ctx);
+    expect(result.isError, result.content).toBe(false);
+    expect(result.content).not.toContain("Blocked");
+    const seen = server.requests.slice(before).map((request) => request.url);
+    expect(seen.filter((url) => url === "/picture.png")).toHaveLength(1);
+    expect(asked.filter((host) => host === "images.test")).toEqual(["images.test"]);
+  });
+
+  it("blocks a redirect of the page itself into this machine's network, saying where it led", async () => {
+    const ctx = createToolContext({
+      io: new AutoApproveIOHandler(),
+      resolveHost: resolving({ "page.test": "127.0.0.1", "internal.test": "127.0.0.1" }),
+      permissions: { guardrails: { ...defaultGuardrails(), localNetworkAllow: ["page.test"] } },
+    });
+    const before = server.requests.length;
+    const away = `http://internal.test:${port()}/secret`;
+    const result = await tool.run({ url: `http://page.test:${port()}/redirect?to=${encodeURIComponent(away)}` }, ctx);
+    expect(result.content).toContain(`http://internal.test:${port()} (internal.test leads to 127.0.0.1, this machine (loopback))`);
+    const seen = server.requests.slice(before).map((request) => request.url);
+    expect(seen.filter((url) => url === "/secret")).toEqual([]);
   });
 });
 

@@ -9,7 +9,8 @@ import { ToolResult } from "../../tool-result";
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
 import { commandEnvironment } from "../shared/command-environment";
 import { checkOutbound } from "../../net/outbound";
-import { localReach } from "../../net/local-reach";
+import { startGuardedProxy, type GuardedProxy } from "../../net/guarded-proxy";
+import { hostOf } from "../../net/outbound";
 import { httpUrl } from "./web-support";
 
 /** Debian's Chromium; `CHROMIUM_PATH` points elsewhere. */
@@ -120,6 +121,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
     const { chromium } = await import("playwright-core");
     const userDataDir = await mkdtemp(path.join(tmpdir(), "neurosurfer-browse-"));
     let context: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
+    let proxy: GuardedProxy | undefined;
     // One shared close: a second close() returns before the first is done, and the
     // profile folder can only be removed once Chromium has really exited.
     let closing: Promise<void> | undefined;
@@ -131,10 +133,14 @@ export class BrowseTool extends Tool<BrowseArgs> {
     const closeOnAbort = () => void closeBrowser();
     ctx.signal.addEventListener("abort", closeOnAbort, { once: true });
     try {
+      // Every request the browser makes goes through the guarded proxy, which connects only to addresses it
+      // checked: the page's own host at the addresses asked about above, others blocked when they reach this
+      // machine or its network (not asked about one by one) unless allow-listed.
+      proxy = await startGuardedProxy(ctx, new Map([[hostOf(target).toLowerCase(), checked.addresses]]));
       try {
         context = await chromium.launchPersistentContext(userDataDir, {
           executablePath,
-          args: [...CHROMIUM_ARGS, ...pinHost(target.hostname, checked.addresses)],
+          args: [...CHROMIUM_ARGS, ...throughProxy(proxy)],
           headless: true,
           viewport: VIEWPORT,
           timeout: LAUNCH_TIMEOUT_MS,
@@ -147,18 +153,6 @@ export class BrowseTool extends Tool<BrowseArgs> {
       }
       if (ctx.signal.aborted) return cancelled(args.url);
       const page = context.pages()[0] ?? (await context.newPage());
-      // What the page loads besides itself (frames, images, scripts, redirects) may not reach this machine or its
-      // network either: such requests are blocked, not asked about one by one, unless the host is allow-listed.
-      const blocked: string[] = [];
-      await context.route("**/*", async (route) => {
-        const url = new URL(route.request().url());
-        if (!/^https?:$/.test(url.protocol) || url.hostname === target.hostname) return route.continue();
-        const reach = await localReach(url, ctx);
-        if (reach === null) return route.continue();
-        blocked.push(`${url.origin} (${reach})`);
-        return route.abort("blockedbyclient");
-      });
-
       let status: number | null = null;
       try {
         const response = await page.goto(args.url, { waitUntil: "load", timeout });
@@ -168,7 +162,8 @@ export class BrowseTool extends Tool<BrowseArgs> {
         if (isTimeout(error)) {
           return ToolResult.error(`${args.url} did not finish loading within ${args.timeoutSeconds} s. Try again, or allow more time with timeoutSeconds.`);
         }
-        return ToolResult.error(`Could not open ${args.url}: ${describeNavigationError(error)}`);
+        const reason = describeConnectFailure(proxy.failureOf(target.origin)) ?? describeNavigationError(error);
+        return ToolResult.error(`Could not open ${args.url}: ${reason}${blockedLine(proxy.blocked, " ")}`);
       }
 
       if (args.waitForSelector !== undefined) {
@@ -194,7 +189,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
         `Title: ${title || "(none)"}`,
         `URL: ${finalUrl}`,
         ...(status !== null ? [`Status: ${status}`] : []),
-        ...(blocked.length > 0 ? [`Blocked (they reach this machine or its network): ${[...new Set(blocked)].join(", ")}`] : []),
+        ...(proxy.blocked.length > 0 ? [blockedLine(proxy.blocked, "")] : []),
       ].join("\n");
       return ToolResult.withImages(
         `${header}\n\n${text === "" ? "(the page shows no text)" : text}`,
@@ -207,6 +202,7 @@ export class BrowseTool extends Tool<BrowseArgs> {
     } finally {
       ctx.signal.removeEventListener("abort", closeOnAbort);
       await closeBrowser();
+      await proxy?.close();
       // Chromium may still be flushing its profile as it exits; rm retries ENOTEMPTY.
       await rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
     }
@@ -226,6 +222,19 @@ function firstLine(error: unknown): string {
   return message.split("\n")[0]!.trim();
 }
 
+/** Why the proxy could not connect to the page's host, in words (the browser only sees a dropped connection). */
+function describeConnectFailure(code: string | undefined): string | null {
+  if (code === undefined) return null;
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: "the connection was refused (nothing is listening there)",
+    ECONNRESET: "the connection was reset",
+    ETIMEDOUT: "the connection timed out",
+    EHOSTUNREACH: "the host cannot be reached from here",
+    ENETUNREACH: "the network cannot be reached from here",
+  };
+  return `${reasons[code] ?? code}.`;
+}
+
 /** Chromium's net::ERR_* codes, in words. */
 function describeNavigationError(error: unknown): string {
   const message = firstLine(error);
@@ -237,16 +246,20 @@ function describeNavigationError(error: unknown): string {
     ERR_CONNECTION_RESET: "the connection was reset",
     ERR_CERT_AUTHORITY_INVALID: "the site's certificate is not trusted",
     ERR_ABORTED: "the navigation was aborted (the address may be a download)",
+    ERR_TUNNEL_CONNECTION_FAILED: "it was not let through (see what was blocked) or could not be reached",
   };
   return code ? `${reasons[code] ?? code}.` : message;
 }
 
+/** What the guarded proxy refused, for the result. */
+function blockedLine(blocked: readonly string[], before: string): string {
+  return blocked.length === 0 ? "" : `${before}Blocked (they reach this machine or its network): ${blocked.join(", ")}`;
+}
+
 /**
- * Chromium resolves the page's host itself: pin it to the address that was
- * checked, so a DNS answer that changes in between cannot lead it elsewhere.
+ * Chromium sends everything through the proxy, loopback included (which it
+ * would otherwise reach directly), and looks nothing up itself.
  */
-function pinHost(hostname: string, addresses: readonly string[]): string[] {
-  const address = addresses[0];
-  if (!address || hostname.startsWith("[") || /^[\d.]+$/.test(hostname)) return [];
-  return [`--host-resolver-rules=MAP ${hostname} ${address.includes(":") ? `[${address}]` : address}`];
+function throughProxy(proxy: GuardedProxy): string[] {
+  return [`--proxy-server=${proxy.url}`, "--proxy-bypass-list=<-loopback>"];
 }
