@@ -115,7 +115,7 @@ function textWithLoneSurrogate(value: unknown): string | null {
 }
 
 /** Whether arrays and objects in `value` nest deeper than `limit`; iterative, so any depth is safe to check. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {
     const [current, depth] = pending.pop()!;

@@ -282,6 +282,20 @@ describe("webhook limits and safety", () => {
     expect((await runsOf(id)).length).toBe(statuses.filter((status) => status === 200).length);
   });
 
+  it("a hostile body starts nothing and holds nothing up: nested too deep is 422 (it was a 500), a form repeating one name is read at once", async () => {
+    const { id, url } = await createAndPublish(hookWorkflow("Hostile bodies", { output: "{{ nodes.hook.data.body }}" }));
+    const deep = await deliver(url, "[".repeat(400_000) + "]".repeat(400_000), { "content-type": "application/json" });
+    expect(deep.status).toBe(422);
+    expect(JSON.parse(deep.text).error).toBe("The body nests deeper than 100 levels; flatten it.");
+    expect(await runsOf(id)).toEqual([]);
+    // 100,000 repeats of one name took two minutes of the event loop (past this test's 30 s), during which the
+    // studio answered nobody.
+    const form = Array.from({ length: 100_000 }, () => "f=1").join("&");
+    const repeated = await deliver(url, form, { "content-type": "application/x-www-form-urlencoded" });
+    expect(repeated.status).toBe(200);
+    expect(JSON.parse(repeated.text).f).toHaveLength(100_000);
+  });
+
   it("a page on another site cannot start a run (403) unless its origin is allowed; a foreign Host is refused", async () => {
     const { id, url } = await createAndPublish(hookWorkflow("Browser", { output: "x" }));
     const fromPage = await deliver(url, "name=x", { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" });

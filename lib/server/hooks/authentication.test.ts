@@ -54,6 +54,21 @@ describe("delivery bodies and headers", () => {
     expect(parseBody("application/json", new Uint8Array())).toEqual({ body: null });
   });
 
+  it("refuses a body nested too deep to walk, before anything reads it (it was a 500)", () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const deep = "[".repeat(400_000) + "]".repeat(400_000);
+    expect(parseBody("application/json", encode(deep))).toEqual({ status: 422, problem: "The body nests deeper than 100 levels; flatten it." });
+    expect(parseBody("application/json", encode(`${"[".repeat(99)}1${"]".repeat(99)}`))).toHaveProperty("body");
+  });
+
+  it("reads a form that repeats one name 200,000 times in one pass (a copy per repeat held the studio for minutes)", () => {
+    const form = new TextEncoder().encode(Array.from({ length: 200_000 }, (_, index) => `f=${index}`).join("&"));
+    const parsed = parseBody("application/x-www-form-urlencoded", form) as { body: { f: string[] } };
+    expect(parsed.body.f).toHaveLength(200_000);
+    expect(parsed.body.f.at(-1)).toBe("199999");
+    expect(parseBody("application/x-www-form-urlencoded", new TextEncoder().encode("__proto__=kept&a=1"))).toEqual({ body: { ["__proto__"]: "kept", a: "1" } });
+  });
+
   it("keeps only the asked-for headers, never the credential's or cookies", () => {
     const request = { method: "POST", path: "p", query: new URLSearchParams("q=1"), headers: { "x-event": "push", authorization: "Bearer t", cookie: "c=1", "x-sig": "s" }, readBody: async () => new Uint8Array() };
     expect(captureRequest(request, null, ["X-Event", "authorization", "cookie", "x-sig"], "X-Sig")).toEqual({ method: "POST", path: "p", query: { q: "1" }, headers: { "x-event": "push" }, body: null });
