@@ -52,6 +52,8 @@ export interface StepView {
   attachedTo?: string;
   /** The run whose result this step kept (a retry from the failed step): it did not run in this run. */
   carriedFrom: string | null;
+  /** For a Sub-workflow step: the run of the called workflow its latest attempt started. */
+  childRun: { id: string; workflowName: string } | null;
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -70,6 +72,8 @@ export interface RunSnapshot {
   steps: readonly StepRecord[];
   approvals: readonly ApprovalView[];
   errorWorkflowRun?: { id: string } | null;
+  /** The runs its Sub-workflow steps called, in the order they started. */
+  childRuns?: readonly { id: string; nodeId: string; workflowName: string }[];
 }
 
 export function emptyStep(): StepView {
@@ -87,6 +91,7 @@ export function emptyStep(): StepView {
     startedAt: null,
     finishedAt: null,
     carriedFrom: null,
+    childRun: null,
   };
 }
 
@@ -108,7 +113,13 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       startedAt: step.startedAt,
       finishedAt: step.finishedAt,
       carriedFrom: step.carriedFromRunId,
+      childRun: null,
     };
+  }
+  // In the order they started: a step's latest attempt's run is the one it shows.
+  for (const child of run.childRuns ?? []) {
+    const step = steps[child.nodeId];
+    if (step) step.childRun = { id: child.id, workflowName: child.workflowName };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
   const known = history.filter((event) => event.seq <= run.lastSeq);
@@ -213,6 +224,8 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         input: undefined,
         finishedAt: event.createdAt,
       }));
+    case "child-run-started":
+      return updateStep(next, event.nodeId, (step) => ({ ...step, childRun: { id: event.payload.runId, workflowName: event.payload.workflowName } }));
     case "node-carried-over":
       return updateStep(next, event.nodeId, (step) => ({
         ...step,
