@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, writeWorkflow } from "./fixtures/studio";
 
 /**
@@ -43,6 +44,7 @@ test("a Sub-workflow step built in the inspector calls a saved workflow, whose a
   await message.fill("Notes about {{ inputs.topic }}");
   await expect(page.getByText("Ready to run")).toBeVisible();
   await snap(page, testInfo, "editor: the step calls the child, its input mapped");
+  expect(await blockingViolations(page, "the editor with the Sub-workflow inspector")).toEqual([]);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
 
@@ -64,6 +66,7 @@ test("a Sub-workflow step built in the inspector calls a saved workflow, whose a
   await expect(approval).toHaveCount(1);
   await expect(approval.getByRole("group", { name: "Proposed change" })).toContainText("Notes about composition");
   await snap(page, testInfo, "inbox: the child's approval, named by both workflows");
+  expect(await blockingViolations(page, "the inbox with a called run's approval")).toEqual([]);
   await approval.getByRole("button", { name: "Approve once" }).click();
   await expect(approval.getByRole("status")).toHaveText(/^Approved once( by [^.]+)?\. The write goes ahead\.$/);
 
@@ -76,6 +79,7 @@ test("a Sub-workflow step built in the inspector calls a saved workflow, whose a
   await expect(childLink).toContainText(`Calls “${childName}”`);
   await expect(page.getByRole("complementary", { name: "Node details" })).toContainText(fileName);
   await snap(page, testInfo, "parent run: succeeded with the child's output");
+  expect(await blockingViolations(page, "the calling run's page, its step linking the child")).toEqual([]);
   await childLink.getByRole("link", { name: /^open its run #/ }).click();
 
   // The child's page says who called it, and links back.
@@ -84,6 +88,10 @@ test("a Sub-workflow step built in the inspector calls a saved workflow, whose a
   await expect(callerLink).toContainText(`Called by “${parentName}” run #`);
   await expect(callerLink).toContainText("step “Write the note”");
   await snap(page, testInfo, "child run: called by the parent");
+  expect(await blockingViolations(page, "the called run's page")).toEqual([]);
+  await switchColorScheme(page, "dark");
+  expect(await blockingViolations(page, "the called run's page, dark", COLOUR_RULES)).toEqual([]);
+  await snap(page, testInfo, "child run: called by the parent, dark");
   await callerLink.getByRole("link", { name: /^Open the calling run #/ }).click();
   await expect(page).toHaveURL(parentRunUrl);
   await expect(parentHeading).toContainText("succeeded");
