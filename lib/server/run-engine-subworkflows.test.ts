@@ -7,7 +7,7 @@ import { allTools, NO_SECRETS, Tool, ToolPool, ToolResult, type PermissionReques
 import { waitFor } from "@/lib/tools/testing/processes";
 import { createWorkflow } from "@/lib/persistence";
 import { publishVersion } from "@/lib/persistence/publishing";
-import { createRun, getRunDetail, listApprovals, readEvents } from "@/lib/persistence/run-queries";
+import { createRun, getRunDetail, insertRun, listApprovals, readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { openTempDatabase, type TempDatabase } from "@/lib/persistence/temp-database";
 import type { RunDetail } from "@/lib/contracts/run";
@@ -16,7 +16,7 @@ import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import { validateWorkflow } from "@/lib/workflow/validate";
 import { workflowLookup } from "./error-workflows";
-import { LocalRunDriver } from "./run-driver";
+import { LocalRunDriver, type RunDriver } from "./run-driver";
 import { studioChildRuns } from "./sub-workflows";
 
 /**
@@ -256,6 +256,46 @@ describe("a Sub-workflow step", () => {
     expect(detail.status).toBe("cancelled");
     expect((await childrenOf(runId)).map((run) => run.status)).toEqual(["cancelled"]);
     expect(send.sent).not.toContain("never");
+  });
+});
+
+describe("a Sub-workflow step driven by workers (each drive is what a worker does for a run's job)", () => {
+  it("lets its run go while the child runs; the child's end asks for the parent's drive, again on any later drive of it, and the parent goes on where it was", async () => {
+    const child = await saved(chain("Worker sender", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "by-workers" } }], "{{ nodes.send.output }}"), { publish: true });
+    const parent = await saved(chain("Worker outer", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));
+    // Runs are created with their job and driven by whichever worker takes it: here, by the test's drive calls.
+    const store = new PrismaRunStore(temp.database);
+    const queued: RunDriver = { start: (version, inputs, start) => insertRun(version, inputs, temp.database, start), cancel: async () => false };
+    const jobs: string[] = [];
+    const childRuns = studioChildRuns({ database: temp.database, runs: () => queued, pool: () => pool, secrets: NO_SECRETS, driveRun: async (runId) => void jobs.push(runId) });
+    const worker = new RunEngine({ store, bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns, parkWhenWaiting: true });
+
+    const { runId } = await createRun(parent, {}, {}, temp.database);
+    expect(await worker.drive(runId)).toBe("parked");
+    const [called] = await childrenOf(runId);
+    expect((await getRunDetail(runId, temp.database)).steps.find((step) => step.nodeId === "call")?.status).toBe("waiting");
+    expect(await worker.drive(called!.id)).toBe("parked");
+    const [approval] = await listApprovals({ runId: called!.id, status: "pending" }, temp.database);
+    await store.decideApproval(approval!.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    expect(jobs).toEqual([]);
+
+    expect(await worker.drive(called!.id)).toBe("finished");
+    expect(jobs).toEqual([runId]);
+    // A second job of the finished child (its worker died before the first job was done) says it again.
+    expect(await worker.drive(called!.id)).toBe("finished");
+    expect(jobs).toEqual([runId, runId]);
+
+    expect(await worker.drive(runId)).toBe("finished");
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    expect(detail.output).toBe("sent by-workers");
+    const events = await readEvents(runId, 0, 500, temp.database);
+    // Let go and driven on, never restarted: one start of the step, nothing announced as resumed.
+    expect(events.filter((event) => event.type === "node-started" && event.nodeId === "call")).toHaveLength(1);
+    expect(events.some((event) => event.type === "run-resumed")).toBe(false);
+    // The parent's later drives wake nobody: no Sub-workflow step called it.
+    expect(await worker.drive(runId)).toBe("finished");
+    expect(jobs).toEqual([runId, runId]);
   });
 });
 
