@@ -1,5 +1,6 @@
 "use client";
 
+import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { api } from "@/lib/client/api";
 import type { InputField, WorkflowDefinition } from "@/lib/workflow/definition";
@@ -14,19 +15,24 @@ export interface CallableWorkflowSummary {
   publishedVersion: number | null;
 }
 
-/** The saved workflows a Sub-workflow step may call (null while loading), or why they could not be listed. */
+/**
+ * The saved workflows a Sub-workflow step may call (null while loading), or
+ * why they could not be listed: every other workflow (the one being edited,
+ * `/workflows/<id>`, cannot call itself).
+ */
 export function useWorkflowList(): { workflows: CallableWorkflowSummary[] | null; error: string | null } {
+  const selfId = useParams<{ id?: string }>()?.id ?? null;
   const [workflows, setWorkflows] = useState<CallableWorkflowSummary[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     api<{ workflows: CallableWorkflowSummary[] }>("/api/workflows", { signal: controller.signal })
-      .then(({ workflows: listed }) => setWorkflows(listed))
+      .then(({ workflows: listed }) => setWorkflows(listed.filter((each) => each.id !== selfId)))
       .catch(() => {
         if (!controller.signal.aborted) setError("The list of workflows could not be loaded.");
       });
     return () => controller.abort();
-  }, []);
+  }, [selfId]);
   return { workflows, error };
 }
 
