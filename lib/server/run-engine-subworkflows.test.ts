@@ -246,6 +246,16 @@ describe("a Sub-workflow step", () => {
     await restarted.idle();
   });
 
+  it("a time limit that passes while the called run waits cancels it, and the step fails as a time-out", async () => {
+    const child = await saved(chain("Slow sender", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "too-late" } }], "{{ nodes.send.output }}"), { publish: true });
+    const parent = await saved(chain("Impatient", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {}, execution: { timeoutMs: 300 } }], "{{ nodes.call.output }}"));
+    const detail = await finishedRun(await startParent(parent, {}));
+    expect(detail.status).toBe("failed");
+    expect(detail.steps.find((step) => step.nodeId === "call")).toMatchObject({ status: "failed", errorKind: "timeout" });
+    await waitFor(async () => (await childrenOf(detail.id)).every((run) => run.status === "cancelled"), 20_000, "the called run to be cancelled");
+    expect(send.sent).not.toContain("too-late");
+  });
+
   it("cancelling the calling run cancels the called run", async () => {
     const child = await saved(chain("Sender to cancel", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "never" } }], "{{ nodes.send.output }}"), { publish: true });
     const parent = await saved(chain("Outer to cancel", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));
