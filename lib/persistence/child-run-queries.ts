@@ -27,10 +27,10 @@ export async function findChildRun(parentRunId: string, nodeId: string, attempt:
   return row ? { id: row.id, workflowId: row.workflowId, workflowName: row.workflow.name, version: row.version.version } : null;
 }
 
-/** How a run ended (its output, or its error and error kind); null while unfinished, NotFoundError for no such run. */
+/** How a run ended (its output, or its error and error kind); null while unfinished. A run deleted meanwhile (with its workflow) ended as not found. */
 export async function childRunOutcome(runId: string, database: StudioDatabase = getDatabase()): Promise<ChildRunOutcome | null> {
   const row = await database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true, errorKind: true } });
-  if (!row) throw new NotFoundError("run", runId);
+  if (!row) return { status: "failed", error: `The run it called (${runId}) no longer exists: its workflow was deleted.`, errorKind: "not-found" };
   if (row.status === "succeeded") return { status: "succeeded", output: row.output === null ? null : (JSON.parse(row.output) as unknown) };
   if (row.status !== "failed" && row.status !== "cancelled") return null;
   const kind = StepErrorKindSchema.safeParse(row.errorKind);

@@ -256,6 +256,24 @@ describe("a Sub-workflow step", () => {
     expect(send.sent).not.toContain("too-late");
   });
 
+  it("in plan mode, the plan a person approves says which workflow the step calls and with what, before anything is called", async () => {
+    const child = await saved(chain("Planned shouter", [{ name: "who", required: true }], [{ id: "shout", kind: "tool", tool: "shout", arguments: { text: "{{ inputs.who }}" } }], "{{ nodes.shout.output }}"), { publish: true });
+    const parent = await saved({
+      ...chain("Planned caller", [], [{ id: "call", kind: "subworkflow", label: "Shout it", workflowId: child, inputs: { who: "planned" } }], "{{ nodes.call.output }}"),
+      mode: "plan",
+    });
+    const runId = await startParent(parent, {});
+    let plan: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;
+    await waitFor(async () => ([plan] = await listApprovals({ runId, status: "pending" }, temp.database)).length > 0, 20_000, "the plan to approve");
+    expect(plan!.kind).toBe("plan");
+    expect(plan!.preview).toContain(`2. Shout it: calls the workflow ${child} (its published version) with {"who":"planned"}`);
+    expect(await childrenOf(runId)).toEqual([]);
+    await engine.decide(plan!.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    const detail = await finishedRun(runId);
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    expect(detail.output).toBe("PLANNED!");
+  });
+
   it("cancelling the calling run cancels the called run", async () => {
     const child = await saved(chain("Sender to cancel", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "never" } }], "{{ nodes.send.output }}"), { publish: true });
     const parent = await saved(chain("Outer to cancel", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));

@@ -1132,6 +1132,11 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
 /** The plan a person approves in plan mode: each step in order, with what it will be given. */
 function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {
   const lines = definition.nodes.flatMap((node, index): string[] => {
+    // A called workflow runs under its own mode and guardrails: the plan says it is called, and with what.
+    if (node.kind === "subworkflow") {
+      const version = node.version === "published" ? "its published version" : `version ${node.version}`;
+      return [`${index + 1}. ${node.label ?? "Sub-workflow"}: calls the workflow ${node.workflowId} (${version}) with ${JSON.stringify(node.inputs)}`];
+    }
     if (node.kind !== "tool") return [];
     const tool = pool.get(node.tool);
     const operation = node.operation && tool?.operations?.[node.operation] ? ` — ${tool.operations[node.operation]!.title}` : "";
