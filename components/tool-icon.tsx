@@ -123,6 +123,15 @@ const ICONS: Record<string, ReactNode> = {
     </>
   ),
   "log-in": <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" />,
+  // A workflow inside another: a card holding two joined nodes.
+  workflow: (
+    <>
+      <rect x="3" y="4" width="18" height="16" rx="2" />
+      <circle cx="8.5" cy="12" r="2" />
+      <circle cx="15.5" cy="12" r="2" />
+      <path d="M10.5 12h3" />
+    </>
+  ),
   "git-branch": (
     <>
       <circle cx="6" cy="6" r="2.5" />

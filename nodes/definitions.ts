@@ -6,6 +6,7 @@ import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
 import { outputKind } from "./output/definition";
 import { routerKind } from "./router/definition";
 import { scheduleKind } from "./schedule/definition";
+import { subWorkflowKind } from "./subworkflow/definition";
 import { toolKind } from "./tool/definition";
 import { webhookKind } from "./webhook/definition";
 
@@ -23,6 +24,7 @@ export const nodeKindDefinitions = defineNodeKinds({
   tool: toolKind,
   router: routerKind,
   agent: agentKind,
+  subworkflow: subWorkflowKind,
   output: outputKind,
   webhook: webhookKind,
   schedule: scheduleKind,
@@ -67,6 +69,11 @@ export function startsRunsOf(kind: NodeKind): "manually" | "on-trigger" | null {
 /** Whether nodes of `kind` take execution settings (retries, a time limit, on error; see NodeKindDefinition.handlesFailures). */
 export function handlesFailures(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { handlesFailures?: true }).handlesFailures === true;
+}
+
+/** Whether a step of `kind` picks up its own attempt when its run is driven again (see NodeKindDefinition.resumesInPlace). */
+export function resumesInPlace(kind: NodeKind): boolean {
+  return (nodeKindDefinitions[kind] as { resumesInPlace?: true }).resumesInPlace === true;
 }
 
 /** The node's execution settings, when its kind takes them. */

@@ -5,6 +5,7 @@ import type { NodeKindEditor } from "./node-kind-editor";
 import { outputEditor } from "./output/editor";
 import { routerEditor } from "./router/editor";
 import { scheduleEditor } from "./schedule/editor";
+import { subWorkflowEditor } from "./subworkflow/editor";
 import { toolEditor } from "./tool/editor";
 import { webhookEditor } from "./webhook/editor";
 
@@ -18,6 +19,7 @@ export const nodeKindEditors = {
   tool: toolEditor,
   router: routerEditor,
   agent: agentEditor,
+  subworkflow: subWorkflowEditor,
   output: outputEditor,
   webhook: webhookEditor,
   schedule: scheduleEditor,

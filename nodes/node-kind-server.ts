@@ -1,6 +1,7 @@
 import type { Guardrails, PermissionMode, SecretResolver, ToolPool, WriteGrant } from "@/lib/tools";
 import type { AgentModelFactory } from "@/lib/workflow/agent/agent-model";
 import type { ApprovalWaiter } from "@/lib/workflow/approvals/approval-io-handler";
+import type { ChildRunOutcome, ChildRuns } from "@/lib/workflow/child-runs";
 import type { ToolNode, WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ReadWriteLock } from "@/lib/workflow/read-write-lock";
 import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";
@@ -9,6 +10,7 @@ import type { RunStore, StepOutput } from "@/lib/workflow/run-types";
 import type { WorkflowGraph } from "@/lib/workflow/scheduler";
 import type { TemplateScope } from "@/lib/workflow/templates";
 import type { WorkflowProblem, WorkflowRequirement } from "@/lib/workflow/validate";
+import type { WorkflowLookup } from "@/lib/workflow/validate-failures";
 import type { NodeShape } from "./node-kind";
 
 // What the server knows of a node kind: how to check one, and how to run one.
@@ -25,6 +27,8 @@ export interface NodeValidationContext {
   /** Append to these in the order things are found: the editor lists problems in that order. */
   problems: WorkflowProblem[];
   requirements: WorkflowRequirement[];
+  /** Finds other saved workflows (the error workflow, a Sub-workflow's callee); absent (a file run by the CLI): those checks are left out. */
+  workflows?: WorkflowLookup;
   /**
    * Reports, on `field`, references to inputs the run lacks, to nodes not
    * upstream of this one and template syntax errors in `value`.
@@ -77,6 +81,16 @@ export interface NodeExecutionContext {
   cancelled: () => boolean;
   /** Asks a person through the approval inbox and waits for the decision; the node shows waiting meanwhile. */
   waitFor: ApprovalWaiter;
+  /** Which attempt of the step this is (1, 2, …); a replay of an attempt after a restart keeps its number. */
+  attempt: number;
+  /** Starts and reads runs of other workflows (a Sub-workflow step); absent where runs cannot call workflows (a file run by the CLI). */
+  childRuns?: ChildRuns;
+  /**
+   * Waits, stored as waiting, for the child run `childRunId` to finish. With
+   * workers the run is let go meanwhile (ParkedRun) and the child's end drives
+   * it on; a cancel of this run ends the wait with RunCancelled.
+   */
+  waitForChildRun: (childRunId: string) => Promise<ChildRunOutcome>;
   /** Persists and publishes an event about this node. */
   emit: <Type extends RunEventType>(type: Type, payload: RunEventPayload<Type>) => Promise<void>;
   log: (message: string, error?: unknown) => void;

@@ -94,6 +94,13 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    * failure" section, and its card an error handle when it follows an error path.
    */
   handlesFailures?: true;
+  /**
+   * A step of this kind found running or waiting when its run is picked up
+   * again (a restart, another worker) goes on with the same attempt instead of
+   * starting a new one: what it waits for is stored under that attempt (a
+   * Sub-workflow step's child run), and a new attempt would start another.
+   */
+  resumesInPlace?: true;
   /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
   createNode: (item: Item, place: NewNodePlace) => Node | null;
   card: NodeCard<Node>;

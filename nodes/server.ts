@@ -5,6 +5,7 @@ import type { NodeKindServer } from "./node-kind-server";
 import { outputServer } from "./output/server";
 import { routerServer } from "./router/server";
 import { scheduleServer } from "./schedule/server";
+import { subWorkflowServer } from "./subworkflow/server";
 import { toolServer } from "./tool/server";
 import { webhookServer } from "./webhook/server";
 
@@ -18,6 +19,7 @@ export const nodeKindServers = {
   tool: toolServer,
   router: routerServer,
   agent: agentServer,
+  subworkflow: subWorkflowServer,
   output: outputServer,
   webhook: webhookServer,
   schedule: scheduleServer,

@@ -13,7 +13,7 @@ import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import { DIGEST_MISMATCH } from "@/lib/validations/run";
-import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalSummary } from "@/lib/contracts/approval";
+import { approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalKind, type ApprovalRecord, type ApprovalSummary } from "@/lib/contracts/approval";
 import { ApprovalPreview } from "./approval-preview";
 import { ArgumentList } from "./argument-list";
 
@@ -27,6 +27,8 @@ export type ApprovalCardData = ApprovalSummary & {
   runId: string;
   nodeLabel: string;
   workflowName: string;
+  /** The run and step that called its run (a Sub-workflow step), named beside its workflow. */
+  calledBy?: ApprovalCaller | null;
   createdAt?: string;
 };
 
@@ -184,7 +186,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
             {showContext ? (
               <>
                 {tool ? " in " : "In "}
-                <span className="font-medium text-foreground">{approval.workflowName}</span> ·{" "}
+                <span className="font-medium text-foreground">{approvalWorkflowTitle({ workflowName: approval.workflowName, calledBy: approval.calledBy ?? null })}</span> ·{" "}
                 <Link href={`/runs/${approval.runId}`} className="font-medium text-accent underline-offset-4 hover:underline">
                   open the run
                 </Link>

@@ -110,6 +110,16 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         </p>
       ) : null}
 
+      {step.childRun ? (
+        <p className="rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="child-run-link">
+          Calls “{step.childRun.workflowName}”:{" "}
+          <Link href={`/runs/${step.childRun.id}`} className="font-medium text-accent hover:underline">
+            open its run {shortRunId(step.childRun.id)}
+          </Link>
+          {step.status === "waiting" || step.status === "running" ? ", which this step waits for." : "."}
+        </p>
+      ) : null}
+
       {step.agent ? <AgentActivityView nodeId={node.id} activity={step.agent} toolTitles={toolTitles} live={step.status === "running"} /> : null}
 
       {step.status === "failed" && step.error ? (

@@ -105,7 +105,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${status === "waiting" ? "waiting for you" : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
+      status: `${status === "waiting" ? (node.kind === "subworkflow" ? "waiting for the run it called" : "waiting for you") : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });

@@ -21,7 +21,16 @@ export function RunLineage({ run, now }: RunLineageProps) {
   if (!source && run.reruns.length === 0) return null;
   return (
     <div className="space-y-3">
-      {source ? (
+      {source?.kind === "sub-workflow" ? (
+        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="caller-run-link">
+          Called by “{source.workflowName}” run {shortRunId(source.id)}
+          {source.nodeLabel ? ` step “${source.nodeLabel}”` : ""}, which waits for this run and takes its output.{" "}
+          <Link href={`/runs/${source.id}`} className="font-medium text-accent hover:underline">
+            Open the calling run {shortRunId(source.id)}
+          </Link>{" "}
+          <span className="text-muted">({source.status})</span>
+        </p>
+      ) : source ? (
         <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="rerun-source-link">
           This run is {runStartedFrom({ runId: source.id, kind: source.kind })}
           {source.kind === "retry-from-failure" ? ": the steps that succeeded there were kept, not run again" : ""}.{" "}

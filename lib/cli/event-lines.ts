@@ -53,6 +53,8 @@ function eventLines(event: RunEvent): string[] {
       const lines = firstLines(event.payload.output.content);
       return [`${node} succeeded${lines.length > 0 && lines[0] !== "" ? `: ${lines[0]}` : ""}`, ...lines.slice(1).map((line) => `    ${line}`)];
     }
+    case "child-run-started":
+      return [`${node} called ${event.payload.workflowName} (version ${event.payload.version}), run ${event.payload.runId}`];
     case "node-carried-over":
       return [`${node} kept its result from run ${event.payload.fromRunId} (not run again)`];
     case "node-retry-scheduled": {

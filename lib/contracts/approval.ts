@@ -59,15 +59,36 @@ export const ApprovalRecordSchema = z.object({
 });
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
+/**
+ * The run and step that called the approval's run, when a Sub-workflow step
+ * of another workflow started it: the inbox says "<workflow> called by
+ * <calling workflow>".
+ */
+export const ApprovalCallerSchema = z.object({
+  runId: z.string(),
+  workflowId: z.string(),
+  workflowName: z.string(),
+  nodeId: z.string(),
+  nodeLabel: z.string(),
+});
+export type ApprovalCaller = z.infer<typeof ApprovalCallerSchema>;
+
 /** An approval with what the inbox shows beside it (GET /api/approvals, GET/POST /api/approvals/{id}). */
 export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
   workflowId: z.string(),
   workflowName: z.string(),
+  /** Who called its run, when a Sub-workflow step did; null for runs started any other way. */
+  calledBy: ApprovalCallerSchema.nullable(),
   /** The node's label, else its tool's id. */
   nodeLabel: z.string(),
   runStatus: RunStatusSchema,
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
+
+/** The workflow an approval's card names: "Child called by Parent" for a sub-workflow's run. */
+export function approvalWorkflowTitle(approval: Pick<ApprovalDetail, "workflowName" | "calledBy">): string {
+  return approval.calledBy ? `${approval.workflowName} called by ${approval.calledBy.workflowName}` : approval.workflowName;
+}
 
 /** What an `approval-requested` / `approval-decided` event says about its approval: enough for a card, nothing secret. */
 export const ApprovalSummarySchema = ApprovalRecordSchema.omit({ runId: true, key: true, createdAt: true });

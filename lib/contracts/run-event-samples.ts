@@ -45,6 +45,7 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
   "node-progress": { message: "Halfway there" },
   "node-notified": { message: "Heads up" },
   "node-succeeded": { output: { content: "Wrote a.txt" }, durationMs: 12 },
+  "child-run-started": { runId: "r1", workflowId: "w1", workflowName: "Child", version: 2 },
   "node-carried-over": { fromRunId: "r0", output: { content: "Wrote a.txt" } },
   "node-failed": { error: "no space left", durationMs: 3, errorKind: "failed", handledBy: "error-edge" },
   "node-skipped": { reason: "attached", agent: "agent" },

@@ -96,6 +96,8 @@ export const RUN_EVENT_PAYLOADS = {
   /** A note the step sent a person (IOHandler.notify). */
   "node-notified": z.object({ message: z.string() }),
   "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
+  /** A Sub-workflow step started the run `runId` of another workflow (on `version`) and waits for it. */
+  "child-run-started": z.object({ runId: z.string(), workflowId: z.string(), workflowName: z.string(), version: z.number().int().positive() }),
   /** A retry from the failed step kept this step's result from run `fromRunId`: it succeeded there and does not run again. */
   "node-carried-over": z.object({ fromRunId: z.string(), output: StepOutputSchema }),
   /**

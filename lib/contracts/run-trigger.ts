@@ -3,10 +3,11 @@ import { z } from "zod";
 /**
  * What started a run. A person pressed Run (or a script called the API with
  * the studio's token), the workflow CLI ran a file, an MCP client called the
- * workflow, a webhook delivery arrived, a schedule slot came round, or a run
- * of another workflow failed and named this one its error workflow.
+ * workflow, a webhook delivery arrived, a schedule slot came round, a run
+ * of another workflow failed and named this one its error workflow, or a
+ * Sub-workflow step of another workflow's run called this one.
  */
-export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow"] as const;
+export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow", "sub-workflow"] as const;
 export const RunTriggerKindSchema = z.enum(RUN_TRIGGER_KINDS);
 export type RunTriggerKind = z.infer<typeof RunTriggerKindSchema>;
 
@@ -18,6 +19,7 @@ export const RUN_TRIGGER_LABELS: Record<RunTriggerKind, string> = {
   webhook: "Webhook",
   schedule: "Schedule",
   "error-workflow": "Error workflow",
+  "sub-workflow": "Sub-workflow step",
 };
 
 /**

@@ -93,9 +93,10 @@ export type RunLink = z.infer<typeof RunLinkSchema>;
  * How a run came from another: an error workflow's run handles a failed run;
  * a retry from the failure repeats a failed or cancelled run on its version,
  * keeping what succeeded; a run again repeats a finished run from the start
- * with the same inputs.
+ * with the same inputs; a sub-workflow's run was called by a step of its
+ * parent run, which waits for it.
  */
-export const RUN_SOURCE_KINDS = ["error-workflow", "retry-from-failure", "run-again"] as const;
+export const RUN_SOURCE_KINDS = ["error-workflow", "retry-from-failure", "run-again", "sub-workflow"] as const;
 export const RunSourceKindSchema = z.enum(RUN_SOURCE_KINDS);
 export type RunSourceKind = z.infer<typeof RunSourceKindSchema>;
 
@@ -103,8 +104,15 @@ export type RunSourceKind = z.infer<typeof RunSourceKindSchema>;
 export const RERUN_KINDS = ["retry-from-failure", "run-again"] as const satisfies readonly RunSourceKind[];
 export type RerunKind = (typeof RERUN_KINDS)[number];
 
-/** The run a run came from, and how. */
-export const RunSourceLinkSchema = RunLinkSchema.extend({ kind: RunSourceKindSchema });
+/**
+ * The run a run came from, and how. For a sub-workflow's run, `nodeId` is the
+ * parent's step that called it and `nodeLabel` what that step is called.
+ */
+export const RunSourceLinkSchema = RunLinkSchema.extend({
+  kind: RunSourceKindSchema,
+  nodeId: z.string().optional(),
+  nodeLabel: z.string().optional(),
+});
 export type RunSourceLink = z.infer<typeof RunSourceLinkSchema>;
 
 /** A run made from this one (a retry or a run again), as its page lists them. */
@@ -117,6 +125,15 @@ export const RerunLinkSchema = z.object({
 });
 export type RerunLink = z.infer<typeof RerunLinkSchema>;
 
+/** A run a Sub-workflow step of this run started (one per attempt of the step), as the step's panel links to it. */
+export const ChildRunLinkSchema = RunLinkSchema.extend({
+  /** The step that called it, and which of its attempts. */
+  nodeId: z.string(),
+  attempt: z.number().int().positive(),
+  version: z.number().int().positive(),
+});
+export type ChildRunLink = z.infer<typeof ChildRunLinkSchema>;
+
 /** A run with its definition, steps and approvals (GET /api/runs/{id}, the run view's start). */
 export const RunDetailSchema = RunSummarySchema.extend({
   definition: WorkflowDefinitionSchema,
@@ -126,6 +143,8 @@ export const RunDetailSchema = RunSummarySchema.extend({
   errorWorkflowRun: RunLinkSchema.nullable(),
   /** The run this one came from, and how: the failed run an error workflow's run handles, the run a retry or a run again repeats. */
   sourceRun: RunSourceLinkSchema.nullable(),
+  /** The runs its Sub-workflow steps called, in the order they started. */
+  childRuns: z.array(ChildRunLinkSchema),
   /** The retries and runs again made from this run, newest first (at most `MAX_LISTED_RERUNS`). */
   reruns: z.array(RerunLinkSchema),
   /** The workflow's newest version now: Run again offers it when it is not this run's. */

@@ -74,6 +74,7 @@ export function commitWrites(runId: string, commit: RunCommit, dialect: CommitDi
   if (commit.run?.status !== undefined) runColumns.push(["status", commit.run.status]);
   if (commit.run?.output !== undefined) runColumns.push(["output", JSON.stringify(commit.run.output)]);
   if (commit.run?.error !== undefined) runColumns.push(["error", commit.run.error]);
+  if (commit.run?.errorKind !== undefined) runColumns.push(["errorKind", commit.run.errorKind]);
   if (commit.run?.finishedAt !== undefined) runColumns.push(["finishedAt", commit.run.finishedAt ? date(commit.run.finishedAt) : null]);
   const lastSeq = commit.events.reduce((highest, event) => Math.max(highest, event.seq), 0);
   if (lastSeq > 0) runColumns.push(["lastSeq", lastSeq]);

@@ -42,8 +42,8 @@ export function parsedDefinition(versionId: string, json: string): WorkflowDefin
 
 const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName", w."latestVersion" AS "latestVersion" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
 const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId")
   VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?)`;
@@ -165,6 +165,11 @@ export interface RunStart {
   source?: RunSourceLink;
   /** Steps kept from the source run (a retry from the failure): written succeeded, with their results, never run here. */
   carried?: readonly CarriedStep[];
+  /**
+   * For a sub-workflow's run: the source run's step that called it and which attempt. One run per attempt
+   * (a unique index): a second insert for the same attempt fails as a unique violation.
+   */
+  calledBy?: { nodeId: string; attempt: number };
 }
 
 /**
@@ -189,7 +194,22 @@ export async function insertRun(
   const sourceRunId = start.source?.id ?? null;
   const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
   const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
-  const runRow = { id: runId, workflowId: version.workflowId, versionId: version.versionId, status: "running", inputs: JSON.stringify(inputs), createdAt: now, startedAt: now, ...columns, sourceRunId, sourceKind };
+  const sourceNodeId = start.calledBy?.nodeId ?? null;
+  const sourceAttempt = start.calledBy?.attempt ?? null;
+  const runRow = {
+    id: runId,
+    workflowId: version.workflowId,
+    versionId: version.versionId,
+    status: "running",
+    inputs: JSON.stringify(inputs),
+    createdAt: now,
+    startedAt: now,
+    ...columns,
+    sourceRunId,
+    sourceKind,
+    sourceNodeId,
+    sourceAttempt,
+  };
   const stepRows = () =>
     version.definition.nodes.map((node) => {
       const kept = carried.get(node.id);
@@ -222,7 +242,7 @@ export async function insertRun(
       const stored = sqliteDate(now);
       const transaction = await connection.transaction();
       try {
-        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind);
+        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt);
         for (const node of version.definition.nodes) {
           const kept = carried.get(node.id);
           if (!kept) {
@@ -285,6 +305,7 @@ export async function insertRun(
     approvals: [],
     errorWorkflowRun: null,
     sourceRun: start.source ?? null,
+    childRuns: [],
     reruns: [],
     latestVersion: version.latestVersion,
   };
@@ -378,14 +399,19 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
   const definition = WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition));
   const order = new Map(definition.nodes.map((node, index) => [node.id, index]));
   const source = runSourceFromColumns(row.sourceRunId, row.sourceKind);
-  const [errorWorkflowRun, sourceRun, reruns] = await Promise.all([
+  const [errorWorkflowRun, sourceRun, reruns, childRuns] = await Promise.all([
     database.run.findFirst({ where: { sourceRunId: runId, trigger: "error-workflow" }, orderBy: { id: "asc" }, select: RUN_LINK }),
-    source ? database.run.findUnique({ where: { id: source.runId }, select: RUN_LINK }) : null,
+    source ? database.run.findUnique({ where: { id: source.runId }, select: { ...RUN_LINK, version: { select: { definition: true } } } }) : null,
     database.run.findMany({
       where: { sourceRunId: runId, sourceKind: { in: [...RERUN_KINDS] } },
       orderBy: { id: "desc" },
       take: MAX_LISTED_RERUNS,
       select: { id: true, status: true, sourceKind: true, createdAt: true, version: { select: { version: true } } },
+    }),
+    database.run.findMany({
+      where: { sourceRunId: runId, sourceKind: "sub-workflow" },
+      orderBy: { id: "asc" },
+      select: { ...RUN_LINK, sourceNodeId: true, sourceAttempt: true, version: { select: { version: true } } },
     }),
   ]);
   return {
@@ -394,7 +420,13 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
     steps: row.steps.map(toStepRecord).sort((left, right) => (order.get(left.nodeId) ?? 0) - (order.get(right.nodeId) ?? 0)),
     approvals: row.approvals.map(toApprovalRecord),
     errorWorkflowRun: errorWorkflowRun ? toRunLink(errorWorkflowRun) : null,
-    sourceRun: sourceRun && source ? { ...toRunLink(sourceRun), kind: source.kind } : null,
+    sourceRun: sourceRun && source ? { ...toRunLink(sourceRun), kind: source.kind, ...callingStep(row.sourceNodeId, sourceRun.version.definition) } : null,
+    childRuns: childRuns.map((child) => ({
+      ...toRunLink(child),
+      nodeId: child.sourceNodeId ?? "",
+      attempt: child.sourceAttempt ?? 1,
+      version: child.version.version,
+    })),
     reruns: reruns.map(
       (rerun): RerunLink => ({
         id: rerun.id,
@@ -409,6 +441,14 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
 }
 
 const RUN_LINK = { id: true, workflowId: true, status: true, workflow: { select: { name: true } } } as const;
+
+/** The step of a calling run's definition (stored JSON) that called a sub-workflow's run, as its page names it. */
+function callingStep(nodeId: string | null, definitionJson: string): { nodeId?: string; nodeLabel?: string } {
+  if (nodeId === null) return {};
+  const definition = WorkflowDefinitionSchema.safeParse(JSON.parse(definitionJson));
+  const node = definition.success ? definition.data.nodes.find((each) => each.id === nodeId) : undefined;
+  return { nodeId, nodeLabel: node?.label ?? nodeId };
+}
 
 function toRunLink(row: { id: string; workflowId: string; status: string; workflow: { name: string } }): RunLink {
   return { id: row.id, workflowId: row.workflowId, workflowName: row.workflow.name, status: row.status as RunStatus };
@@ -481,17 +521,38 @@ export async function listApprovals(
     include: { run: { include: { workflow: { select: { name: true } }, version: { select: { definition: true } } } } },
   });
   const definitions = new Map<string, WorkflowDefinition>();
-  return rows.map((row) => {
-    let definition = definitions.get(row.run.versionId);
+  const definitionOf = (versionId: string, json: string) => {
+    let definition = definitions.get(versionId);
     if (!definition) {
-      definition = WorkflowDefinitionSchema.parse(JSON.parse(row.run.version.definition));
-      definitions.set(row.run.versionId, definition);
+      definition = WorkflowDefinitionSchema.parse(JSON.parse(json));
+      definitions.set(versionId, definition);
     }
+    return definition;
+  };
+  // The runs that called sub-workflows' runs, read once for all their approvals.
+  const callerIds = [...new Set(rows.flatMap((row) => (row.run.sourceKind === "sub-workflow" && row.run.sourceRunId ? [row.run.sourceRunId] : [])))];
+  const callers = new Map(
+    callerIds.length === 0
+      ? []
+      : (
+          await database.run.findMany({
+            where: { id: { in: callerIds } },
+            select: { id: true, workflowId: true, versionId: true, workflow: { select: { name: true } }, version: { select: { definition: true } } },
+          })
+        ).map((caller) => [caller.id, caller]),
+  );
+  return rows.map((row) => {
+    const definition = definitionOf(row.run.versionId, row.run.version.definition);
     const node = definition.nodes.find((each) => each.id === row.nodeId);
+    const caller = row.run.sourceKind === "sub-workflow" && row.run.sourceRunId ? callers.get(row.run.sourceRunId) : undefined;
+    const callingNode = caller && row.run.sourceNodeId ? definitionOf(caller.versionId, caller.version.definition).nodes.find((each) => each.id === row.run.sourceNodeId) : undefined;
     return {
       ...toApprovalRecord(row),
       workflowId: row.run.workflowId,
       workflowName: row.run.workflow.name,
+      calledBy: caller
+        ? { runId: caller.id, workflowId: caller.workflowId, workflowName: caller.workflow.name, nodeId: row.run.sourceNodeId ?? "", nodeLabel: callingNode?.label ?? row.run.sourceNodeId ?? "" }
+        : null,
       nodeLabel: node?.label ?? (node?.kind === "tool" ? node.tool : row.nodeId === "__run__" ? "Plan" : row.nodeId),
       runStatus: row.run.status as RunStatus,
     };

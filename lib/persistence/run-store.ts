@@ -261,6 +261,7 @@ export class PrismaRunStore implements RunStore {
     if (commit.run?.status !== undefined) runData.status = commit.run.status;
     if (commit.run?.output !== undefined) runData.output = JSON.stringify(commit.run.output);
     if (commit.run?.error !== undefined) runData.error = commit.run.error;
+    if (commit.run?.errorKind !== undefined) runData.errorKind = commit.run.errorKind;
     if (commit.run?.finishedAt !== undefined) runData.finishedAt = commit.run.finishedAt ? new Date(commit.run.finishedAt) : null;
     if (lastSeq > 0) runData.lastSeq = lastSeq;
     if (Object.keys(runData).length > 0) operations.push(this.db.run.update({ where: { id: runId }, data: runData }));

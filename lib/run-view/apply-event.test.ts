@@ -172,6 +172,20 @@ describe("applyRunEvent", () => {
     expect(live.timeline.map((each) => each.type)).toEqual(["run-started", "node-carried-over"]);
   });
 
+  it("shows a Sub-workflow step waiting for the run it called, with a link to it, from the stream and from the snapshot alike", () => {
+    seq = 0;
+    const live = applyAll(initialRunViewState(snapshot()), [
+      event("node-started", "write", { kind: "subworkflow", attempt: 1 }),
+      event("child-run-started", "write", { runId: "01CHILD00RUN1", workflowId: "w2", workflowName: "Child", version: 3 }),
+    ]);
+    expect(live.steps.write).toMatchObject({ status: "waiting", childRun: { id: "01CHILD00RUN1", workflowName: "Child" }, progress: "Waits for “Child” run #00RUN1" });
+    const stored = initialRunViewState(
+      snapshot({ lastSeq: 1, steps: [step("in", "succeeded"), step("write", "waiting")], childRuns: [{ id: "01CHILD00RUN1", nodeId: "write", workflowName: "Child" }] }),
+      [event("node-started", "write", { kind: "subworkflow", attempt: 1 }, 1)],
+    );
+    expect(stored.steps.write).toMatchObject({ status: "waiting", childRun: { id: "01CHILD00RUN1", workflowName: "Child" }, progress: "Waits for “Child” run #00RUN1" });
+  });
+
   it("keeps the timeline bounded on a long run", () => {
     seq = 0;
     let state = initialRunViewState(snapshot());

@@ -3,6 +3,7 @@ import type { RunEvent } from "@/lib/contracts/run-event";
 import type { NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
+import { shortRunId } from "./run-lineage";
 
 /**
  * What the run view shows, kept up to date by applying the run's events one
@@ -52,6 +53,8 @@ export interface StepView {
   attachedTo?: string;
   /** The run whose result this step kept (a retry from the failed step): it did not run in this run. */
   carriedFrom: string | null;
+  /** For a Sub-workflow step: the run of the called workflow its latest attempt started. */
+  childRun: { id: string; workflowName: string } | null;
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -70,6 +73,8 @@ export interface RunSnapshot {
   steps: readonly StepRecord[];
   approvals: readonly ApprovalView[];
   errorWorkflowRun?: { id: string } | null;
+  /** The runs its Sub-workflow steps called, in the order they started. */
+  childRuns?: readonly { id: string; nodeId: string; workflowName: string }[];
 }
 
 export function emptyStep(): StepView {
@@ -87,6 +92,7 @@ export function emptyStep(): StepView {
     startedAt: null,
     finishedAt: null,
     carriedFrom: null,
+    childRun: null,
   };
 }
 
@@ -108,6 +114,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       startedAt: step.startedAt,
       finishedAt: step.finishedAt,
       carriedFrom: step.carriedFromRunId,
+      childRun: null,
     };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
@@ -130,6 +137,13 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     }
     const message = progressMessage(event);
     if (message !== null) step.progress = message;
+  }
+  // After the events (a node-started clears progress). In the order they started: a step's latest attempt's run is the one it shows.
+  for (const child of run.childRuns ?? []) {
+    const step = steps[child.nodeId];
+    if (!step) continue;
+    step.childRun = { id: child.id, workflowName: child.workflowName };
+    if (step.status === "waiting") step.progress = waitsFor(child.workflowName, child.id);
   }
   const timeline = known.filter(belongsInTimeline).slice(-TIMELINE_LIMIT);
   return {
@@ -213,6 +227,14 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         input: undefined,
         finishedAt: event.createdAt,
       }));
+    // The step now waits for the run it started (stored so by the engine with this event's commit or the next).
+    case "child-run-started":
+      return updateStep(next, event.nodeId, (step) => ({
+        ...step,
+        status: "waiting",
+        progress: waitsFor(event.payload.workflowName, event.payload.runId),
+        childRun: { id: event.payload.runId, workflowName: event.payload.workflowName },
+      }));
     case "node-carried-over":
       return updateStep(next, event.nodeId, (step) => ({
         ...step,
@@ -264,6 +286,11 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
 }
 
 /** Streamed model text is shown once, in the agent's panel; every other event tells the run's story. */
+/** A Sub-workflow step's progress line while it waits: "Waits for “Child” run #K8R1T6". */
+function waitsFor(workflowName: string, runId: string): string {
+  return `Waits for “${workflowName}” run ${shortRunId(runId)}`;
+}
+
 function belongsInTimeline(event: RunEvent): boolean {
   return event.type !== "node-text-delta";
 }

@@ -69,6 +69,8 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: text(event.payload.message) ?? "Sent a note", tone: "neutral" };
     case "node-succeeded":
       return { subject, text: "Succeeded", tone: "good" };
+    case "child-run-started":
+      return { subject, text: `Called ${event.payload.workflowName} (version ${event.payload.version}) as run ${shortRunId(event.payload.runId)}; waits for it`, tone: "progress" };
     case "node-carried-over":
       return { subject, text: `Kept its result from run ${shortRunId(event.payload.fromRunId)}: it succeeded there and does not run again`, tone: "good" };
     case "node-failed": {

@@ -11,6 +11,7 @@ const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
   tool: "Tool",
   webhook: "Webhook",
   schedule: "Schedule",
+  subworkflow: "Sub-workflow",
 };
 
 /** A node's name for people: its label, else its tool's title, else its kind. Never a raw tool name. */
@@ -40,6 +41,8 @@ export function nodeSubtitle(node: WorkflowNode, titles: ToolTitles): string | u
       return `${node.methods.join(", ")} /hooks/${hookPath(node)}`;
     case "schedule":
       return scheduleSubtitle(node);
+    case "subworkflow":
+      return node.version === "published" ? "Calls a workflow's published version" : `Calls version ${node.version} of a workflow`;
   }
 }
 

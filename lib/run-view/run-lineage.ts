@@ -21,11 +21,13 @@ export function runStartedFrom(source: { runId: string; kind: RunSourceKind }): 
       return `${run} again, with the same inputs`;
     case "error-workflow":
       return `the error workflow of ${run}`;
+    case "sub-workflow":
+      return `called by a step of ${run}`;
   }
 }
 
 /** A run made from another, in a few words for the list on that run's page. */
-export const RERUN_KIND_WORDS: Record<Exclude<RunSourceKind, "error-workflow">, string> = {
+export const RERUN_KIND_WORDS: Record<Exclude<RunSourceKind, "error-workflow" | "sub-workflow">, string> = {
   "retry-from-failure": "Retry from the failed step",
   "run-again": "Run again",
 };

@@ -1,6 +1,7 @@
 import { ERROR_WORKFLOW_INPUTS, type ErrorWorkflowInputs } from "@/lib/contracts/run-trigger";
 import type { StudioDatabase } from "@/lib/persistence";
 import { NotFoundError } from "@/lib/persistence/errors";
+import { findCalledVersion } from "@/lib/persistence/child-run-queries";
 import { errorWorkflowRunOf, findErrorWorkflowVersion } from "@/lib/persistence/run-queries";
 import type { RunFailureReport } from "@/lib/workflow/run-engine";
 import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
@@ -12,7 +13,7 @@ import type { RunDriver } from "./run-driver";
  * choice, and starting one when a run fails.
  */
 
-/** Looks other workflows up for validation, as their runs as an error workflow would start them. */
+/** Looks other workflows up for validation, as their runs as an error workflow or a Sub-workflow step's call would start them. */
 export function workflowLookup(database: StudioDatabase, selfId: string | null): WorkflowLookup {
   return {
     selfId,
@@ -22,6 +23,15 @@ export function workflowLookup(database: StudioDatabase, selfId: string | null):
         return { name: version.workflowName, inputFields: inputFieldsOf(version.definition) };
       } catch (error) {
         if (NotFoundError.isInstance(error)) return null;
+        throw error;
+      }
+    },
+    findCallable: async (id, version) => {
+      try {
+        const found = await findCalledVersion(id, version, database);
+        return { name: found.workflowName, version: found.version, unpublished: found.unpublished, definition: found.definition };
+      } catch (error) {
+        if (NotFoundError.isInstance(error)) return error.kind === "workflow" ? "no-workflow" : "no-version";
         throw error;
       }
     },

@@ -515,6 +515,24 @@ describe("RunEngine as a worker drives runs (drive, parkWhenWaiting)", () => {
     expect((await readEvents(runId, 0, 1000, temp.database)).length).toBe(types.length);
   });
 
+  it("a step waiting for a person at shutdown stays waiting, its approval pending, instead of failing: the run is handed back as it was", async () => {
+    const studio = newEngine();
+    const workflow = await createWorkflow(writeWorkflow("default", "handed-back-waiting.txt"), temp.database);
+    const { runId } = await createRun(workflow.id, { name: "Lin" }, {}, temp.database);
+    const asked = nextEvent(runId, "run-awaiting-input");
+    await studio.start(runId);
+    await asked;
+    await studio.handBackAll(30_000);
+    const detail = await getRunDetail(runId, temp.database);
+    expect(detail.status).toBe("awaiting_input");
+    expect(detail.steps.find((step) => step.nodeId === "write")).toMatchObject({ status: "waiting", error: null });
+    expect(detail.approvals.map((approval) => approval.status)).toEqual(["pending"]);
+    expect(existsSync(path.join(workRoot, "handed-back-waiting.txt"))).toBe(false);
+    const next = newEngine();
+    expect(await next.resumeAll()).toContain(runId);
+    await next.cancel(runId, null);
+  });
+
   it("hands a run back at shutdown only once its step in flight is stored as finished, so the next drive does not find it cut off", async () => {
     // A step the test lets finish, and a store whose commit of that step's success the test holds.
     let releaseStep!: () => void;

@@ -1,10 +1,7 @@
 import { PERSON_TRIGGER, type RunTrigger } from "@/lib/contracts/run-trigger";
 import { findRunnableVersion, type RunDetail, type RunnableVersion, type RunStart } from "@/lib/persistence/run-queries";
-import { inputFieldsOf, runInputsSchema } from "@/lib/workflow/run-inputs";
 import type { StartRunBody } from "@/lib/validations/run";
-import { HttpError, toApiIssues } from "./http";
-import { workflowLookup } from "./error-workflows";
-import { validateForRun } from "./run-validation";
+import { checkRunStart } from "./run-start-checks";
 import { startStudio } from "./studio";
 
 /**
@@ -24,23 +21,6 @@ export async function startRun(workflowId: string, body: StartRunBody, trigger: 
  */
 export async function startCheckedRun(version: RunnableVersion, given: Record<string, unknown>, start: Omit<RunStart, "withinTransaction">): Promise<RunDetail> {
   const studio = await startStudio();
-  const definition = version.definition;
-  const inputs = runInputsSchema(inputFieldsOf(definition)).safeParse(given);
-  if (!inputs.success) {
-    const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
-    throw new HttpError(422, `The run's inputs are not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
-  }
-  const validation = await validateForRun(version.versionId, definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, version.workflowId) });
-  if (!validation.valid) {
-    const errors = validation.problems.filter((problem) => problem.severity === "error");
-    throw new HttpError(422, `The workflow cannot run yet: ${errors.map((problem) => describe(problem)).join("; ")}`, {
-      problems: validation.problems,
-    });
-  }
-  return studio.runs.start(version, inputs.data, start);
-}
-
-function describe(problem: { nodeId: string | null; field: string | null; message: string }): string {
-  const where = [problem.nodeId, problem.field].filter(Boolean).join(".");
-  return where ? `${where}: ${problem.message}` : problem.message;
+  const inputs = await checkRunStart(version, given, { pool: studio.pool(), secrets: studio.secrets, database: studio.database });
+  return studio.runs.start(version, inputs, start);
 }

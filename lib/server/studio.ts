@@ -10,6 +10,7 @@ import { RunEngine } from "@/lib/workflow/run-engine";
 import { prepareAccess } from "./access/announce";
 import { seedExampleWorkflows } from "./example-workflows";
 import { errorWorkflowStarter } from "./error-workflows";
+import { studioChildRuns } from "./sub-workflows";
 import { mayStart } from "./mcp-servers";
 import { sweepOldDeliveries } from "./hooks/delivery-sweep";
 import { HOOKS_HANDLER_KEY, serveHook } from "./hooks/transport";
@@ -109,7 +110,9 @@ async function boot(role: StudioRole): Promise<Studio> {
   let startRuns: RunDriver | null = null;
   const startErrorWorkflow = errorWorkflowStarter(database, () => startRuns!);
   if (!shared) {
-    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log, startErrorWorkflow });
+    // One engine drives every run here: a child's end wakes its parent's step in the same engine.
+    const childRuns = studioChildRuns({ database, runs: () => startRuns!, pool, secrets });
+    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log, startErrorWorkflow, childRuns });
     const runs = new LocalRunDriver(engine, database);
     startRuns = runs;
     const resumed = await engine.resumeAll();
@@ -132,6 +135,14 @@ async function boot(role: StudioRole): Promise<Studio> {
     log,
     parkWhenWaiting: true,
     startErrorWorkflow,
+    // A parent parked while its child ran is driven on by a job its child's end sends (again by any later drive of the finished child).
+    childRuns: studioChildRuns({
+      database,
+      runs: () => startRuns!,
+      pool,
+      secrets,
+      driveRun: (runId) => database.$transaction((transaction) => queue.sendWithin(transaction, runId)),
+    }),
   });
   const relay = new EventRelay(bus, (runId, afterSeq, limit) => readEvents(runId, afterSeq, limit, database), log);
   const notifications: RunNotifications = await listenForRunNotifications(url, {

@@ -12,11 +12,12 @@ import {
   type StepErrorOutput,
 } from "@/lib/contracts/execution-settings";
 import { PERSON_TRIGGER, RUN_TRIGGER_LABELS, type RunTrigger } from "@/lib/contracts/run-trigger";
-import { executionOf, startsRunsOf } from "@/nodes/definitions";
+import { executionOf, resumesInPlace, startsRunsOf } from "@/nodes/definitions";
 import type { NodeExecutionContext, StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
 import type { AgentModelFactory } from "./agent/agent-model";
 import { ApprovalWaits, type ApprovalAnnouncement, type WaitingRun } from "./approvals/approval-waits";
+import { ChildRunWaits, type ChildRunOutcome, type ChildRuns } from "./child-runs";
 import { StepDeadline, systemClock, type Clock } from "./clock";
 import type { WorkflowDefinition, WorkflowNode } from "./definition";
 import type { RunEventBus } from "./event-bus";
@@ -67,6 +68,8 @@ export interface RunEngineOptions {
    * started before rather than start a second. Absent: error workflows do not run.
    */
   startErrorWorkflow?: (failure: RunFailureReport) => Promise<string | null>;
+  /** Starts and reads the runs Sub-workflow steps call; absent (a file run by the CLI): such steps fail saying so. */
+  childRuns?: ChildRuns;
 }
 
 /** What an error workflow is told about the run that failed. */
@@ -251,6 +254,8 @@ class ActiveRun {
 export class RunEngine {
   private readonly active = new Map<string, ActiveRun>();
   private readonly approvals: ApprovalWaits;
+  /** Sub-workflow steps of runs here waiting for their child runs. */
+  private readonly childWaits = new ChildRunWaits();
   private readonly workingDirectory: string;
   private readonly clock: Clock;
 
@@ -291,7 +296,11 @@ export class RunEngine {
     const driver = randomUUID();
     await this.options.store.claimRun(runId, driver);
     const run = await this.activate(runId, { continueParked: true });
-    if (!run) return "finished";
+    if (!run) {
+      // A job for a finished run: if a step of another run called it, that run must hear of its end (a crash may have cut the first word off).
+      await this.options.childRuns?.finished(runId);
+      return "finished";
+    }
     run.driver = driver;
     const onAbort = () => {
       // Said on the log: a step cut off here is reported as interrupted by whoever drives the run next.
@@ -327,6 +336,7 @@ export class RunEngine {
       if (run.finished) continue;
       run.handingBack = true;
       this.approvals.releaseRun(run.runId);
+      this.childWaits.releaseRun(run.runId);
       // A step waiting for its next attempt is stored as such (with when it is due): it goes on wherever the run is driven next.
       for (const wait of run.retryWaits.values()) wait.abort();
       this.pump(run);
@@ -418,6 +428,7 @@ export class RunEngine {
     run.parked = true;
     if (options.abortTools) run.abort.abort();
     this.approvals.releaseRun(run.runId);
+    this.childWaits.releaseRun(run.runId);
     this.pump(run);
   }
 
@@ -466,6 +477,7 @@ export class RunEngine {
     run.cancelled = true;
     run.cancelledBy = by;
     run.abort.abort();
+    this.childWaits.cancelRun(run.runId);
     await this.approvals.cancelRun(this.waitingRun(run));
     this.pump(run);
     await run.settled;
@@ -535,6 +547,11 @@ export class RunEngine {
     run.cancelRequest = loaded.cancelRequest ?? null;
     run.nothingCutOff = options.continueParked === true && !steps.some((step) => step.status === "running");
     if (run.nothingCutOff) for (const step of steps) if (step.status === "waiting") run.storedWaiting.add(step.nodeId);
+    // A step that waits on something stored under its attempt (a Sub-workflow step's child run) picks that attempt up again.
+    for (const step of steps) {
+      const kind = run.nodes.get(step.nodeId)?.kind;
+      if ((step.status === "running" || step.status === "waiting") && kind && resumesInPlace(kind)) run.storedWaiting.add(step.nodeId);
+    }
     run.grants = await this.options.store.listGrants(record.workflowId);
     // A run with events may be resuming: learn which approvals it already announced.
     if (record.lastSeq > 0) run.announced = await this.options.store.announcedApprovals(runId);
@@ -780,6 +797,9 @@ export class RunEngine {
       signal,
       cancelled: () => run.cancelled,
       waitFor: (request) => this.awaitApproval(run, request),
+      attempt: run.attempts[node.id] ?? 1,
+      ...(this.options.childRuns ? { childRuns: this.options.childRuns } : {}),
+      waitForChildRun: (childRunId) => this.awaitChildRun(run, node.id, childRunId),
       emit: (type, payload) => this.emit(run, [{ type, nodeId: node.id, payload } as PendingEvent]),
       log: (message, error) => this.options.log?.(message, error),
       attachedTools: () =>
@@ -827,6 +847,40 @@ export class RunEngine {
    */
   private awaitApproval(run: ActiveRun, request: ApprovalRequest): Promise<ApprovalRecord> {
     return this.approvals.await(this.waitingRun(run), request);
+  }
+
+  /**
+   * Waits for a child run a Sub-workflow step started. Its end may be stored
+   * already (a replay); otherwise the step is stored as waiting, and counts as
+   * waiting for the park rule: with workers the run is let go, and the child's
+   * end drives it on (ChildRuns.finished), when the replayed step finds the
+   * stored outcome here.
+   */
+  private async awaitChildRun(run: ActiveRun, nodeId: string, childRunId: string): Promise<ChildRunOutcome> {
+    const childRuns = this.options.childRuns;
+    if (!childRuns) throw new Error("This engine cannot run Sub-workflow steps (no childRuns option)");
+    // Before the stored outcome is read: an end recorded in between still wakes it.
+    const wait = this.childWaits.register(run.runId, childRunId);
+    let counted = false;
+    try {
+      if (run.cancelled) throw new RunCancelled();
+      if (run.parked || run.handingBack) throw new ParkedRun();
+      const stored = await childRuns.outcome(childRunId);
+      if (stored) return stored;
+      run.statuses[nodeId] = "waiting";
+      run.storedWaiting.delete(nodeId);
+      run.waiting += 1;
+      counted = true;
+      await this.emit(run, [], undefined, [{ nodeId, status: "waiting" }]);
+      this.parkIfAllWaiting(run);
+      return await wait.promise;
+    } finally {
+      wait.dispose();
+      if (counted) {
+        run.waiting = Math.max(0, run.waiting - 1);
+        if (run.statuses[nodeId] === "waiting") run.statuses[nodeId] = "running";
+      }
+    }
   }
 
   /** The run as the approval waits see it: what they announce is stored with the state it changes. */
@@ -881,6 +935,10 @@ export class RunEngine {
     run.finished = true;
     const error = result.error ?? null;
     const errorWorkflowRunId = status === "failed" ? await this.startErrorWorkflow(run, error ?? "The run failed.") : null;
+    // Before its end is recorded, so a restart in between records it again and cancels them then.
+    if (status === "cancelled") await this.cancelChildren(run);
+    const stopping = stoppingFailure(run);
+    const errorKind = status === "failed" ? (stopping ? (run.errorKinds[stopping] ?? "failed") : "failed") : status === "cancelled" ? "cancelled" : null;
     const event: PendingEvent =
       status === "succeeded"
         ? { type: "run-succeeded", nodeId: null, payload: { output: result.output ?? null } }
@@ -892,8 +950,20 @@ export class RunEngine {
         status,
         output: result.output ?? null,
         error: result.error ?? null,
+        errorKind,
         finishedAt: now(),
       });
+      // A step of a run here that called this one goes on; one driven elsewhere hears through childRuns.
+      const outcome: ChildRunOutcome =
+        status === "succeeded" ? { status, output: result.output ?? null } : { status: status === "cancelled" ? "cancelled" : "failed", error: error ?? "The run failed.", errorKind };
+      this.childWaits.finished(run.runId, outcome);
+      if (run.source?.kind === "sub-workflow") {
+        // Not heard: the drive fails (crashed), so its job runs again and the next drive of the finished run says it again.
+        await this.options.childRuns?.finished(run.runId).catch((error: unknown) => {
+          this.options.log?.(`Could not tell the run that called run ${run.runId} that it finished`, error);
+          run.crashed = error;
+        });
+      }
     } catch (error) {
       this.options.log?.(`Could not record the end of run ${run.runId}`, error);
     } finally {
@@ -911,7 +981,7 @@ export class RunEngine {
   private async startErrorWorkflow(run: ActiveRun, runError: string): Promise<string | null> {
     const errorWorkflowId = run.definition.errorWorkflowId;
     if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow") return null;
-    const nodeId = run.graph.nodeIds.find((id) => run.statuses[id] === "failed" && (run.failures[id] ?? "stop") === "stop") ?? null;
+    const nodeId = stoppingFailure(run);
     try {
       return await this.options.startErrorWorkflow({
         runId: run.runId,
@@ -925,6 +995,16 @@ export class RunEngine {
     } catch (error) {
       this.options.log?.(`Could not start the error workflow of run ${run.runId}`, error);
       return null;
+    }
+  }
+
+  /** A cancelled run's Sub-workflow steps' runs are cancelled with it. */
+  private async cancelChildren(run: ActiveRun): Promise<void> {
+    if (!this.options.childRuns || !run.definition.nodes.some((node) => node.kind === "subworkflow")) return;
+    try {
+      await this.options.childRuns.cancelChildren(run.runId, run.cancelledBy);
+    } catch (error) {
+      this.options.log?.(`Could not cancel the runs called by run ${run.runId}`, error);
     }
   }
 
@@ -981,6 +1061,11 @@ function startEvents(run: ActiveRun, options: { withTrigger: boolean }): Pending
     return fromRunId && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId, output } }] : [];
   });
   return [started, ...carried];
+}
+
+/** The first node whose failure stopped the run (the error workflow's `nodeId`, the run's error kind); null when none did. */
+function stoppingFailure(run: ActiveRun): string | null {
+  return run.graph.nodeIds.find((id) => run.statuses[id] === "failed" && (run.failures[id] ?? "stop") === "stop") ?? null;
 }
 
 /** A node-started event's tool and operation, for a tool node. */
@@ -1047,6 +1132,11 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
 /** The plan a person approves in plan mode: each step in order, with what it will be given. */
 function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {
   const lines = definition.nodes.flatMap((node, index): string[] => {
+    // A called workflow runs under its own mode and guardrails: the plan says it is called, and with what.
+    if (node.kind === "subworkflow") {
+      const version = node.version === "published" ? "its published version" : `version ${node.version}`;
+      return [`${index + 1}. ${node.label ?? "Sub-workflow"}: calls the workflow ${node.workflowId} (${version}) with ${JSON.stringify(node.inputs)}`];
+    }
     if (node.kind !== "tool") return [];
     const tool = pool.get(node.tool);
     const operation = node.operation && tool?.operations?.[node.operation] ? ` — ${tool.operations[node.operation]!.title}` : "";

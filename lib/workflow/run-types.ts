@@ -62,6 +62,8 @@ export interface RunChange {
   status?: RunStatus;
   output?: unknown;
   error?: string | null;
+  /** A failed run's error kind: its first stopping step's (a Sub-workflow step that called it fails with it). */
+  errorKind?: StepErrorKind | null;
   finishedAt?: string | null;
 }
 

@@ -1,13 +1,15 @@
 // What a node's executor (nodes/<kind>/server.ts) may throw for the engine to
 // interpret; anything else thrown is reported as an internal error and logged.
-import { isRetryable, type ToolErrorKind } from "@/lib/tools/contracts";
+import { isRetryable, TOOL_ERROR_KINDS, type ToolErrorKind } from "@/lib/tools/contracts";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { formatDuration } from "@/lib/run-view/format-time";
 
 /**
  * A step failure: its message becomes the node's error; `input` is what the
  * step was given, when known; `kind` and `retryable` (a tool's, from its
- * ToolResult) decide whether its retry policy tries it again.
+ * ToolResult) decide whether its retry policy tries it again. A kind that is
+ * not a tool's (a called workflow's `template` or `internal` failure) is
+ * never retried.
  */
 export class StepFailure extends Error {
   readonly kind: StepErrorKind;
@@ -16,12 +18,16 @@ export class StepFailure extends Error {
   constructor(
     message: string,
     readonly input?: unknown,
-    failure: { kind?: ToolErrorKind | null; retryable?: boolean } = {},
+    failure: { kind?: StepErrorKind | null; retryable?: boolean } = {},
   ) {
     super(message);
     this.kind = failure.kind ?? "failed";
-    this.retryable = isRetryable(failure.kind ?? "failed", failure.retryable);
+    this.retryable = isToolErrorKind(this.kind) ? isRetryable(this.kind, failure.retryable) : false;
   }
+}
+
+function isToolErrorKind(kind: StepErrorKind): kind is ToolErrorKind {
+  return (TOOL_ERROR_KINDS as readonly string[]).includes(kind);
 }
 
 /**

@@ -1,15 +1,27 @@
 import { ON_ERROR_CHOICES, type RetryPolicy } from "@/lib/contracts/execution-settings";
 import { ERROR_WORKFLOW_INPUTS } from "@/lib/contracts/run-trigger";
 import { executionOf, handlesFailures, nodeKindDefinitions } from "@/nodes/definitions";
+import type { CalledVersion } from "./child-runs";
 import type { InputField, WorkflowDefinition } from "./definition";
 import { isErrorEdge, type WorkflowGraph } from "./scheduler";
 
-/** Another workflow, as the error workflow check needs it: its name and the run inputs its runs ask for. */
+/** Other workflows, as the error workflow and Sub-workflow checks need them. */
 export interface WorkflowLookup {
-  /** The id of the workflow being checked, when it has one (a saved workflow): it cannot be its own error workflow. */
+  /** The id of the workflow being checked, when it has one (a saved workflow): it cannot be its own error workflow, nor call itself. */
   selfId: string | null;
   /** The workflow `id` as its error workflow would run it (its published version, else its latest), or null when there is none. */
   find: (id: string) => Promise<{ name: string; inputFields: readonly InputField[] } | null>;
+  /** The version of workflow `id` a Sub-workflow step calls; absent: Sub-workflow steps' callees are not checked. */
+  findCallable?: (id: string, version: CalledVersion) => Promise<CallableWorkflow | "no-workflow" | "no-version">;
+}
+
+/** A saved version a Sub-workflow step would call. */
+export interface CallableWorkflow {
+  name: string;
+  version: number;
+  /** Asked for its published version, but none is published: its newest saved version stands in (as for an error workflow). */
+  unpublished: boolean;
+  definition: WorkflowDefinition;
 }
 
 type Report = (nodeId: string | null, field: string | null, message: string) => void;

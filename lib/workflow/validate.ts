@@ -43,7 +43,7 @@ export interface ValidationOptions {
   pool: ToolPool;
   /** Looks up stored secrets, to tell set from usable. */
   secrets: SecretResolver;
-  /** Finds other workflows, to check the error workflow; absent (a file run by the CLI): that check is left out. */
+  /** Finds other workflows, to check the error workflow and the workflows Sub-workflow steps call; absent (a file run by the CLI): those checks are left out. */
   workflows?: WorkflowLookup;
 }
 
@@ -124,6 +124,7 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
       problems,
       requirements,
       checkTemplates,
+      ...(options.workflows ? { workflows: options.workflows } : {}),
     });
   }
   return { problems, requirements };

@@ -7,7 +7,7 @@ import { fieldName } from "@/lib/workflow/field-path";
 import { maskSecretInputs } from "@/lib/workflow/mask-secret-inputs";
 import { nodeProgressOf } from "@/lib/workflow/node-progress";
 import type { StepOutput } from "@/lib/workflow/run-types";
-import { RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
+import { ParkedRun, RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
 import { findReferences, resolveTemplates } from "@/lib/workflow/templates";
 import type { WorkflowRequirement } from "@/lib/workflow/validate";
 import type { NodeExecutionContext, NodeKindServer, NodeValidationContext, StepResult } from "../node-kind-server";
@@ -162,8 +162,14 @@ async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promi
   const boundArgs = node.operation ? { ...resolved, operation: node.operation } : resolved;
   const recordedArgs = maskSecretInputs(tool, boundArgs);
 
+  // A wait let go by this process (a park, a shutdown) reaches the tool as a failed request; it is no failure of the step.
+  let letGo = false;
   const io = new ApprovalIOHandler(
-    (request) => context.waitFor(request),
+    (request) =>
+      context.waitFor(request).catch((error: unknown) => {
+        if (error instanceof ParkedRun) letGo = true;
+        throw error;
+      }),
     { runId: context.runId, nodeId: node.id },
     { tool, operation: node.operation, arguments: recordedArgs },
     (message) => context.emit("node-notified", { message }),
@@ -190,6 +196,7 @@ async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promi
   const exclusive = !tool.isConcurrencySafe(boundArgs as never);
   const result = await context.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));
   if (context.cancelled()) throw new RunCancelled();
+  if (letGo) throw new ParkedRun();
   if (result.isError) throw new StepFailure(result.content, recordedArgs, { kind: result.errorKind, retryable: result.retryable });
   const output: StepOutput = { content: result.content };
   if (result.data !== undefined) output.data = result.data;
