@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import { ApprovalSummarySchema } from "./approval";
 import { StepErrorKindSchema } from "./execution-settings";
-import { RunSourceKindSchema, StepOutputSchema } from "./run";
+import { CarriedAsSchema, RunSourceKindSchema, StepOutputSchema } from "./run";
 import { RunTriggerSchema } from "./run-trigger";
 
 /**
@@ -97,7 +97,8 @@ export const RUN_EVENT_PAYLOADS = {
   "node-notified": z.object({ message: z.string() }),
   "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
   /** A retry from the failed step kept this step's result from run `fromRunId`: it succeeded there and does not run again. */
-  "node-carried-over": z.object({ fromRunId: z.string(), output: StepOutputSchema }),
+  /** `fromRunId`: the run whose result is kept (null for values typed for a test run); `as`: kept from a pin or typed values rather than that run. */
+  "node-carried-over": z.object({ fromRunId: z.string().nullable(), as: CarriedAsSchema.optional(), output: StepOutputSchema }),
   /**
    * `handledBy`: the run goes on despite the failure: the steps after it read
    * the error (`continue`), or its error path is taken (`error-edge`).

@@ -1,6 +1,6 @@
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
-import type { NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { CarriedAs, NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
 
@@ -50,8 +50,10 @@ export interface StepView {
   agent?: AgentActivity;
   /** For a tool attached to an agent: the agent's node id (the tool is not a step of its own). */
   attachedTo?: string;
-  /** The run whose result this step kept (a retry from the failed step): it did not run in this run. */
+  /** The run whose result this step kept (a retry from the failed step; a pin's source run): it did not run in this run. */
   carriedFrom: string | null;
+  /** A test run kept it from the node's pin or from typed values instead of running it. */
+  carriedAs: CarriedAs | null;
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -87,6 +89,7 @@ export function emptyStep(): StepView {
     startedAt: null,
     finishedAt: null,
     carriedFrom: null,
+    carriedAs: null,
   };
 }
 
@@ -108,6 +111,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       startedAt: step.startedAt,
       finishedAt: step.finishedAt,
       carriedFrom: step.carriedFromRunId,
+      carriedAs: step.carriedAs,
     };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
@@ -221,6 +225,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         error: null,
         errorKind: null,
         carriedFrom: event.payload.fromRunId,
+        carriedAs: event.payload.as ?? null,
       }));
     case "node-failed":
       return updateStep(withdrawApprovals(next, event.nodeId), event.nodeId, (step) => ({

@@ -103,8 +103,10 @@ export interface CreatedRun {
   triggerPayload?: unknown;
   /** The run it repeats, and how (a retry from the failure, a run again). */
   source?: { runId: string; kind: RunSourceKind } | null;
-  /** Steps it keeps from that run, written succeeded with it: they do not run here. */
+  /** Steps it keeps from that run (or, a test run, from pins and typed values), written succeeded with it: they do not run here. */
   carried?: readonly CarriedStep[];
+  /** Nodes a test run leaves out, written skipped with it: they do not run here. */
+  excluded?: readonly string[];
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -143,8 +145,10 @@ class ActiveRun {
   triggerPayload: unknown = null;
   /** The run it repeats, and how; announced with its start. */
   source: { runId: string; kind: RunSourceKind } | null = null;
-  /** Steps whose results it kept from another run (node id -> that run's id): announced with its start, never run here. */
-  readonly carried = new Map<string, string>();
+  /** Steps whose results it kept from another run, a pin or typed values (node id -> where from): announced with its start, never run here. */
+  readonly carried = new Map<string, Pick<CarriedStep, "fromRunId" | "as">>();
+  /** Nodes a test run leaves out (not on its way to the node it tests): announced as skipped with its start, never run here. */
+  readonly excluded = new Set<string>();
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
@@ -488,7 +492,11 @@ export class RunEngine {
     run.source = created.source ?? null;
     for (const step of created.carried ?? []) {
       run.succeeded(step.nodeId, step.output);
-      run.carried.set(step.nodeId, step.fromRunId);
+      run.carried.set(step.nodeId, { fromRunId: step.fromRunId, ...(step.as ? { as: step.as } : {}) });
+    }
+    for (const nodeId of created.excluded ?? []) {
+      run.skipped(nodeId);
+      run.excluded.add(nodeId);
     }
     run.grants = await this.options.store.listGrants(created.workflowId);
     this.active.set(runId, run);
@@ -524,7 +532,11 @@ export class RunEngine {
         run.interrupted.push(step.nodeId);
         continue;
       }
-      if (step.status === "succeeded" && step.carriedFromRunId) run.carried.set(step.nodeId, step.carriedFromRunId);
+      if (step.status === "succeeded" && (step.carriedFromRunId || step.carriedAs)) {
+        run.carried.set(step.nodeId, { fromRunId: step.carriedFromRunId, ...(step.carriedAs ? { as: step.carriedAs } : {}) });
+      }
+      // A test run not yet announced: what it left out was written skipped with it.
+      if (step.status === "skipped" && record.lastSeq === 0 && record.trigger.testOf) run.excluded.add(step.nodeId);
       if (step.status === "succeeded" && step.output) run.succeeded(step.nodeId, step.output);
       else if (step.status === "skipped") run.skipped(step.nodeId);
       else if (step.status === "succeeded") run.statuses[step.nodeId] = step.status;
@@ -976,11 +988,14 @@ function startEvents(run: ActiveRun, options: { withTrigger: boolean }): Pending
   };
   // In the workflow's order, whatever order the steps were read in.
   const carried = run.definition.nodes.flatMap(({ id: nodeId }): PendingEvent[] => {
-    const fromRunId = run.carried.get(nodeId);
+    const from = run.carried.get(nodeId);
     const output = run.outputs[nodeId];
-    return fromRunId && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId, output } }] : [];
+    return from && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId: from.fromRunId, ...(from.as ? { as: from.as } : {}), output } }] : [];
   });
-  return [started, ...carried];
+  const excluded = run.definition.nodes.flatMap(({ id: nodeId }): PendingEvent[] =>
+    run.excluded.has(nodeId) ? [{ type: "node-skipped", nodeId, payload: { reason: "not part of this test run" } }] : [],
+  );
+  return [started, ...carried, ...excluded];
 }
 
 /** A node-started event's tool and operation, for a tool node. */
