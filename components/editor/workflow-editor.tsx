@@ -41,6 +41,7 @@ import { useEditorDocument } from "./use-editor-document";
 import { useValidation } from "./use-validation";
 import { VersionsDialog } from "./versions-dialog";
 import { WebhookListeningProvider } from "./webhook-listening";
+import { TestRunsProvider, useWorkflowPins } from "./test-runs";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -94,9 +95,12 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
   const [nodeMapper] = useState(createFlowNodeMapper);
   const [mapEdges] = useState(createFlowEdgeMapper);
+  const workflowPins = useWorkflowPins(workflowId);
+  // A set that changes only when the pins do: the mapper compares each card's mark.
+  const pinned = useMemo(() => new Set(workflowPins.pins.keys()), [workflowPins.pins]);
   const flowNodes = useMemo(
-    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes }),
-    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes],
+    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes, pinned }),
+    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes, pinned],
   );
 
   // Once the canvas is drawn and the browser has nothing else to do, the node inspector's code comes in.
@@ -476,6 +480,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
 
   return (
     <WebhookListeningProvider workflowId={workflowId} saveDraft={saveDraft}>
+    <TestRunsProvider workflowId={workflowId} pins={workflowPins.pins} reloadPins={workflowPins.reload} saveDraft={saveDraft}>
       <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
         <EditorToolbar
           name={definition.name}
@@ -583,6 +588,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onProblems={validation.showProblems}
         />
       </div>
+    </TestRunsProvider>
     </WebhookListeningProvider>
   );
 }

@@ -34,11 +34,17 @@ export const PinRecordSchema = z.object({
 });
 export type PinRecord = z.infer<typeof PinRecordSchema>;
 
-/** PUT /api/workflows/{id}/pins/{nodeId}: pin JSON, or the node's output in a run. */
-export const PinBodySchema = z.union([
-  z.strictObject({ output: PinnedOutputSchema }),
-  z.strictObject({ fromRunId: z.string().min(1).max(200).describe("The run whose output of this node to pin") }),
-]);
+/** PUT /api/workflows/{id}/pins/{nodeId}: pin JSON (`output`), or the node's output in a run (`fromRunId`); one of the two. */
+export const PinBodySchema = z
+  .strictObject({
+    output: PinnedOutputSchema.optional().describe("The output to pin, as typed"),
+    fromRunId: z.string().min(1).max(200).optional().describe("The run whose output of this node to pin"),
+  })
+  .superRefine((body, context) => {
+    if ((body.output === undefined) === (body.fromRunId === undefined)) {
+      context.addIssue({ code: "custom", path: ["output"], message: "give either output (the JSON to pin) or fromRunId (a run whose output of this step to pin)" });
+    }
+  });
 export type PinBody = z.infer<typeof PinBodySchema>;
 
 /** POST /api/workflows/{id}/pins: Copy to editor, every succeeded step of a run (or those named) pinned at once. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StepOutputSchema } from "./run";
 
 /** Where a node on a test run's way gets its output: it runs, it is kept (its pin, the last run, typed values), or it has none yet. */
 export const TEST_RUN_SOURCES = ["runs", "pin", "last-run", "typed", "missing"] as const;
@@ -18,5 +19,7 @@ export const TestRunPreviewSchema = z.object({
   /** The inputs it would run with, and from where: the workflow's newest run, else the input fields' defaults. */
   inputs: z.record(z.string(), z.unknown()),
   inputsFrom: z.enum(["last-run", "defaults"]),
+  /** The tested node's own newest output in the workflow's runs (what "Pin the last output" pins), or null. */
+  latest: z.object({ runId: z.string(), output: StepOutputSchema }).nullable(),
 });
 export type TestRunPreview = z.infer<typeof TestRunPreviewSchema>;

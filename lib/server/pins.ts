@@ -36,13 +36,14 @@ export async function pinNode(workflowId: string, nodeId: string, body: PinBody)
   }
   let output: PinnedOutput;
   let fromRunId: string | null = null;
-  if ("output" in body) {
+  if (body.output !== undefined) {
     output = body.output;
   } else {
-    const run = await runOf(workflowId, body.fromRunId, studio.database);
+    const runId = body.fromRunId!;
+    const run = await runOf(workflowId, runId, studio.database);
     const step = run.steps.find((each) => each.nodeId === nodeId);
     if (!step || step.status !== "succeeded" || step.output === null) {
-      throw new HttpError(422, `Step "${nodeId}" did not succeed in run ${body.fromRunId}, so it has no output to pin.`, {
+      throw new HttpError(422, `Step "${nodeId}" did not succeed in run ${runId}, so it has no output to pin.`, {
         issues: [{ path: "fromRunId", message: `step "${nodeId}" has no output in that run`, code: "custom" }],
       });
     }

@@ -28,6 +28,7 @@ export async function previewTestRun(workflowId: string, query: TestRunQuery): P
   const version = await findRunnableVersion(workflowId, undefined, studio.database);
   const plan = await planFor(version, query.nodeId, query.mode, new Map(), studio.database);
   const lastInputs = await newestRunInputs(workflowId, studio.database);
+  const own = (await newestStepOutputs(workflowId, [query.nodeId], studio.database)).get(query.nodeId);
   return {
     nodeId: query.nodeId,
     mode: query.mode,
@@ -36,6 +37,7 @@ export async function previewTestRun(workflowId: string, query: TestRunQuery): P
     missing: plan.missing,
     inputs: lastInputs ?? {},
     inputsFrom: lastInputs ? "last-run" : "defaults",
+    latest: own ? { runId: own.runId, output: own.output } : null,
   };
 }
 
