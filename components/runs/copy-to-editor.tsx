@@ -9,6 +9,7 @@ import type { PinRecord } from "@/lib/contracts/pins";
 import type { StepRecord } from "@/lib/contracts/run";
 import { shortRunId } from "@/lib/run-view/run-lineage";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { pinnableNodeIds } from "@/lib/workflow/test-run-plan";
 
 interface CopyToEditorProps {
   runId: string;
@@ -50,7 +51,7 @@ export function CopyToEditor({ runId, workflowId, steps, labelOf }: CopyToEditor
         api<{ pins: PinRecord[] }>(`${base}/pins`),
         api<{ workflow: { definition: WorkflowDefinition } }>(base),
       ]);
-      const inDraft = new Set(workflow.definition.nodes.map((node) => node.id));
+      const inDraft = new Set(pinnableNodeIds(workflow.definition));
       const pinned = new Map(pins.map((pin) => [pin.nodeId, pin]));
       setPlan(steps.filter((step) => step.status === "succeeded" && step.output !== null && inDraft.has(step.nodeId)).map((step) => ({ nodeId: step.nodeId, replaces: pinned.get(step.nodeId) })));
     } catch (caught) {

@@ -5,7 +5,7 @@ import { getWorkflow, listSecrets, resolveSecret, type StudioDatabase } from "@/
 import { deletePin, listPins, pinnedPart, putPins } from "@/lib/persistence/pin-store";
 import { getRunDetail } from "@/lib/persistence/run-queries";
 import { fieldPath } from "@/lib/tools/validation";
-import { buildGraph } from "@/lib/workflow/scheduler";
+import { pinnableNodeIds } from "@/lib/workflow/test-run-plan";
 import { storedSecretsIn } from "@/lib/workflow/secret-looking";
 import { HttpError, toApiIssues } from "./http";
 import { startStudio } from "./studio";
@@ -96,10 +96,14 @@ export async function pinRunOutputs(workflowId: string, body: PinsFromRunBody): 
   return { pinned: pinned.map((pin) => pin.nodeId), refused, pins: await listPins(workflowId, studio.database) };
 }
 
-/** The steps of the workflow's newest version (attached tools are the agent's, not steps). */
+/**
+ * The steps of the workflow's newest version that a pin can stand in for:
+ * not tools attached to an agent (the agent's, not steps), not the run inputs
+ * (a test run hands on its own inputs; a pin there would never be used).
+ */
 async function pinnableNodes(workflowId: string, database: StudioDatabase): Promise<Set<string>> {
-  const workflow = await getWorkflow(workflowId, database);
-  return new Set(buildGraph(workflow.definition).nodeIds);
+  const { definition } = await getWorkflow(workflowId, database);
+  return new Set(pinnableNodeIds(definition));
 }
 
 async function runOf(workflowId: string, runId: string, database: StudioDatabase): Promise<RunDetail> {

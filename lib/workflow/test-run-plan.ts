@@ -147,3 +147,12 @@ export function planTestRun(
     }),
   };
 }
+
+/** The nodes a pin can stand in for: steps (not tools attached to an agent) other than the run inputs, which a test run always runs. */
+export function pinnableNodeIds(definition: Pick<WorkflowDefinition, "nodes" | "edges">): string[] {
+  const kinds = new Map(definition.nodes.map((node) => [node.id, node.kind]));
+  return buildGraph(definition).nodeIds.filter((id) => {
+    const kind = kinds.get(id);
+    return kind !== undefined && startsRunsOf(kind) !== "manually";
+  });
+}

@@ -91,10 +91,12 @@ describe("Run this step and Run up to here", () => {
     const carried = (await api.events(fromPin.id)).find((event) => event.type === "node-carried-over");
     expect(carried).toMatchObject({ nodeId: "first", payload: { fromRunId: null, as: "pin" } });
 
-    // Run up to here runs the path to the node, the pinned step kept.
+    // Run up to here runs the path to the node; the pinned step is kept, and what only leads to it is left out.
     const upTo = await api.waitForRun((await testRun(id, { nodeId: "third", mode: "up-to" })).id);
     expect(upTo.status, upTo.error).toBe("succeeded");
-    expect(statuses(upTo)).toMatchObject({ in: ["succeeded", null], first: ["succeeded", "pin"], second: ["succeeded", null], third: ["succeeded", null] });
+    expect(statuses(upTo)).toMatchObject({ in: ["skipped", null], first: ["succeeded", "pin"], second: ["succeeded", null], third: ["succeeded", null] });
+    // With no inputs given, a test run takes the newest run's: the step run above.
+    expect(stdoutOf(upTo, "second")).toBe("got the pin in Multan");
     expect(log()).toBe("first\nthird\nthird\n");
 
     // A production run never uses a pin: the first step runs again.
@@ -136,7 +138,8 @@ describe("pins", () => {
     const { id } = await api.createWorkflow(threeSteps(root));
     const production = await api.waitForRun((await api.startRun(id, {})).id);
     const copied = await api.expect(200, "POST", `/api/workflows/${id}/pins`, { fromRunId: production.id });
-    expect(copied.pinned).toEqual(["in", "first", "second", "third"]);
+    // The run inputs are not pinned: a test run hands on its own inputs.
+    expect(copied.pinned).toEqual(["first", "second", "third"]);
     expect(copied.refused).toEqual([]);
     expect(copied.pins.find((each: Json) => each.nodeId === "first")).toMatchObject({ fromRunId: production.id, output: { data: { stdout: "one" } } });
     const fromPins = await api.waitForRun((await testRun(id, { nodeId: "second", mode: "step" })).id);

@@ -22,7 +22,7 @@ import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState } from
 import { shortRunId } from "@/lib/run-view/run-lineage";
 import { toolTitlesOf, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
-import { executionOf } from "@/nodes/definitions";
+import { executionOf, startsRunsOf } from "@/nodes/definitions";
 import { PanelSection } from "./panel-section";
 import { useTestRuns, type Refusal, type TestMode } from "../test-runs";
 
@@ -110,8 +110,8 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
           <h4 className="mb-1 text-xs font-medium text-muted">Run this step uses</h4>
           <ul className="space-y-1 text-xs" aria-label="What Run this step uses">
             {upstream.map((each) => (
-              <li key={each.nodeId} className="flex flex-wrap gap-x-1">
-                <span className="font-medium text-foreground">{names.titleOf(each.nodeId)}</span>
+              <li key={each.nodeId}>
+                <span className="font-medium text-foreground">{names.titleOf(each.nodeId)}</span>:{" "}
                 <span className="text-muted">{sourceWords(each.source, each.fromRunId)}</span>
               </li>
             ))}
@@ -145,7 +145,8 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
           onPinResult={(runId) => testRuns.pin(node.id, { fromRunId: runId })}
         />
       ) : null}
-      <PinPanel nodeId={node.id} preview={preview} />
+      {/* The run inputs hand on each test run's own inputs: nothing to pin there. */}
+      {startsRunsOf(node.kind) === "manually" ? null : <PinPanel nodeId={node.id} preview={preview} />}
     </PanelSection>
   );
 }

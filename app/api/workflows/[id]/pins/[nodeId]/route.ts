@@ -9,8 +9,11 @@ type Context = { params: Promise<{ id: string; nodeId: string }> };
 /** Pins a node's output: `{ output: { content, data?, route? } }` as typed, or `{ fromRunId }` to pin its output in that run; 422 naming the field. */
 export const PUT = route(async (request, { params }: Context) => {
   const { id, nodeId } = await params;
+  // The ids first: a hostile path is a 404 whatever the body.
+  const workflowId = pathId(id, "workflow");
+  const node = pathId(nodeId, "node");
   const body = await readBody(request, PinBodySchema);
-  return json({ pin: await pinNode(pathId(id, "workflow"), pathId(nodeId, "node"), body) });
+  return json({ pin: await pinNode(workflowId, node, body) });
 });
 
 /** Unpins a node; 404 when it had no pin. */
