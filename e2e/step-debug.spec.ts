@@ -122,7 +122,14 @@ test("Copy to editor pins a finished run's outputs, saying which pin it replaces
   const name = uniqueName("Names copied", testInfo);
   const definition = readThenSave(name, folder);
   // Read only: the run finishes without anyone.
-  const id = await createWorkflow(request, { ...definition, nodes: definition.nodes.filter((node) => node.id !== "save"), edges: [{ id: "input-read", source: "input", target: "read" }, { id: "read-output", source: "read", target: "output" }] });
+  const id = await createWorkflow(request, {
+    ...definition,
+    nodes: [...definition.nodes.slice(0, 2), { id: "output", kind: "output", label: "Report", position: { x: 600, y: 100 }, value: "{{ nodes.read.output }}" }],
+    edges: [
+      { id: "input-read", source: "input", target: "read" },
+      { id: "read-output", source: "read", target: "output" },
+    ],
+  });
   const pinned = await request.put(`/api/workflows/${id}/pins/read`, { data: { output: { content: "an older pin" } } });
   expect(pinned.status(), await pinned.text()).toBe(200);
   const runId = await startRun(request, id);
@@ -139,4 +146,13 @@ test("Copy to editor pins a finished run's outputs, saying which pin it replaces
   await canvasCard(page, "Read the names").click();
   await expect(page.getByRole("region", { name: "Inspector: Read the names" }).getByTestId("pin-state")).toContainText(`Pinned from run #${runId.slice(-6)}`);
   await snap(page, testInfo, "the editor with the run's outputs pinned");
+
+  // The card's menu runs the report alone, from the pinned read: its result shows in the inspector.
+  await canvasCard(page, "Report").click({ button: "right" });
+  const menu = page.getByRole("menu", { name: "Report: actions" });
+  await expect(menu.getByRole("menuitem", { name: "Run this step" })).toBeFocused();
+  await menu.getByRole("menuitem", { name: "Run this step" }).click();
+  const result = page.getByRole("region", { name: "Inspector: Report" }).getByRole("region", { name: "Test run result" });
+  await expect(result).toContainText("Grace Hopper");
+  await expect(result.getByText("succeeded", { exact: true }).first()).toBeVisible();
 });

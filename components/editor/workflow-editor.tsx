@@ -42,6 +42,7 @@ import { useValidation } from "./use-validation";
 import { VersionsDialog } from "./versions-dialog";
 import { WebhookListeningProvider } from "./webhook-listening";
 import { TestRunsProvider, useWorkflowPins } from "./test-runs";
+import { NodeMenu, type NodeMenuTarget } from "./node-menu";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -90,6 +91,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [runOpen, setRunOpen] = useState(false);
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
+  const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
 
   // Mappers keep the previous React Flow objects for unchanged nodes, so one change re-renders one card.
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
@@ -249,6 +251,19 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     },
     [screenToFlowPosition, addItemAt],
   );
+
+  const openNodeMenu = useCallback(
+    (nodeId: string, point: { x: number; y: number }) => {
+      const rect = canvasRef.current?.getBoundingClientRect();
+      const node = definition.nodes.find((each) => each.id === nodeId);
+      if (!rect || !node) return;
+      const title = flowNodes.find((each) => each.id === nodeId)?.data.title ?? nodeId;
+      setMenu({ nodeId, title, x: point.x - rect.left, y: point.y - rect.top, testable: startsRunsOf(node.kind) !== "on-trigger" });
+    },
+    [definition.nodes, flowNodes],
+  );
+  const closeNodeMenu = useCallback(() => setMenu(null), []);
+  const selectOne = useCallback((nodeId: string) => select(new Set([nodeId])), [select]);
 
   // ---- view -----------------------------------------------------------------
   const fitView = useCallback(
@@ -522,8 +537,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onInit={onInit}
               onDropItem={onDropItem}
               onNodeDragStop={settle}
+              onNodeMenu={openNodeMenu}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
+            {menu ? <NodeMenu target={menu} onClose={closeNodeMenu} onSelect={selectOne} /> : null}
             {definition.nodes.length === 0 ? (
               <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
                 <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">

@@ -68,21 +68,23 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
           <ToolIcon icon={data.icon ?? kind.icon} domain={data.domain} className="size-4" />
         </span>
         <div className="min-w-0 flex-1">
-          <p className="text-[0.6875rem] font-medium uppercase tracking-wide text-muted">{kind.title}</p>
+          <p className="flex items-center justify-between gap-2 text-[0.6875rem] font-medium uppercase tracking-wide text-muted">
+            {kind.title}
+            {data.pinned ? (
+              // The card's name says "output pinned" (lib/flow/card-name.ts); the mark is for the eye.
+              <span
+                aria-hidden="true"
+                title="Output pinned: test runs from the editor use the pin instead of running this step"
+                className="rounded bg-accent px-1 text-[0.625rem] font-semibold normal-case tracking-normal text-accent-foreground"
+                data-testid="pinned-mark"
+              >
+                Pinned
+              </span>
+            ) : null}
+          </p>
           <p className="truncate text-sm font-semibold text-foreground">{data.title}</p>
           {data.subtitle ? <p className="truncate text-xs text-muted">{data.subtitle}</p> : null}
         </div>
-        {data.pinned ? (
-          // The card's name says "output pinned" (lib/flow/card-name.ts); the mark is for the eye.
-          <span
-            aria-hidden="true"
-            title="Output pinned: test runs from the editor use the pin instead of running this step"
-            className="shrink-0 rounded bg-accent px-1.5 py-0.5 text-[0.6875rem] font-semibold text-white dark:text-background"
-            data-testid="pinned-mark"
-          >
-            Pinned
-          </span>
-        ) : null}
         {problems > 0 ? (
           <span
             title={data.problemText}

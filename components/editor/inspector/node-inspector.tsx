@@ -70,10 +70,11 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
           <ProblemList problems={general} />
         </div>
       ) : null}
+      {/* First, as n8n's Execute step is: trying the step is what a person does most while building it. */}
+      {startsRunsOf(node.kind) === "on-trigger" ? null : <TestSection node={node} definition={definition} tools={tools} names={names} />}
       <ConnectionsSection node={node} definition={definition} names={names} onConnect={onConnect} onRemoveEdge={onRemoveEdge} />
       <Panel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
       {failures ? <FailureSection node={node} defaults={defaults} problems={problems} onChange={onChange} /> : null}
-      {startsRunsOf(node.kind) === "on-trigger" ? null : <TestSection node={node} definition={definition} tools={tools} names={names} />}
     </div>
   );
 }

@@ -94,7 +94,7 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
   return (
     <PanelSection
       title="Test this step"
-      description="A test run is a real run of the saved draft, marked test: it asks before anything destructive, here and in the inbox. Pins are used by test runs only, never by a production run."
+      description="A real run of the saved draft, marked test: a destructive step still asks, here and in the inbox. Only test runs use pins."
     >
       <div className="flex flex-wrap gap-2">
         <Button variant="primary" size="sm" disabled={starting} onClick={() => run("step")}>
