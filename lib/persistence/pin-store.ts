@@ -3,6 +3,7 @@ import type { PinnedOutput, PinRecord } from "@/lib/contracts/pins";
 import type { RunOutput } from "@/lib/workflow/test-run-plan";
 import { getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
+import { newId } from "./ids";
 
 /**
  * Pinned outputs, per workflow and node (the WorkflowPin table): test data
@@ -30,7 +31,7 @@ export async function putPins(
     pins.map((pin) =>
       database.workflowPin.upsert({
         where: { workflowId_nodeId: { workflowId, nodeId: pin.nodeId } },
-        create: { workflowId, nodeId: pin.nodeId, output: JSON.stringify(pin.output), fromRunId: pin.fromRunId, pinnedAt },
+        create: { id: newId(), workflowId, nodeId: pin.nodeId, output: JSON.stringify(pin.output), fromRunId: pin.fromRunId, pinnedAt },
         update: { output: JSON.stringify(pin.output), fromRunId: pin.fromRunId, pinnedAt },
       }),
     ),

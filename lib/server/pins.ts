@@ -126,15 +126,18 @@ function shapeIssues(output: PinnedOutput, prefix: string): ApiIssue[] {
   return parsed.success ? [] : toApiIssues(parsed.error).map((issue) => ({ ...issue, path: `${prefix}.${issue.path}` }));
 }
 
-/** 422 when an output holds a stored secret's value (named by the secret's name, never its value). */
-async function refuseStoredSecrets(outputs: readonly { path: string; output: PinnedOutput }[], database: StudioDatabase): Promise<void> {
+/**
+ * 422 when an output (a pin, or values typed for a test run: both are stored as
+ * typed) holds a stored secret's value, named by the secret's name, never its value.
+ */
+export async function refuseStoredSecrets(outputs: readonly { path: string; output: PinnedOutput }[], database: StudioDatabase): Promise<void> {
   const secrets = await storedSecretValues(database);
   const issues = outputs.flatMap(({ path, output }) => storedSecretsIn(output, secrets).map((found) => issueAt(path, found.path, found.reason)));
   if (issues.length > 0) throw refusal(issues);
 }
 
 function refusal(issues: ApiIssue[]): HttpError {
-  return new HttpError(422, `The pin is not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
+  return new HttpError(422, `Not stored: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
 }
 
 function issueAt(prefix: string, path: readonly (string | number)[], message: string): ApiIssue {

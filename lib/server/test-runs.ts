@@ -9,6 +9,7 @@ import { buildGraph } from "@/lib/workflow/scheduler";
 import { planTestRun, type TestRunMode, type TestRunPlan } from "@/lib/workflow/test-run-plan";
 import type { TestRunBody, TestRunQuery } from "@/lib/validations/run";
 import { HttpError } from "./http";
+import { refuseStoredSecrets } from "./pins";
 import { startCheckedRun } from "./runs";
 import { startStudio } from "./studio";
 
@@ -45,6 +46,11 @@ export async function previewTestRun(workflowId: string, query: TestRunQuery): P
 export async function startTestRun(workflowId: string, body: TestRunBody): Promise<RunDetail> {
   const studio = await startStudio();
   const version = await findRunnableVersion(workflowId, body.version, studio.database);
+  // Typed values are stored with the run as its kept steps' outputs: a stored secret's value is refused, as in a pin.
+  await refuseStoredSecrets(
+    Object.entries(body.values).map(([nodeId, output]) => ({ path: `values.${nodeId}`, output })),
+    studio.database,
+  );
   const typed = new Map<string, StepOutput>(Object.entries(body.values));
   const plan = await planFor(version, body.nodeId, body.mode, typed, studio.database);
   if (plan.missing.length > 0) {

@@ -923,6 +923,8 @@ export class RunEngine {
   private async startErrorWorkflow(run: ActiveRun, runError: string): Promise<string | null> {
     const errorWorkflowId = run.definition.errorWorkflowId;
     if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow") return null;
+    // A test run from the editor fails in front of the person trying the step: nobody needs telling elsewhere.
+    if (run.trigger.testOf) return null;
     const nodeId = run.graph.nodeIds.find((id) => run.statuses[id] === "failed" && (run.failures[id] ?? "stop") === "stop") ?? null;
     try {
       return await this.options.startErrorWorkflow({

@@ -170,7 +170,9 @@ describe("pins", () => {
     const stored = await pin("first", { output: { content: "the value is plain-looking-value-4711" } });
     expect(stored.status).toBe(422);
     expect(stored.body.issues).toEqual([expect.objectContaining({ path: "output.content", message: "holds the value of the stored secret PIN_TEST_SECRET" })]);
-    expect(stored.text).not.toContain("plain-looking-value-4711 ");
+    const typedSecret = await api.request("POST", `/api/workflows/${id}/test-runs`, { nodeId: "second", values: { first: { content: "x", data: { note: "plain-looking-value-4711" } } } });
+    expect(typedSecret.status).toBe(422);
+    expect(typedSecret.body.issues).toEqual([expect.objectContaining({ path: "values.first.data.note", message: "holds the value of the stored secret PIN_TEST_SECRET" })]);
 
     const unknownNode = await pin("nowhere", { output: { content: "x" } });
     expect(unknownNode.status).toBe(422);
