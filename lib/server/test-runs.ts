@@ -72,7 +72,29 @@ async function planFor(version: RunnableVersion, nodeId: string, mode: TestRunMo
   if (!buildGraph(definition).nodeIds.includes(nodeId)) throw refuse("A tool attached to an agent runs when the agent calls it: test the agent instead.");
   if (startsRunsOf(node.kind) === "on-trigger") throw refuse("A trigger runs when it fires: use its test address (Listen for a test delivery) or pin what it should hand on.");
   const pins = new Map((await listPins(version.workflowId, database)).map((pin) => [pin.nodeId, { output: pin.output as StepOutput, fromRunId: pin.fromRunId }]));
-  const others = definition.nodes.map((each) => each.id).filter((id) => id !== nodeId && !pins.has(id));
-  const lastRun = await newestStepOutputs(version.workflowId, others, database);
+  // Only what could be kept from a run is looked up: the nodes upstream of the tested one, without a pin (for Run up to here, its triggers).
+  const kinds = new Map(definition.nodes.map((each) => [each.id, each.kind]));
+  const keepable = (id: string) => {
+    const starts = startsRunsOf(kinds.get(id)!);
+    // The run inputs always run; Run up to here runs everything else on its way but the triggers.
+    return starts !== "manually" && (mode === "step" || starts === "on-trigger");
+  };
+  const wanted = upstreamOf(definition, nodeId).filter((id) => !pins.has(id) && keepable(id));
+  const lastRun = await newestStepOutputs(version.workflowId, wanted, database);
   return planTestRun(definition, nodeId, mode, { pins, lastRun, typed });
+}
+
+/** Every node upstream of `nodeId` (its edges walked back), in no particular order. */
+function upstreamOf(definition: RunnableVersion["definition"], nodeId: string): string[] {
+  const graph = buildGraph(definition);
+  const seen = new Set<string>();
+  const queue = [nodeId];
+  while (queue.length > 0) {
+    for (const edge of graph.incoming.get(queue.shift()!) ?? []) {
+      if (seen.has(edge.source)) continue;
+      seen.add(edge.source);
+      queue.push(edge.source);
+    }
+  }
+  return [...seen];
 }

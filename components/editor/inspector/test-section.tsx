@@ -76,12 +76,13 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
   const run = (mode: TestMode) => {
     const values: Record<string, PinnedOutput> = {};
     const errors: Record<string, string> = {};
-    if (mode === "step") {
-      for (const nodeId of missing) {
-        const parsed = parsePinJson(typed[nodeId] ?? "");
-        if ("output" in parsed) values[nodeId] = parsed.output;
-        else errors[nodeId] = parsed.error;
-      }
+    for (const nodeId of missing) {
+      const text = typed[nodeId] ?? "";
+      // Run up to here runs these nodes unless they are triggers: what was typed is sent, nothing is demanded.
+      if (mode === "up-to" && text.trim() === "") continue;
+      const parsed = parsePinJson(text);
+      if ("output" in parsed) values[nodeId] = parsed.output;
+      else errors[nodeId] = parsed.error;
     }
     setTypedErrors(errors);
     if (Object.keys(errors).length > 0) return;
