@@ -33,8 +33,8 @@ interface TestRuns {
   pin: (nodeId: string, body: PinBody) => Promise<Refusal | null>;
   unpin: (nodeId: string) => Promise<Refusal | null>;
   stateOf: (nodeId: string) => TestRunState;
-  /** Saves the draft when it has unsaved changes, then starts the test run. */
-  start: (nodeId: string, mode: TestMode, values: Record<string, PinnedOutput>) => Promise<void>;
+  /** Saves the draft when it has unsaved changes, then starts the test run (`inputs`: default the newest run's). */
+  start: (nodeId: string, mode: TestMode, values: Record<string, PinnedOutput>, inputs?: Record<string, unknown>) => Promise<void>;
 }
 
 const TestRunsContext = createContext<TestRuns | null>(null);
@@ -130,7 +130,7 @@ export function TestRunsProvider({ workflowId, pins, reloadPins: loadPins, saveD
   );
 
   const start = useCallback(
-    async (nodeId: string, mode: TestMode, values: Record<string, PinnedOutput>) => {
+    async (nodeId: string, mode: TestMode, values: Record<string, PinnedOutput>, inputs?: Record<string, unknown>) => {
       setState(nodeId, { status: "starting", mode });
       // A test run runs the saved draft: a node added since the last save must be saved to be tested.
       const version = await saveDraft();
@@ -139,7 +139,7 @@ export function TestRunsProvider({ workflowId, pins, reloadPins: loadPins, saveD
         return;
       }
       try {
-        const { run } = await api<{ run: RunDetail }>(`${base}/test-runs`, { method: "POST", body: { nodeId, mode, values, version } });
+        const { run } = await api<{ run: RunDetail }>(`${base}/test-runs`, { method: "POST", body: { nodeId, mode, values, version, ...(inputs ? { inputs } : {}) } });
         setState(nodeId, { status: "started", mode, run });
       } catch (failure) {
         setState(nodeId, { status: "refused", mode, refusal: refusalOf(failure, "The test run could not be started.") });

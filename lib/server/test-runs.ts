@@ -7,6 +7,7 @@ import { findRunnableVersion, type RunnableVersion } from "@/lib/persistence/run
 import { startsRunsOf } from "@/nodes/definitions";
 import { buildGraph } from "@/lib/workflow/scheduler";
 import { planTestRun, type TestRunMode, type TestRunPlan } from "@/lib/workflow/test-run-plan";
+import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import type { TestRunBody, TestRunQuery } from "@/lib/validations/run";
 import { HttpError } from "./http";
 import { refuseStoredSecrets } from "./pins";
@@ -28,7 +29,7 @@ export async function previewTestRun(workflowId: string, query: TestRunQuery): P
   const studio = await startStudio();
   const version = await findRunnableVersion(workflowId, undefined, studio.database);
   const plan = await planFor(version, query.nodeId, query.mode, new Map(), studio.database);
-  const lastInputs = await newestRunInputs(workflowId, studio.database);
+  const lastInputs = await newestInputsFor(version, studio.database);
   const own = (await newestStepOutputs(workflowId, [query.nodeId], studio.database)).get(query.nodeId);
   return {
     nodeId: query.nodeId,
@@ -58,7 +59,7 @@ export async function startTestRun(workflowId: string, body: TestRunBody): Promi
       issues: plan.missing.map((nodeId) => ({ path: `values.${nodeId}`, message: "no pin and no run has this step's output: type the values it hands on", code: "custom" })),
     });
   }
-  const inputs = body.inputs ?? (await newestRunInputs(workflowId, studio.database)) ?? {};
+  const inputs = body.inputs ?? (await newestInputsFor(version, studio.database)) ?? {};
   const trigger: RunTrigger = { kind: "person", nodeId: null, test: true, testOf: { nodeId: body.nodeId, mode: body.mode } };
   return startCheckedRun(version, inputs, { trigger, carried: plan.carried, excluded: plan.excluded }, new Set(plan.runs));
 }
@@ -97,4 +98,16 @@ function upstreamOf(definition: RunnableVersion["definition"], nodeId: string): 
     }
   }
   return [...seen];
+}
+
+/**
+ * The inputs of the workflow's newest run, as far as this version's input
+ * node still asks for them (a field renamed or removed since is left out, not
+ * refused), or null when it never ran.
+ */
+async function newestInputsFor(version: RunnableVersion, database: StudioDatabase): Promise<Record<string, unknown> | null> {
+  const inputs = await newestRunInputs(version.workflowId, database);
+  if (!inputs) return null;
+  const names = new Set(inputFieldsOf(version.definition).map((field) => field.name));
+  return Object.fromEntries(Object.entries(inputs).filter(([name]) => names.has(name)));
 }

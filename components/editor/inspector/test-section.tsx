@@ -24,6 +24,8 @@ import { toolTitlesOf, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import { executionOf, startsRunsOf } from "@/nodes/definitions";
 import { PanelSection } from "./panel-section";
+import { TestInputs, testInputValues, type TestInputValues } from "./test-inputs";
+import { toRunInputs } from "../run-dialog";
 import { useTestRuns, type Refusal, type TestMode } from "../test-runs";
 
 const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
@@ -48,6 +50,8 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
   const [previewProblem, setPreviewProblem] = useState<string | null>(null);
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [typedErrors, setTypedErrors] = useState<Record<string, string>>({});
+  const [inputEdits, setInputEdits] = useState<TestInputValues | null>(null);
+  const inputFields = useMemo(() => definition.nodes.find((each) => each.kind === "input")?.fields ?? [], [definition.nodes]);
   const toolTitles = useMemo(() => toolTitlesOf(tools), [tools]);
   const state = testRuns?.stateOf(node.id) ?? { status: "idle" as const };
   const startedRunId = state.status === "started" ? state.run.id : null;
@@ -73,6 +77,7 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
   if (!testRuns) return null;
 
   const missing = preview?.missing ?? [];
+  const inputValues = inputEdits ?? testInputValues(inputFields, preview?.inputs ?? {});
   const run = (mode: TestMode) => {
     const values: Record<string, PinnedOutput> = {};
     const errors: Record<string, string> = {};
@@ -86,7 +91,7 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
     }
     setTypedErrors(errors);
     if (Object.keys(errors).length > 0) return;
-    void testRuns.start(node.id, mode, values);
+    void testRuns.start(node.id, mode, values, inputFields.length > 0 ? toRunInputs(inputFields, inputValues) : undefined);
   };
   const starting = state.status === "starting";
   const refusal = state.status === "refused" ? state.refusal : null;
@@ -119,6 +124,13 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
           </ul>
         </div>
       ) : null}
+      <TestInputs
+        fields={inputFields}
+        values={inputValues}
+        origin={preview?.inputsFrom === "last-run" ? "from the newest run" : "the fields' defaults"}
+        errors={inputIssues(refusal)}
+        onChange={setInputEdits}
+      />
       {missing.map((nodeId) => (
         <TypedValues
           key={nodeId}
@@ -165,6 +177,16 @@ function sourceWords(source: TestRunPreview["sources"][number]["source"], fromRu
     default:
       return "runs";
   }
+}
+
+/** A refused start's messages about run inputs, by field name. */
+function inputIssues(refusal: Refusal | null): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const issue of refusal?.issues ?? []) {
+    const name = /^inputs\.([^.[]+)/.exec(issue.path)?.[1];
+    if (name && !(name in found)) found[name] = issue.message;
+  }
+  return found;
 }
 
 function issueText(refusal: Refusal | null, path: string): string | undefined {
