@@ -565,7 +565,8 @@ export class RunEngine {
           tool: null,
           operation: null,
           arguments: {},
-          preview: describePlan(run.definition, this.options.pool()),
+          // What runs here: a test run's kept and left-out steps are not part of its plan.
+          preview: describePlan(run.definition, this.options.pool(), (nodeId) => !run.carried.has(nodeId) && !run.excluded.has(nodeId)),
         });
         if (approval.decision !== "approve") {
           const reason = approval.feedback ? ` The person said: ${approval.feedback}` : "";
@@ -1062,9 +1063,9 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
 }
 
 /** The plan a person approves in plan mode: each step in order, with what it will be given. */
-function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {
+function describePlan(definition: WorkflowDefinition, pool: ToolPool, runs: (nodeId: string) => boolean): string {
   const lines = definition.nodes.flatMap((node, index): string[] => {
-    if (node.kind !== "tool") return [];
+    if (node.kind !== "tool" || !runs(node.id)) return [];
     const tool = pool.get(node.tool);
     const operation = node.operation && tool?.operations?.[node.operation] ? ` — ${tool.operations[node.operation]!.title}` : "";
     const args = tool ? maskSecretInputs(tool, node.arguments) : node.arguments;
