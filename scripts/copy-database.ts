@@ -82,6 +82,7 @@ const LABELS: Record<CopiedTable, string> = {
   workflowVersion: "workflow versions",
   webhookEndpoint: "live webhooks",
   scheduleFiring: "schedule slots handled",
+  workflowPin: "pinned outputs (the editor's test data)",
   grant: "grants",
   secret: "secrets (encrypted)",
   meta: "settings (Meta rows, the key check among them)",

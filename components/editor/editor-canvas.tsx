@@ -65,6 +65,8 @@ interface EditorCanvasProps {
   /** A palette item dropped at a point on the screen. */
   onDropItem: (item: PaletteItem, clientPoint: { x: number; y: number }) => void;
   onNodeDragStop: () => void;
+  /** A card's menu was asked for (right click, or the context-menu key on a focused card), at a point on the screen. */
+  onNodeMenu: (nodeId: string, clientPoint: { x: number; y: number }) => void;
   /** Off for very large workflows, where drawing every node twice would cost more than it shows. */
   showMiniMap: boolean;
 }
@@ -143,6 +145,13 @@ function FlowCanvas(props: EditorCanvasProps) {
       onDelete={props.onDelete}
       onInit={props.onInit}
       onNodeDragStop={props.onNodeDragStop}
+      onNodeContextMenu={(event, node) => {
+        event.preventDefault();
+        // From the keyboard the event has no pointer position: open beside the card instead.
+        const box = (event.target as HTMLElement).closest(".react-flow__node")?.getBoundingClientRect();
+        const fromKeyboard = event.clientX === 0 && event.clientY === 0;
+        props.onNodeMenu(node.id, fromKeyboard && box ? { x: box.left + 16, y: box.bottom } : { x: event.clientX, y: event.clientY });
+      }}
       onDragOver={onDragOver}
       onDrop={onDrop}
       deleteKeyCode={DELETE_KEYS}

@@ -41,6 +41,8 @@ import { useEditorDocument } from "./use-editor-document";
 import { useValidation } from "./use-validation";
 import { VersionsDialog } from "./versions-dialog";
 import { WebhookListeningProvider } from "./webhook-listening";
+import { TestRunsProvider, useWorkflowPins } from "./test-runs";
+import { NodeMenu, type NodeMenuTarget } from "./node-menu";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -89,14 +91,18 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [runOpen, setRunOpen] = useState(false);
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
+  const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
 
   // Mappers keep the previous React Flow objects for unchanged nodes, so one change re-renders one card.
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
   const [nodeMapper] = useState(createFlowNodeMapper);
   const [mapEdges] = useState(createFlowEdgeMapper);
+  const workflowPins = useWorkflowPins(workflowId);
+  // A set that changes only when the pins do: the mapper compares each card's mark.
+  const pinned = useMemo(() => new Set(workflowPins.pins.keys()), [workflowPins.pins]);
   const flowNodes = useMemo(
-    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes }),
-    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes],
+    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes, pinned }),
+    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes, pinned],
   );
 
   // Once the canvas is drawn and the browser has nothing else to do, the node inspector's code comes in.
@@ -245,6 +251,19 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     },
     [screenToFlowPosition, addItemAt],
   );
+
+  const openNodeMenu = useCallback(
+    (nodeId: string, point: { x: number; y: number }) => {
+      const rect = canvasRef.current?.getBoundingClientRect();
+      const node = definition.nodes.find((each) => each.id === nodeId);
+      if (!rect || !node) return;
+      const title = flowNodes.find((each) => each.id === nodeId)?.data.title ?? nodeId;
+      setMenu({ nodeId, title, x: point.x - rect.left, y: point.y - rect.top, testable: startsRunsOf(node.kind) !== "on-trigger" });
+    },
+    [definition.nodes, flowNodes],
+  );
+  const closeNodeMenu = useCallback(() => setMenu(null), []);
+  const selectOne = useCallback((nodeId: string) => select(new Set([nodeId])), [select]);
 
   // ---- view -----------------------------------------------------------------
   const fitView = useCallback(
@@ -476,6 +495,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
 
   return (
     <WebhookListeningProvider workflowId={workflowId} saveDraft={saveDraft}>
+    <TestRunsProvider workflowId={workflowId} pins={workflowPins.pins} reloadPins={workflowPins.reload} saveDraft={saveDraft}>
       <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
         <EditorToolbar
           name={definition.name}
@@ -517,8 +537,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onInit={onInit}
               onDropItem={onDropItem}
               onNodeDragStop={settle}
+              onNodeMenu={openNodeMenu}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
+            {menu ? <NodeMenu target={menu} onClose={closeNodeMenu} onSelect={selectOne} /> : null}
             {definition.nodes.length === 0 ? (
               <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
                 <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
@@ -583,6 +605,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onProblems={validation.showProblems}
         />
       </div>
+    </TestRunsProvider>
     </WebhookListeningProvider>
   );
 }

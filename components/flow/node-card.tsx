@@ -25,7 +25,7 @@ export interface NodeCardData extends Record<string, unknown> {
   status?: StepViewStatus;
   /** The running tool's progress message. */
   progress?: string;
-  /** The run whose result this step kept (a retry from the failed step), as a person reads its id: `#K8R1T6`. */
+  /** Where a step's kept result came from, in words: "from run #K8R1T6" (a retry), "from its pin" (a test run). */
   carriedFrom?: string;
   /** How many validation problems the node has (editor). */
   problems?: number;
@@ -39,6 +39,8 @@ export interface NodeCardData extends Record<string, unknown> {
   hasOutput?: boolean;
   /** The node follows an error path on failure: an error handle, below its outputs. */
   errorHandle?: boolean;
+  /** Its output is pinned (editor): test runs use the pin instead of running it. */
+  pinned?: boolean;
 }
 
 /*
@@ -54,7 +56,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
   return (
     <div
       className={`w-60 rounded-lg border bg-surface text-left shadow-card transition-shadow ${
-        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : "border-line-control"
+        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : data.pinned ? "border-accent" : "border-line-control"
       }`}
       data-testid={`node-card-${data.title}`}
     >
@@ -66,7 +68,20 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
           <ToolIcon icon={data.icon ?? kind.icon} domain={data.domain} className="size-4" />
         </span>
         <div className="min-w-0 flex-1">
-          <p className="text-[0.6875rem] font-medium uppercase tracking-wide text-muted">{kind.title}</p>
+          <p className="flex items-center justify-between gap-2 text-[0.6875rem] font-medium uppercase tracking-wide text-muted">
+            {kind.title}
+            {data.pinned ? (
+              // The card's name says "output pinned" (lib/flow/card-name.ts); the mark is for the eye.
+              <span
+                aria-hidden="true"
+                title="Output pinned: test runs from the editor use the pin instead of running this step"
+                className="rounded bg-accent px-1 text-[0.625rem] font-semibold normal-case tracking-normal text-accent-foreground"
+                data-testid="pinned-mark"
+              >
+                Pinned
+              </span>
+            ) : null}
+          </p>
           <p className="truncate text-sm font-semibold text-foreground">{data.title}</p>
           {data.subtitle ? <p className="truncate text-xs text-muted">{data.subtitle}</p> : null}
         </div>
@@ -86,7 +101,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
           <StatusBadge status={data.status} />
           {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
-          {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">from run {data.carriedFrom}</span> : null}
+          {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">{data.carriedFrom}</span> : null}
         </div>
       ) : null}
       {outputs.length > 0 ? (

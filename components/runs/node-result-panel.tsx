@@ -100,7 +100,21 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p>
       ) : null}
 
-      {step.carriedFrom && step.status === "succeeded" ? (
+      {step.carriedAs && step.status === "succeeded" ? (
+        <p className="rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="carried-over">
+          {step.carriedAs === "pin" ? "Its pinned output was used" : "The values typed for this test were used"}: this test run did not run it.
+          {step.carriedFrom ? (
+            <>
+              {" "}
+              Pinned from{" "}
+              <Link href={`/runs/${step.carriedFrom}`} className="font-medium text-accent hover:underline">
+                run {shortRunId(step.carriedFrom)}
+              </Link>
+              .
+            </>
+          ) : null}
+        </p>
+      ) : step.carriedFrom && step.status === "succeeded" ? (
         <p className="rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="carried-over">
           Kept from{" "}
           <Link href={`/runs/${step.carriedFrom}`} className="font-medium text-accent hover:underline">
@@ -209,6 +223,15 @@ function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }
       {tables.map((table, index) => (
         <ResultTableView key={index} table={table} />
       ))}
+      {!isInputs && tables.length === 0 && output.data !== undefined && output.data !== null ? (
+        // What {{ nodes.<id>.data… }} reads, when no table shows it.
+        <details>
+          <summary className="cursor-pointer py-1 text-xs font-medium text-muted hover:text-foreground">The result as data (JSON)</summary>
+          <pre className="mt-2 max-h-72 overflow-auto whitespace-pre-wrap break-words rounded-lg border border-line bg-surface-sunken p-3 font-mono text-xs leading-relaxed text-foreground">
+            {JSON.stringify(output.data, null, 2)}
+          </pre>
+        </details>
+      ) : null}
       {output.images?.map((image, index) => (
         // eslint-disable-next-line @next/next/no-img-element -- inline base64 from the tool; nothing to optimise
         <img

@@ -91,7 +91,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
   if (cached && cached.base === base && cached.selected === selected && step?.status !== "retrying") return cached.node;
   const status = step?.status ?? "pending";
   const progress = status === "retrying" ? (attempts ?? undefined) : status === "running" || status === "waiting" ? (step?.progress ?? attempts ?? undefined) : undefined;
-  const carriedFrom = step?.carriedFrom ? shortRunId(step.carriedFrom) : undefined;
+  const carriedFrom = step ? keptFromText(step) : undefined;
   const data: NodeCardData = { ...base, status, ...(progress ? { progress } : {}), ...(carriedFrom ? { carriedFrom } : {}) };
   const created: RunNode = {
     id: node.id,
@@ -105,7 +105,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${status === "waiting" ? (node.kind === "subworkflow" ? "waiting for the run it called" : "waiting for you") : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
+      status: `${status === "waiting" ? (node.kind === "subworkflow" ? "waiting for the run it called" : "waiting for you") : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
@@ -220,4 +220,11 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
       </ReactFlow>
     </div>
   );
+}
+
+/** Where a kept step's result came from, as its card says it: "from run #K8R1T6", "from its pin", "from typed values". */
+function keptFromText(step: StepView): string | undefined {
+  if (step.carriedAs === "pin") return "from its pin";
+  if (step.carriedAs === "typed") return "from typed values";
+  return step.carriedFrom ? `from run ${shortRunId(step.carriedFrom)}` : undefined;
 }

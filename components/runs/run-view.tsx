@@ -18,6 +18,7 @@ import { executionPolicyOf } from "@/lib/contracts/execution-settings";
 import { isErrorEdge } from "@/lib/workflow/scheduler";
 import { executionOf } from "@/nodes/definitions";
 import { CancelRunButton } from "./cancel-run-button";
+import { CopyToEditor } from "./copy-to-editor";
 import { cardData, NodeResultPanel } from "./node-result-panel";
 import { RerunActions } from "./rerun-actions";
 import { RunCanvas } from "./run-canvas";
@@ -111,6 +112,11 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   // Said to a screen reader when it changes: the run's status, and approvals arriving or going.
   const announcement = `Run ${statusWords(state.status)}.${waitingCount > 0 ? ` ${waitingCount} ${waitingCount === 1 ? "approval waits" : "approvals wait"} for you.` : ""}`;
   const selectedNode = selected ? nodesById.get(selected) : undefined;
+  // What Copy to editor offers: the steps as the view knows them now (the page's record, then the stream's outputs).
+  const finishedSteps = useMemo(
+    () => Object.entries(state.steps).map(([nodeId, step]) => ({ nodeId, status: step.status === "attached" ? ("skipped" as const) : step.status, output: step.output })),
+    [state.steps],
+  );
 
   return (
     <div className="space-y-6" data-last-seq={state.lastSeq}>
@@ -144,7 +150,10 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         {active ? (
           <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" />
         ) : (
-          <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} />
+          <div className="flex flex-col items-end gap-2">
+            <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} />
+            <CopyToEditor runId={run.id} workflowId={run.workflowId} steps={finishedSteps} labelOf={labelOf} />
+          </div>
         )}
       </div>
 

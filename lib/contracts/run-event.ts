@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import { ApprovalSummarySchema } from "./approval";
 import { StepErrorKindSchema } from "./execution-settings";
-import { RunSourceKindSchema, StepOutputSchema } from "./run";
+import { CarriedAsSchema, RunSourceKindSchema, StepOutputSchema } from "./run";
 import { RunTriggerSchema } from "./run-trigger";
 
 /**
@@ -99,7 +99,8 @@ export const RUN_EVENT_PAYLOADS = {
   /** A Sub-workflow step started the run `runId` of another workflow (on `version`) and waits for it. */
   "child-run-started": z.object({ runId: z.string(), workflowId: z.string(), workflowName: z.string(), version: z.number().int().positive() }),
   /** A retry from the failed step kept this step's result from run `fromRunId`: it succeeded there and does not run again. */
-  "node-carried-over": z.object({ fromRunId: z.string(), output: StepOutputSchema }),
+  /** `fromRunId`: the run whose result is kept (null for values typed for a test run); `as`: kept from a pin or typed values rather than that run. */
+  "node-carried-over": z.object({ fromRunId: z.string().nullable(), as: CarriedAsSchema.optional(), output: StepOutputSchema }),
   /**
    * `handledBy`: the run goes on despite the failure: the steps after it read
    * the error (`continue`), or its error path is taken (`error-edge`).

@@ -43,6 +43,11 @@ export const RunTriggerDetailSchema = z.object({
   missedSlots: z.number().int().nonnegative().optional(),
   /** A delivery to the webhook's test address while an editor listened: it ran that editor's saved draft, not the published version. */
   test: z.boolean().optional(),
+  /**
+   * A test run started from the editor (with `test`): Run this step (`step`, the node alone, its upstream kept from
+   * pins, the last run or typed values) or Run up to here (`up-to`, the paths that lead to it). Pins reach no other run.
+   */
+  testOf: z.object({ nodeId: z.string().max(200), mode: z.enum(["step", "up-to"]) }).optional(),
 });
 export type RunTriggerDetail = z.infer<typeof RunTriggerDetailSchema>;
 

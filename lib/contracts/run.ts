@@ -16,6 +16,11 @@ export const StepImageSchema = z.object({
   data: z.string(),
 });
 
+/** Where a test run's kept step came from, besides another run: the node's pin, or values typed for the occasion. */
+export const CARRIED_AS = ["pin", "typed"] as const;
+export const CarriedAsSchema = z.enum(CARRIED_AS);
+export type CarriedAs = z.infer<typeof CarriedAsSchema>;
+
 /** What a finished step produced. */
 export const StepOutputSchema = z.object({
   /** The text result (what a model would read). */
@@ -48,6 +53,12 @@ export const StepRecordSchema = z.object({
    * that ran (or will run) in this run.
    */
   carriedFromRunId: z.string().nullable(),
+  /**
+   * A test run kept this step's result from the node's pin (`pin`; the run it
+   * was pinned from, if any, is `carriedFromRunId`) or from values typed for the
+   * occasion (`typed`) instead of running it. Null otherwise.
+   */
+  carriedAs: CarriedAsSchema.nullable(),
 });
 export type StepRecord = z.infer<typeof StepRecordSchema>;
 

@@ -94,6 +94,17 @@ describe("createFlowNodeMapper", () => {
     expect(again[1]).toBe(withProblems[1]);
   });
 
+  it("marks pinned cards, in their data and their name, re-creating only the cards whose pin changed", () => {
+    const { map } = createFlowNodeMapper();
+    const first = map(nodes, context());
+    const pinned = map(nodes, context({ pinned: new Set(["sql_1"]) }));
+    expect(pinned.filter((node, index) => node !== first[index]).map((node) => node.id)).toEqual(["sql_1"]);
+    expect(pinned[1]!.data.pinned).toBe(true);
+    expect(pinned[1]!.ariaLabel).toBe("SQL database, tool, output pinned");
+    expect(map(nodes, context({ pinned: new Set(["sql_1"]) }))[1]).toBe(pinned[1]);
+    expect(map(nodes, context())[1]!.data.pinned).toBeUndefined();
+  });
+
   it("names each card for a screen reader by its title, what it is and its problems", () => {
     const flow = createFlowNodeMapper().map(
       nodes.map((node) => (node.id === "sql_1" ? { ...node, label: "Find the order" } : node)),

@@ -25,6 +25,8 @@ export interface CardData extends Record<string, unknown> {
   hasOutput?: boolean;
   /** The node follows an error path on failure: its card has an error handle. */
   errorHandle?: boolean;
+  /** Its output is pinned: the editor's test runs use the pin instead of running it. */
+  pinned?: boolean;
 }
 
 /**
@@ -60,11 +62,17 @@ export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, prob
   };
 }
 
+function withPin(data: CardData, pinned: boolean): CardData {
+  return pinned ? { ...data, pinned: true } : data;
+}
+
 export interface FlowContext {
   tools: ReadonlyMap<string, CatalogTool>;
   /** Problems by node id. */
   problems: ReadonlyMap<string, readonly WorkflowProblem[]>;
   selected: ReadonlySet<string>;
+  /** Nodes whose output is pinned (test data for the editor's test runs). */
+  pinned?: ReadonlySet<string>;
 }
 
 export interface FlowNodeMapper {
@@ -85,6 +93,7 @@ interface NodeEntry {
   problemCount: number;
   problemText: string | undefined;
   selected: boolean;
+  pinned: boolean;
   flowNode: FlowNode;
 }
 
@@ -103,6 +112,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
       const problems = context.problems.get(source.id) ?? [];
       const problemText = problems[0]?.message;
       const selected = context.selected.has(source.id);
+      const pinned = context.pinned?.has(source.id) ?? false;
       const previous = cache.get(source.id);
       let entry: NodeEntry;
       if (
@@ -111,13 +121,19 @@ export function createFlowNodeMapper(): FlowNodeMapper {
         previous.tool === tool &&
         previous.problemCount === problems.length &&
         previous.problemText === problemText &&
-        previous.selected === selected
+        previous.selected === selected &&
+        previous.pinned === pinned
       ) {
         entry = previous;
       } else {
         const sameData =
-          previous && previous.tool === tool && previous.problemCount === problems.length && previous.problemText === problemText && sameCardInputs(previous.source, source);
-        const data = sameData ? previous.flowNode.data : cardData(source, tool, problems);
+          previous &&
+          previous.tool === tool &&
+          previous.problemCount === problems.length &&
+          previous.problemText === problemText &&
+          previous.pinned === pinned &&
+          sameCardInputs(previous.source, source);
+        const data = sameData ? previous.flowNode.data : withPin(cardData(source, tool, problems), pinned);
         const size = measured.get(source.id);
         const geometry = size ? null : cardGeometry(data);
         const flowNode: FlowNode = {
@@ -126,14 +142,14 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           position: source.position,
           data,
           // The card's accessible name (without it React Flow's group for the node has none): title, tool or kind, problems.
-          ariaLabel: cardName({ kind: source.kind, title: data.title, toolTitle: tool?.title, problems: problems.length }),
+          ariaLabel: cardName({ kind: source.kind, title: data.title, toolTitle: tool?.title, problems: problems.length, pinned }),
           selected,
           // Until a card is drawn its size and dots are estimated (lib/editor/card-geometry.ts): React Flow then
           // mounts only the cards in view, not every card to measure it, and draws their edges at once;
           // the minimap and fit view account for the cards off screen. Once drawn, what was measured counts.
           ...(geometry ? { initialWidth: geometry.width, initialHeight: geometry.height, handles: geometry.handles } : { initialWidth: size!.width, initialHeight: size!.height, measured: size }),
         };
-        entry = { source, tool, problemCount: problems.length, problemText, selected, flowNode };
+        entry = { source, tool, problemCount: problems.length, problemText, selected, pinned, flowNode };
       }
       next.set(source.id, entry);
       return entry.flowNode;

@@ -13,6 +13,10 @@ describe("cardName", () => {
     expect(cardName({ kind: "router", title: "Check" })).toBe("Check, Router");
   });
 
+  it("says a card's output is pinned, before its problems", () => {
+    expect(cardName({ kind: "tool", title: "Fetch", toolTitle: "HTTP Request", pinned: true, problems: 1 })).toBe("Fetch, HTTP Request tool, output pinned, 1 problem");
+  });
+
   it("ends with the step's status in the run view", () => {
     expect(cardName({ kind: "tool", title: "Fetch", toolTitle: "HTTP Request", status: "waiting for you" })).toBe("Fetch, HTTP Request tool, waiting for you");
   });

@@ -15,14 +15,17 @@ export interface CardNameParts {
   problems?: number;
   /** The step's status in words (run view): "waiting for you", "failed". */
   status?: string;
+  /** Its output is pinned: test runs from the editor use the pin instead of running it (editor). */
+  pinned?: boolean;
 }
 
-export function cardName({ kind, title, toolTitle, problems = 0, status }: CardNameParts): string {
+export function cardName({ kind, title, toolTitle, problems = 0, status, pinned = false }: CardNameParts): string {
   const parts = [title];
   const same = (words: string | undefined) => words !== undefined && words.toLowerCase() === title.toLowerCase();
   // Nothing said twice: an unlabelled tool card is titled by its tool, a Run inputs card by its kind.
   if (kind === "tool") parts.push(toolTitle && !same(toolTitle) ? `${toolTitle} tool` : "tool");
   else if (!same(nodeKindDefinitions[kind].title)) parts.push(nodeKindDefinitions[kind].title);
+  if (pinned) parts.push("output pinned");
   if (problems > 0) parts.push(`${problems} problem${problems === 1 ? "" : "s"}`);
   if (status) parts.push(status);
   return parts.join(", ");

@@ -43,7 +43,7 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-/** A studio with something in every table copied: two versions, a grant, a secret, an MCP server, a finished run with all its parts, one waiting. */
+/** A studio with something in every table copied: two versions, a pin, a grant, a secret, an MCP server, a finished run with all its parts, one waiting. */
 async function fill(database: StudioDatabase): Promise<void> {
   const definition = (output: string) => ({
     name: "Summarise",
@@ -105,6 +105,9 @@ async function fill(database: StudioDatabase): Promise<void> {
   });
   await database.scheduleFiring.create({
     data: { id: "firing-1", workflowId: workflow.id, nodeId: "tick", slot: at("2026-02-01T09:30:00Z"), outcome: "skipped", missedSlots: 0, createdAt: at("2026-02-01T09:30:00.2Z") },
+  });
+  await database.workflowPin.create({
+    data: { id: "pin-1", workflowId: workflow.id, nodeId: "start", output: JSON.stringify({ content: "pinned", data: { topic: "tides" } }), fromRunId: "run-done", pinnedAt: at("2026-02-01T11:00:00.5Z") },
   });
   await database.run.update({ where: { id: "run-done" }, data: { trigger: "webhook", triggerNodeId: "hook", triggerDetail: JSON.stringify({ deliveryId: "delivery-7", request: "POST /hooks/github/push" }) } });
   await database.webhookDelivery.create({
@@ -185,6 +188,7 @@ describe("copyStudioData", () => {
       workflowVersion: 2,
       webhookEndpoint: 1,
       scheduleFiring: 1,
+      workflowPin: 1,
       grant: 1,
       secret: 1,
       meta: 2,

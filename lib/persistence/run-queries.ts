@@ -45,8 +45,9 @@ const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."defini
 const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt")
   VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
-const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId")
-  VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?)`;
+const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs")
+  VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_EXCLUDED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "finishedAt") VALUES (?, ?, ?, 'skipped', 0, ?)`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** A workflow version a run can be started from: what the run pins, and what its answer names. */
@@ -163,13 +164,15 @@ export interface RunStart {
   withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
   /** The run this one came from, and how (an error workflow's run: the failed run; a retry: the run it repeats), linked both ways on their pages. */
   source?: RunSourceLink;
-  /** Steps kept from the source run (a retry from the failure): written succeeded, with their results, never run here. */
+  /** Steps kept from the source run (a retry from the failure) or from pins (a test run): written succeeded, with their results, never run here. */
   carried?: readonly CarriedStep[];
   /**
    * For a sub-workflow's run: the source run's step that called it and which attempt. One run per attempt
    * (a unique index): a second insert for the same attempt fails as a unique violation.
    */
   calledBy?: { nodeId: string; attempt: number };
+  /** Nodes a test run leaves out (not on its way to the node it tests): written skipped, never run here. */
+  excluded?: readonly string[];
 }
 
 /**
@@ -210,9 +213,11 @@ export async function insertRun(
     sourceNodeId,
     sourceAttempt,
   };
+  const excluded = new Set(start.excluded ?? []);
   const stepRows = () =>
     version.definition.nodes.map((node) => {
       const kept = carried.get(node.id);
+      if (excluded.has(node.id)) return { id: newId(), runId, nodeId: node.id, status: "skipped", finishedAt: now };
       if (!kept) return { id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) };
       return { id: newId(), runId, nodeId: node.id, status: "succeeded", ...carriedColumns(kept), startedAt: kept.startedAt, finishedAt: kept.finishedAt };
     });
@@ -245,13 +250,17 @@ export async function insertRun(
         statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt);
         for (const node of version.definition.nodes) {
           const kept = carried.get(node.id);
+          if (excluded.has(node.id)) {
+            statement(sqlite, INSERT_EXCLUDED_STEP).run(newId(), runId, node.id, stored);
+            continue;
+          }
           if (!kept) {
             statement(sqlite, INSERT_STEP).run(newId(), runId, node.id, inputOf(node.id));
             continue;
           }
-          const { attempt, input, output, carriedFromRunId } = carriedColumns(kept);
+          const { attempt, input, output, carriedFromRunId, carriedAs } = carriedColumns(kept);
           const date = (value: string | null) => (value === null ? null : sqliteDate(value));
-          statement(sqlite, INSERT_CARRIED_STEP).run(newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId);
+          statement(sqlite, INSERT_CARRIED_STEP).run(newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId, carriedAs);
         }
         if (deliveryRow) statement(sqlite, INSERT_DELIVERY).run(deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored);
         statement(sqlite, "COMMIT").run();
@@ -288,9 +297,10 @@ export async function insertRun(
     definition: version.definition,
     steps: version.definition.nodes.map((node) => {
       const kept = carried.get(node.id);
+      const left = excluded.has(node.id);
       return {
         nodeId: node.id,
-        status: kept ? "succeeded" : "pending",
+        status: kept ? "succeeded" : left ? "skipped" : "pending",
         input: kept ? (kept.input ?? null) : node.id === trigger.nodeId ? (start.triggerPayload ?? null) : null,
         output: kept?.output ?? null,
         error: null,
@@ -298,8 +308,9 @@ export async function insertRun(
         attempt: kept?.attempt ?? 0,
         retryAt: null,
         startedAt: kept?.startedAt ?? null,
-        finishedAt: kept?.finishedAt ?? null,
+        finishedAt: kept?.finishedAt ?? (left ? now : null),
         carriedFromRunId: kept?.fromRunId ?? null,
+        carriedAs: kept?.as ?? null,
       };
     }),
     approvals: [],
@@ -312,12 +323,13 @@ export async function insertRun(
 }
 
 /** The stored columns of a kept step, as text where the table keeps JSON. */
-function carriedColumns(step: CarriedStep): { attempt: number; input: string | null; output: string; carriedFromRunId: string } {
+function carriedColumns(step: CarriedStep): { attempt: number; input: string | null; output: string; carriedFromRunId: string | null; carriedAs: string | null } {
   return {
     attempt: step.attempt,
     input: step.input === undefined || step.input === null ? null : JSON.stringify(step.input),
     output: JSON.stringify(step.output),
     carriedFromRunId: step.fromRunId,
+    carriedAs: step.as ?? null,
   };
 }
 

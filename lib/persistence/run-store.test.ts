@@ -58,6 +58,7 @@ describe.each(DATABASE_PROVIDERS)("PrismaRunStore's prepared-statement path on %
         startedAt: at,
         finishedAt: at,
         carriedFromRunId: null,
+        carriedAs: null,
       },
     ]);
     expect(await readEvents(runId, 0, 10, temp.database)).toEqual([

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
-import { RunSourceKindSchema, type RunSourceKind } from "@/lib/contracts/run";
+import { CarriedAsSchema, RunSourceKindSchema, type CarriedAs, type RunSourceKind } from "@/lib/contracts/run";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
@@ -79,6 +79,12 @@ export function toRunRecord(row: RunRow & { version: { version: number } }): Run
   };
 }
 
+/** A stored `carriedAs`, read back; one this version does not know reads as none. */
+function carriedAsOf(value: string | null): CarriedAs | null {
+  const parsed = CarriedAsSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 export function toStepRecord(row: StepRow): StepRecord {
   return {
     nodeId: row.nodeId,
@@ -92,6 +98,7 @@ export function toStepRecord(row: StepRow): StepRecord {
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
     carriedFromRunId: row.carriedFromRunId,
+    carriedAs: carriedAsOf(row.carriedAs),
   };
 }
 
@@ -486,6 +493,7 @@ interface StepSqlRow {
   startedAt: unknown;
   finishedAt: unknown;
   carriedFromRunId: string | null;
+  carriedAs: string | null;
 }
 
 /** loadRun through Prisma: for a client without a prepared-statement path, and what that path must equal. */
@@ -533,6 +541,7 @@ function loadedRunFromRows(row: RunJoinRow, steps: StepSqlRow[]): LoadedRun {
       startedAt: readDate(step.startedAt),
       finishedAt: readDate(step.finishedAt),
       carriedFromRunId: step.carriedFromRunId,
+      carriedAs: carriedAsOf(step.carriedAs),
     })),
   };
 }

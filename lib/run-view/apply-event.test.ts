@@ -15,6 +15,7 @@ const step = (nodeId: string, status: StepRecord["status"] = "pending"): StepRec
   startedAt: null,
   finishedAt: null,
   carriedFromRunId: null,
+    carriedAs: null,
 });
 
 const snapshot = (overrides: Partial<RunSnapshot> = {}): RunSnapshot => ({

@@ -1,6 +1,6 @@
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
-import type { NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { CarriedAs, NodeStatus, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { applyAgentEvent, isAgentEvent, type AgentActivity } from "./agent-activity";
 import { shortRunId } from "./run-lineage";
@@ -51,10 +51,12 @@ export interface StepView {
   agent?: AgentActivity;
   /** For a tool attached to an agent: the agent's node id (the tool is not a step of its own). */
   attachedTo?: string;
-  /** The run whose result this step kept (a retry from the failed step): it did not run in this run. */
+  /** The run whose result this step kept (a retry from the failed step; a pin's source run): it did not run in this run. */
   carriedFrom: string | null;
   /** For a Sub-workflow step: the run of the called workflow its latest attempt started. */
   childRun: { id: string; workflowName: string } | null;
+  /** A test run kept it from the node's pin or from typed values instead of running it. */
+  carriedAs: CarriedAs | null;
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -93,6 +95,7 @@ export function emptyStep(): StepView {
     finishedAt: null,
     carriedFrom: null,
     childRun: null,
+    carriedAs: null,
   };
 }
 
@@ -115,6 +118,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       finishedAt: step.finishedAt,
       carriedFrom: step.carriedFromRunId,
       childRun: null,
+      carriedAs: step.carriedAs,
     };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
@@ -243,6 +247,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         error: null,
         errorKind: null,
         carriedFrom: event.payload.fromRunId,
+        carriedAs: event.payload.as ?? null,
       }));
     case "node-failed":
       return updateStep(withdrawApprovals(next, event.nodeId), event.nodeId, (step) => ({

@@ -72,7 +72,7 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
     case "child-run-started":
       return { subject, text: `Called ${event.payload.workflowName} (version ${event.payload.version}) as run ${shortRunId(event.payload.runId)}; waits for it`, tone: "progress" };
     case "node-carried-over":
-      return { subject, text: `Kept its result from run ${shortRunId(event.payload.fromRunId)}: it succeeded there and does not run again`, tone: "good" };
+      return { subject, text: carriedText(event.payload), tone: "good" };
     case "node-failed": {
       const handled =
         event.payload.handledBy === "error-edge" ? " Its error path is taken." : event.payload.handledBy === "continue" ? " The run continues with the error." : "";
@@ -137,4 +137,11 @@ function calledTool(call: { nodeId: string | null; tool: string }, labelOf: (nod
 function firstLine(value: string): string {
   const line = value.split("\n")[0] ?? "";
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}
+
+/** Where a kept step's result came from, in words. */
+function carriedText(payload: { fromRunId: string | null; as?: "pin" | "typed" }): string {
+  if (payload.as === "pin") return `Used its pinned output${payload.fromRunId ? ` (pinned from run ${shortRunId(payload.fromRunId)})` : ""}: it does not run in this test`;
+  if (payload.as === "typed") return "Used the values typed for this test: it does not run";
+  return payload.fromRunId ? `Kept its result from run ${shortRunId(payload.fromRunId)}: it succeeded there and does not run again` : "Kept its result: it does not run";
 }

@@ -34,6 +34,7 @@ export class LocalRunDriver implements RunDriver {
       triggerPayload: start.triggerPayload,
       source: start.source ? { runId: start.source.id, kind: start.source.kind } : null,
       ...(start.carried ? { carried: start.carried } : {}),
+      ...(start.excluded ? { excluded: start.excluded } : {}),
     });
     return run;
   }

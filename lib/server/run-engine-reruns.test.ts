@@ -15,6 +15,7 @@ import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import type { RunEvent } from "@/lib/workflow/run-types";
+import { planTestRun } from "@/lib/workflow/test-run-plan";
 import { rerunStart } from "./rerun-start";
 import { LocalRunDriver } from "./run-driver";
 
@@ -22,7 +23,9 @@ import { LocalRunDriver } from "./run-driver";
  * A retry from the failed step, on the real engine and a real SQLite file:
  * the steps that succeeded keep their results and do not run again (a step
  * that appends to a real file appends once), what follows reads the kept
- * results, and a destructive step that runs again asks a person again.
+ * results, and a destructive step that runs again asks a person again. And a
+ * test run from the editor, read from storage: its pinned step kept, what is
+ * not on its way left out, the step it tests gated like any.
  */
 
 /** Appends a line to a real file, after asking (a write): how many lines the file then has is its result. */
@@ -227,5 +230,39 @@ describe("a retry from the failed step", () => {
     const detail = await getRunDetail(run.id, temp.database);
     expect(detail.status).toBe("succeeded");
     expect(detail.sourceRun).toMatchObject({ id: source.id, kind: "run-again" });
+  });
+});
+
+describe("a test run from the editor, driven from storage", () => {
+  it("keeps the pinned step, leaves out what is not on its way, and asks before the destructive step it tests", async () => {
+    const { id } = await createWorkflow(workflow("test run from storage"), temp.database);
+    const version = await findRunnableVersion(id, undefined, temp.database);
+    const before = lines().length;
+    const pins = new Map([["append", { output: { content: "pinned lines", data: { lines: 99 } }, fromRunId: null }]]);
+    const plan = planTestRun(version.definition, "send", "step", { pins, lastRun: new Map(), typed: new Map() });
+    expect(plan).toMatchObject({ runs: ["in", "send"], excluded: ["out"], missing: [] });
+    const run = await insertRun(version, { who: "Ada" }, temp.database, {
+      trigger: { kind: "person", nodeId: null, test: true, testOf: { nodeId: "send", mode: "step" } },
+      carried: plan.carried,
+      excluded: plan.excluded,
+    });
+    // What a worker (or a restart before the run began) does: read it from the database and drive it.
+    await engine.start(run.id);
+    expect(await approveUntilFinished(run.id)).toEqual(["send"]);
+    expect(lines()).toHaveLength(before);
+    const detail = await getRunDetail(run.id, temp.database);
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    expect(detail.steps.map((step) => [step.nodeId, step.status, step.carriedAs])).toEqual([
+      ["in", "succeeded", null],
+      ["append", "succeeded", "pin"],
+      ["send", "succeeded", null],
+      ["out", "skipped", null],
+    ]);
+    const events = await readEvents(run.id, 0, 1000, temp.database);
+    expect(ofType(events, "node-carried-over").map((event) => [event.nodeId, event.payload])).toEqual([
+      ["append", { fromRunId: null, as: "pin", output: { content: "pinned lines", data: { lines: 99 } } }],
+    ]);
+    expect(ofType(events, "node-skipped").map((event) => [event.nodeId, event.payload])).toEqual([["out", { reason: "not part of this test run" }]]);
+    expect(ofType(events, "node-started").map((event) => event.nodeId)).toEqual(["in", "send"]);
   });
 });

@@ -18,9 +18,17 @@ export async function startRun(workflowId: string, body: StartRunBody, trigger: 
 /**
  * Starts a run of `version` once its inputs and the workflow pass the same
  * checks as a run started with Run (422 with every problem, nothing written).
+ * `runningNodes` (a test run): only problems of the workflow as a whole and of
+ * the nodes that will run stop it, so a half-built step further on does not
+ * keep a person from testing this one; what is kept or left out never runs.
  */
-export async function startCheckedRun(version: RunnableVersion, given: Record<string, unknown>, start: Omit<RunStart, "withinTransaction">): Promise<RunDetail> {
+export async function startCheckedRun(
+  version: RunnableVersion,
+  given: Record<string, unknown>,
+  start: Omit<RunStart, "withinTransaction">,
+  runningNodes?: ReadonlySet<string>,
+): Promise<RunDetail> {
   const studio = await startStudio();
-  const inputs = await checkRunStart(version, given, { pool: studio.pool(), secrets: studio.secrets, database: studio.database });
+  const inputs = await checkRunStart(version, given, { pool: studio.pool(), secrets: studio.secrets, database: studio.database }, runningNodes);
   return studio.runs.start(version, inputs, start);
 }

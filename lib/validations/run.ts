@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ApprovalDecisionSchema, ApprovalStatusSchema } from "@/lib/contracts/approval";
 import { RunStatusSchema } from "@/lib/contracts/run-status";
 import { RunTriggerKindSchema } from "@/lib/contracts/run-trigger";
+import { PinnedOutputSchema } from "@/lib/contracts/pins";
 
 /** POST /workflows/:id/runs */
 export const StartRunBodySchema = z.object({
@@ -54,3 +55,24 @@ export const ListApprovalsQuerySchema = z.object({
   runId: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
+
+/** Run this step (the node alone) or Run up to here (the paths that lead to it). */
+export const TEST_RUN_MODES = ["step", "up-to"] as const;
+
+/** GET /workflows/:id/test-runs: what a test run of a node would run and keep, before starting it. */
+export const TestRunQuerySchema = z.object({
+  nodeId: z.string().min(1).max(200).describe("The node to test"),
+  mode: z.enum(TEST_RUN_MODES).default("step"),
+});
+export type TestRunQuery = z.infer<typeof TestRunQuerySchema>;
+
+/** POST /workflows/:id/test-runs */
+export const TestRunBodySchema = TestRunQuerySchema.extend({
+  /** Default: the inputs of the workflow's newest run (else the input fields' defaults). */
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  /** Outputs typed for the occasion, by node id, for upstream nodes with no pin and no run: the shape of a pin. */
+  values: z.record(z.string(), PinnedOutputSchema).default({}),
+  /** Test an earlier version; default the newest (the saved draft). */
+  version: z.number().int().positive().optional(),
+});
+export type TestRunBody = z.infer<typeof TestRunBodySchema>;

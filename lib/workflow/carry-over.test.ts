@@ -24,6 +24,7 @@ function steps(statuses: Record<string, NodeStatus>): StepRecord[] {
     startedAt: status === "pending" || status === "skipped" ? null : "2026-12-02T06:00:00.000Z",
     finishedAt: status === "pending" ? null : "2026-12-02T06:00:01.000Z",
     carriedFromRunId: null,
+    carriedAs: null,
   }));
 }
 

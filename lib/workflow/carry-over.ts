@@ -1,12 +1,14 @@
-import type { StepOutput, StepRecord } from "@/lib/contracts/run";
+import type { CarriedAs, StepOutput, StepRecord } from "@/lib/contracts/run";
 import type { WorkflowDefinition } from "./definition";
 import { buildGraph } from "./scheduler";
 
 /** A step a retry keeps from the run it repeats: its result as that run stored it. */
 export interface CarriedStep {
   nodeId: string;
-  /** The run whose result is kept. */
-  fromRunId: string;
+  /** The run whose result is kept (a pin's: the run it was pinned from); null for values typed for a test run. */
+  fromRunId: string | null;
+  /** Kept from the node's pin or from typed values (a test run) rather than from `fromRunId`'s step; absent for a run's. */
+  as?: CarriedAs;
   output: StepOutput;
   /** The resolved arguments it ran with there (secrets masked). */
   input: unknown;

@@ -106,8 +106,10 @@ export interface CreatedRun {
   triggerPayload?: unknown;
   /** The run it repeats, and how (a retry from the failure, a run again). */
   source?: { runId: string; kind: RunSourceKind } | null;
-  /** Steps it keeps from that run, written succeeded with it: they do not run here. */
+  /** Steps it keeps from that run (or, a test run, from pins and typed values), written succeeded with it: they do not run here. */
   carried?: readonly CarriedStep[];
+  /** Nodes a test run leaves out, written skipped with it: they do not run here. */
+  excluded?: readonly string[];
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -146,8 +148,10 @@ class ActiveRun {
   triggerPayload: unknown = null;
   /** The run it repeats, and how; announced with its start. */
   source: { runId: string; kind: RunSourceKind } | null = null;
-  /** Steps whose results it kept from another run (node id -> that run's id): announced with its start, never run here. */
-  readonly carried = new Map<string, string>();
+  /** Steps whose results it kept from another run, a pin or typed values (node id -> where from): announced with its start, never run here. */
+  readonly carried = new Map<string, Pick<CarriedStep, "fromRunId" | "as">>();
+  /** Nodes a test run leaves out (not on its way to the node it tests): announced as skipped with its start, never run here. */
+  readonly excluded = new Set<string>();
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
@@ -500,7 +504,11 @@ export class RunEngine {
     run.source = created.source ?? null;
     for (const step of created.carried ?? []) {
       run.succeeded(step.nodeId, step.output);
-      run.carried.set(step.nodeId, step.fromRunId);
+      run.carried.set(step.nodeId, { fromRunId: step.fromRunId, ...(step.as ? { as: step.as } : {}) });
+    }
+    for (const nodeId of created.excluded ?? []) {
+      run.skipped(nodeId);
+      run.excluded.add(nodeId);
     }
     run.grants = await this.options.store.listGrants(created.workflowId);
     this.active.set(runId, run);
@@ -536,7 +544,11 @@ export class RunEngine {
         run.interrupted.push(step.nodeId);
         continue;
       }
-      if (step.status === "succeeded" && step.carriedFromRunId) run.carried.set(step.nodeId, step.carriedFromRunId);
+      if (step.status === "succeeded" && (step.carriedFromRunId || step.carriedAs)) {
+        run.carried.set(step.nodeId, { fromRunId: step.carriedFromRunId, ...(step.carriedAs ? { as: step.carriedAs } : {}) });
+      }
+      // A test run not yet announced: what it left out was written skipped with it.
+      if (step.status === "skipped" && record.lastSeq === 0 && record.trigger.testOf) run.excluded.add(step.nodeId);
       if (step.status === "succeeded" && step.output) run.succeeded(step.nodeId, step.output);
       else if (step.status === "skipped") run.skipped(step.nodeId);
       else if (step.status === "succeeded") run.statuses[step.nodeId] = step.status;
@@ -570,7 +582,8 @@ export class RunEngine {
           tool: null,
           operation: null,
           arguments: {},
-          preview: describePlan(run.definition, this.options.pool()),
+          // What runs here: a test run's kept and left-out steps are not part of its plan.
+          preview: describePlan(run.definition, this.options.pool(), (nodeId) => !run.carried.has(nodeId) && !run.excluded.has(nodeId)),
         });
         if (approval.decision !== "approve") {
           const reason = approval.feedback ? ` The person said: ${approval.feedback}` : "";
@@ -981,6 +994,8 @@ export class RunEngine {
   private async startErrorWorkflow(run: ActiveRun, runError: string): Promise<string | null> {
     const errorWorkflowId = run.definition.errorWorkflowId;
     if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow") return null;
+    // A test run from the editor fails in front of the person trying the step: nobody needs telling elsewhere.
+    if (run.trigger.testOf) return null;
     const nodeId = stoppingFailure(run);
     try {
       return await this.options.startErrorWorkflow({
@@ -1056,11 +1071,14 @@ function startEvents(run: ActiveRun, options: { withTrigger: boolean }): Pending
   };
   // In the workflow's order, whatever order the steps were read in.
   const carried = run.definition.nodes.flatMap(({ id: nodeId }): PendingEvent[] => {
-    const fromRunId = run.carried.get(nodeId);
+    const from = run.carried.get(nodeId);
     const output = run.outputs[nodeId];
-    return fromRunId && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId, output } }] : [];
+    return from && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId: from.fromRunId, ...(from.as ? { as: from.as } : {}), output } }] : [];
   });
-  return [started, ...carried];
+  const excluded = run.definition.nodes.flatMap(({ id: nodeId }): PendingEvent[] =>
+    run.excluded.has(nodeId) ? [{ type: "node-skipped", nodeId, payload: { reason: "not part of this test run" } }] : [],
+  );
+  return [started, ...carried, ...excluded];
 }
 
 /** The first node whose failure stopped the run (the error workflow's `nodeId`, the run's error kind); null when none did. */
@@ -1130,8 +1148,9 @@ function describeFailures(run: ActiveRun, failedNodes: readonly string[], pool: 
 }
 
 /** The plan a person approves in plan mode: each step in order, with what it will be given. */
-function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {
+function describePlan(definition: WorkflowDefinition, pool: ToolPool, runs: (nodeId: string) => boolean): string {
   const lines = definition.nodes.flatMap((node, index): string[] => {
+    if (!runs(node.id)) return [];
     // A called workflow runs under its own mode and guardrails: the plan says it is called, and with what.
     if (node.kind === "subworkflow") {
       const version = node.version === "published" ? "its published version" : `version ${node.version}`;

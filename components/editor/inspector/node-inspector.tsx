@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
 import type { WorkflowProblem } from "@/lib/workflow/validate";
-import { definitionOf, handlesFailures } from "@/nodes/definitions";
+import { definitionOf, handlesFailures, startsRunsOf } from "@/nodes/definitions";
 import { editorOf } from "@/nodes/editor";
 import type { NodeNames } from "@/lib/editor/connection-choices";
 import type { Connection } from "@/lib/editor/definition-edits";
@@ -12,6 +12,7 @@ import { ConnectionsSection } from "./connections-section";
 import { FailureSection } from "./failure-section";
 import { InspectorHeader } from "./inspector-header";
 import { ProblemList } from "./panel-section";
+import { TestSection } from "./test-section";
 
 export interface NodeInspectorProps {
   node: WorkflowNode;
@@ -69,6 +70,8 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
           <ProblemList problems={general} />
         </div>
       ) : null}
+      {/* First, as n8n's Execute step is: trying the step is what a person does most while building it. */}
+      {startsRunsOf(node.kind) === "on-trigger" ? null : <TestSection node={node} definition={definition} tools={tools} names={names} />}
       <ConnectionsSection node={node} definition={definition} names={names} onConnect={onConnect} onRemoveEdge={onRemoveEdge} />
       <Panel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
       {failures ? <FailureSection node={node} defaults={defaults} problems={problems} onChange={onChange} /> : null}

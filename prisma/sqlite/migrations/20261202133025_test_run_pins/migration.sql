@@ -1,0 +1,16 @@
+-- AlterTable
+ALTER TABLE "Step" ADD COLUMN "carriedAs" TEXT;
+
+-- CreateTable
+CREATE TABLE "WorkflowPin" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "workflowId" TEXT NOT NULL,
+    "nodeId" TEXT NOT NULL,
+    "output" TEXT NOT NULL,
+    "fromRunId" TEXT,
+    "pinnedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "WorkflowPin_workflowId_fkey" FOREIGN KEY ("workflowId") REFERENCES "Workflow" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "WorkflowPin_workflowId_nodeId_key" ON "WorkflowPin"("workflowId", "nodeId");
