@@ -47,13 +47,17 @@ export async function deletePin(workflowId: string, nodeId: string, database: St
 /** Each node's newest output in the workflow's runs (a step that succeeded with one), for the nodes asked about. */
 export async function newestStepOutputs(workflowId: string, nodeIds: readonly string[], database: StudioDatabase = getDatabase()): Promise<Map<string, RunOutput>> {
   const found = new Map<string, RunOutput>();
-  // One small query per node: a node's newest output may be in any run, and a workflow has few nodes on a test's way.
+  // One query per node, walking the workflow's runs newest first (the Run(workflowId, createdAt) index) and
+  // probing each run's step by its (runId, nodeId) key: ordering the steps by their run's time instead sorted every
+  // step the node ever had, 0.3 s at 20,000 runs with the event loop held.
   for (const nodeId of nodeIds) {
-    const step = await database.step.findFirst({
-      where: { nodeId, status: "succeeded", output: { not: null }, run: { workflowId } },
-      orderBy: { run: { createdAt: "desc" } },
-      select: { runId: true, output: true, input: true, attempt: true, startedAt: true, finishedAt: true },
+    const run = await database.run.findFirst({
+      where: { workflowId, steps: { some: { nodeId, status: "succeeded", output: { not: null } } } },
+      // Ids grow with time: they order runs started in the same millisecond.
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { steps: { where: { nodeId }, select: { runId: true, output: true, input: true, attempt: true, startedAt: true, finishedAt: true } } },
     });
+    const step = run?.steps[0];
     const output = step ? readOutput(step.output) : null;
     if (!step || !output) continue;
     found.set(nodeId, {
@@ -70,7 +74,7 @@ export async function newestStepOutputs(workflowId: string, nodeIds: readonly st
 
 /** The inputs of the workflow's newest run, or null when it never ran. */
 export async function newestRunInputs(workflowId: string, database: StudioDatabase = getDatabase()): Promise<Record<string, unknown> | null> {
-  const run = await database.run.findFirst({ where: { workflowId }, orderBy: { createdAt: "desc" }, select: { inputs: true } });
+  const run = await database.run.findFirst({ where: { workflowId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { inputs: true } });
   if (!run) return null;
   const inputs = safeJson(run.inputs);
   return inputs !== null && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : null;
