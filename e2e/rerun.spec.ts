@@ -68,6 +68,8 @@ test("a failed run is retried from its failed step: what succeeded is carried ov
     await expect(kept).toBeVisible();
     await expect(kept).toContainText(`from run ${shortId(sourceId)}`);
     await expect(card(page, "Fetch the status", "succeeded")).toBeVisible();
+    // The header says what the person did, not that a Run button started it.
+    await expect(page.getByTestId("run-trigger")).toHaveText("Retry from the failed step");
     const timeline = page.getByRole("region", { name: "Timeline" });
     await expect(timeline).toContainText(`Run started: a retry of run ${shortId(sourceId)} from its failed step`);
     await expect(timeline).toContainText(`List the workspace: Kept its result from run ${shortId(sourceId)}`);

@@ -142,7 +142,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
             <time dateTime={run.startedAt} title={formatExact(run.startedAt)}>
               {formatRelative(run.startedAt, now)}
             </time>{" "}
-            by <span data-testid="run-trigger">{triggerDetailText(run.trigger)}</span> · {duration}
+            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {duration}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
           </p>
@@ -150,7 +150,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         {active ? (
           <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" />
         ) : (
-          <div className="flex flex-col items-end gap-2">
+          <div className="flex flex-wrap items-start justify-end gap-2">
             <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} />
             <CopyToEditor runId={run.id} workflowId={run.workflowId} steps={finishedSteps} labelOf={labelOf} />
           </div>
