@@ -68,12 +68,12 @@ export async function newestStepOutputs(workflowId: string, nodeIds: readonly st
   return found;
 }
 
-/** The inputs of the workflow's newest run, or null when it never ran. */
-export async function newestRunInputs(workflowId: string, database: StudioDatabase = getDatabase()): Promise<Record<string, unknown> | null> {
-  const run = await database.run.findFirst({ where: { workflowId }, orderBy: { createdAt: "desc" }, select: { inputs: true } });
+/** The workflow's newest run and its inputs, or null when it never ran (or its inputs cannot be read). */
+export async function newestRunInputs(workflowId: string, database: StudioDatabase = getDatabase()): Promise<{ runId: string; inputs: Record<string, unknown> } | null> {
+  const run = await database.run.findFirst({ where: { workflowId }, orderBy: { createdAt: "desc" }, select: { id: true, inputs: true } });
   if (!run) return null;
   const inputs = safeJson(run.inputs);
-  return inputs !== null && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : null;
+  return inputs !== null && typeof inputs === "object" && !Array.isArray(inputs) ? { runId: run.id, inputs: inputs as Record<string, unknown> } : null;
 }
 
 /** What of a step's output a pin keeps: its text, data and route (images are a run's, not test data). */

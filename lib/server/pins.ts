@@ -145,7 +145,7 @@ function issueAt(prefix: string, path: readonly (string | number)[], message: st
 }
 
 /** Each stored secret's value by name, to recognise them in pinned data. */
-async function storedSecretValues(database: StudioDatabase): Promise<Map<string, string>> {
+export async function storedSecretValues(database: StudioDatabase): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for (const secret of await listSecrets(database)) {
     const value = await resolveSecret(secret.name, database);

@@ -106,8 +106,9 @@ function upstreamOf(definition: RunnableVersion["definition"], nodeId: string): 
  * refused), or null when it never ran.
  */
 async function newestInputsFor(version: RunnableVersion, database: StudioDatabase): Promise<Record<string, unknown> | null> {
-  const inputs = await newestRunInputs(version.workflowId, database);
-  if (!inputs) return null;
+  const newest = await newestRunInputs(version.workflowId, database);
+  if (!newest) return null;
+  const { inputs } = newest;
   const names = new Set(inputFieldsOf(version.definition).map((field) => field.name));
   return Object.fromEntries(Object.entries(inputs).filter(([name]) => names.has(name)));
 }
