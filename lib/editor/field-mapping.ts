@@ -19,6 +19,9 @@ export interface SampleScope {
   inputs: { runId: string | null; values: Readonly<Record<string, unknown>> };
 }
 
+/** No samples at all: outside an editor, or before the first answer. */
+export const EMPTY_SAMPLE_SCOPE: SampleScope = { nodes: new Map(), inputs: { runId: null, values: {} } };
+
 export function sampleScopeOf(samples: WorkflowSamples | null, inputFields: readonly InputField[]): SampleScope {
   const values: Record<string, unknown> = {};
   for (const field of inputFields) if (field.default !== undefined) values[field.name] = field.default;
