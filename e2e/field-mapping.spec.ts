@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { blockingViolations } from "./fixtures/accessibility";
+import { plantFile } from "./fixtures/approvals";
 import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 
 /**
@@ -12,13 +13,13 @@ import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtu
  */
 
 /** Run inputs (a folder, by default "out") → Read the people → Save the person (its path and content are templates). */
-function readThenSave(name: string) {
+function readThenSave(name: string, readPath = "people.json") {
   return {
     name,
     mode: "default" as const,
     nodes: [
       { id: "input", kind: "input" as const, position: { x: 0, y: 100 }, fields: [{ name: "folder", required: false, default: "out" }] },
-      { id: "read", kind: "tool" as const, label: "Read the people", position: { x: 300, y: 100 }, tool: "read_file", settings: { root: workspace() }, arguments: { path: "people.json" } },
+      { id: "read", kind: "tool" as const, label: "Read the people", position: { x: 300, y: 100 }, tool: "read_file", settings: { root: workspace() }, arguments: { path: readPath } },
       {
         id: "save",
         kind: "tool" as const,
@@ -116,4 +117,29 @@ test("map a field from the picker and see its preview; complete a template after
   await path.fill("{{ nodes.ghost.output }}");
   await expect(inspector.getByText(/there is no node "ghost"; expected a node upstream of this one: read/)).toBeVisible();
   await expect(path).toHaveAttribute("aria-invalid", "true");
+});
+
+test("a step whose upstream ran: the picker lists the run's output, marked with its run, and the field previews it", async ({ page, request }, testInfo) => {
+  const file = `field-mapping-${testInfo.testId.slice(0, 8)}-${Date.now().toString(36)}.txt`;
+  plantFile(file, "Ada Lovelace\nGrace Hopper\n");
+  const id = await createWorkflow(request, readThenSave(uniqueName("People ran", testInfo), file));
+  await page.goto(`/workflows/${id}`);
+
+  // Run the read alone from its inspector: its output becomes the sample the next step maps from.
+  await canvasCard(page, "Read the people").click();
+  const testing = page.getByRole("region", { name: "Inspector: Read the people" }).getByRole("region", { name: "Test this step" });
+  await testing.getByRole("button", { name: "Run this step" }).click();
+  await expect(testing.getByRole("region", { name: "Test run result" })).toContainText("Grace Hopper");
+
+  await canvasCard(page, "Save the person").click();
+  const inspector = page.getByRole("region", { name: "Inspector: Save the person" });
+  const content = inspector.getByRole("combobox", { name: "Content", exact: true });
+  await expect(content).toHaveAccessibleDescription(/Preview:.*Ada Lovelace/);
+  await inspector.getByRole("button", { name: "Use a value from… for Content" }).click();
+  const tree = inspector.getByRole("tree", { name: "Values for Content" });
+  await expect(tree.getByRole("treeitem", { name: /^Read the people \(read\)\s*from run #[A-Z0-9]{6}$/ })).toBeVisible();
+  const lines = tree.getByRole("treeitem", { name: /^totalLines\s*number\s*2$/ });
+  await lines.click();
+  await expect(content).toHaveValue("{{ nodes.read.data.totalLines }}");
+  await expect(content).toHaveAccessibleDescription(/Preview:\s*2\s*number/);
 });

@@ -7,7 +7,8 @@ import { newId } from "./ids";
 
 /**
  * Pinned outputs, per workflow and node (the WorkflowPin table): test data
- * that only a test run's start reads (lib/server/test-runs.ts). Callers check
+ * that only a test run's start uses (lib/server/test-runs.ts; the editor's
+ * field samples show it, lib/server/samples.ts). Callers check
  * what they pin (lib/server/pins.ts); this stores and reads it.
  */
 
