@@ -57,7 +57,7 @@ export function referenceGroups(options: readonly ReferenceOption[], scope: Samp
       missing: anyValue ? null : "No run yet: start a run to see the inputs' values.",
       fields: inputs.map(({ option, name }) =>
         Object.hasOwn(scope.inputs.values, name)
-          ? { ...sampleField(`inputs.${name}`, option.label, scope.inputs.values[name]) }
+          ? sampleField(`inputs.${name}`, option.label, scope.inputs.values[name])
           : emptyField(`inputs.${name}`, option.label),
       ),
     });
@@ -71,11 +71,22 @@ export function referenceGroups(options: readonly ReferenceOption[], scope: Samp
       groups.push({ id: nodeId, label, source: null, missing: `No sample yet: run or pin “${title}” to see its fields.`, fields: [emptyField(`nodes.${nodeId}.output`, "output")] });
       continue;
     }
-    const fields = [sampleField(`nodes.${nodeId}.output`, "output", sample.content)];
-    if (sample.data !== undefined) fields.push(sampleField(`nodes.${nodeId}.data`, "data", sample.data));
-    groups.push({ id: nodeId, label, source: sourceText(sample), missing: null, fields });
+    groups.push({ id: nodeId, label, source: sourceText(sample), missing: null, fields: sampleFields(sample) });
   }
   return groups;
+}
+
+/** Listed once per sample: every template field of a node lists the same upstream samples, and a big one takes a pass over its keys. */
+const listedSamples = new WeakMap<NodeSample, SampleField[]>();
+
+function sampleFields(sample: NodeSample): SampleField[] {
+  let fields = listedSamples.get(sample);
+  if (!fields) {
+    fields = [sampleField(`nodes.${sample.nodeId}.output`, "output", sample.content)];
+    if (sample.data !== undefined) fields.push(sampleField(`nodes.${sample.nodeId}.data`, "data", sample.data));
+    listedSamples.set(sample, fields);
+  }
+  return fields;
 }
 
 function emptyField(expression: string, label: string): SampleField {

@@ -44,72 +44,57 @@ const PREVIEW_LENGTH = 40;
  * down to the limits. `label` is what the tree shows for it.
  */
 export function sampleField(expression: string, label: string, value: unknown, limits: PathLimits = PATH_LIMITS): SampleField {
-  const root = leafOf(expression, label, value);
+  const root = pendingField(expression, label, value);
   // Breadth first, so the budget goes to the upper levels of every branch before the depths of the first.
-  let level: { field: SampleField; value: unknown }[] = [{ field: root, value }];
+  let level = [root];
   let left = limits.total;
-  for (let depth = 0; depth < limits.depth && level.length > 0; depth += 1) {
-    const next: { field: SampleField; value: unknown }[] = [];
-    for (const { field, value: current } of level) {
-      for (const child of childrenOf(field.expression, current, limits)) {
+  for (let depth = 0; depth < limits.depth && level.length > 0 && left > 0; depth += 1) {
+    const next: Pending[] = [];
+    for (const parent of level) {
+      for (const child of childrenOf(parent, limits)) {
         if (left <= 0) break;
         left -= 1;
-        const childField = leafOf(child.expression, child.label, child.value);
-        field.children.push(childField);
-        next.push({ field: childField, value: child.value });
+        const pending = pendingField(child.expression, child.label, child.value);
+        parent.field.children.push(pending.field);
+        parent.field.leftOut -= 1;
+        next.push(pending);
       }
     }
     level = next;
   }
-  countLeftOut(root, value);
-  return root;
+  return root.field;
 }
 
-function leafOf(expression: string, label: string, value: unknown): SampleField {
-  return { expression, label, type: typeOf(value), preview: previewOf(value), children: [], leftOut: 0 };
+/** A field whose children are still to be listed, with its value and (for an object) its keys, read once. */
+interface Pending {
+  field: SampleField;
+  value: unknown;
+  keys: string[] | null;
+}
+
+/** All of a field's entries count as left out until they are listed. */
+function pendingField(expression: string, label: string, value: unknown): Pending {
+  // Object.keys once per object: it is the fastest way through a huge one, and the size, the preview and the children all need it.
+  const keys = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value) : null;
+  const size = Array.isArray(value) ? value.length : (keys?.length ?? 0);
+  return { field: { expression, label, type: typeOf(value), preview: previewOf(value, size), children: [], leftOut: size }, value, keys };
 }
 
 /** The entries of an object or array a template can name, up to the limits. */
-function* childrenOf(expression: string, value: unknown, limits: PathLimits): Generator<{ expression: string; label: string; value: unknown }> {
-  if (value === null || typeof value !== "object") return;
+function* childrenOf({ field, value, keys }: Pending, limits: PathLimits): Generator<{ expression: string; label: string; value: unknown }> {
   if (Array.isArray(value)) {
     for (let index = 0; index < Math.min(value.length, limits.items); index += 1) {
-      yield { expression: `${expression}[${index}]`, label: index === 0 ? "[0] first item" : `[${index}]`, value: value[index] };
+      yield { expression: `${field.expression}[${index}]`, label: index === 0 ? "[0] first item" : `[${index}]`, value: value[index] };
     }
     return;
   }
   let listed = 0;
-  // for…in with an early stop: Object.keys would copy every key of a huge object first.
-  for (const key in value) {
+  for (const key of keys ?? []) {
     if (listed >= limits.keys) return;
-    if (!Object.hasOwn(value, key) || !NAMEABLE_KEY.test(key)) continue;
+    if (!NAMEABLE_KEY.test(key)) continue;
     listed += 1;
-    yield { expression: `${expression}.${key}`, label: key, value: (value as Record<string, unknown>)[key] };
+    yield { expression: `${field.expression}.${key}`, label: key, value: (value as Record<string, unknown>)[key] };
   }
-}
-
-/** Each object's and array's entries that are not listed (past a limit, or not nameable), so the picker can say so. */
-function countLeftOut(field: SampleField, value: unknown): void {
-  if (value === null || typeof value !== "object") return;
-  const size = Array.isArray(value) ? value.length : ownKeyCount(value);
-  field.leftOut = size - field.children.length;
-  for (const child of field.children) {
-    const key = child.label.startsWith("[") ? Number(/\d+/.exec(child.label)![0]) : child.label;
-    countLeftOut(child, (value as Record<string | number, unknown>)[key]);
-  }
-}
-
-/** Counting stops here: past it an object reads as "10000+ fields", and a million keys cost no more than ten thousand. */
-const COUNT_LIMIT = 10_000;
-
-/** The object's own keys, counted up to COUNT_LIMIT. */
-function ownKeyCount(value: object): number {
-  let count = 0;
-  for (const key in value) {
-    if (Object.hasOwn(value, key)) count += 1;
-    if (count >= COUNT_LIMIT) break;
-  }
-  return count;
 }
 
 export function typeOf(value: unknown): SampleType {
@@ -120,16 +105,16 @@ export function typeOf(value: unknown): SampleType {
   return "object";
 }
 
-/** A value in a few characters, for the picker's rows and the field previews. */
-export function previewOf(value: unknown, length: number = PREVIEW_LENGTH): string {
+/** A value in a few characters, for the picker's rows and the field previews; `size`, when known, spares counting an object's keys again. */
+export function previewOf(value: unknown, size?: number): string {
   if (value === undefined) return "nothing";
   if (Array.isArray(value)) return value.length === 1 ? "[1 item]" : `[${value.length} items]`;
   if (value !== null && typeof value === "object") {
-    const size = ownKeyCount(value);
-    return size === 1 ? "{1 field}" : `{${size}${size >= COUNT_LIMIT ? "+" : ""} fields}`;
+    const fields = size ?? Object.keys(value).length;
+    return fields === 1 ? "{1 field}" : `{${fields} fields}`;
   }
   const text = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
 }
 
 /** Every field of a tree, parents before their children: the completions' list. */
