@@ -37,7 +37,7 @@ test("a Sub-workflow step built in the inspector calls a saved workflow, whose a
   await expect(inspector.getByText("Choose the workflow this step calls.")).toBeVisible();
   await inspector.getByRole("combobox", { name: "Workflow" }).selectOption({ label: childName });
   await expect(inspector.getByRole("combobox", { name: "Version" })).toHaveValue("published");
-  const message = inspector.getByRole("textbox", { name: "message", exact: true });
+  const message = inspector.getByRole("combobox", { name: "message", exact: true });
   await expect(message).toBeVisible();
   // The child requires it: until it is mapped, the problem is said on the field.
   await expect(inspector.getByText(/needs its run input “message”/)).toBeVisible();

@@ -42,6 +42,8 @@ import { useValidation } from "./use-validation";
 import { VersionsDialog } from "./versions-dialog";
 import { WebhookListeningProvider } from "./webhook-listening";
 import { TestRunsProvider, useWorkflowPins } from "./test-runs";
+import { SamplesProvider } from "./samples";
+import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { NodeMenu, type NodeMenuTarget } from "./node-menu";
 
 interface WorkflowEditorProps {
@@ -496,6 +498,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   return (
     <WebhookListeningProvider workflowId={workflowId} saveDraft={saveDraft}>
     <TestRunsProvider workflowId={workflowId} pins={workflowPins.pins} reloadPins={workflowPins.reload} saveDraft={saveDraft}>
+    <SamplesProvider workflowId={workflowId} inputFields={inputFieldsOf(definition)}>
       <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
         <EditorToolbar
           name={definition.name}
@@ -605,6 +608,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onProblems={validation.showProblems}
         />
       </div>
+    </SamplesProvider>
     </TestRunsProvider>
     </WebhookListeningProvider>
   );

@@ -49,6 +49,6 @@ describe.each<DatabaseProvider>(["sqlite", "postgresql"])("newest outputs on %s"
     expect(found.get("out")).toMatchObject({ runId: second.id, output: { content: "from the second run" } });
     // The run inputs node never succeeded with an output here: nothing to sample.
     expect(found.has("in")).toBe(false);
-    expect(await newestRunInputs(workflow.id, database)).toEqual({ n: 3 });
+    expect(await newestRunInputs(workflow.id, database)).toEqual({ runId: failedLater.id, inputs: { n: 3 } });
   });
 });

@@ -7,7 +7,8 @@ import { newId } from "./ids";
 
 /**
  * Pinned outputs, per workflow and node (the WorkflowPin table): test data
- * that only a test run's start reads (lib/server/test-runs.ts). Callers check
+ * that only a test run's start uses (lib/server/test-runs.ts; the editor's
+ * field samples show it, lib/server/samples.ts). Callers check
  * what they pin (lib/server/pins.ts); this stores and reads it.
  */
 
@@ -72,12 +73,12 @@ export async function newestStepOutputs(workflowId: string, nodeIds: readonly st
   return found;
 }
 
-/** The inputs of the workflow's newest run, or null when it never ran. */
-export async function newestRunInputs(workflowId: string, database: StudioDatabase = getDatabase()): Promise<Record<string, unknown> | null> {
-  const run = await database.run.findFirst({ where: { workflowId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { inputs: true } });
+/** The workflow's newest run and its inputs, or null when it never ran (or its inputs cannot be read). */
+export async function newestRunInputs(workflowId: string, database: StudioDatabase = getDatabase()): Promise<{ runId: string; inputs: Record<string, unknown> } | null> {
+  const run = await database.run.findFirst({ where: { workflowId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true, inputs: true } });
   if (!run) return null;
   const inputs = safeJson(run.inputs);
-  return inputs !== null && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, unknown>) : null;
+  return inputs !== null && typeof inputs === "object" && !Array.isArray(inputs) ? { runId: run.id, inputs: inputs as Record<string, unknown> } : null;
 }
 
 /** What of a step's output a pin keeps: its text, data and route (images are a run's, not test data). */

@@ -55,11 +55,11 @@ describe("templates and references", () => {
   it("offers the run's inputs and upstream outputs, by title", () => {
     const options = referenceOptions(graph, "write", new Map([["http", "HTTP Request"]]));
     expect(options).toEqual([
-      { group: "Run inputs", label: "City (city)", template: "{{ inputs.city }}" },
-      { group: "Run inputs", label: "days", template: "{{ inputs.days }}" },
-      { group: "Upstream steps", label: "Router (branch) — output", template: "{{ nodes.branch.output }}" },
-      { group: "Upstream steps", label: "HTTP Request (fetch) — output", template: "{{ nodes.fetch.output }}" },
-      { group: "Upstream steps", label: "Read notes (read) — output", template: "{{ nodes.read.output }}" },
+      { group: "Run inputs", label: "City (city)", template: "{{ inputs.city }}", source: { kind: "input", name: "city" } },
+      { group: "Run inputs", label: "days", template: "{{ inputs.days }}", source: { kind: "input", name: "days" } },
+      { group: "Upstream steps", label: "Router (branch) — output", template: "{{ nodes.branch.output }}", source: { kind: "node", nodeId: "branch", title: "Router" } },
+      { group: "Upstream steps", label: "HTTP Request (fetch) — output", template: "{{ nodes.fetch.output }}", source: { kind: "node", nodeId: "fetch", title: "HTTP Request" } },
+      { group: "Upstream steps", label: "Read notes (read) — output", template: "{{ nodes.read.output }}", source: { kind: "node", nodeId: "read", title: "Read notes" } },
     ]);
   });
 

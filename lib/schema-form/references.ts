@@ -53,6 +53,8 @@ export interface ReferenceOption {
   group: "Run inputs" | "Upstream steps";
   label: string;
   template: string;
+  /** What it reads: a run input by name, or an upstream node's result (whose sample fields the picker lists). */
+  source: { kind: "input"; name: string } | { kind: "node"; nodeId: string; title: string };
 }
 
 /** A node's title as a person reads it: its label, else its tool's title, else its kind. */
@@ -72,14 +74,20 @@ export function referenceOptions(definition: Graph, nodeId: string, toolTitles: 
   for (const node of definition.nodes) {
     if (node.kind !== "input") continue;
     for (const field of node.fields) {
-      options.push({ group: "Run inputs", label: field.label?.trim() ? `${field.label} (${field.name})` : field.name, template: inputTemplate(field.name) });
+      options.push({
+        group: "Run inputs",
+        label: field.label?.trim() ? `${field.label} (${field.name})` : field.name,
+        template: inputTemplate(field.name),
+        source: { kind: "input", name: field.name },
+      });
     }
   }
   const byId = new Map(definition.nodes.map((node) => [node.id, node]));
   for (const id of upstreamNodeIds(definition, nodeId)) {
     const node = byId.get(id);
     if (!node || node.kind === "input") continue;
-    options.push({ group: "Upstream steps", label: `${nodeTitle(node, toolTitles)} (${id}) — output`, template: nodeTemplate(id) });
+    const title = nodeTitle(node, toolTitles);
+    options.push({ group: "Upstream steps", label: `${title} (${id}) — output`, template: nodeTemplate(id), source: { kind: "node", nodeId: id, title } });
   }
   return options;
 }

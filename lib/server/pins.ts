@@ -14,8 +14,9 @@ import { startStudio } from "./studio";
  * Pinning: a node's output kept as test data for the editor's test runs. A
  * pin names a node of the workflow's newest version, is checked on the way
  * in (the contract's shape and credential-shaped values, then the values of
- * the studio's stored secrets), and is read by nothing but a test run's
- * start: production runs, published triggers and shared exports never see it.
+ * the studio's stored secrets), and is used by nothing but a test run's
+ * start (the editor's field samples show it, lib/server/samples.ts):
+ * production runs, published triggers and shared exports never see it.
  */
 
 /** GET /api/workflows/{id}/pins. */
@@ -145,7 +146,7 @@ function issueAt(prefix: string, path: readonly (string | number)[], message: st
 }
 
 /** Each stored secret's value by name, to recognise them in pinned data. */
-async function storedSecretValues(database: StudioDatabase): Promise<Map<string, string>> {
+export async function storedSecretValues(database: StudioDatabase): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for (const secret of await listSecrets(database)) {
     const value = await resolveSecret(secret.name, database);

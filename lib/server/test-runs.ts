@@ -21,7 +21,8 @@ import { startStudio } from "./studio";
  * inbox: a destructive step asks. What differs is only what runs: the nodes
  * on the way to the tested node are kept from their pins (or, for Run this
  * step, the workflow's last run, or values typed for the occasion) and the
- * rest is left out. Pins are read here and nowhere else.
+ * rest is left out. No other run reads pins (the editor's field samples
+ * only show them: lib/server/samples.ts).
  */
 
 /** GET /api/workflows/{id}/test-runs: what a test run would run and keep, and what it lacks. */
@@ -106,8 +107,9 @@ function upstreamOf(definition: RunnableVersion["definition"], nodeId: string): 
  * refused), or null when it never ran.
  */
 async function newestInputsFor(version: RunnableVersion, database: StudioDatabase): Promise<Record<string, unknown> | null> {
-  const inputs = await newestRunInputs(version.workflowId, database);
-  if (!inputs) return null;
+  const newest = await newestRunInputs(version.workflowId, database);
+  if (!newest) return null;
+  const { inputs } = newest;
   const names = new Set(inputFieldsOf(version.definition).map((field) => field.name));
   return Object.fromEntries(Object.entries(inputs).filter(([name]) => names.has(name)));
 }

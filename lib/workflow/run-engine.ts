@@ -37,7 +37,7 @@ import { RunWriter } from "./run-writer";
 import type { CarriedStep } from "./carry-over";
 import { buildGraph, failureAction, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
 import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "./step-errors";
-import { TemplateError, type TemplateScope } from "./templates";
+import { scopeEntryOf, TemplateError, type TemplateScope } from "./templates";
 import { maskSecretInputs } from "./mask-secret-inputs";
 
 export interface RunEngineOptions {
@@ -238,7 +238,7 @@ class ActiveRun {
     this.statuses[nodeId] = "succeeded";
     this.outputs[nodeId] = output;
     if (output.route) this.routes[nodeId] = output.route;
-    this.scopeNodes[nodeId] = { output: output.content, data: output.data };
+    this.scopeNodes[nodeId] = scopeEntryOf(output);
   }
 
   skipped(nodeId: string): void {

@@ -27,6 +27,16 @@ export interface TemplateScope {
   nodes: Readonly<Record<string, { output: unknown; data?: unknown }>>;
 }
 
+/**
+ * What a node's finished output is to the templates after it: its text as
+ * `output`, its structured result as `data`. The engine builds its scope with
+ * this and the editor's field previews build theirs from samples with it, so
+ * a preview reads what the run would.
+ */
+export function scopeEntryOf(output: { content: string; data?: unknown }): { output: unknown; data?: unknown } {
+  return { output: output.content, data: output.data };
+}
+
 /** A template that does not parse or refers to nothing, with the reason. */
 export class TemplateError extends Error {
   constructor(

@@ -88,6 +88,31 @@ describe("validateWorkflow", () => {
     );
   });
 
+  it("names on its field a template pointing at nothing: no such node, a node not upstream, an input not declared, with what was expected", async () => {
+    const result = await validateWorkflow(
+      {
+        ...base,
+        nodes: [
+          { id: "in", kind: "input", fields: [{ name: "topic" }, { name: "day" }] },
+          { ...base.nodes[1]!, arguments: { path: "{{ nodes.ghost.data.name }}.md", content: "{{ inputs.city }} {{ nodes.out.output }}" } },
+          { id: "out", kind: "output", value: "{{ nodes.write.data.rows[0] }}" },
+          { id: "side", kind: "output", value: "{{ nodes.write.output }}" },
+          { id: "later", kind: "output", value: "{{ nodes.side.output }}" },
+        ],
+        edges: [...base.edges, { id: "e3", source: "in", target: "side" }, { id: "e4", source: "out", target: "later" }],
+      },
+      options,
+    );
+    expect(result.valid).toBe(false);
+    expect(result.problems.map(({ nodeId, field, message }) => ({ nodeId, field, message }))).toEqual([
+      { nodeId: "write", field: "arguments.path", message: '{{ nodes.ghost.data.name }}: there is no node "ghost"; expected a node upstream of this one (none is yet).' },
+      { nodeId: "write", field: "arguments.content", message: '{{ inputs.city }}: the run has no input "city"; declared: topic, day; or add it to the input node.' },
+      { nodeId: "write", field: "arguments.content", message: '{{ nodes.out.output }}: node "out" is not upstream of this node; connect it first, or use a node upstream of this one (none is yet).' },
+      { nodeId: "side", field: "value", message: '{{ nodes.write.output }}: node "write" is not upstream of this node; connect it first, or use a node upstream of this one (none is yet).' },
+      { nodeId: "later", field: "value", message: '{{ nodes.side.output }}: node "side" is not upstream of this node; connect it first, or use a node upstream of this one: write, out.' },
+    ]);
+  });
+
   it("reports shape and meaning problems together: a node missing its tool, a root of 5, an edge to nowhere, a cycle, an unknown operation", async () => {
     const result = await validateWorkflow(
       {

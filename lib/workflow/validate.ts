@@ -96,7 +96,7 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
       try {
         for (const reference of findReferences(value)) {
           if (reference.kind === "input" && !inputNames.has(reference.name)) {
-            error(node.id, field, `{{ ${reference.expression} }}: the run has no input "${reference.name}"; add it to the input node.`);
+            error(node.id, field, `{{ ${reference.expression} }}: the run has no input "${reference.name}"; ${expectedInputs(inputNames)}`);
           }
           if (reference.kind === "node" && !upstream.has(reference.nodeId)) {
             const exists = definition.nodes.some((each) => each.id === reference.nodeId);
@@ -104,8 +104,8 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
               node.id,
               field,
               exists
-                ? `{{ ${reference.expression} }}: node "${reference.nodeId}" is not upstream of this node; connect it first.`
-                : `{{ ${reference.expression} }}: there is no node "${reference.nodeId}".`,
+                ? `{{ ${reference.expression} }}: node "${reference.nodeId}" is not upstream of this node; connect it first, or use ${expectedNodes(upstream, definition)}.`
+                : `{{ ${reference.expression} }}: there is no node "${reference.nodeId}"; expected ${expectedNodes(upstream, definition)}.`,
             );
           }
         }
@@ -128,6 +128,17 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
     });
   }
   return { problems, requirements };
+}
+
+/** What a template may name instead: the declared run inputs. */
+function expectedInputs(names: ReadonlySet<string>): string {
+  return names.size === 0 ? "the workflow declares none: add it to the input node." : `declared: ${[...names].join(", ")}; or add it to the input node.`;
+}
+
+/** What a template may name instead: the nodes upstream of the field's node (the input node's fields are named by inputs.<name>). */
+function expectedNodes(upstream: ReadonlySet<string>, definition: WorkflowDefinition): string {
+  const ids = definition.nodes.filter((node) => upstream.has(node.id) && node.kind !== "input").map((node) => node.id);
+  return ids.length === 0 ? "a node upstream of this one (none is yet)" : `a node upstream of this one: ${ids.join(", ")}`;
 }
 
 /**

@@ -65,6 +65,8 @@ export function ToolInputsSection({ node, tool, schema, references, problems, on
           invalid={Boolean(error)}
           describedBy={error ? `${id}-error` : undefined}
           onChange={(template) => {
+            // Mid-edit a template may be no template for a moment ("{" typed over it): the field stays From… all the same.
+            if (chosenModes[key] !== "reference") setChosenModes((current) => ({ ...current, [key]: "reference" }));
             const next = { ...node.arguments };
             if (template === "") delete next[key];
             else next[key] = template;

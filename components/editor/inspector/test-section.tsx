@@ -27,6 +27,7 @@ import { PanelSection } from "./panel-section";
 import { TestInputs, testInputValues, type TestInputValues } from "./test-inputs";
 import { toRunInputs } from "../run-dialog";
 import { useTestRuns, type Refusal, type TestMode } from "../test-runs";
+import { useSamples } from "../samples";
 
 const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
 
@@ -46,6 +47,7 @@ interface TestSectionProps {
  */
 export function TestSection({ node, definition, tools, names }: TestSectionProps) {
   const testRuns = useTestRuns();
+  const samples = useSamples();
   const [preview, setPreview] = useState<TestRunPreview | null>(null);
   const [previewProblem, setPreviewProblem] = useState<string | null>(null);
   const [typed, setTyped] = useState<Record<string, string>>({});
@@ -60,6 +62,12 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
   const askPreview = testRuns?.preview;
   const [previewAsked, setPreviewAsked] = useState(0);
   const loadPreview = useCallback(() => setPreviewAsked((count) => count + 1), []);
+  // The finished test run's outputs are the newest samples now: the fields' previews and pickers read them.
+  const reloadSamples = samples?.reload;
+  const testRunFinished = useCallback(() => {
+    loadPreview();
+    reloadSamples?.();
+  }, [loadPreview, reloadSamples]);
   useEffect(() => {
     if (!askPreview) return;
     let current = true;
@@ -154,7 +162,7 @@ export function TestSection({ node, definition, tools, names }: TestSectionProps
           definition={definition}
           toolTitles={toolTitles}
           names={names}
-          onFinished={loadPreview}
+          onFinished={testRunFinished}
           onPinResult={(runId) => testRuns.pin(node.id, { fromRunId: runId })}
         />
       ) : null}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { flattenFields, previewOf, sampleField } from "./sample-paths";
+import { parseExpression, resolveTemplates } from "@/lib/workflow/templates";
+
+const sample = { status: 200, body: { items: [{ name: "Ada", tags: ["x"] }, { name: "Grace" }], total: 2, next: null }, "content-type": "json", "not a name": 1 };
+
+describe("sample paths", () => {
+  it("lists nested objects as a tree and arrays by index, each with its type and a preview", () => {
+    const field = sampleField("nodes.fetch.data", "data", sample);
+    expect(field).toMatchObject({ type: "object", preview: "{4 fields}", leftOut: 1 });
+    const labels = field.children.map((child) => child.label);
+    expect(labels).toEqual(["status", "body", "content-type"]);
+    const body = field.children[1]!;
+    expect(body.children.map((child) => [child.expression, child.type, child.preview])).toEqual([
+      ["nodes.fetch.data.body.items", "array", "[2 items]"],
+      ["nodes.fetch.data.body.total", "number", "2"],
+      ["nodes.fetch.data.body.next", "null", "null"],
+    ]);
+    const items = body.children[0]!;
+    expect(items.children.map((child) => child.label)).toEqual(["[0] first item", "[1]"]);
+    expect(items.children[0]!.children.map((child) => [child.expression, child.preview])).toEqual([
+      ["nodes.fetch.data.body.items[0].name", '"Ada"'],
+      ["nodes.fetch.data.body.items[0].tags", "[1 item]"],
+    ]);
+  });
+
+  it("gives expressions the engine parses and resolves to the listed value", () => {
+    const fields = flattenFields([sampleField("nodes.fetch.data", "data", sample)]);
+    const scope = { inputs: {}, nodes: { fetch: { output: "", data: sample } } };
+    for (const field of fields) {
+      expect(() => parseExpression(field.expression)).not.toThrow();
+      const value = resolveTemplates(`{{ ${field.expression} }}`, scope);
+      expect(previewOf(value)).toBe(field.preview);
+    }
+  });
+
+  it("keeps a huge or deep output within the limits, and fast", () => {
+    const huge: Record<string, unknown> = {};
+    for (let index = 0; index < 20_000; index += 1) huge[`key${index}`] = { rows: Array.from({ length: 3 }, (_, row) => ({ row })) };
+    let deep: unknown = "bottom";
+    for (let level = 0; level < 5_000; level += 1) deep = { next: deep };
+    const started = performance.now();
+    const wide = sampleField("nodes.big.data", "data", { huge, long: Array.from({ length: 500_000 }, (_, index) => index), deep });
+    const elapsed = performance.now() - started;
+    const all = flattenFields([wide]);
+    expect(all.length).toBeLessThanOrEqual(301);
+    const long = wide.children.find((child) => child.label === "long")!;
+    expect(long).toMatchObject({ preview: "[500000 items]", leftOut: 500_000 - 3 });
+    expect(long.children.map((child) => child.expression)).toEqual(["nodes.big.data.long[0]", "nodes.big.data.long[1]", "nodes.big.data.long[2]"]);
+    expect(wide.children.find((child) => child.label === "huge")).toMatchObject({ preview: "{20000 fields}", leftOut: 20_000 - 50 });
+    // Breadth first: every branch's top is listed before the budget goes to the depths of one.
+    expect(wide.children.map((child) => child.label)).toEqual(["huge", "long", "deep"]);
+    // A single pass over the keys of the widest object, nothing per item of the long array or level of the deep chain.
+    expect(elapsed).toBeLessThan(250);
+    // Depth stops at six levels below the value.
+    const chain = flattenFields([sampleField("nodes.deep.data", "data", deep)]);
+    expect(Math.max(...chain.map((field) => field.expression.split(".").length - 3))).toBe(6);
+    expect(chain.at(-1)).toMatchObject({ preview: "{1 field}", children: [], leftOut: 1 });
+  });
+
+  it("previews values briefly", () => {
+    expect(previewOf("x".repeat(100))).toHaveLength(40);
+    expect(previewOf(true)).toBe("true");
+    expect(previewOf({ a: 1 })).toBe("{1 field}");
+    expect(previewOf(undefined)).toBe("nothing");
+  });
+});
