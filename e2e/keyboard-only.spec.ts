@@ -207,7 +207,8 @@ test("in the inbox, focus goes from a decided card's outcome to the next card wa
   await expect(first).toBeVisible();
   await expect(second).toBeVisible();
 
-  await tabTo(page, first.getByRole("button", { name: /^Approve once/ }));
+  // Cards other specs left waiting come first (oldest first), each with its own controls to Tab past.
+  await tabTo(page, first.getByRole("button", { name: /^Approve once/ }), "Tab", 400);
   await page.keyboard.press("Enter");
   await expect(first.getByTestId("approval-outcome")).toBeFocused();
   // The decided card leaves after a moment; focus goes on to the next one's title, read as "… wants to change a file".
