@@ -76,6 +76,11 @@ export function resumesInPlace(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { resumesInPlace?: true }).resumesInPlace === true;
 }
 
+/** What a waiting step of `kind` says (see NodeKindDefinition.waitingWords): "waiting for you" unless it waits for something other than a person. */
+export function waitingWordsOf(kind: NodeKind): string {
+  return (nodeKindDefinitions[kind] as { waitingWords?: string }).waitingWords ?? "waiting for you";
+}
+
 /** The node's execution settings, when its kind takes them. */
 export function executionOf(node: WorkflowNode): NodeExecution | undefined {
   return "execution" in node ? node.execution : undefined;

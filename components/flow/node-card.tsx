@@ -4,6 +4,7 @@ import { Handle, Position } from "@xyflow/react";
 import { memo } from "react";
 import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { stepStatusWords } from "@/lib/run-view/status-words";
 import { ToolIcon } from "@/components/tool-icon";
 import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { nodeKindDefinitions, type NodeKind } from "@/nodes/definitions";
@@ -84,7 +85,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
       {data.status ? (
         // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
         <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
-          <StatusBadge status={data.status} />
+          <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind)} />
           {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
           {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">from run {data.carriedFrom}</span> : null}
         </div>

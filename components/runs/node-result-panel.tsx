@@ -6,6 +6,7 @@ import { ArgumentList } from "@/components/approvals/argument-list";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { stepStatusWords } from "@/lib/run-view/status-words";
 import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { formatDuration, formatExact } from "@/lib/run-view/format-time";
@@ -56,7 +57,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
       <div>
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="min-w-0 text-base font-semibold text-foreground [overflow-wrap:anywhere]">{label}</h2>
-          <StatusBadge status={step.status} />
+          <StatusBadge status={step.status} words={stepStatusWords(step.status, node.kind)} />
         </div>
         {tool && (tool !== label || operation) ? (
           <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{[tool !== label ? tool : null, operation].filter(Boolean).join(" · ")}</p>

@@ -10,6 +10,7 @@ import { cardName } from "@/lib/flow/card-name";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
 import { shortRunId } from "@/lib/run-view/run-lineage";
+import { stepStatusWords } from "@/lib/run-view/status-words";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import { executionPolicyOf } from "@/lib/contracts/execution-settings";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
@@ -105,7 +106,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${status === "waiting" ? (node.kind === "subworkflow" ? "waiting for the run it called" : "waiting for you") : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
+      status: `${stepStatusWords(status, node.kind)}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
