@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import { StepErrorKindSchema } from "./execution-settings";
 import { ApprovalRecordSchema } from "./approval";
@@ -134,6 +135,18 @@ export const ChildRunLinkSchema = RunLinkSchema.extend({
 });
 export type ChildRunLink = z.infer<typeof ChildRunLinkSchema>;
 
+/**
+ * The mode and guardrails a run called by another run runs under, when its
+ * caller's are stricter than those its version was saved with (the stricter
+ * of both: lib/tools/permissions/stricter.ts). Stored on the run when it is
+ * started, so every drive of it (a restart, another worker) runs it the same.
+ */
+export const RunPermissionsSchema = z.object({
+  mode: PermissionModeSchema,
+  guardrails: GuardrailsSchema,
+});
+export type RunPermissions = z.infer<typeof RunPermissionsSchema>;
+
 /** A run with its definition, steps and approvals (GET /api/runs/{id}, the run view's start). */
 export const RunDetailSchema = RunSummarySchema.extend({
   definition: WorkflowDefinitionSchema,
@@ -145,6 +158,8 @@ export const RunDetailSchema = RunSummarySchema.extend({
   sourceRun: RunSourceLinkSchema.nullable(),
   /** The runs its Sub-workflow steps called, in the order they started. */
   childRuns: z.array(ChildRunLinkSchema),
+  /** What it runs under instead of its version's mode and guardrails (its caller's are stricter); null: its own. `definition` holds its version's own. */
+  permissions: RunPermissionsSchema.nullable(),
   /** The retries and runs again made from this run, newest first (at most `MAX_LISTED_RERUNS`). */
   reruns: z.array(RerunLinkSchema),
   /** The workflow's newest version now: Run again offers it when it is not this run's. */

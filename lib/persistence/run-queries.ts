@@ -1,6 +1,6 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalDetail } from "@/lib/contracts/approval";
-import { MAX_LISTED_RERUNS, RERUN_KINDS, type RerunLink, type RunDetail, type RunLink, type RunSourceKind, type RunSourceLink, type RunSummary } from "@/lib/contracts/run";
+import { MAX_LISTED_RERUNS, RERUN_KINDS, type RerunLink, type RunDetail, type RunLink, type RunSourceKind, type RunPermissions, type RunSourceLink, type RunSummary } from "@/lib/contracts/run";
 import type { CarriedStep } from "@/lib/workflow/carry-over";
 import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
@@ -12,7 +12,7 @@ import { newId } from "./ids";
 import { preparedRows } from "./hot-path";
 import { isUniqueViolation } from "./prisma-errors";
 import { readDate, sqliteDate, statement } from "./prepared";
-import { CANCELS_CHANNEL, runSourceFromColumns, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
+import { CANCELS_CHANNEL, runSourceFromColumns, storedPermissions, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 import type { Prisma } from "./generated/sqlite/client";
 
@@ -42,8 +42,8 @@ export function parsedDefinition(versionId: string, json: string): WorkflowDefin
 
 const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName", w."latestVersion" AS "latestVersion" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
 const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId")
   VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?)`;
@@ -170,6 +170,8 @@ export interface RunStart {
    * (a unique index): a second insert for the same attempt fails as a unique violation.
    */
   calledBy?: { nodeId: string; attempt: number };
+  /** For a run another run called: the stricter mode and guardrails it runs under, when its caller's are stricter than its own. */
+  permissions?: RunPermissions | null;
 }
 
 /**
@@ -196,6 +198,7 @@ export async function insertRun(
   const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
   const sourceNodeId = start.calledBy?.nodeId ?? null;
   const sourceAttempt = start.calledBy?.attempt ?? null;
+  const permissions = start.permissions ? JSON.stringify(start.permissions) : null;
   const runRow = {
     id: runId,
     workflowId: version.workflowId,
@@ -209,6 +212,7 @@ export async function insertRun(
     sourceKind,
     sourceNodeId,
     sourceAttempt,
+    permissions,
   };
   const stepRows = () =>
     version.definition.nodes.map((node) => {
@@ -242,7 +246,7 @@ export async function insertRun(
       const stored = sqliteDate(now);
       const transaction = await connection.transaction();
       try {
-        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt);
+        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions);
         for (const node of version.definition.nodes) {
           const kept = carried.get(node.id);
           if (!kept) {
@@ -306,6 +310,7 @@ export async function insertRun(
     errorWorkflowRun: null,
     sourceRun: start.source ?? null,
     childRuns: [],
+    permissions: start.permissions ?? null,
     reruns: [],
     latestVersion: version.latestVersion,
   };
@@ -427,6 +432,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       attempt: child.sourceAttempt ?? 1,
       version: child.version.version,
     })),
+    permissions: storedPermissions(row.permissions),
     reruns: reruns.map(
       (rerun): RerunLink => ({
         id: rerun.id,

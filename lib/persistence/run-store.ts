@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
-import { RunSourceKindSchema, type RunSourceKind } from "@/lib/contracts/run";
+import { RunPermissionsSchema, RunSourceKindSchema, type RunPermissions, type RunSourceKind } from "@/lib/contracts/run";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
+import { underPermissions } from "@/lib/workflow/caller-permissions";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
   ApprovalDecision,
@@ -470,6 +471,7 @@ interface RunJoinRow {
   triggerDetail: string | null;
   sourceRunId: string | null;
   sourceKind: string | null;
+  permissions: string | null;
   versionNumber: number;
   definition: string;
 }
@@ -488,13 +490,20 @@ interface StepSqlRow {
   carriedFromRunId: string | null;
 }
 
+/** A run's stored permissions column (null: it runs under its version's own). */
+export function storedPermissions(column: string | null): RunPermissions | null {
+  if (column === null) return null;
+  return RunPermissionsSchema.parse(JSON.parse(column));
+}
+
 /** loadRun through Prisma: for a client without a prepared-statement path, and what that path must equal. */
 export async function loadRunWithPrisma(db: PrismaClient, runId: string): Promise<LoadedRun | null> {
   const row = await db.run.findUnique({ where: { id: runId }, include: { version: true, steps: true } });
   if (!row) return null;
   return {
     run: toRunRecord(row),
-    definition: WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)),
+    // A called run runs under its caller's stricter permissions, if they are: the engine reads them off the definition.
+    definition: underPermissions(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), storedPermissions(row.permissions)),
     steps: row.steps.map(toStepRecord),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
@@ -518,7 +527,7 @@ function loadedRunFromRows(row: RunJoinRow, steps: StepSqlRow[]): LoadedRun {
       finishedAt: readDate(row.finishedAt),
       trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
     },
-    definition: WorkflowDefinitionSchema.parse(JSON.parse(row.definition)),
+    definition: underPermissions(WorkflowDefinitionSchema.parse(JSON.parse(row.definition)), storedPermissions(row.permissions)),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
     steps: steps.map((step) => ({

@@ -10,6 +10,7 @@ import {
 } from "@/lib/persistence/child-run-queries";
 import { NotFoundError } from "@/lib/persistence/errors";
 import { isUniqueViolation } from "@/lib/persistence/prisma-errors";
+import { permissionsUnderCaller } from "@/lib/workflow/caller-permissions";
 import { ChildRunRefused, type ChildRunRequest, type ChildRunStarted, type ChildRuns } from "@/lib/workflow/child-runs";
 import { HttpError } from "./http";
 import type { RunDriver } from "./run-driver";
@@ -94,6 +95,8 @@ async function startChildRun(context: ChildRunsContext, request: ChildRunRequest
       trigger: { kind: "sub-workflow", nodeId: null },
       source: { id: parent.runId, workflowId: parent.workflowId, workflowName: caller?.name ?? parent.workflowId, status: "running", kind: "sub-workflow", nodeId: parent.nodeId },
       calledBy: { nodeId: parent.nodeId, attempt: parent.attempt },
+      // Never freer than its caller: the stricter of both modes and guardrails, stored with the run.
+      permissions: permissionsUnderCaller(parent.permissions, version.definition),
     });
     return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, created: true };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
+import type { CallerPermissions } from "./caller-permissions";
 import { ParkedRun, RunCancelled } from "./step-errors";
 
 /**
@@ -14,7 +15,8 @@ export type CalledVersion = number | "published";
 
 /** The child run a Sub-workflow step asks for: one per step attempt, so a replay of that attempt finds it. */
 export interface ChildRunRequest {
-  parent: { runId: string; workflowId: string; nodeId: string; attempt: number };
+  /** `permissions`: what the calling run runs under; the child never runs under freer ones. */
+  parent: { runId: string; workflowId: string; nodeId: string; attempt: number; permissions: CallerPermissions };
   workflowId: string;
   version: CalledVersion;
   inputs: Record<string, unknown>;

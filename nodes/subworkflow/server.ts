@@ -77,7 +77,7 @@ async function runSubWorkflowNode(node: SubWorkflowNode, context: NodeExecutionC
   let child: ChildRunStarted;
   try {
     child = await context.childRuns.start({
-      parent: { runId: context.runId, workflowId: context.workflowId, nodeId: node.id, attempt: context.attempt },
+      parent: { runId: context.runId, workflowId: context.workflowId, nodeId: node.id, attempt: context.attempt, permissions: { mode: context.mode, guardrails: context.guardrails } },
       workflowId: node.workflowId,
       version: node.version,
       inputs,
