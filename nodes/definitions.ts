@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { NodeExecution } from "@/lib/contracts/execution-settings";
 import { agentKind } from "./agent/definition";
+import { forEachKind } from "./foreach/definition";
 import { inputKind } from "./input/definition";
 import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
 import { outputKind } from "./output/definition";
@@ -25,6 +26,7 @@ export const nodeKindDefinitions = defineNodeKinds({
   router: routerKind,
   agent: agentKind,
   subworkflow: subWorkflowKind,
+  foreach: forEachKind,
   output: outputKind,
   webhook: webhookKind,
   schedule: scheduleKind,

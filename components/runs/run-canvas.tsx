@@ -8,7 +8,8 @@ import type { StepView } from "@/lib/run-view/apply-event";
 import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
 import { cardName } from "@/lib/flow/card-name";
 import { describeAttempts } from "@/lib/run-view/attempts";
-import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import { inLoopSubtitle, nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { shortRunId } from "@/lib/run-view/run-lineage";
 import { stepStatusWords } from "@/lib/run-view/status-words";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
@@ -63,10 +64,11 @@ interface RunCanvasProps {
   now: number;
 }
 
-function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
+function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | undefined): NodeCardData {
   const tool = node.kind === "tool" ? titles[node.tool] : undefined;
   const outputs = routerOutputs(node);
-  const subtitle = nodeSubtitle(node, titles);
+  // A loop body's node runs once per item, in the item's run: its card says so.
+  const subtitle = loopLabel !== undefined ? inLoopSubtitle(loopLabel) : nodeSubtitle(node, titles);
   return {
     kind: node.kind,
     title: nodeLabel(node, titles),
@@ -119,7 +121,15 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
  * same, so an event about one node re-renders that node only.
  */
 export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect, now }: RunCanvasProps) {
-  const base = useMemo(() => new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles)])), [definition, toolTitles]);
+  const base = useMemo(() => {
+    const loops = enclosingLoops(definition);
+    const byId = new Map(definition.nodes.map((node) => [node.id, node]));
+    const loopLabelOf = (nodeId: string) => {
+      const loop = byId.get(loops.get(nodeId) ?? "");
+      return loop ? nodeLabel(loop, toolTitles) : undefined;
+    };
+    return new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles, loopLabelOf(node.id))]));
+  }, [definition, toolTitles]);
   const attemptsAllowed = useMemo(
     () => new Map(definition.nodes.map((node) => [node.id, executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts])),
     [definition],

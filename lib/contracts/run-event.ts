@@ -96,8 +96,15 @@ export const RUN_EVENT_PAYLOADS = {
   /** A note the step sent a person (IOHandler.notify). */
   "node-notified": z.object({ message: z.string() }),
   "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
-  /** A Sub-workflow step started the run `runId` of another workflow (on `version`) and waits for it. */
-  "child-run-started": z.object({ runId: z.string(), workflowId: z.string(), workflowName: z.string(), version: z.number().int().positive() }),
+  /** A Sub-workflow step started the run `runId` of another workflow (on `version`) and waits for it; a For each step, the run of its item `item` (from 0) of `count`. */
+  "child-run-started": z.object({
+    runId: z.string(),
+    workflowId: z.string(),
+    workflowName: z.string(),
+    version: z.number().int().positive(),
+    item: z.number().int().nonnegative().optional(),
+    count: z.number().int().positive().optional(),
+  }),
   /** A retry from the failed step kept this step's result from run `fromRunId`: it succeeded there and does not run again. */
   "node-carried-over": z.object({ fromRunId: z.string(), output: StepOutputSchema }),
   /**
@@ -114,7 +121,7 @@ export const RUN_EVENT_PAYLOADS = {
    * Why it did not run: `attached` (a tool an agent calls; `agent` names it),
    * `the run stopped`, or none (its branch was not taken, or what fed it failed).
    */
-  "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional() }),
+  "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional(), loop: z.string().optional() }),
   /** A piece of an agent's streamed answer in one turn (batched, about every 100 ms). */
   "node-text-delta": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
   "node-tool-call-started": ToolCallSchema,

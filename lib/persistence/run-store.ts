@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
-import { RunPermissionsSchema, RunSourceKindSchema, type RunPermissions, type RunSourceKind } from "@/lib/contracts/run";
+import { RunLoopSchema, RunPermissionsSchema, RunSourceKindSchema, type RunLoop, type RunPermissions, type RunSourceKind } from "@/lib/contracts/run";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
-import { underPermissions } from "@/lib/workflow/caller-permissions";
+import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
   ApprovalDecision,
@@ -472,6 +472,7 @@ interface RunJoinRow {
   sourceRunId: string | null;
   sourceKind: string | null;
   permissions: string | null;
+  loop: string | null;
   versionNumber: number;
   definition: string;
 }
@@ -496,6 +497,12 @@ export function storedPermissions(column: string | null): RunPermissions | null 
   return RunPermissionsSchema.parse(JSON.parse(column));
 }
 
+/** A run's stored loop column (null: not a For each item's run). */
+export function storedLoop(column: string | null): RunLoop | null {
+  if (column === null) return null;
+  return RunLoopSchema.parse(JSON.parse(column));
+}
+
 /** loadRun through Prisma: for a client without a prepared-statement path, and what that path must equal. */
 export async function loadRunWithPrisma(db: PrismaClient, runId: string): Promise<LoadedRun | null> {
   const row = await db.run.findUnique({ where: { id: runId }, include: { version: true, steps: true } });
@@ -503,7 +510,8 @@ export async function loadRunWithPrisma(db: PrismaClient, runId: string): Promis
   return {
     run: toRunRecord(row),
     // A called run runs under its caller's stricter permissions, if they are: the engine reads them off the definition.
-    definition: underPermissions(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), storedPermissions(row.permissions)),
+    definition: runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), { permissions: storedPermissions(row.permissions), loop: storedLoop(row.loop) }),
+    loop: storedLoop(row.loop),
     steps: row.steps.map(toStepRecord),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
@@ -527,7 +535,8 @@ function loadedRunFromRows(row: RunJoinRow, steps: StepSqlRow[]): LoadedRun {
       finishedAt: readDate(row.finishedAt),
       trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
     },
-    definition: underPermissions(WorkflowDefinitionSchema.parse(JSON.parse(row.definition)), storedPermissions(row.permissions)),
+    definition: runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.definition)), { permissions: storedPermissions(row.permissions), loop: storedLoop(row.loop) }),
+    loop: storedLoop(row.loop),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
     steps: steps.map((step) => ({

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { allTools, NO_SECRETS, Tool, ToolPool, ToolResult, type PermissionRequest, type ToolErrorKind } from "@/lib/tools";
+import { allTools, NO_SECRETS, Tool, ToolPool, ToolResult, type ToolErrorKind } from "@/lib/tools";
 import { waitFor } from "@/lib/tools/testing/processes";
 import { createWorkflow } from "@/lib/persistence";
 import { publishVersion } from "@/lib/persistence/publishing";
@@ -16,8 +16,9 @@ import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import { validateWorkflow } from "@/lib/workflow/validate";
 import { workflowLookup } from "./error-workflows";
-import { LocalRunDriver, type RunDriver } from "./run-driver";
+import type { RunDriver } from "./run-driver";
 import { studioChildRuns } from "./sub-workflows";
+import { childRunEngine, mortalStore, SendTool } from "./testing/child-run-engines";
 
 /**
  * Sub-workflow steps on the real engine and a real SQLite file: the called
@@ -59,27 +60,6 @@ class FailingTool extends Tool<{ kind: string }> {
   }
 }
 
-/** Sends after asking (a POST): what it sent is its result. */
-class SendTool extends Tool<{ label: string }> {
-  name = "send";
-  title = "Send";
-  description = "Sends the label.";
-  capabilities = ["web.request"] as const;
-  inputModel = z.object({ label: z.string() });
-  readonly sent: string[] = [];
-  override isReadOnly(): boolean {
-    return false;
-  }
-  override async describeAction(args: { label: string }): Promise<PermissionRequest[]> {
-    const url = `https://example.com/${encodeURIComponent(args.label)}`;
-    return [{ kind: "network", method: "POST", url, reason: `Send ${args.label}.`, preview: { kind: "request", method: "POST", url, headers: [], body: args.label } }];
-  }
-  override async call(args: { label: string }): Promise<ToolResult> {
-    this.sent.push(args.label);
-    return ToolResult.ok(`sent ${args.label}`, { sent: args.label });
-  }
-}
-
 let temp: TempDatabase;
 let bus: RunEventBus;
 let engine: RunEngine;
@@ -89,12 +69,8 @@ const send = new SendTool();
 const pool = new ToolPool([...allTools(), new ShoutTool(), failing, send]);
 
 /** An engine over the test database with the studio's child runs, as a (re)started studio makes it; `store` to make it mortal. */
-function newEngine(store: PrismaRunStore = new PrismaRunStore(temp.database)): RunEngine {
-  let driver: LocalRunDriver | null = null;
-  const childRuns = studioChildRuns({ database: temp.database, runs: () => driver!, pool: () => pool, secrets: NO_SECRETS });
-  const made = new RunEngine({ store, bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns });
-  driver = new LocalRunDriver(made, temp.database);
-  return made;
+function newEngine(store?: PrismaRunStore): RunEngine {
+  return childRunEngine({ database: temp.database, bus, pool, workRoot, ...(store ? { store } : {}) });
 }
 
 beforeAll(async () => {
@@ -265,16 +241,12 @@ describe("a Sub-workflow step", () => {
     const child = await saved(chain("Sender again", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "after-restart" } }], "{{ nodes.send.output }}"), { publish: true });
     const parent = await saved(chain("Outer again", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));
     // The first process dies mid-wait (SIGKILL): from then on it writes nothing, and what it held in memory is gone.
-    const store = new PrismaRunStore(temp.database);
-    let dead = false;
-    const mortal = Object.assign(Object.create(store) as PrismaRunStore, {
-      commit: (runId: string, commit: Parameters<PrismaRunStore["commit"]>[1]) => (dead ? new Promise<never>(() => {}) : store.commit(runId, commit)),
-    });
-    const first = newEngine(mortal);
+    const mortal = mortalStore(temp.database);
+    const first = newEngine(mortal.store);
     const runId = await startParent(parent, {}, first);
     await waitFor(async () => (await childrenOf(runId)).some((run) => run.status === "awaiting_input"), 20_000, "the called run to wait for a person");
     await waitFor(async () => (await getRunDetail(runId, temp.database)).steps.find((step) => step.nodeId === "call")?.status === "waiting", 20_000, "the step to wait");
-    dead = true;
+    mortal.kill();
 
     const restarted = newEngine();
     const resumed = await restarted.resumeAll();

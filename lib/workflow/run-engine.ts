@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
-import type { RunSourceKind } from "@/lib/contracts/run";
+import type { RunLoop, RunSourceKind } from "@/lib/contracts/run";
 import {
   executionPolicyOf,
   retryDelayMs,
@@ -38,6 +38,7 @@ import type { CarriedStep } from "./carry-over";
 import { buildGraph, failureAction, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
 import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "./step-errors";
 import { TemplateError, type TemplateScope } from "./templates";
+import { enclosingLoops, loopItemOutput } from "./loop-body";
 import { maskSecretInputs } from "./mask-secret-inputs";
 
 export interface RunEngineOptions {
@@ -108,6 +109,8 @@ export interface CreatedRun {
   source?: { runId: string; kind: RunSourceKind } | null;
   /** Steps it keeps from that run, written succeeded with it: they do not run here. */
   carried?: readonly CarriedStep[];
+  /** For a For each item's run: its item (`definition` is the loop's body alone). */
+  loop?: RunLoop | null;
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -151,8 +154,10 @@ class ActiveRun {
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
-  /** Steps waiting for a person right now. */
+  /** Steps waiting for a person (or for runs they started) right now. */
   waiting = 0;
+  /** How many child runs each step waits for right now (a For each step: several). */
+  readonly childWaitsOf = new Map<string, number>();
   /** Let go without finishing: nothing more is written; another drive replays from the stored state. */
   parked = false;
   /** The drive's claim (RunStore.claimRun), sent with every commit; none for a run this process alone drives. */
@@ -193,10 +198,19 @@ class ActiveRun {
   }
 
   /** What templates see, kept up to date as nodes finish (rebuilding it per step made long runs quadratic). */
-  private readonly scopeNodes: Record<string, { output: unknown; data?: unknown }> = {};
+  private scopeNodes: Record<string, { output: unknown; data?: unknown }> = {};
+
+  /** For a For each item's run: its item, and what its loop's run had computed before the loop. */
+  loop: RunLoop | null = null;
+
+  /** An item's run: its templates read the item, and the loop's run's earlier steps as their own. */
+  setLoop(loop: RunLoop | null): void {
+    this.loop = loop;
+    if (loop) this.scopeNodes = { ...loop.nodes, ...this.scopeNodes };
+  }
 
   scope(): TemplateScope {
-    return { inputs: this.inputs, nodes: this.scopeNodes };
+    return { inputs: this.inputs, nodes: this.scopeNodes, ...(this.loop ? { loop: { item: this.loop.item, index: this.loop.index } } : {}) };
   }
 
   /** Each node's execution settings over the workflow's defaults, worked out once. */
@@ -498,6 +512,7 @@ export class RunEngine {
     run.trigger = created.trigger ?? PERSON_TRIGGER;
     run.triggerPayload = created.triggerPayload ?? null;
     run.source = created.source ?? null;
+    run.setLoop(created.loop ?? null);
     for (const step of created.carried ?? []) {
       run.succeeded(step.nodeId, step.output);
       run.carried.set(step.nodeId, step.fromRunId);
@@ -522,6 +537,7 @@ export class RunEngine {
     run.trigger = record.trigger;
     run.triggerPayload = steps.find((step) => step.nodeId === record.trigger.nodeId)?.input ?? null;
     run.source = loaded.source ?? null;
+    run.setLoop(loaded.loop ?? null);
     const cutOff = steps.filter((step) => step.status === "running" && this.changesTheWorld(run.nodes.get(step.nodeId)));
     // A step whose approval is still pending has done nothing yet, even if the process stopped before its status
     // said "waiting" (the approval is stored first, then announced): it waits again, on the same approval.
@@ -826,18 +842,22 @@ export class RunEngine {
       if (!starts || !pending(node.id) || node.id === run.trigger.nodeId) return false;
       return run.trigger.nodeId !== null || starts === "on-trigger";
     });
-    if (attached.length === 0 && otherEntries.length === 0) return;
+    // A loop's body is not a step of this run: each item runs it in a run of its own.
+    const inLoops = [...enclosingLoops(run.definition)].filter(([id]) => pending(id) && !run.graph.attachedTo.has(id));
+    if (attached.length === 0 && otherEntries.length === 0 && inLoops.length === 0) return;
     const startedBy = RUN_TRIGGER_LABELS[run.trigger.kind].toLowerCase();
     for (const [id] of attached) run.skipped(id);
     for (const node of otherEntries) run.skipped(node.id);
+    for (const [id] of inLoops) run.skipped(id);
     await this.emit(
       run,
       [
         ...attached.map(([nodeId, agents]): PendingEvent => ({ type: "node-skipped", nodeId, payload: { reason: "attached", agent: agents[0] ?? null } })),
         ...otherEntries.map((node): PendingEvent => ({ type: "node-skipped", nodeId: node.id, payload: { reason: `this run was started by the ${startedBy}` } })),
+        ...inLoops.map(([nodeId, loopId]): PendingEvent => ({ type: "node-skipped", nodeId, payload: { reason: "in-loop", loop: loopId } })),
       ],
       undefined,
-      [...attached.map(([nodeId]) => nodeId), ...otherEntries.map((node) => node.id)].map((nodeId) => ({ nodeId, status: "skipped", finishedAt: now() })),
+      [...attached.map(([nodeId]) => nodeId), ...otherEntries.map((node) => node.id), ...inLoops.map(([nodeId]) => nodeId)].map((nodeId) => ({ nodeId, status: "skipped", finishedAt: now() })),
     );
   }
 
@@ -867,18 +887,27 @@ export class RunEngine {
       if (run.parked || run.handingBack) throw new ParkedRun();
       const stored = await childRuns.outcome(childRunId);
       if (stored) return stored;
-      run.statuses[nodeId] = "waiting";
-      run.storedWaiting.delete(nodeId);
-      run.waiting += 1;
+      // A For each step waits for several items at once: it counts as one step waiting, from its first wait to its last.
+      const waits = (run.childWaitsOf.get(nodeId) ?? 0) + 1;
+      run.childWaitsOf.set(nodeId, waits);
       counted = true;
-      await this.emit(run, [], undefined, [{ nodeId, status: "waiting" }]);
+      if (waits === 1) {
+        run.statuses[nodeId] = "waiting";
+        run.storedWaiting.delete(nodeId);
+        run.waiting += 1;
+        await this.emit(run, [], undefined, [{ nodeId, status: "waiting" }]);
+      }
       this.parkIfAllWaiting(run);
       return await wait.promise;
     } finally {
       wait.dispose();
       if (counted) {
-        run.waiting = Math.max(0, run.waiting - 1);
-        if (run.statuses[nodeId] === "waiting") run.statuses[nodeId] = "running";
+        const left = (run.childWaitsOf.get(nodeId) ?? 1) - 1;
+        run.childWaitsOf.set(nodeId, left);
+        if (left === 0) {
+          run.waiting = Math.max(0, run.waiting - 1);
+          if (run.statuses[nodeId] === "waiting") run.statuses[nodeId] = "running";
+        }
       }
     }
   }
@@ -957,7 +986,7 @@ export class RunEngine {
       const outcome: ChildRunOutcome =
         status === "succeeded" ? { status, output: result.output ?? null } : { status: status === "cancelled" ? "cancelled" : "failed", error: error ?? "The run failed.", errorKind };
       this.childWaits.finished(run.runId, outcome);
-      if (run.source?.kind === "sub-workflow") {
+      if (run.source?.kind === "sub-workflow" || run.source?.kind === "for-each") {
         // Not heard: the drive fails (crashed), so its job runs again and the next drive of the finished run says it again.
         await this.options.childRuns?.finished(run.runId).catch((error: unknown) => {
           this.options.log?.(`Could not tell the run that called run ${run.runId} that it finished`, error);
@@ -1000,7 +1029,7 @@ export class RunEngine {
 
   /** A cancelled run's Sub-workflow steps' runs are cancelled with it. */
   private async cancelChildren(run: ActiveRun): Promise<void> {
-    if (!this.options.childRuns || !run.definition.nodes.some((node) => node.kind === "subworkflow")) return;
+    if (!this.options.childRuns || !run.definition.nodes.some((node) => node.kind === "subworkflow" || node.kind === "foreach")) return;
     try {
       await this.options.childRuns.cancelChildren(run.runId, run.cancelledBy);
     } catch (error) {
@@ -1107,6 +1136,8 @@ function now(): string {
 
 /** A run's output: its output node's value, or each output node's by label when there are several. */
 function runOutput(run: ActiveRun): unknown {
+  // An item's value is its body's last step's: the loop collects them in order.
+  if (run.loop) return loopItemOutput(run.definition, Object.fromEntries(run.definition.nodes.filter((node) => run.statuses[node.id] === "succeeded").map((node) => [node.id, run.outputs[node.id]])));
   const outputs = run.definition.nodes.filter((node) => node.kind === "output" && run.statuses[node.id] === "succeeded");
   const valueOf = (id: string) => {
     const output = run.outputs[id];
