@@ -1,5 +1,6 @@
 "use client";
 
+import { loopLabels } from "@/lib/workflow/loop-body";
 import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
@@ -94,9 +95,11 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
   const [nodeMapper] = useState(createFlowNodeMapper);
   const [mapEdges] = useState(createFlowEdgeMapper);
+  // Each loop body's node names its loop on its card (compared by label, so a drag re-renders nothing more).
+  const loops = useMemo(() => loopLabels(definition), [definition]);
   const flowNodes = useMemo(
-    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes }),
-    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes],
+    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes, loops }),
+    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes, loops],
   );
 
   // Once the canvas is drawn and the browser has nothing else to do, the node inspector's code comes in.

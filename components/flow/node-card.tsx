@@ -86,7 +86,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
         <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
           <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind)} />
-          {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
+          {data.progress && (data.status === "running" || data.status === "retrying" || data.status === "waiting") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
           {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">from run {data.carriedFrom}</span> : null}
         </div>
       ) : null}

@@ -111,6 +111,26 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         </p>
       ) : null}
 
+      {step.loopItems ? (
+        <section aria-label="Items" className="space-y-1.5 rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="loop-items">
+          <p className="font-medium" data-testid="loop-progress">
+            {step.progress ?? `${step.loopItems.runs.length} of ${step.loopItems.count} started`}
+          </p>
+          <p className="text-xs text-muted">Each item is a run of its own: open one to see its steps.</p>
+          <ol className="space-y-0.5">
+            {[...step.loopItems.runs]
+              .sort((a, b) => a.item - b.item)
+              .map((each) => (
+                <li key={each.runId}>
+                  <Link href={`/runs/${each.runId}`} className="font-medium text-accent hover:underline">
+                    Item {each.item + 1} of {step.loopItems!.count}: run {shortRunId(each.runId)}
+                  </Link>
+                </li>
+              ))}
+          </ol>
+        </section>
+      ) : null}
+
       {step.childRun ? (
         <p className="rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="child-run-link">
           Calls “{step.childRun.workflowName}”:{" "}

@@ -8,7 +8,7 @@ import { formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { RERUN_KIND_WORDS, runStartedFrom, shortRunId } from "@/lib/run-view/run-lineage";
 
 interface RunLineageProps {
-  run: Pick<RunDetail, "sourceRun" | "reruns" | "permissions" | "definition">;
+  run: Pick<RunDetail, "sourceRun" | "reruns" | "permissions" | "definition" | "loop">;
   now: number;
 }
 
@@ -48,6 +48,15 @@ export function RunLineage({ run, now }: RunLineageProps) {
           </Link>{" "}
           <span className="text-muted">({source.status})</span>
           {run.permissions ? <CallerRestriction permissions={run.permissions} own={run.definition} /> : null}
+        </p>
+      ) : source?.kind === "for-each" ? (
+        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="loop-run-link">
+          {run.loop ? `Item ${run.loop.index + 1} of ${run.loop.count}` : "An item"} of the For each step “{source.nodeLabel ?? source.nodeId}” in run {shortRunId(source.id)}: it runs the loop&apos;s
+          body for that item.{" "}
+          <Link href={`/runs/${source.id}`} className="font-medium text-accent hover:underline">
+            Open the loop&apos;s run {shortRunId(source.id)}
+          </Link>{" "}
+          <span className="text-muted">({source.status})</span>
         </p>
       ) : source ? (
         <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="rerun-source-link">

@@ -1,3 +1,4 @@
+import { inLoopSubtitle } from "@/lib/run-view/node-labels";
 import type { Edge, Node } from "@xyflow/react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
@@ -48,7 +49,7 @@ export interface Dimensions {
  * What a card shows for one node: the label, else the tool's title (never its
  * name), with what the node's kind adds (nodes/<kind>/definition.ts, `card`).
  */
-export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, problems: readonly WorkflowProblem[] = []): CardData {
+export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, problems: readonly WorkflowProblem[] = [], loopLabel?: string): CardData {
   const kind = definitionOf(node);
   const { title, ...content } = kind.card.content(node, tool);
   return {
@@ -56,6 +57,8 @@ export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, prob
     ...(problems.length > 0 ? { problems: problems.length, problemText: problems[0]!.message } : {}),
     title: title ?? (node.label || kind.title),
     ...content,
+    // A loop body's node runs once per item: its card says which loop runs it.
+    ...(loopLabel !== undefined ? { subtitle: inLoopSubtitle(loopLabel) } : {}),
     ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
   };
 }
@@ -65,6 +68,8 @@ export interface FlowContext {
   /** Problems by node id. */
   problems: ReadonlyMap<string, readonly WorkflowProblem[]>;
   selected: ReadonlySet<string>;
+  /** The label of the For each loop whose body holds each node (lib/workflow/loop-body.ts); absent: no loops. */
+  loops?: ReadonlyMap<string, string>;
 }
 
 export interface FlowNodeMapper {
@@ -85,6 +90,7 @@ interface NodeEntry {
   problemCount: number;
   problemText: string | undefined;
   selected: boolean;
+  loopLabel: string | undefined;
   flowNode: FlowNode;
 }
 
@@ -103,6 +109,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
       const problems = context.problems.get(source.id) ?? [];
       const problemText = problems[0]?.message;
       const selected = context.selected.has(source.id);
+      const loopLabel = context.loops?.get(source.id);
       const previous = cache.get(source.id);
       let entry: NodeEntry;
       if (
@@ -111,13 +118,14 @@ export function createFlowNodeMapper(): FlowNodeMapper {
         previous.tool === tool &&
         previous.problemCount === problems.length &&
         previous.problemText === problemText &&
-        previous.selected === selected
+        previous.selected === selected &&
+        previous.loopLabel === loopLabel
       ) {
         entry = previous;
       } else {
         const sameData =
-          previous && previous.tool === tool && previous.problemCount === problems.length && previous.problemText === problemText && sameCardInputs(previous.source, source);
-        const data = sameData ? previous.flowNode.data : cardData(source, tool, problems);
+          previous && previous.tool === tool && previous.problemCount === problems.length && previous.problemText === problemText && previous.loopLabel === loopLabel && sameCardInputs(previous.source, source);
+        const data = sameData ? previous.flowNode.data : cardData(source, tool, problems, loopLabel);
         const size = measured.get(source.id);
         const geometry = size ? null : cardGeometry(data);
         const flowNode: FlowNode = {
@@ -133,7 +141,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           // the minimap and fit view account for the cards off screen. Once drawn, what was measured counts.
           ...(geometry ? { initialWidth: geometry.width, initialHeight: geometry.height, handles: geometry.handles } : { initialWidth: size!.width, initialHeight: size!.height, measured: size }),
         };
-        entry = { source, tool, problemCount: problems.length, problemText, selected, flowNode };
+        entry = { source, tool, problemCount: problems.length, problemText, selected, loopLabel, flowNode };
       }
       next.set(source.id, entry);
       return entry.flowNode;

@@ -4,6 +4,7 @@
  * tests agree on what "upstream" means.
  */
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { nodeKindDefinitions } from "@/nodes/definitions";
 
 type Graph = Pick<WorkflowDefinition, "nodes" | "edges">;
@@ -50,7 +51,7 @@ export function isTemplate(value: unknown): value is string {
 }
 
 export interface ReferenceOption {
-  group: "Run inputs" | "Upstream steps";
+  group: "Run inputs" | "This item" | "Upstream steps";
   label: string;
   template: string;
 }
@@ -74,6 +75,11 @@ export function referenceOptions(definition: Graph, nodeId: string, toolTitles: 
     for (const field of node.fields) {
       options.push({ group: "Run inputs", label: field.label?.trim() ? `${field.label} (${field.name})` : field.name, template: inputTemplate(field.name) });
     }
+  }
+  // Inside a For each loop's body: the item it runs for, and its place in the list.
+  const loopId = enclosingLoops(definition).get(nodeId);
+  if (loopId !== undefined) {
+    options.push({ group: "This item", label: "The item", template: "{{ item }}" }, { group: "This item", label: "Its index (from 0)", template: "{{ index }}" });
   }
   const byId = new Map(definition.nodes.map((node) => [node.id, node]));
   for (const id of upstreamNodeIds(definition, nodeId)) {

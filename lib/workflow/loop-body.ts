@@ -58,6 +58,12 @@ export function enclosingLoops(definition: Pick<WorkflowDefinition, "nodes" | "e
   return enclosing;
 }
 
+/** The label of the loop whose body holds each node ("For each" when it has none): what its card says. */
+export function loopLabels(definition: Pick<WorkflowDefinition, "nodes" | "edges">): Map<string, string> {
+  const labels = new Map(definition.nodes.map((node) => [node.id, node.label ?? "For each"]));
+  return new Map([...enclosingLoops(definition)].map(([nodeId, loopId]) => [nodeId, labels.get(loopId) ?? loopId]));
+}
+
 /**
  * The definition an item's run runs: the body of `loopNodeId` alone, with
  * the edges between its nodes. Its first nodes have nothing before them, so

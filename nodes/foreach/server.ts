@@ -117,6 +117,8 @@ async function runForEachNode(node: ForEachNode, context: NodeExecutionContext):
   };
   const parent = { runId: context.runId, workflowId: context.workflowId, nodeId: node.id, attempt: context.attempt, permissions: { mode: context.mode, guardrails: context.guardrails } };
 
+  // Said before any item starts, so the step shows how many there are from the first moment (and again on a replay).
+  await progress();
   const worker = async () => {
     while (stopped === null && next < count && !context.signal.aborted) {
       const index = next++;

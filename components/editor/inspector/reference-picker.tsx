@@ -13,7 +13,7 @@ interface ReferencePickerProps {
 
 /** "Use a value from…": the run's inputs and upstream steps' outputs, as `{{ … }}` templates. */
 export function ReferencePicker({ id, options, onPick, purpose }: ReferencePickerProps) {
-  const groups = (["Run inputs", "Upstream steps"] as const).map((group) => ({ group, items: options.filter((option) => option.group === group) }));
+  const groups = (["Run inputs", "This item", "Upstream steps"] as const).map((group) => ({ group, items: options.filter((option) => option.group === group) }));
   const empty = options.length === 0;
   return (
     <select
