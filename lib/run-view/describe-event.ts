@@ -83,9 +83,11 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       const reason =
         event.payload.reason === "attached"
           ? "Attached to an agent: it runs when the agent calls it"
-          : event.payload.reason === "the run stopped"
-            ? "Skipped: the run stopped before it"
-            : "Skipped: its branch was not taken or what fed it failed";
+          : event.payload.reason === "in-loop"
+            ? `Runs in each item's run of the For each “${event.payload.loop ? labelOf(event.payload.loop) : "loop"}”, not here`
+            : event.payload.reason === "the run stopped"
+              ? "Skipped: the run stopped before it"
+              : "Skipped: its branch was not taken or what fed it failed";
       return { subject, text: reason, tone: "neutral" };
     }
     case "approval-requested": {

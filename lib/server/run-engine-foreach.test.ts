@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -247,8 +247,35 @@ describe("validation of a For each step", () => {
     );
   });
 
+  it("the README's tour is the example file, word for word, and a sound workflow", async () => {
+    const file = path.join(import.meta.dirname, "../../examples/for-each.workflow.json");
+    expect(readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8")).toContain(readFileSync(file, "utf8").trim());
+    expect((await check(JSON.parse(readFileSync(file, "utf8")) as WorkflowDefinitionInput)).filter((problem) => problem.severity === "error")).toEqual([]);
+  });
+
   it("refuses a concurrency outside 1 to 32 on its field", async () => {
     const problems = await check(loopWorkflow("Too many", { concurrency: 33 }, [{ id: "shout", kind: "tool", tool: "held", arguments: { name: "x" } }]));
     expect(problems).toContainEqual(expect.objectContaining({ nodeId: "loop", field: "concurrency" }));
+  });
+});
+
+describe("a For each step in plan mode", () => {
+  it("asks for the plan once, for the loop's run: its items go on as that run does then, asking before each change", async () => {
+    const workflowId = await saved({
+      ...loopWorkflow("Planned sends", { concurrency: 2 }, [{ id: "send", kind: "tool", tool: "send", arguments: { label: "planned-{{ index }}" } }]),
+      mode: "plan",
+    });
+    const runId = await start(workflowId, "x,y");
+    let plan: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;
+    await waitFor(async () => ([plan] = await listApprovals({ runId, status: "pending" }, temp.database)).length > 0, 20_000, "the plan");
+    expect(plan!.kind).toBe("plan");
+    await engine.decide(plan!.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    const itemAsks = async () => (await listApprovals({ status: "pending" }, temp.database)).filter((approval) => approval.calledBy?.runId === runId);
+    await waitFor(async () => (await itemAsks()).length === 2, 20_000, "each item's send to ask");
+    expect((await itemAsks()).map((approval) => approval.kind)).toEqual(["network", "network"]);
+    for (const approval of await itemAsks()) await engine.decide(approval.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    const detail = await finishedRun(runId);
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    expect((await getRunDetail(detail.childRuns[0]!.id, temp.database)).permissions).toMatchObject({ mode: "default" });
   });
 });

@@ -10,7 +10,7 @@ import {
 } from "@/lib/persistence/child-run-queries";
 import { NotFoundError } from "@/lib/persistence/errors";
 import { isUniqueViolation } from "@/lib/persistence/prisma-errors";
-import { permissionsUnderCaller } from "@/lib/workflow/caller-permissions";
+import { permissionsForLoopItem, permissionsUnderCaller } from "@/lib/workflow/caller-permissions";
 import { ChildRunRefused, type ChildRunRequest, type ChildRunStarted, type ChildRuns, type LoopItemRequest } from "@/lib/workflow/child-runs";
 import { findRunnableVersion } from "@/lib/persistence/run-queries";
 import { HttpError } from "./http";
@@ -137,7 +137,7 @@ async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest
       source: { id: parent.runId, workflowId: parent.workflowId, workflowName: loopRun.workflow.name, status: "running", kind: "for-each", nodeId: parent.nodeId },
       calledBy: { nodeId: parent.nodeId, attempt: parent.attempt },
       loop,
-      permissions: permissionsUnderCaller(parent.permissions, version.definition),
+      permissions: permissionsForLoopItem(parent.permissions, version.definition),
     });
     return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, created: true };
   } catch (error) {

@@ -50,3 +50,18 @@ function sameGuardrails(first: CallerPermissions["guardrails"], second: CallerPe
     return Array.isArray(a) && Array.isArray(b) ? sameList(a, b) : a === b;
   });
 }
+
+/**
+ * The permissions a For each item's run runs under: its loop's run's (the
+ * same workflow, so its own are the same as saved). A loop's run in plan mode
+ * had its plan approved before any step ran, and that plan lists the body's
+ * steps: its items go on as that run does then, asking before each change,
+ * rather than each presenting the plan again.
+ */
+export function permissionsForLoopItem(loopRun: CallerPermissions, definition: WorkflowDefinition): RunPermissions | null {
+  const approved = (mode: WorkflowDefinition["mode"]) => (mode === "plan" ? "default" : mode);
+  const mode = stricterMode(approved(loopRun.mode), approved(definition.mode));
+  const guardrails = stricterGuardrails(loopRun.guardrails, definition.guardrails);
+  if (mode === definition.mode && sameGuardrails(guardrails, definition.guardrails) && !agentLooser(definition, mode)) return null;
+  return { mode, guardrails };
+}

@@ -1168,6 +1168,8 @@ function describePlan(definition: WorkflowDefinition, pool: ToolPool): string {
       const version = node.version === "published" ? "its published version" : `version ${node.version}`;
       return [`${index + 1}. ${node.label ?? "Sub-workflow"}: calls the workflow ${node.workflowId} (${version}) with ${JSON.stringify(node.inputs)}`];
     }
+    // A loop's body is listed below it, as the steps each item runs.
+    if (node.kind === "foreach") return [`${index + 1}. ${node.label ?? "For each"}: runs the steps inside it once per item of ${node.list}, ${node.concurrency} at a time`];
     if (node.kind !== "tool") return [];
     const tool = pool.get(node.tool);
     const operation = node.operation && tool?.operations?.[node.operation] ? ` — ${tool.operations[node.operation]!.title}` : "";
