@@ -67,6 +67,8 @@ test("build a for-each over a list and watch per-item progress", async ({ page, 
   const loopCard = canvasCard(page, "Each note", "waiting for its items");
   await expect(loopCard).toBeVisible();
   await expect(loopCard).toContainText("0 of 3 done");
+  // The body is no step of this run: its card says it runs per item, in each item's run.
+  await expect(canvasCard(page, "Copy the note", "runs per item")).toContainText("in For each “Each note”");
   await page.getByLabel("Show node").selectOption("loop");
   const items = page.getByTestId("loop-items");
   await expect(items.getByRole("link")).toHaveCount(2);

@@ -40,6 +40,8 @@ export interface NodeCardData extends Record<string, unknown> {
   hasOutput?: boolean;
   /** The node follows an error path on failure: an error handle, below its outputs. */
   errorHandle?: boolean;
+  /** The node is in a For each loop's body: in the loop's run it runs per item, not as a step (run view). */
+  inLoop?: boolean;
 }
 
 /*
@@ -85,7 +87,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
       {data.status ? (
         // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
         <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
-          <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind)} />
+          <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind, { inLoop: data.inLoop === true })} />
           {data.progress && (data.status === "running" || data.status === "retrying" || data.status === "waiting") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
           {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">from run {data.carriedFrom}</span> : null}
         </div>

@@ -78,6 +78,7 @@ function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | 
     hasInput: node.kind !== "input",
     hasOutput: node.kind !== "output",
     ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
+    ...(loopLabel !== undefined ? { inLoop: true } : {}),
   };
 }
 
@@ -108,7 +109,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${stepStatusWords(status, node.kind)}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
+      status: `${stepStatusWords(status, node.kind, { inLoop: base.inLoop === true })}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept from run ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });

@@ -12,6 +12,7 @@ import { api } from "@/lib/client/api";
 import type { RunDetail } from "@/lib/contracts/run";
 import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
 import type { WorkflowNode } from "@/lib/workflow/definition";
+import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
@@ -54,6 +55,8 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   const keptRunApprovals = useKeptApprovals();
 
   const nodesById = useMemo(() => new Map(run.definition.nodes.map((node) => [node.id, node])), [run.definition]);
+  // The nodes of loop bodies: in this run they run per item, in each item's run.
+  const loops = useMemo(() => enclosingLoops(run.definition), [run.definition]);
   const labelOf = useCallback(
     (nodeId: string) => {
       const node = nodesById.get(nodeId);
@@ -195,7 +198,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
             <option value="">The whole run</option>
             {run.definition.nodes.map((node) => (
               <option key={node.id} value={node.id}>
-                {labelOf(node.id)} — {stepStatusWords(state.steps[node.id]?.status ?? "pending", node.kind)}
+                {labelOf(node.id)} — {stepStatusWords(state.steps[node.id]?.status ?? "pending", node.kind, { inLoop: loops.has(node.id) })}
               </option>
             ))}
           </select>
@@ -212,9 +215,10 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
               input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
               maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}
               errorPathTo={run.definition.edges.filter((edge) => edge.source === selectedNode.id && isErrorEdge(edge)).map((edge) => labelOf(edge.target))}
+              {...(loops.has(selectedNode.id) ? { loopLabel: labelOf(loops.get(selectedNode.id)!) } : {})}
             />
           ) : (
-            <RunSummaryPanel state={state} inputs={run.inputs} nodes={nodesById} />
+            <RunSummaryPanel state={state} inputs={run.inputs} nodes={nodesById} loops={loops} />
           )}
           {inputError ? <p className="mt-3 text-xs text-caution">{inputError}</p> : null}
         </aside>
@@ -233,12 +237,12 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
 /** The order the run's step counts are listed in. */
 const COUNTED: readonly StepViewStatus[] = ["succeeded", "running", "waiting", "retrying", "failed", "pending", "skipped", "attached"];
 
-function RunSummaryPanel({ state, inputs, nodes }: { state: RunViewState; inputs: Record<string, unknown>; nodes: ReadonlyMap<string, WorkflowNode> }) {
+function RunSummaryPanel({ state, inputs, nodes, loops }: { state: RunViewState; inputs: Record<string, unknown>; nodes: ReadonlyMap<string, WorkflowNode>; loops: ReadonlyMap<string, string> }) {
   // Counted by what each status says: steps waiting for you and steps waiting for the runs they called are not one count.
   const counts = new Map<string, { status: StepViewStatus; count: number }>();
   for (const [nodeId, step] of Object.entries(state.steps)) {
     const kind = nodes.get(nodeId)?.kind;
-    const words = kind ? stepStatusWords(step.status, kind) : statusWords(step.status);
+    const words = kind ? stepStatusWords(step.status, kind, { inLoop: loops.has(nodeId) }) : statusWords(step.status);
     const entry = counts.get(words) ?? { status: step.status, count: 0 };
     entry.count += 1;
     counts.set(words, entry);

@@ -69,8 +69,11 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: text(event.payload.message) ?? "Sent a note", tone: "neutral" };
     case "node-succeeded":
       return { subject, text: "Succeeded", tone: "good" };
-    case "child-run-started":
+    case "child-run-started": {
+      const { item, count } = event.payload;
+      if (item !== undefined && count !== undefined) return { subject, text: `Started item ${item + 1} of ${count} as run ${shortRunId(event.payload.runId)}`, tone: "progress" };
       return { subject, text: `Called ${event.payload.workflowName} (version ${event.payload.version}) as run ${shortRunId(event.payload.runId)}; waits for it`, tone: "progress" };
+    }
     case "node-carried-over":
       return { subject, text: `Kept its result from run ${shortRunId(event.payload.fromRunId)}: it succeeded there and does not run again`, tone: "good" };
     case "node-failed": {

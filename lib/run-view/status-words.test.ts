@@ -15,5 +15,8 @@ describe("status words", () => {
       expect(stepStatusWords(status, "tool")).toBe(statusWords(status));
     }
     expect(statusWords("awaiting_input")).toBe("waiting for you");
+    // A loop's body is no step of the loop's run: it runs per item there.
+    expect(stepStatusWords("skipped", "tool", { inLoop: true })).toBe("runs per item");
+    expect(stepStatusWords("waiting", "foreach")).toBe("waiting for its items");
   });
 });

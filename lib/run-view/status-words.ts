@@ -29,8 +29,11 @@ export function statusWords(status: ShownStatus): string {
  * its panel, the node picker, the run's counts): a step that waits for runs
  * it started (a Sub-workflow, a For each) says what it waits for, since
  * nobody is asked anything; only a step waiting for an approval says "waiting for you".
+ * `inLoop`: the node is in a For each loop's body (lib/workflow/loop-body.ts).
  */
-export function stepStatusWords(status: StepViewStatus, kind: NodeKind): string {
+export function stepStatusWords(status: StepViewStatus, kind: NodeKind, options: { inLoop?: boolean } = {}): string {
   if (status === "waiting") return waitingWordsOf(kind);
+  // A loop's body is no step of the run holding the loop: it runs in each item's run, so it was not "skipped".
+  if (status === "skipped" && options.inLoop) return "runs per item";
   return STATUS_WORDS[status];
 }

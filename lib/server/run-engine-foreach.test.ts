@@ -181,6 +181,21 @@ describe("a For each step", () => {
     expect(detail.childRuns).toHaveLength(2);
   });
 
+  it("an item's failure starts no error workflow of its own: the loop's run is the one whose failure does, once", async () => {
+    const reports: string[] = [];
+    const reporting = childRunEngine({ database: temp.database, bus, pool, workRoot, engine: { startErrorWorkflow: async (failure) => (reports.push(failure.runId), null) } });
+    const errorWorkflowId = await saved({ name: "On error", nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] });
+    const workflowId = await saved({
+      ...loopWorkflow("Failing names", { concurrency: 1 }, [{ id: "shout", kind: "tool", tool: "held", arguments: { name: "{{ item.name }}" } }]),
+      errorWorkflowId,
+    });
+    const runId = await start(workflowId, "bad", reporting);
+    await releaseInBatches(runId, 1);
+    expect((await finishedRun(runId)).status).toBe("failed");
+    await reporting.idle();
+    expect(reports).toEqual([runId]);
+  });
+
   it("a SIGKILL during a for-each loop resumes the same attempt: items done stay done, the others finish, each item's approval names the item", async () => {
     const workflowId = await saved(loopWorkflow("Send each", { concurrency: 2 }, [{ id: "send", kind: "tool", tool: "send", label: "Send the name", arguments: { label: "{{ item.name }}-{{ index }}" } }]));
     const mortal = mortalStore(temp.database);

@@ -1009,7 +1009,8 @@ export class RunEngine {
    */
   private async startErrorWorkflow(run: ActiveRun, runError: string): Promise<string | null> {
     const errorWorkflowId = run.definition.errorWorkflowId;
-    if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow") return null;
+    // An item's failure is its loop's to handle (it stops the loop, or takes its place): the loop's run starts the error workflow, once.
+    if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow" || run.loop) return null;
     const nodeId = stoppingFailure(run);
     try {
       return await this.options.startErrorWorkflow({

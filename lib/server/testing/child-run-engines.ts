@@ -3,7 +3,7 @@ import { NO_SECRETS, Tool, ToolResult, type PermissionRequest, type ToolPool } f
 import type { StudioDatabase } from "@/lib/persistence";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import type { RunEventBus } from "@/lib/workflow/event-bus";
-import { RunEngine } from "@/lib/workflow/run-engine";
+import { RunEngine, type RunEngineOptions } from "@/lib/workflow/run-engine";
 import { LocalRunDriver } from "../run-driver";
 import { studioChildRuns } from "../sub-workflows";
 
@@ -31,11 +31,11 @@ export class SendTool extends Tool<{ label: string }> {
 }
 
 /** An engine over `database` with the studio's child runs, as a (re)started studio makes it; `store` to make it mortal. */
-export function childRunEngine(options: { database: StudioDatabase; bus: RunEventBus; pool: ToolPool; workRoot: string; store?: PrismaRunStore }): RunEngine {
+export function childRunEngine(options: { database: StudioDatabase; bus: RunEventBus; pool: ToolPool; workRoot: string; store?: PrismaRunStore; engine?: Partial<RunEngineOptions> }): RunEngine {
   const { database, bus, pool, workRoot } = options;
   let driver: LocalRunDriver | null = null;
   const childRuns = studioChildRuns({ database, runs: () => driver!, pool: () => pool, secrets: NO_SECRETS });
-  const engine = new RunEngine({ store: options.store ?? new PrismaRunStore(database), bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns });
+  const engine = new RunEngine({ store: options.store ?? new PrismaRunStore(database), bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns, ...options.engine });
   driver = new LocalRunDriver(engine, database);
   return engine;
 }
