@@ -72,6 +72,7 @@ test("build a for-each over a list and watch per-item progress", async ({ page, 
   await page.getByLabel("Show node").selectOption("loop");
   const items = page.getByTestId("loop-items");
   await expect(items.getByRole("link")).toHaveCount(2);
+  await expect(items.getByRole("listitem").filter({ hasText: "(running)" })).toHaveCount(2);
   await snap(page, testInfo, "run: the loop waits for two items");
   expect(await blockingViolations(page, "the run page with a For each waiting for its items")).toEqual([]);
 
@@ -91,6 +92,7 @@ test("build a for-each over a list and watch per-item progress", async ({ page, 
   await page.getByLabel("Show node").selectOption("loop");
   await expect(page.getByTestId("loop-progress")).toHaveText("3 of 3 done");
   await expect(items.getByRole("link")).toHaveCount(3);
+  await expect(items.getByRole("listitem").filter({ hasText: "(succeeded)" })).toHaveCount(3);
   await snap(page, testInfo, "run: every item done");
 
   // Any item's steps open from the list; its page says which item of which loop it is.

@@ -129,7 +129,8 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
                   {/* 24 px tall, so each item's link is a target of its own (WCAG 2.5.8). */}
                   <Link href={`/runs/${each.runId}`} className="inline-flex min-h-6 items-center font-medium text-accent hover:underline">
                     Item {each.item + 1} of {step.loopItems!.count}: run {shortRunId(each.runId)}
-                  </Link>
+                  </Link>{" "}
+                  <span className={each.status === "failed" ? "text-caution" : "text-muted"}>({each.status})</span>
                 </li>
               ))}
           </ol>

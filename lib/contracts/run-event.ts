@@ -26,6 +26,15 @@ const EventApprovalSchema = z.preprocess((value) => {
 
 /** What a tool reported while it ran: a message, a piece of its output (a command's stdout), or its todo list. */
 const NodeProgressPayloadSchema = z.union([
+  // First: the plain message below would match it too, and drop what makes it an item's.
+  /** A For each item finished: how it ended, and the loop's progress in words. */
+  z.object({
+    type: z.literal("loop-item"),
+    message: z.string(),
+    item: z.number().int().nonnegative(),
+    runId: z.string(),
+    status: z.enum(["succeeded", "failed", "cancelled"]),
+  }),
   z.object({ message: z.string() }),
   z.object({ type: z.literal("tool-output"), tool: z.string(), text: z.string() }),
   z.object({

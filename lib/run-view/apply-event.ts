@@ -56,7 +56,14 @@ export interface StepView {
   /** For a Sub-workflow step: the run of the called workflow its latest attempt started. */
   childRun: { id: string; workflowName: string } | null;
   /** For a For each step: its latest attempt's item runs so far, by item index, and how many items there are. */
-  loopItems: { count: number; runs: readonly { item: number; runId: string }[] } | null;
+  loopItems: { count: number; runs: readonly LoopItemView[] } | null;
+}
+
+/** One item of a For each step as its panel lists it: its run, and how it is doing. */
+export interface LoopItemView {
+  item: number;
+  runId: string;
+  status: "running" | "succeeded" | "failed" | "cancelled";
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -76,7 +83,7 @@ export interface RunSnapshot {
   approvals: readonly ApprovalView[];
   errorWorkflowRun?: { id: string } | null;
   /** The runs its Sub-workflow steps called, in the order they started. */
-  childRuns?: readonly { id: string; nodeId: string; workflowName: string; kind?: "sub-workflow" | "for-each"; attempt?: number; item?: number }[];
+  childRuns?: readonly { id: string; nodeId: string; workflowName: string; kind?: "sub-workflow" | "for-each"; attempt?: number; item?: number; status?: RunStatus }[];
 }
 
 export function emptyStep(): StepView {
@@ -149,7 +156,8 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
     if (child.kind === "for-each") {
       // Only the latest attempt's items; the count comes with the items' start events, else from what is known.
       if (child.attempt !== undefined && child.attempt !== step.attempt) continue;
-      const runs = [...(step.loopItems?.runs ?? []), { item: child.item ?? 0, runId: child.id }];
+      const status: LoopItemView["status"] = child.status === "succeeded" || child.status === "failed" || child.status === "cancelled" ? child.status : "running";
+      const runs = [...(step.loopItems?.runs ?? []), { item: child.item ?? 0, runId: child.id, status }];
       step.loopItems = { count: Math.max(step.loopItems?.count ?? 0, countOfLoop(step.input) ?? 0, runs.length), runs };
       continue;
     }
@@ -226,6 +234,15 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     case "node-progress":
     case "node-notified": {
       const message = progressMessage(event);
+      const finishedItem = event.type === "node-progress" && "type" in event.payload && event.payload.type === "loop-item" ? event.payload : null;
+      if (finishedItem) {
+        // An item ended: its entry in the step's list says how.
+        return updateStep(next, event.nodeId, (step) => ({
+          ...step,
+          progress: message ?? step.progress,
+          loopItems: step.loopItems ? { ...step.loopItems, runs: step.loopItems.runs.map((each) => (each.item === finishedItem.item ? { ...each, status: finishedItem.status } : each)) } : step.loopItems,
+        }));
+      }
       return message === null ? next : updateStep(next, event.nodeId, (step) => ({ ...step, progress: message }));
     }
     case "node-succeeded":
@@ -246,7 +263,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         return updateStep(next, event.nodeId, (step) => ({
           ...step,
           status: "waiting",
-          loopItems: { count, runs: [...(step.loopItems?.runs ?? []).filter((each) => each.item !== item), { item, runId: event.payload.runId }] },
+          loopItems: { count, runs: [...(step.loopItems?.runs ?? []).filter((each) => each.item !== item), { item, runId: event.payload.runId, status: "running" }] },
         }));
       }
       return updateStep(next, event.nodeId, (step) => ({

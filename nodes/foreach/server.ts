@@ -110,15 +110,14 @@ async function runForEachNode(node: ForEachNode, context: NodeExecutionContext):
   const running = new Map<number, string>();
   let next = 0;
   let stopped: { index: number; error: string; kind: StepErrorKind } | null = null;
-  const progress = async () => {
+  const progressMessage = () => {
     const finished = slots.filter((slot) => slot !== undefined);
-    const failed = finished.filter((slot) => slot.outcome.status !== "succeeded").length;
-    await context.emit("node-progress", { message: describeLoopProgress(finished.length, failed, count) });
+    return describeLoopProgress(finished.length, finished.filter((slot) => slot.outcome.status !== "succeeded").length, count);
   };
   const parent = { runId: context.runId, workflowId: context.workflowId, nodeId: node.id, attempt: context.attempt, permissions: { mode: context.mode, guardrails: context.guardrails } };
 
   // Said before any item starts, so the step shows how many there are from the first moment (and again on a replay).
-  await progress();
+  await context.emit("node-progress", { message: progressMessage() });
   const worker = async () => {
     while (stopped === null && next < count && !context.signal.aborted) {
       const index = next++;
@@ -139,7 +138,7 @@ async function runForEachNode(node: ForEachNode, context: NodeExecutionContext):
       if (outcome.status !== "succeeded" && node.onItemFailure === "stop" && stopped === null) {
         stopped = { index, error: outcome.error, kind: outcome.status === "cancelled" ? "cancelled" : (outcome.errorKind ?? "failed") };
       }
-      await progress();
+      await context.emit("node-progress", { type: "loop-item", message: progressMessage(), item: index, runId: started.runId, status: outcome.status });
     }
   };
 
