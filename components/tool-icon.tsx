@@ -123,6 +123,15 @@ const ICONS: Record<string, ReactNode> = {
     </>
   ),
   "log-in": <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" />,
+  // A loop: two arrows chasing each other round.
+  repeat: (
+    <>
+      <path d="m17 2 4 4-4 4" />
+      <path d="M3 11v-1a4 4 0 0 1 4-4h14" />
+      <path d="m7 22-4-4 4-4" />
+      <path d="M21 13v1a4 4 0 0 1-4 4H3" />
+    </>
+  ),
   // A workflow inside another: a card holding two joined nodes.
   workflow: (
     <>

@@ -57,7 +57,12 @@ test("a Sub-workflow step built in the inspector calls a saved workflow, whose a
   const parentRunUrl = page.url();
   const parentHeading = page.getByRole("heading", { level: 1, name: parentName });
   await expect(parentHeading).toBeVisible();
-  await expect(canvasCard(page, "Write the note", "waiting for the run it called")).toBeVisible();
+  const waitingCard = canvasCard(page, "Write the note", "waiting for the run it called");
+  await expect(waitingCard).toBeVisible();
+  // Its badge says the same as its name: nobody is asked anything in this run, so nothing here says "waiting for you".
+  await expect(waitingCard).toContainText("waiting for the run it called");
+  await expect(page.getByLabel("Show node").getByRole("option", { name: "Write the note — waiting for the run it called" })).toHaveCount(1);
+  await expect(page.getByRole("main").getByText("waiting for you")).toHaveCount(0);
 
   // The inbox names both workflows.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Inbox/ }).click();

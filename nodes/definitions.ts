@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { NodeExecution } from "@/lib/contracts/execution-settings";
 import { agentKind } from "./agent/definition";
+import { forEachKind } from "./foreach/definition";
 import { inputKind } from "./input/definition";
 import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
 import { outputKind } from "./output/definition";
@@ -25,6 +26,7 @@ export const nodeKindDefinitions = defineNodeKinds({
   router: routerKind,
   agent: agentKind,
   subworkflow: subWorkflowKind,
+  foreach: forEachKind,
   output: outputKind,
   webhook: webhookKind,
   schedule: scheduleKind,
@@ -74,6 +76,11 @@ export function handlesFailures(kind: NodeKind): boolean {
 /** Whether a step of `kind` picks up its own attempt when its run is driven again (see NodeKindDefinition.resumesInPlace). */
 export function resumesInPlace(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { resumesInPlace?: true }).resumesInPlace === true;
+}
+
+/** What a waiting step of `kind` says (see NodeKindDefinition.waitingWords): "waiting for you" unless it waits for something other than a person. */
+export function waitingWordsOf(kind: NodeKind): string {
+  return (nodeKindDefinitions[kind] as { waitingWords?: string }).waitingWords ?? "waiting for you";
 }
 
 /** The node's execution settings, when its kind takes them. */

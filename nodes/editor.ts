@@ -1,5 +1,6 @@
 import { agentEditor } from "./agent/editor";
 import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
+import { forEachEditor } from "./foreach/editor";
 import { inputEditor } from "./input/editor";
 import type { NodeKindEditor } from "./node-kind-editor";
 import { outputEditor } from "./output/editor";
@@ -20,6 +21,7 @@ export const nodeKindEditors = {
   router: routerEditor,
   agent: agentEditor,
   subworkflow: subWorkflowEditor,
+  foreach: forEachEditor,
   output: outputEditor,
   webhook: webhookEditor,
   schedule: scheduleEditor,

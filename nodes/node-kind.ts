@@ -101,6 +101,13 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    * Sub-workflow step's child run), and a new attempt would start another.
    */
   resumesInPlace?: true;
+  /**
+   * What a waiting step of this kind says it waits for, when that is not a
+   * person (a Sub-workflow step waits for the run it called: nobody is asked
+   * anything, so its status must not say "waiting for you"). Absent: its steps
+   * wait only for approvals, "waiting for you".
+   */
+  waitingWords?: string;
   /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
   createNode: (item: Item, place: NewNodePlace) => Node | null;
   card: NodeCard<Node>;

@@ -1,5 +1,6 @@
 import { agentServer } from "./agent/server";
 import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
+import { forEachServer } from "./foreach/server";
 import { inputServer } from "./input/server";
 import type { NodeKindServer } from "./node-kind-server";
 import { outputServer } from "./output/server";
@@ -20,6 +21,7 @@ export const nodeKindServers = {
   router: routerServer,
   agent: agentServer,
   subworkflow: subWorkflowServer,
+  foreach: forEachServer,
   output: outputServer,
   webhook: webhookServer,
   schedule: scheduleServer,

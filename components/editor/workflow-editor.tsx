@@ -1,5 +1,6 @@
 "use client";
 
+import { loopLabels } from "@/lib/workflow/loop-body";
 import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api, ApiError } from "@/lib/client/api";
@@ -102,9 +103,11 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const workflowPins = useWorkflowPins(workflowId);
   // A set that changes only when the pins do: the mapper compares each card's mark.
   const pinned = useMemo(() => new Set(workflowPins.pins.keys()), [workflowPins.pins]);
+  // Each loop body's node names its loop on its card (compared by label, so a drag re-renders nothing more).
+  const loops = useMemo(() => loopLabels(definition), [definition]);
   const flowNodes = useMemo(
-    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes, pinned }),
-    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes, pinned],
+    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes, pinned, loops }),
+    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes, pinned, loops],
   );
 
   // Once the canvas is drawn and the browser has nothing else to do, the node inspector's code comes in.

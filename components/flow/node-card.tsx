@@ -4,6 +4,7 @@ import { Handle, Position } from "@xyflow/react";
 import { memo } from "react";
 import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { stepStatusWords } from "@/lib/run-view/status-words";
 import { ToolIcon } from "@/components/tool-icon";
 import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { nodeKindDefinitions, type NodeKind } from "@/nodes/definitions";
@@ -41,6 +42,8 @@ export interface NodeCardData extends Record<string, unknown> {
   errorHandle?: boolean;
   /** Its output is pinned (editor): test runs use the pin instead of running it. */
   pinned?: boolean;
+  /** The node is in a For each loop's body: in the loop's run it runs per item, not as a step (run view). */
+  inLoop?: boolean;
 }
 
 /*
@@ -99,8 +102,8 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
       {data.status ? (
         // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
         <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
-          <StatusBadge status={data.status} />
-          {data.progress && (data.status === "running" || data.status === "retrying") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
+          <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind, { inLoop: data.inLoop === true })} />
+          {data.progress && (data.status === "running" || data.status === "retrying" || data.status === "waiting") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
           {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">{data.carriedFrom}</span> : null}
         </div>
       ) : null}

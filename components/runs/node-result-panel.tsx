@@ -6,6 +6,7 @@ import { ArgumentList } from "@/components/approvals/argument-list";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { stepStatusWords } from "@/lib/run-view/status-words";
 import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
 import { describeAttempts } from "@/lib/run-view/attempts";
 import { formatDuration, formatExact } from "@/lib/run-view/format-time";
@@ -33,10 +34,12 @@ interface NodeResultPanelProps {
   maxAttempts: number;
   /** The steps its error path leads to, by name (for "its error path to … was taken"). */
   errorPathTo: readonly string[];
+  /** The For each loop whose body holds the node, by name: in this run it runs per item, in each item's run. */
+  loopLabel?: string;
 }
 
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
-export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input, maxAttempts, errorPathTo }: NodeResultPanelProps) {
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
   const kept = useKeptApprovals();
   // Waiting, or decided here (its card stays, with the outcome); the other decisions are listed below.
@@ -56,7 +59,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
       <div>
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="min-w-0 text-base font-semibold text-foreground [overflow-wrap:anywhere]">{label}</h2>
-          <StatusBadge status={step.status} />
+          <StatusBadge status={step.status} words={stepStatusWords(step.status, node.kind, { inLoop: loopLabel !== undefined })} />
         </div>
         {tool && (tool !== label || operation) ? (
           <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{[tool !== label ? tool : null, operation].filter(Boolean).join(" · ")}</p>
@@ -96,6 +99,8 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
       {step.status === "pending" ? <p className="text-sm text-muted">Not started yet: it runs when the steps before it finish.</p> : null}
       {step.status === "attached" ? (
         <p className="text-sm text-muted">Attached to the agent {step.attachedTo}: it runs when the agent calls it; see the agent&apos;s tool calls.</p>
+      ) : step.status === "skipped" && loopLabel !== undefined ? (
+        <p className="text-sm text-muted">In the loop “{loopLabel}”: it runs once per item, in each item&apos;s run. Open an item from the loop&apos;s panel to see its steps.</p>
       ) : step.status === "skipped" ? (
         <p className="text-sm text-muted">Skipped: an earlier step failed, or the router took another route.</p>
       ) : null}
@@ -122,6 +127,28 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
           </Link>
           : it succeeded there, so this retry did not run it again. Its result and times are that run&apos;s.
         </p>
+      ) : null}
+
+      {step.loopItems ? (
+        <section aria-label="Items" className="space-y-1.5 rounded-lg border border-line bg-surface-sunken px-3 py-2 text-sm" data-testid="loop-items">
+          <p className="font-medium" data-testid="loop-progress">
+            {step.progress ?? `${step.loopItems.runs.length} of ${step.loopItems.count} started`}
+          </p>
+          <p className="text-xs text-muted">Each item is a run of its own: open one to see its steps.</p>
+          <ol className="space-y-0.5">
+            {[...step.loopItems.runs]
+              .sort((a, b) => a.item - b.item)
+              .map((each) => (
+                <li key={each.runId}>
+                  {/* 24 px tall, so each item's link is a target of its own (WCAG 2.5.8). */}
+                  <Link href={`/runs/${each.runId}`} className="inline-flex min-h-6 items-center font-medium text-accent hover:underline">
+                    Item {each.item + 1} of {step.loopItems!.count}: run {shortRunId(each.runId)}
+                  </Link>{" "}
+                  <span className={each.status === "failed" ? "text-caution" : "text-muted"}>({each.status})</span>
+                </li>
+              ))}
+          </ol>
+        </section>
       ) : null}
 
       {step.childRun ? (

@@ -8,8 +8,10 @@ import type { StepView } from "@/lib/run-view/apply-event";
 import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
 import { cardName } from "@/lib/flow/card-name";
 import { describeAttempts } from "@/lib/run-view/attempts";
-import { nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import { inLoopSubtitle, nodeLabel, nodeSubtitle, routerOutputs } from "@/lib/run-view/node-labels";
+import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { shortRunId } from "@/lib/run-view/run-lineage";
+import { stepStatusWords } from "@/lib/run-view/status-words";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import { executionPolicyOf } from "@/lib/contracts/execution-settings";
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
@@ -62,10 +64,11 @@ interface RunCanvasProps {
   now: number;
 }
 
-function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
+function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | undefined): NodeCardData {
   const tool = node.kind === "tool" ? titles[node.tool] : undefined;
   const outputs = routerOutputs(node);
-  const subtitle = nodeSubtitle(node, titles);
+  // A loop body's node runs once per item, in the item's run: its card says so.
+  const subtitle = loopLabel !== undefined ? inLoopSubtitle(loopLabel) : nodeSubtitle(node, titles);
   return {
     kind: node.kind,
     title: nodeLabel(node, titles),
@@ -75,6 +78,7 @@ function staticData(node: WorkflowNode, titles: ToolTitles): NodeCardData {
     hasInput: node.kind !== "input",
     hasOutput: node.kind !== "output",
     ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
+    ...(loopLabel !== undefined ? { inLoop: true } : {}),
   };
 }
 
@@ -105,7 +109,7 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${status === "waiting" ? (node.kind === "subworkflow" ? "waiting for the run it called" : "waiting for you") : status}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept ${carriedFrom}` : ""}`,
+      status: `${stepStatusWords(status, node.kind, { inLoop: base.inLoop === true })}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
@@ -118,7 +122,15 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
  * same, so an event about one node re-renders that node only.
  */
 export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect, now }: RunCanvasProps) {
-  const base = useMemo(() => new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles)])), [definition, toolTitles]);
+  const base = useMemo(() => {
+    const loops = enclosingLoops(definition);
+    const byId = new Map(definition.nodes.map((node) => [node.id, node]));
+    const loopLabelOf = (nodeId: string) => {
+      const loop = byId.get(loops.get(nodeId) ?? "");
+      return loop ? nodeLabel(loop, toolTitles) : undefined;
+    };
+    return new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles, loopLabelOf(node.id))]));
+  }, [definition, toolTitles]);
   const attemptsAllowed = useMemo(
     () => new Map(definition.nodes.map((node) => [node.id, executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts])),
     [definition],

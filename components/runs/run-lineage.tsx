@@ -1,14 +1,32 @@
 "use client";
 
 import Link from "next/link";
+import { MODE_CHOICES } from "@/components/editor/workflow-settings-panel";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { RunDetail } from "@/lib/contracts/run";
 import { formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { RERUN_KIND_WORDS, runStartedFrom, shortRunId } from "@/lib/run-view/run-lineage";
 
 interface RunLineageProps {
-  run: Pick<RunDetail, "sourceRun" | "reruns">;
+  run: Pick<RunDetail, "sourceRun" | "reruns" | "permissions" | "definition" | "loop">;
   now: number;
+}
+
+function modeWords(mode: RunDetail["definition"]["mode"]): string {
+  return MODE_CHOICES.find((choice) => choice.value === mode)?.label ?? mode;
+}
+
+/** A called run never runs freer than its caller: its page says what it runs under instead of what it was saved with. */
+function CallerRestriction({ permissions, own }: { permissions: NonNullable<RunDetail["permissions"]>; own: RunDetail["definition"] }) {
+  const narrowerMode = permissions.mode !== own.mode;
+  return (
+    <span className="mt-1 block" data-testid="caller-permissions">
+      {narrowerMode
+        ? `It runs under the caller's stricter mode, “${modeWords(permissions.mode)}”, not the “${modeWords(own.mode)}” it was saved with`
+        : "It runs under its caller's stricter guardrails"}
+      {narrowerMode ? ", and the stricter of both workflows' guardrails" : ""}: a called workflow never gets more freedom than the run that called it.
+    </span>
+  );
 }
 
 /**
@@ -27,6 +45,16 @@ export function RunLineage({ run, now }: RunLineageProps) {
           {source.nodeLabel ? ` step “${source.nodeLabel}”` : ""}, which waits for this run and takes its output.{" "}
           <Link href={`/runs/${source.id}`} className="font-medium text-accent hover:underline">
             Open the calling run {shortRunId(source.id)}
+          </Link>{" "}
+          <span className="text-muted">({source.status})</span>
+          {run.permissions ? <CallerRestriction permissions={run.permissions} own={run.definition} /> : null}
+        </p>
+      ) : source?.kind === "for-each" ? (
+        <p className="rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card" data-testid="loop-run-link">
+          {run.loop ? `Item ${run.loop.index + 1} of ${run.loop.count}` : "An item"} of the For each step “{source.nodeLabel ?? source.nodeId}” in run {shortRunId(source.id)}: it runs the loop&apos;s
+          body for that item.{" "}
+          <Link href={`/runs/${source.id}`} className="font-medium text-accent hover:underline">
+            Open the loop&apos;s run {shortRunId(source.id)}
           </Link>{" "}
           <span className="text-muted">({source.status})</span>
         </p>

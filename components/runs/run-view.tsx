@@ -6,10 +6,13 @@ import { ApprovalCard } from "@/components/approvals/approval-card";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
-import { StatusBadge, statusWords } from "@/components/ui/status-badge";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { statusWords, stepStatusWords } from "@/lib/run-view/status-words";
 import { api } from "@/lib/client/api";
 import type { RunDetail } from "@/lib/contracts/run";
-import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState } from "@/lib/run-view/apply-event";
+import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
+import type { WorkflowNode } from "@/lib/workflow/definition";
+import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
@@ -53,6 +56,8 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   const keptRunApprovals = useKeptApprovals();
 
   const nodesById = useMemo(() => new Map(run.definition.nodes.map((node) => [node.id, node])), [run.definition]);
+  // The nodes of loop bodies: in this run they run per item, in each item's run.
+  const loops = useMemo(() => enclosingLoops(run.definition), [run.definition]);
   const labelOf = useCallback(
     (nodeId: string) => {
       const node = nodesById.get(nodeId);
@@ -202,7 +207,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
             <option value="">The whole run</option>
             {run.definition.nodes.map((node) => (
               <option key={node.id} value={node.id}>
-                {labelOf(node.id)} — {statusWord(state.steps[node.id]?.status ?? "pending")}
+                {labelOf(node.id)} — {stepStatusWords(state.steps[node.id]?.status ?? "pending", node.kind, { inLoop: loops.has(node.id) })}
               </option>
             ))}
           </select>
@@ -219,9 +224,10 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
               input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
               maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}
               errorPathTo={run.definition.edges.filter((edge) => edge.source === selectedNode.id && isErrorEdge(edge)).map((edge) => labelOf(edge.target))}
+              {...(loops.has(selectedNode.id) ? { loopLabel: labelOf(loops.get(selectedNode.id)!) } : {})}
             />
           ) : (
-            <RunSummaryPanel state={state} inputs={run.inputs} />
+            <RunSummaryPanel state={state} inputs={run.inputs} nodes={nodesById} loops={loops} />
           )}
           {inputError ? <p className="mt-3 text-xs text-caution">{inputError}</p> : null}
         </aside>
@@ -237,28 +243,31 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   );
 }
 
-function statusWord(status: string): string {
-  return status === "waiting" ? "waiting for you" : status;
-}
+/** The order the run's step counts are listed in. */
+const COUNTED: readonly StepViewStatus[] = ["succeeded", "running", "waiting", "retrying", "failed", "pending", "skipped", "attached"];
 
-function RunSummaryPanel({ state, inputs }: { state: RunViewState; inputs: Record<string, unknown> }) {
-  const counts = Object.values(state.steps).reduce<Record<string, number>>((total, step) => {
-    total[step.status] = (total[step.status] ?? 0) + 1;
-    return total;
-  }, {});
+function RunSummaryPanel({ state, inputs, nodes, loops }: { state: RunViewState; inputs: Record<string, unknown>; nodes: ReadonlyMap<string, WorkflowNode>; loops: ReadonlyMap<string, string> }) {
+  // Counted by what each status says: steps waiting for you and steps waiting for the runs they called are not one count.
+  const counts = new Map<string, { status: StepViewStatus; count: number }>();
+  for (const [nodeId, step] of Object.entries(state.steps)) {
+    const kind = nodes.get(nodeId)?.kind;
+    const words = kind ? stepStatusWords(step.status, kind, { inLoop: loops.has(nodeId) }) : statusWords(step.status);
+    const entry = counts.get(words) ?? { status: step.status, count: 0 };
+    entry.count += 1;
+    counts.set(words, entry);
+  }
+  const shown = [...counts.entries()].filter(([, entry]) => COUNTED.includes(entry.status)).sort(([, a], [, b]) => COUNTED.indexOf(a.status) - COUNTED.indexOf(b.status));
   const output = state.output;
   return (
     <div className="space-y-4 text-sm">
       <p className="text-muted">Choose a node on the canvas or in the timeline to see its result.</p>
       <dl className="grid grid-cols-2 gap-2">
-        {(["succeeded", "running", "waiting", "retrying", "failed", "pending", "skipped", "attached"] as const).map((status) =>
-          counts[status] ? (
-            <div key={status} className="rounded-lg border border-line px-3 py-2">
-              <dt className="text-xs text-muted">{statusWord(status)}</dt>
-              <dd className="text-lg font-semibold tabular-nums">{counts[status]}</dd>
-            </div>
-          ) : null,
-        )}
+        {shown.map(([words, entry]) => (
+          <div key={words} className="rounded-lg border border-line px-3 py-2">
+            <dt className="text-xs text-muted">{words}</dt>
+            <dd className="text-lg font-semibold tabular-nums">{entry.count}</dd>
+          </div>
+        ))}
       </dl>
       {Object.keys(inputs).length > 0 ? (
         <div>

@@ -70,6 +70,8 @@ export const ApprovalCallerSchema = z.object({
   workflowName: z.string(),
   nodeId: z.string(),
   nodeLabel: z.string(),
+  /** For a For each item's run: which item (from 0) of how many; null for a Sub-workflow's run. */
+  item: z.object({ index: z.number().int().nonnegative(), count: z.number().int().positive() }).nullable().default(null),
 });
 export type ApprovalCaller = z.infer<typeof ApprovalCallerSchema>;
 
@@ -85,9 +87,12 @@ export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
 
-/** The workflow an approval's card names: "Child called by Parent" for a sub-workflow's run. */
+/** The workflow an approval's card names: "Child called by Parent" for a sub-workflow's run, "Parent, item 3 of 10 of “Each note”" for a For each item's. */
 export function approvalWorkflowTitle(approval: Pick<ApprovalDetail, "workflowName" | "calledBy">): string {
-  return approval.calledBy ? `${approval.workflowName} called by ${approval.calledBy.workflowName}` : approval.workflowName;
+  const caller = approval.calledBy;
+  if (!caller) return approval.workflowName;
+  if (caller.item) return `${approval.workflowName}, item ${caller.item.index + 1} of ${caller.item.count} of “${caller.nodeLabel}”`;
+  return `${approval.workflowName} called by ${caller.workflowName}`;
 }
 
 /** What an `approval-requested` / `approval-decided` event says about its approval: enough for a card, nothing secret. */

@@ -26,6 +26,15 @@ const EventApprovalSchema = z.preprocess((value) => {
 
 /** What a tool reported while it ran: a message, a piece of its output (a command's stdout), or its todo list. */
 const NodeProgressPayloadSchema = z.union([
+  // First: the plain message below would match it too, and drop what makes it an item's.
+  /** A For each item finished: how it ended, and the loop's progress in words. */
+  z.object({
+    type: z.literal("loop-item"),
+    message: z.string(),
+    item: z.number().int().nonnegative(),
+    runId: z.string(),
+    status: z.enum(["succeeded", "failed", "cancelled"]),
+  }),
   z.object({ message: z.string() }),
   z.object({ type: z.literal("tool-output"), tool: z.string(), text: z.string() }),
   z.object({
@@ -96,8 +105,15 @@ export const RUN_EVENT_PAYLOADS = {
   /** A note the step sent a person (IOHandler.notify). */
   "node-notified": z.object({ message: z.string() }),
   "node-succeeded": z.object({ output: StepOutputSchema, durationMs: z.number().nonnegative() }),
-  /** A Sub-workflow step started the run `runId` of another workflow (on `version`) and waits for it. */
-  "child-run-started": z.object({ runId: z.string(), workflowId: z.string(), workflowName: z.string(), version: z.number().int().positive() }),
+  /** A Sub-workflow step started the run `runId` of another workflow (on `version`) and waits for it; a For each step, the run of its item `item` (from 0) of `count`. */
+  "child-run-started": z.object({
+    runId: z.string(),
+    workflowId: z.string(),
+    workflowName: z.string(),
+    version: z.number().int().positive(),
+    item: z.number().int().nonnegative().optional(),
+    count: z.number().int().positive().optional(),
+  }),
   /** A retry from the failed step kept this step's result from run `fromRunId`: it succeeded there and does not run again. */
   /** `fromRunId`: the run whose result is kept (null for values typed for a test run); `as`: kept from a pin or typed values rather than that run. */
   "node-carried-over": z.object({ fromRunId: z.string().nullable(), as: CarriedAsSchema.optional(), output: StepOutputSchema }),
@@ -115,7 +131,7 @@ export const RUN_EVENT_PAYLOADS = {
    * Why it did not run: `attached` (a tool an agent calls; `agent` names it),
    * `the run stopped`, or none (its branch was not taken, or what fed it failed).
    */
-  "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional() }),
+  "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional(), loop: z.string().optional() }),
   /** A piece of an agent's streamed answer in one turn (batched, about every 100 ms). */
   "node-text-delta": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
   "node-tool-call-started": ToolCallSchema,

@@ -7,7 +7,7 @@ import { z } from "zod";
  * of another workflow failed and named this one its error workflow, or a
  * Sub-workflow step of another workflow's run called this one.
  */
-export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow", "sub-workflow"] as const;
+export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow", "sub-workflow", "for-each"] as const;
 export const RunTriggerKindSchema = z.enum(RUN_TRIGGER_KINDS);
 export type RunTriggerKind = z.infer<typeof RunTriggerKindSchema>;
 
@@ -20,6 +20,7 @@ export const RUN_TRIGGER_LABELS: Record<RunTriggerKind, string> = {
   schedule: "Schedule",
   "error-workflow": "Error workflow",
   "sub-workflow": "Sub-workflow step",
+  "for-each": "For each step",
 };
 
 /**

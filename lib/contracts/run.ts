@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import { StepErrorKindSchema } from "./execution-settings";
 import { ApprovalRecordSchema } from "./approval";
@@ -107,9 +108,12 @@ export type RunLink = z.infer<typeof RunLinkSchema>;
  * with the same inputs; a sub-workflow's run was called by a step of its
  * parent run, which waits for it.
  */
-export const RUN_SOURCE_KINDS = ["error-workflow", "retry-from-failure", "run-again", "sub-workflow"] as const;
+export const RUN_SOURCE_KINDS = ["error-workflow", "retry-from-failure", "run-again", "sub-workflow", "for-each"] as const;
 export const RunSourceKindSchema = z.enum(RUN_SOURCE_KINDS);
 export type RunSourceKind = z.infer<typeof RunSourceKindSchema>;
+
+/** The kinds of run a step of another run starts and waits for: a Sub-workflow step's, a For each item's. */
+export const CHILD_RUN_KINDS = ["sub-workflow", "for-each"] as const satisfies readonly RunSourceKind[];
 
 /** The kinds of run a person makes from a finished one (the run page's buttons, POST /api/runs/{id}/retry and /rerun). */
 export const RERUN_KINDS = ["retry-from-failure", "run-again"] as const satisfies readonly RunSourceKind[];
@@ -136,14 +140,46 @@ export const RerunLinkSchema = z.object({
 });
 export type RerunLink = z.infer<typeof RerunLinkSchema>;
 
-/** A run a Sub-workflow step of this run started (one per attempt of the step), as the step's panel links to it. */
+/**
+ * A run a step of this run started, as the step's panel links to it: a
+ * Sub-workflow step's (one per attempt), or a For each step's (one per item
+ * of an attempt, `item` its index from 0).
+ */
 export const ChildRunLinkSchema = RunLinkSchema.extend({
   /** The step that called it, and which of its attempts. */
   nodeId: z.string(),
   attempt: z.number().int().positive(),
   version: z.number().int().positive(),
+  kind: z.enum(["sub-workflow", "for-each"]),
+  item: z.number().int().nonnegative(),
 });
+
+/**
+ * What a For each item's run is: the loop node whose body it runs, the item
+ * and its index, how many items there are, and what the loop's run had
+ * computed before the loop (its templates read `{{ nodes.… }}` from there).
+ */
+export const RunLoopSchema = z.object({
+  nodeId: z.string(),
+  index: z.number().int().nonnegative(),
+  count: z.number().int().positive(),
+  item: z.unknown(),
+  nodes: z.record(z.string(), z.object({ output: z.unknown(), data: z.unknown().optional() })),
+});
+export type RunLoop = z.infer<typeof RunLoopSchema>;
 export type ChildRunLink = z.infer<typeof ChildRunLinkSchema>;
+
+/**
+ * The mode and guardrails a run called by another run runs under, when its
+ * caller's are stricter than those its version was saved with (the stricter
+ * of both: lib/tools/permissions/stricter.ts). Stored on the run when it is
+ * started, so every drive of it (a restart, another worker) runs it the same.
+ */
+export const RunPermissionsSchema = z.object({
+  mode: PermissionModeSchema,
+  guardrails: GuardrailsSchema,
+});
+export type RunPermissions = z.infer<typeof RunPermissionsSchema>;
 
 /** A run with its definition, steps and approvals (GET /api/runs/{id}, the run view's start). */
 export const RunDetailSchema = RunSummarySchema.extend({
@@ -156,6 +192,10 @@ export const RunDetailSchema = RunSummarySchema.extend({
   sourceRun: RunSourceLinkSchema.nullable(),
   /** The runs its Sub-workflow steps called, in the order they started. */
   childRuns: z.array(ChildRunLinkSchema),
+  /** What it runs under instead of its version's mode and guardrails (its caller's are stricter); null: its own. `definition` holds its version's own. */
+  permissions: RunPermissionsSchema.nullable(),
+  /** For a For each item's run: which item of which loop (its definition is that loop's body alone). */
+  loop: RunLoopSchema.omit({ nodes: true }).nullable(),
   /** The retries and runs again made from this run, newest first (at most `MAX_LISTED_RERUNS`). */
   reruns: z.array(RerunLinkSchema),
   /** The workflow's newest version now: Run again offers it when it is not this run's. */

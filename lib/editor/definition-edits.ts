@@ -1,3 +1,4 @@
+import { DONE_HANDLE } from "@/nodes/foreach/definition";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
 import { ERROR_HANDLE, ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
@@ -112,7 +113,8 @@ export function edgeForConnection(
   if (fromErrorHandle && (!handlesFailures(source.kind) || executionOf(source)?.onError !== "error-edge")) {
     return { refused: `Choose “${ON_ERROR_CHOICES["error-edge"].label}” under On failure first: then the card has an error handle to connect from.` };
   }
-  const handle = fromErrorHandle ? ERROR_HANDLE : source.kind === "router" ? (connection.sourceHandle ?? null) : null;
+  // A For each's body hangs from its "each item" handle; what follows the loop, from "done".
+  const handle = fromErrorHandle ? ERROR_HANDLE : source.kind === "router" ? (connection.sourceHandle ?? null) : source.kind === "foreach" ? (connection.sourceHandle ?? DONE_HANDLE) : null;
   if (source.kind === "router" && handle === null) return { refused: "Connect from one of the router's routes." };
   if (definition.edges.some((edge) => edge.source === source.id && edge.target === target.id && edge.sourceHandle === handle)) {
     return { refused: "These nodes are already connected." };

@@ -62,6 +62,17 @@ export function referenceGroups(options: readonly ReferenceOption[], scope: Samp
       ),
     });
   }
+  // Inside a For each loop's body: the item and its index, known only once the loop runs (no sample to show).
+  const item = options.flatMap((option) => (option.source.kind === "item" ? [{ option, name: option.source.name }] : []));
+  if (item.length > 0) {
+    groups.push({
+      id: "item",
+      label: "This item",
+      source: null,
+      missing: "Each item of the loop's list in turn: its value is known when the loop runs.",
+      fields: item.map(({ option, name }) => emptyField(name, option.label)),
+    });
+  }
   for (const option of options) {
     if (option.source.kind !== "node") continue;
     const { nodeId, title } = option.source;

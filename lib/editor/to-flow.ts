@@ -1,3 +1,4 @@
+import { inLoopSubtitle } from "@/lib/run-view/node-labels";
 import type { Edge, Node } from "@xyflow/react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
@@ -50,7 +51,7 @@ export interface Dimensions {
  * What a card shows for one node: the label, else the tool's title (never its
  * name), with what the node's kind adds (nodes/<kind>/definition.ts, `card`).
  */
-export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, problems: readonly WorkflowProblem[] = []): CardData {
+export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, problems: readonly WorkflowProblem[] = [], loopLabel?: string): CardData {
   const kind = definitionOf(node);
   const { title, ...content } = kind.card.content(node, tool);
   return {
@@ -58,6 +59,8 @@ export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, prob
     ...(problems.length > 0 ? { problems: problems.length, problemText: problems[0]!.message } : {}),
     title: title ?? (node.label || kind.title),
     ...content,
+    // A loop body's node runs once per item: its card says which loop runs it.
+    ...(loopLabel !== undefined ? { subtitle: inLoopSubtitle(loopLabel) } : {}),
     ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
   };
 }
@@ -73,6 +76,8 @@ export interface FlowContext {
   selected: ReadonlySet<string>;
   /** Nodes whose output is pinned (test data for the editor's test runs). */
   pinned?: ReadonlySet<string>;
+  /** The label of the For each loop whose body holds each node (lib/workflow/loop-body.ts); absent: no loops. */
+  loops?: ReadonlyMap<string, string>;
 }
 
 export interface FlowNodeMapper {
@@ -94,6 +99,7 @@ interface NodeEntry {
   problemText: string | undefined;
   selected: boolean;
   pinned: boolean;
+  loopLabel: string | undefined;
   flowNode: FlowNode;
 }
 
@@ -113,6 +119,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
       const problemText = problems[0]?.message;
       const selected = context.selected.has(source.id);
       const pinned = context.pinned?.has(source.id) ?? false;
+      const loopLabel = context.loops?.get(source.id);
       const previous = cache.get(source.id);
       let entry: NodeEntry;
       if (
@@ -122,7 +129,8 @@ export function createFlowNodeMapper(): FlowNodeMapper {
         previous.problemCount === problems.length &&
         previous.problemText === problemText &&
         previous.selected === selected &&
-        previous.pinned === pinned
+        previous.pinned === pinned &&
+        previous.loopLabel === loopLabel
       ) {
         entry = previous;
       } else {
@@ -132,8 +140,9 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           previous.problemCount === problems.length &&
           previous.problemText === problemText &&
           previous.pinned === pinned &&
+          previous.loopLabel === loopLabel &&
           sameCardInputs(previous.source, source);
-        const data = sameData ? previous.flowNode.data : withPin(cardData(source, tool, problems), pinned);
+        const data = sameData ? previous.flowNode.data : withPin(cardData(source, tool, problems, loopLabel), pinned);
         const size = measured.get(source.id);
         const geometry = size ? null : cardGeometry(data);
         const flowNode: FlowNode = {
@@ -149,7 +158,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           // the minimap and fit view account for the cards off screen. Once drawn, what was measured counts.
           ...(geometry ? { initialWidth: geometry.width, initialHeight: geometry.height, handles: geometry.handles } : { initialWidth: size!.width, initialHeight: size!.height, measured: size }),
         };
-        entry = { source, tool, problemCount: problems.length, problemText, selected, pinned, flowNode };
+        entry = { source, tool, problemCount: problems.length, problemText, selected, pinned, loopLabel, flowNode };
       }
       next.set(source.id, entry);
       return entry.flowNode;

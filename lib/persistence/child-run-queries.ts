@@ -1,4 +1,5 @@
 import { StepErrorKindSchema } from "@/lib/contracts/execution-settings";
+import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import type { ChildRunOutcome, CalledVersion } from "@/lib/workflow/child-runs";
 import { getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
@@ -18,10 +19,10 @@ export interface StoredChildRun {
   version: number;
 }
 
-/** The run the step `nodeId` of `parentRunId` started on its attempt `attempt`, if it started one. */
-export async function findChildRun(parentRunId: string, nodeId: string, attempt: number, database: StudioDatabase = getDatabase()): Promise<StoredChildRun | null> {
+/** The run the step `nodeId` of `parentRunId` started on its attempt `attempt` (for a For each step: for its item `item`), if it started one. */
+export async function findChildRun(parentRunId: string, nodeId: string, attempt: number, database: StudioDatabase = getDatabase(), item = 0): Promise<StoredChildRun | null> {
   const row = await database.run.findUnique({
-    where: { sourceRunId_sourceNodeId_sourceAttempt: { sourceRunId: parentRunId, sourceNodeId: nodeId, sourceAttempt: attempt } },
+    where: { sourceRunId_sourceNodeId_sourceAttempt_sourceItem: { sourceRunId: parentRunId, sourceNodeId: nodeId, sourceAttempt: attempt, sourceItem: item } },
     select: { id: true, workflowId: true, workflow: { select: { name: true } }, version: { select: { version: true } } },
   });
   return row ? { id: row.id, workflowId: row.workflowId, workflowName: row.workflow.name, version: row.version.version } : null;
@@ -44,16 +45,20 @@ export async function childRunOutcome(runId: string, database: StudioDatabase = 
 /** The unfinished runs the steps of `parentRunId` called. */
 export async function unfinishedChildRuns(parentRunId: string, database: StudioDatabase = getDatabase()): Promise<string[]> {
   const rows = await database.run.findMany({
-    where: { sourceRunId: parentRunId, sourceKind: "sub-workflow", status: { in: ["running", "awaiting_input"] } },
+    where: { sourceRunId: parentRunId, sourceKind: { in: [...CHILD_RUN_KINDS] }, status: { in: ["running", "awaiting_input"] } },
     select: { id: true },
   });
   return rows.map((row) => row.id);
 }
 
-/** The unfinished run whose step called `runId`, if a Sub-workflow step did. */
+function isChildRunKind(kind: string | null): boolean {
+  return (CHILD_RUN_KINDS as readonly (string | null)[]).includes(kind);
+}
+
+/** The unfinished run whose step called `runId`, if a Sub-workflow or For each step did. */
 export async function unfinishedCallerOf(runId: string, database: StudioDatabase = getDatabase()): Promise<string | null> {
   const row = await database.run.findUnique({ where: { id: runId }, select: { sourceRunId: true, sourceKind: true } });
-  if (!row || row.sourceKind !== "sub-workflow" || !row.sourceRunId) return null;
+  if (!row || !isChildRunKind(row.sourceKind) || !row.sourceRunId) return null;
   const caller = await database.run.findUnique({ where: { id: row.sourceRunId }, select: { id: true, status: true } });
   return caller && (caller.status === "running" || caller.status === "awaiting_input") ? caller.id : null;
 }
@@ -72,7 +77,7 @@ export async function callingWorkflows(runId: string, limit: number, database: S
     });
     if (!row) break;
     workflows.push(row.workflowId);
-    next = row.sourceKind === "sub-workflow" ? row.sourceRunId : null;
+    next = isChildRunKind(row.sourceKind) ? row.sourceRunId : null;
   }
   return workflows;
 }

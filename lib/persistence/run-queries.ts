@@ -1,6 +1,7 @@
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalDetail } from "@/lib/contracts/approval";
-import { MAX_LISTED_RERUNS, RERUN_KINDS, type RerunLink, type RunDetail, type RunLink, type RunSourceKind, type RunSourceLink, type RunSummary } from "@/lib/contracts/run";
+import { CHILD_RUN_KINDS, MAX_LISTED_RERUNS, RERUN_KINDS, type RerunLink, type RunDetail, type RunLink, type RunSourceKind, type RunLoop, type RunPermissions, type RunSourceLink, type RunSummary } from "@/lib/contracts/run";
+import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import type { CarriedStep } from "@/lib/workflow/carry-over";
 import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
@@ -12,7 +13,7 @@ import { newId } from "./ids";
 import { preparedRows } from "./hot-path";
 import { isUniqueViolation } from "./prisma-errors";
 import { readDate, sqliteDate, statement } from "./prepared";
-import { CANCELS_CHANNEL, runSourceFromColumns, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
+import { CANCELS_CHANNEL, runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toRunEvent, toRunRecord, toStepRecord } from "./run-store";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 import type { Prisma } from "./generated/sqlite/client";
 
@@ -42,8 +43,8 @@ export function parsedDefinition(versionId: string, json: string): WorkflowDefin
 
 const FIND_VERSION = `SELECT v."id" AS "id", v."version" AS "version", v."definition" AS "definition", w."name" AS "workflowName", w."latestVersion" AS "latestVersion" FROM "Workflow" w
   JOIN "WorkflowVersion" v ON v."workflowId" = w."id" AND v."version" = COALESCE(?, w."latestVersion") WHERE w."id" = ?`;
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
 const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs")
   VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
@@ -173,6 +174,10 @@ export interface RunStart {
   calledBy?: { nodeId: string; attempt: number };
   /** Nodes a test run leaves out (not on its way to the node it tests): written skipped, never run here. */
   excluded?: readonly string[];
+  /** For a run another run called: the stricter mode and guardrails it runs under, when its caller's are stricter than its own. */
+  permissions?: RunPermissions | null;
+  /** For a For each item's run: its item (`calledBy` names the loop's step and attempt; one run per item). */
+  loop?: RunLoop | null;
 }
 
 /**
@@ -199,6 +204,11 @@ export async function insertRun(
   const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
   const sourceNodeId = start.calledBy?.nodeId ?? null;
   const sourceAttempt = start.calledBy?.attempt ?? null;
+  const permissions = start.permissions ? JSON.stringify(start.permissions) : null;
+  const sourceItem = start.loop?.index ?? 0;
+  const loop = start.loop ? JSON.stringify(start.loop) : null;
+  // An item's run has steps for its loop's body alone.
+  const definition = start.loop ? runDefinitionOf(version.definition, { loop: start.loop }) : version.definition;
   const runRow = {
     id: runId,
     workflowId: version.workflowId,
@@ -212,10 +222,13 @@ export async function insertRun(
     sourceKind,
     sourceNodeId,
     sourceAttempt,
+    permissions,
+    sourceItem,
+    loop,
   };
   const excluded = new Set(start.excluded ?? []);
   const stepRows = () =>
-    version.definition.nodes.map((node) => {
+    definition.nodes.map((node) => {
       const kept = carried.get(node.id);
       if (excluded.has(node.id)) return { id: newId(), runId, nodeId: node.id, status: "skipped", finishedAt: now };
       if (!kept) return { id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) };
@@ -247,8 +260,8 @@ export async function insertRun(
       const stored = sqliteDate(now);
       const transaction = await connection.transaction();
       try {
-        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt);
-        for (const node of version.definition.nodes) {
+        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop);
+        for (const node of definition.nodes) {
           const kept = carried.get(node.id);
           if (excluded.has(node.id)) {
             statement(sqlite, INSERT_EXCLUDED_STEP).run(newId(), runId, node.id, stored);
@@ -294,8 +307,8 @@ export async function insertRun(
     workflowName: version.workflowName,
     durationMs: null,
     pendingApprovals: 0,
-    definition: version.definition,
-    steps: version.definition.nodes.map((node) => {
+    definition: definition,
+    steps: definition.nodes.map((node) => {
       const kept = carried.get(node.id);
       const left = excluded.has(node.id);
       return {
@@ -317,6 +330,8 @@ export async function insertRun(
     errorWorkflowRun: null,
     sourceRun: start.source ?? null,
     childRuns: [],
+    permissions: start.permissions ?? null,
+    loop: start.loop ? { nodeId: start.loop.nodeId, index: start.loop.index, count: start.loop.count, item: start.loop.item } : null,
     reruns: [],
     latestVersion: version.latestVersion,
   };
@@ -408,7 +423,9 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
     },
   });
   if (!row) throw new NotFoundError("run", runId);
-  const definition = WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition));
+  const loop = storedLoop(row.loop);
+  // An item's run shows its loop's body, under the version's own permissions (`permissions` says what it runs under).
+  const definition = runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), { loop });
   const order = new Map(definition.nodes.map((node, index) => [node.id, index]));
   const source = runSourceFromColumns(row.sourceRunId, row.sourceKind);
   const [errorWorkflowRun, sourceRun, reruns, childRuns] = await Promise.all([
@@ -421,9 +438,9 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       select: { id: true, status: true, sourceKind: true, createdAt: true, version: { select: { version: true } } },
     }),
     database.run.findMany({
-      where: { sourceRunId: runId, sourceKind: "sub-workflow" },
-      orderBy: { id: "asc" },
-      select: { ...RUN_LINK, sourceNodeId: true, sourceAttempt: true, version: { select: { version: true } } },
+      where: { sourceRunId: runId, sourceKind: { in: [...CHILD_RUN_KINDS] } },
+      orderBy: [{ sourceAttempt: "asc" }, { sourceItem: "asc" }, { id: "asc" }],
+      select: { ...RUN_LINK, sourceNodeId: true, sourceAttempt: true, sourceKind: true, sourceItem: true, version: { select: { version: true } } },
     }),
   ]);
   return {
@@ -438,7 +455,11 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       nodeId: child.sourceNodeId ?? "",
       attempt: child.sourceAttempt ?? 1,
       version: child.version.version,
+      kind: child.sourceKind === "for-each" ? ("for-each" as const) : ("sub-workflow" as const),
+      item: child.sourceItem,
     })),
+    permissions: storedPermissions(row.permissions),
+    loop: loop ? { nodeId: loop.nodeId, index: loop.index, count: loop.count, item: loop.item } : null,
     reruns: reruns.map(
       (rerun): RerunLink => ({
         id: rerun.id,
@@ -542,7 +563,8 @@ export async function listApprovals(
     return definition;
   };
   // The runs that called sub-workflows' runs, read once for all their approvals.
-  const callerIds = [...new Set(rows.flatMap((row) => (row.run.sourceKind === "sub-workflow" && row.run.sourceRunId ? [row.run.sourceRunId] : [])))];
+  const calledRun = (run: { sourceKind: string | null; sourceRunId: string | null }) => (CHILD_RUN_KINDS as readonly (string | null)[]).includes(run.sourceKind) && run.sourceRunId !== null;
+  const callerIds = [...new Set(rows.flatMap((row) => (calledRun(row.run) ? [row.run.sourceRunId!] : [])))];
   const callers = new Map(
     callerIds.length === 0
       ? []
@@ -556,14 +578,22 @@ export async function listApprovals(
   return rows.map((row) => {
     const definition = definitionOf(row.run.versionId, row.run.version.definition);
     const node = definition.nodes.find((each) => each.id === row.nodeId);
-    const caller = row.run.sourceKind === "sub-workflow" && row.run.sourceRunId ? callers.get(row.run.sourceRunId) : undefined;
+    const caller = calledRun(row.run) ? callers.get(row.run.sourceRunId!) : undefined;
+    const loop = row.run.sourceKind === "for-each" ? storedLoop(row.run.loop) : null;
     const callingNode = caller && row.run.sourceNodeId ? definitionOf(caller.versionId, caller.version.definition).nodes.find((each) => each.id === row.run.sourceNodeId) : undefined;
     return {
       ...toApprovalRecord(row),
       workflowId: row.run.workflowId,
       workflowName: row.run.workflow.name,
       calledBy: caller
-        ? { runId: caller.id, workflowId: caller.workflowId, workflowName: caller.workflow.name, nodeId: row.run.sourceNodeId ?? "", nodeLabel: callingNode?.label ?? row.run.sourceNodeId ?? "" }
+        ? {
+            runId: caller.id,
+            workflowId: caller.workflowId,
+            workflowName: caller.workflow.name,
+            nodeId: row.run.sourceNodeId ?? "",
+            nodeLabel: callingNode?.label ?? row.run.sourceNodeId ?? "",
+            item: loop ? { index: loop.index, count: loop.count } : null,
+          }
         : null,
       nodeLabel: node?.label ?? (node?.kind === "tool" ? node.tool : row.nodeId === "__run__" ? "Plan" : row.nodeId),
       runStatus: row.run.status as RunStatus,

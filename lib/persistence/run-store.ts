@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
-import { CarriedAsSchema, RunSourceKindSchema, type CarriedAs, type RunSourceKind } from "@/lib/contracts/run";
+import { CarriedAsSchema, RunLoopSchema, RunPermissionsSchema, RunSourceKindSchema, type CarriedAs, type RunLoop, type RunPermissions, type RunSourceKind } from "@/lib/contracts/run";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
+import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
   ApprovalDecision,
@@ -477,6 +478,8 @@ interface RunJoinRow {
   triggerDetail: string | null;
   sourceRunId: string | null;
   sourceKind: string | null;
+  permissions: string | null;
+  loop: string | null;
   versionNumber: number;
   definition: string;
 }
@@ -496,13 +499,27 @@ interface StepSqlRow {
   carriedAs: string | null;
 }
 
+/** A run's stored permissions column (null: it runs under its version's own). */
+export function storedPermissions(column: string | null): RunPermissions | null {
+  if (column === null) return null;
+  return RunPermissionsSchema.parse(JSON.parse(column));
+}
+
+/** A run's stored loop column (null: not a For each item's run). */
+export function storedLoop(column: string | null): RunLoop | null {
+  if (column === null) return null;
+  return RunLoopSchema.parse(JSON.parse(column));
+}
+
 /** loadRun through Prisma: for a client without a prepared-statement path, and what that path must equal. */
 export async function loadRunWithPrisma(db: PrismaClient, runId: string): Promise<LoadedRun | null> {
   const row = await db.run.findUnique({ where: { id: runId }, include: { version: true, steps: true } });
   if (!row) return null;
   return {
     run: toRunRecord(row),
-    definition: WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)),
+    // A called run runs under its caller's stricter permissions, if they are: the engine reads them off the definition.
+    definition: runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), { permissions: storedPermissions(row.permissions), loop: storedLoop(row.loop) }),
+    loop: storedLoop(row.loop),
     steps: row.steps.map(toStepRecord),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
@@ -526,7 +543,8 @@ function loadedRunFromRows(row: RunJoinRow, steps: StepSqlRow[]): LoadedRun {
       finishedAt: readDate(row.finishedAt),
       trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
     },
-    definition: WorkflowDefinitionSchema.parse(JSON.parse(row.definition)),
+    definition: runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.definition)), { permissions: storedPermissions(row.permissions), loop: storedLoop(row.loop) }),
+    loop: storedLoop(row.loop),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),
     steps: steps.map((step) => ({

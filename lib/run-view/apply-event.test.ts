@@ -187,6 +187,35 @@ describe("applyRunEvent", () => {
     expect(stored.steps.write).toMatchObject({ status: "waiting", childRun: { id: "01CHILD00RUN1", workflowName: "Child" }, progress: "Waits for “Child” run #00RUN1" });
   });
 
+  it("shows a For each step's progress and its items, each linking to its run, from the stream and from the snapshot alike", () => {
+    seq = 0;
+    const live = applyAll(initialRunViewState(snapshot()), [
+      event("node-started", "write", { kind: "foreach", attempt: 1 }),
+      event("node-progress", "write", { message: "0 of 3 done" }),
+      event("child-run-started", "write", { runId: "01ITEM0000A0", workflowId: "w1", workflowName: "Parent", version: 1, item: 0, count: 3 }),
+      event("child-run-started", "write", { runId: "01ITEM0000B1", workflowId: "w1", workflowName: "Parent", version: 1, item: 1, count: 3 }),
+      event("node-progress", "write", { type: "loop-item", message: "1 of 3 done, 1 failed", item: 1, runId: "01ITEM0000B1", status: "failed" }),
+    ]);
+    expect(live.steps.write).toMatchObject({
+      status: "waiting",
+      progress: "1 of 3 done, 1 failed",
+      childRun: null,
+      loopItems: { count: 3, runs: [{ item: 0, runId: "01ITEM0000A0", status: "running" }, { item: 1, runId: "01ITEM0000B1", status: "failed" }] },
+    });
+    const stored = initialRunViewState(
+      snapshot({
+        lastSeq: 2,
+        steps: [step("in", "succeeded"), { ...step("write", "waiting"), attempt: 1 }],
+        childRuns: [
+          { id: "01ITEM0000A0", nodeId: "write", workflowName: "Parent", kind: "for-each", attempt: 1, item: 0, status: "succeeded" },
+          { id: "01ITEM0000B1", nodeId: "write", workflowName: "Parent", kind: "for-each", attempt: 1, item: 1 },
+        ],
+      }),
+      [event("node-started", "write", { kind: "foreach", attempt: 1 }, 1), event("node-progress", "write", { message: "1 of 3 done" }, 2)],
+    );
+    expect(stored.steps.write).toMatchObject({ status: "waiting", progress: "1 of 3 done", childRun: null, loopItems: { runs: [{ item: 0, status: "succeeded" }, { item: 1, status: "running" }] } });
+  });
+
   it("keeps the timeline bounded on a long run", () => {
     seq = 0;
     let state = initialRunViewState(snapshot());

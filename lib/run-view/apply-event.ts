@@ -57,6 +57,15 @@ export interface StepView {
   childRun: { id: string; workflowName: string } | null;
   /** A test run kept it from the node's pin or from typed values instead of running it. */
   carriedAs: CarriedAs | null;
+  /** For a For each step: its latest attempt's item runs so far, by item index, and how many items there are. */
+  loopItems: { count: number; runs: readonly LoopItemView[] } | null;
+}
+
+/** One item of a For each step as its panel lists it: its run, and how it is doing. */
+export interface LoopItemView {
+  item: number;
+  runId: string;
+  status: "running" | "succeeded" | "failed" | "cancelled";
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
@@ -76,7 +85,7 @@ export interface RunSnapshot {
   approvals: readonly ApprovalView[];
   errorWorkflowRun?: { id: string } | null;
   /** The runs its Sub-workflow steps called, in the order they started. */
-  childRuns?: readonly { id: string; nodeId: string; workflowName: string }[];
+  childRuns?: readonly { id: string; nodeId: string; workflowName: string; kind?: "sub-workflow" | "for-each"; attempt?: number; item?: number; status?: RunStatus }[];
 }
 
 export function emptyStep(): StepView {
@@ -96,6 +105,7 @@ export function emptyStep(): StepView {
     carriedFrom: null,
     childRun: null,
     carriedAs: null,
+    loopItems: null,
   };
 }
 
@@ -119,6 +129,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       carriedFrom: step.carriedFromRunId,
       childRun: null,
       carriedAs: step.carriedAs,
+      loopItems: null,
     };
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
@@ -146,6 +157,14 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
   for (const child of run.childRuns ?? []) {
     const step = steps[child.nodeId];
     if (!step) continue;
+    if (child.kind === "for-each") {
+      // Only the latest attempt's items; the count comes with the items' start events, else from what is known.
+      if (child.attempt !== undefined && child.attempt !== step.attempt) continue;
+      const status: LoopItemView["status"] = child.status === "succeeded" || child.status === "failed" || child.status === "cancelled" ? child.status : "running";
+      const runs = [...(step.loopItems?.runs ?? []), { item: child.item ?? 0, runId: child.id, status }];
+      step.loopItems = { count: Math.max(step.loopItems?.count ?? 0, countOfLoop(step.input) ?? 0, runs.length), runs };
+      continue;
+    }
     step.childRun = { id: child.id, workflowName: child.workflowName };
     if (step.status === "waiting") step.progress = waitsFor(child.workflowName, child.id);
   }
@@ -219,6 +238,15 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     case "node-progress":
     case "node-notified": {
       const message = progressMessage(event);
+      const finishedItem = event.type === "node-progress" && "type" in event.payload && event.payload.type === "loop-item" ? event.payload : null;
+      if (finishedItem) {
+        // An item ended: its entry in the step's list says how.
+        return updateStep(next, event.nodeId, (step) => ({
+          ...step,
+          progress: message ?? step.progress,
+          loopItems: step.loopItems ? { ...step.loopItems, runs: step.loopItems.runs.map((each) => (each.item === finishedItem.item ? { ...each, status: finishedItem.status } : each)) } : step.loopItems,
+        }));
+      }
       return message === null ? next : updateStep(next, event.nodeId, (step) => ({ ...step, progress: message }));
     }
     case "node-succeeded":
@@ -232,13 +260,23 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
         finishedAt: event.createdAt,
       }));
     // The step now waits for the run it started (stored so by the engine with this event's commit or the next).
-    case "child-run-started":
+    case "child-run-started": {
+      const { item, count } = event.payload;
+      if (item !== undefined && count !== undefined) {
+        // A For each item: listed under its step, which waits for its items.
+        return updateStep(next, event.nodeId, (step) => ({
+          ...step,
+          status: "waiting",
+          loopItems: { count, runs: [...(step.loopItems?.runs ?? []).filter((each) => each.item !== item), { item, runId: event.payload.runId, status: "running" }] },
+        }));
+      }
       return updateStep(next, event.nodeId, (step) => ({
         ...step,
         status: "waiting",
         progress: waitsFor(event.payload.workflowName, event.payload.runId),
         childRun: { id: event.payload.runId, workflowName: event.payload.workflowName },
       }));
+    }
     case "node-carried-over":
       return updateStep(next, event.nodeId, (step) => ({
         ...step,
@@ -292,6 +330,12 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
 
 /** Streamed model text is shown once, in the agent's panel; every other event tells the run's story. */
 /** A Sub-workflow step's progress line while it waits: "Waits for “Child” run #K8R1T6". */
+/** How many items a For each step's stored input says it goes through. */
+function countOfLoop(input: unknown): number | null {
+  const count = input !== null && typeof input === "object" ? (input as { count?: unknown }).count : undefined;
+  return typeof count === "number" ? count : null;
+}
+
 function waitsFor(workflowName: string, runId: string): string {
   return `Waits for “${workflowName}” run ${shortRunId(runId)}`;
 }

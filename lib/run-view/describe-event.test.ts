@@ -27,6 +27,13 @@ describe("describeEvent", () => {
     ).toMatchObject({ text: "Denied by Ada: “not there”", tone: "bad" });
     expect(describeEvent(event("node-failed", "write", { error: "disk full" }), labelOf).text).toBe("Failed: disk full");
     expect(describeEvent(event("node-progress", "write", { message: "50%" }), labelOf).text).toBe("50%");
+    expect(describeEvent(event("child-run-started", "write", { runId: "01ITEM00RUN2", workflowId: "w", workflowName: "Parent", version: 1, item: 1, count: 3 }), labelOf).text).toBe(
+      "Started item 2 of 3 as run #00RUN2",
+    );
+    // A loop's body is no step of the run holding the loop: the timeline says where it runs, not that it was skipped.
+    expect(describeEvent(event("node-skipped", "write", { reason: "in-loop", loop: "each" }), (id: string) => (id === "each" ? "Each note" : labelOf(id))).text).toBe(
+      "Runs in each item's run of the For each “Each note”, not here",
+    );
     expect(describeEvent(event("run-cancelled", null, { cancelledBy: "Ada" }), labelOf)).toMatchObject({ subject: null, text: "Run cancelled by Ada" });
   });
 

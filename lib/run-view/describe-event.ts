@@ -69,8 +69,11 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       return { subject, text: text(event.payload.message) ?? "Sent a note", tone: "neutral" };
     case "node-succeeded":
       return { subject, text: "Succeeded", tone: "good" };
-    case "child-run-started":
+    case "child-run-started": {
+      const { item, count } = event.payload;
+      if (item !== undefined && count !== undefined) return { subject, text: `Started item ${item + 1} of ${count} as run ${shortRunId(event.payload.runId)}`, tone: "progress" };
       return { subject, text: `Called ${event.payload.workflowName} (version ${event.payload.version}) as run ${shortRunId(event.payload.runId)}; waits for it`, tone: "progress" };
+    }
     case "node-carried-over":
       return { subject, text: carriedText(event.payload), tone: "good" };
     case "node-failed": {
@@ -83,9 +86,11 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       const reason =
         event.payload.reason === "attached"
           ? "Attached to an agent: it runs when the agent calls it"
-          : event.payload.reason === "the run stopped"
-            ? "Skipped: the run stopped before it"
-            : "Skipped: its branch was not taken or what fed it failed";
+          : event.payload.reason === "in-loop"
+            ? `Runs in each item's run of the For each “${event.payload.loop ? labelOf(event.payload.loop) : "loop"}”, not here`
+            : event.payload.reason === "the run stopped"
+              ? "Skipped: the run stopped before it"
+              : "Skipped: its branch was not taken or what fed it failed";
       return { subject, text: reason, tone: "neutral" };
     }
     case "approval-requested": {

@@ -1,4 +1,5 @@
 import type { WorkflowNode } from "@/lib/workflow/definition";
+import { forEachKind } from "@/nodes/foreach/definition";
 import { scheduleSubtitle } from "@/nodes/schedule/definition";
 import { hookPath } from "@/nodes/webhook/definition";
 import { operationTitle, toolTitle, type ToolTitles } from "./tool-titles";
@@ -12,6 +13,7 @@ const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
   webhook: "Webhook",
   schedule: "Schedule",
   subworkflow: "Sub-workflow",
+  foreach: "For each",
 };
 
 /** A node's name for people: its label, else its tool's title, else its kind. Never a raw tool name. */
@@ -43,11 +45,19 @@ export function nodeSubtitle(node: WorkflowNode, titles: ToolTitles): string | u
       return scheduleSubtitle(node);
     case "subworkflow":
       return node.version === "published" ? "Calls a workflow's published version" : `Calls version ${node.version} of a workflow`;
+    case "foreach":
+      return `${node.concurrency} item${node.concurrency === 1 ? "" : "s"} at a time`;
   }
 }
 
-/** A router's outputs: each route, then the default. */
+/** The line under a node of a For each loop's body, on every canvas: which loop runs it. */
+export function inLoopSubtitle(loopLabel: string): string {
+  return `in For each “${loopLabel}”`;
+}
+
+/** A router's outputs: each route, then the default; a For each's: its body's handle, then what follows it. */
 export function routerOutputs(node: WorkflowNode): { id: string; label: string }[] | undefined {
+  if (node.kind === "foreach") return forEachKind.card.content(node).outputs;
   if (node.kind !== "router") return undefined;
   return [...node.routes.map((route) => ({ id: route.id, label: route.label ?? route.id })), { id: "default", label: "Default" }];
 }

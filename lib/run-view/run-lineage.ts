@@ -23,11 +23,13 @@ export function runStartedFrom(source: { runId: string; kind: RunSourceKind }): 
       return `the error workflow of ${run}`;
     case "sub-workflow":
       return `called by a step of ${run}`;
+    case "for-each":
+      return `one item of a For each step of ${run}`;
   }
 }
 
 /** A run made from another, in a few words for the list on that run's page. */
-export const RERUN_KIND_WORDS: Record<Exclude<RunSourceKind, "error-workflow" | "sub-workflow">, string> = {
+export const RERUN_KIND_WORDS: Record<Exclude<RunSourceKind, "error-workflow" | "sub-workflow" | "for-each">, string> = {
   "retry-from-failure": "Retry from the failed step",
   "run-again": "Run again",
 };

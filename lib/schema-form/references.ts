@@ -4,6 +4,7 @@
  * tests agree on what "upstream" means.
  */
 import type { WorkflowDefinition, WorkflowNode } from "@/lib/workflow/definition";
+import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { nodeKindDefinitions } from "@/nodes/definitions";
 
 type Graph = Pick<WorkflowDefinition, "nodes" | "edges">;
@@ -50,11 +51,14 @@ export function isTemplate(value: unknown): value is string {
 }
 
 export interface ReferenceOption {
-  group: "Run inputs" | "Upstream steps";
+  group: "Run inputs" | "This item" | "Upstream steps";
   label: string;
   template: string;
-  /** What it reads: a run input by name, or an upstream node's result (whose sample fields the picker lists). */
-  source: { kind: "input"; name: string } | { kind: "node"; nodeId: string; title: string };
+  /**
+   * What it reads: a run input by name, an upstream node's result (whose sample fields the picker lists), or,
+   * inside a For each loop's body, the item it runs for or its index.
+   */
+  source: { kind: "input"; name: string } | { kind: "node"; nodeId: string; title: string } | { kind: "item"; name: "item" | "index" };
 }
 
 /** A node's title as a person reads it: its label, else its tool's title, else its kind. */
@@ -81,6 +85,14 @@ export function referenceOptions(definition: Graph, nodeId: string, toolTitles: 
         source: { kind: "input", name: field.name },
       });
     }
+  }
+  // Inside a For each loop's body: the item it runs for, and its place in the list.
+  const loopId = enclosingLoops(definition).get(nodeId);
+  if (loopId !== undefined) {
+    options.push(
+      { group: "This item", label: "The item", template: "{{ item }}", source: { kind: "item", name: "item" } },
+      { group: "This item", label: "Its index (from 0)", template: "{{ index }}", source: { kind: "item", name: "index" } },
+    );
   }
   const byId = new Map(definition.nodes.map((node) => [node.id, node]));
   for (const id of upstreamNodeIds(definition, nodeId)) {

@@ -2,6 +2,7 @@ import { insertRun, requestCancel, runStatus, type RunnableVersion, type RunStar
 import type { RunDetail } from "@/lib/contracts/run";
 import type { StudioDatabase } from "@/lib/persistence";
 import type { RunEventBus } from "@/lib/workflow/event-bus";
+import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import type { RunEngine } from "@/lib/workflow/run-engine";
 import type { RunQueue } from "./queue/run-queue";
 
@@ -28,7 +29,8 @@ export class LocalRunDriver implements RunDriver {
     const run = await insertRun(version, inputs, this.database, start);
     await this.engine.start(run.id, {
       workflowId: version.workflowId,
-      definition: version.definition,
+      definition: runDefinitionOf(version.definition, start),
+      ...(start.loop ? { loop: start.loop } : {}),
       inputs,
       trigger: run.trigger,
       triggerPayload: start.triggerPayload,

@@ -1,9 +1,9 @@
-import { mkdtempSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { allTools, NO_SECRETS, Tool, ToolPool, ToolResult, type PermissionRequest, type ToolErrorKind } from "@/lib/tools";
+import { allTools, NO_SECRETS, Tool, ToolPool, ToolResult, type ToolErrorKind } from "@/lib/tools";
 import { waitFor } from "@/lib/tools/testing/processes";
 import { createWorkflow } from "@/lib/persistence";
 import { publishVersion } from "@/lib/persistence/publishing";
@@ -16,8 +16,9 @@ import { RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
 import { validateWorkflow } from "@/lib/workflow/validate";
 import { workflowLookup } from "./error-workflows";
-import { LocalRunDriver, type RunDriver } from "./run-driver";
+import type { RunDriver } from "./run-driver";
 import { studioChildRuns } from "./sub-workflows";
+import { childRunEngine, mortalStore, SendTool } from "./testing/child-run-engines";
 
 /**
  * Sub-workflow steps on the real engine and a real SQLite file: the called
@@ -59,27 +60,6 @@ class FailingTool extends Tool<{ kind: string }> {
   }
 }
 
-/** Sends after asking (a POST): what it sent is its result. */
-class SendTool extends Tool<{ label: string }> {
-  name = "send";
-  title = "Send";
-  description = "Sends the label.";
-  capabilities = ["web.request"] as const;
-  inputModel = z.object({ label: z.string() });
-  readonly sent: string[] = [];
-  override isReadOnly(): boolean {
-    return false;
-  }
-  override async describeAction(args: { label: string }): Promise<PermissionRequest[]> {
-    const url = `https://example.com/${encodeURIComponent(args.label)}`;
-    return [{ kind: "network", method: "POST", url, reason: `Send ${args.label}.`, preview: { kind: "request", method: "POST", url, headers: [], body: args.label } }];
-  }
-  override async call(args: { label: string }): Promise<ToolResult> {
-    this.sent.push(args.label);
-    return ToolResult.ok(`sent ${args.label}`, { sent: args.label });
-  }
-}
-
 let temp: TempDatabase;
 let bus: RunEventBus;
 let engine: RunEngine;
@@ -89,12 +69,8 @@ const send = new SendTool();
 const pool = new ToolPool([...allTools(), new ShoutTool(), failing, send]);
 
 /** An engine over the test database with the studio's child runs, as a (re)started studio makes it; `store` to make it mortal. */
-function newEngine(store: PrismaRunStore = new PrismaRunStore(temp.database)): RunEngine {
-  let driver: LocalRunDriver | null = null;
-  const childRuns = studioChildRuns({ database: temp.database, runs: () => driver!, pool: () => pool, secrets: NO_SECRETS });
-  const made = new RunEngine({ store, bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns });
-  driver = new LocalRunDriver(made, temp.database);
-  return made;
+function newEngine(store?: PrismaRunStore): RunEngine {
+  return childRunEngine({ database: temp.database, bus, pool, workRoot, ...(store ? { store } : {}) });
 }
 
 beforeAll(async () => {
@@ -134,6 +110,16 @@ async function startParent(workflowId: string, inputs: Record<string, unknown>, 
   const { runId } = await createRun(workflowId, inputs, {}, temp.database);
   await on.start(runId);
   return runId;
+}
+
+/** The pending approval of a run that `parentRunId`'s steps called, once there is one. */
+async function calledApproval(parentRunId: string, what: string): Promise<Awaited<ReturnType<typeof listApprovals>>[number]> {
+  let pending: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;
+  await waitFor(async () => {
+    [pending] = (await listApprovals({ status: "pending" }, temp.database)).filter((approval) => approval.calledBy?.runId === parentRunId);
+    return pending !== undefined;
+  }, 20_000, what);
+  return pending!;
 }
 
 async function childrenOf(runId: string): Promise<RunDetail["childRuns"]> {
@@ -196,38 +182,71 @@ describe("a Sub-workflow step", () => {
     const child = await saved(chain("Sender", [{ name: "label", required: true }], [{ id: "send", kind: "tool", tool: "send", label: "Send it", arguments: { label: "{{ inputs.label }}" } }], "{{ nodes.send.output }}"), { publish: true });
     const parent = await saved(chain("Outer", [], [{ id: "call", kind: "subworkflow", label: "Send through Sender", workflowId: child, inputs: { label: "report" } }], "{{ nodes.call.output }}"));
     const runId = await startParent(parent, {});
-    let pending: Awaited<ReturnType<typeof listApprovals>>[number] | undefined;
-    await waitFor(async () => {
-      [pending] = (await listApprovals({ status: "pending" }, temp.database)).filter((approval) => approval.calledBy?.runId === runId);
-      return pending !== undefined;
-    }, 20_000, "the called run's approval");
+    const pending = await calledApproval(runId, "the called run's approval");
     expect(pending).toMatchObject({ workflowName: "Sender", nodeLabel: "Send it", calledBy: { runId, workflowId: parent, workflowName: "Outer", nodeId: "call", nodeLabel: "Send through Sender" } });
     const waiting = await getRunDetail(runId, temp.database);
     expect(waiting.status).toBe("running");
     expect(waiting.steps.find((step) => step.nodeId === "call")!.status).toBe("waiting");
     expect(send.sent).not.toContain("report");
 
-    await engine.decide(pending!.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    await engine.decide(pending.id, { decision: "approve", feedback: null, decidedBy: "tester" });
     const detail = await finishedRun(runId);
     expect(detail.status, detail.error ?? "").toBe("succeeded");
     expect(detail.output).toBe("sent report");
     expect(send.sent.filter((label) => label === "report")).toHaveLength(1);
   });
 
+  it("runs a called workflow under its caller's stricter mode: a child saved in bypass, called from a run in default mode, asks for its write in the inbox, naming both workflows", async () => {
+    const child = await saved(
+      {
+        ...chain("Trusted writer", [], [{ id: "write", kind: "tool", tool: "write_file", label: "Write the note", settings: { root: workRoot }, arguments: { path: "stricter.txt", content: "from the child" } }], "{{ nodes.write.output }}"),
+        mode: "bypass",
+        guardrails: { localNetworkPolicy: "open", localNetworkAllow: ["127.0.0.1"] },
+      },
+      { publish: true },
+    );
+    const parent = await saved({
+      ...chain("Careful caller", [], [{ id: "call", kind: "subworkflow", label: "Call the writer", workflowId: child }], "{{ nodes.call.output }}"),
+      guardrails: { localNetworkPolicy: "denied" },
+    });
+    const runId = await startParent(parent, {});
+    const pending = await calledApproval(runId, "the called run's write to wait for a person");
+    // Saved in bypass, it would have written at once: under its caller's mode it asks.
+    expect(pending).toMatchObject({ kind: "write", workflowName: "Trusted writer", nodeLabel: "Write the note", calledBy: { runId, workflowName: "Careful caller", nodeLabel: "Call the writer" } });
+    expect(existsSync(path.join(workRoot, "stricter.txt"))).toBe(false);
+    const [called] = await childrenOf(runId);
+    const childDetail = await getRunDetail(called!.id, temp.database);
+    // Recorded on the run, so its page says so, and every drive of it (a restart) runs it the same.
+    expect(childDetail.permissions).toMatchObject({ mode: "default", guardrails: { localNetworkPolicy: "denied", localNetworkAllow: [] } });
+    expect(childDetail.definition.mode).toBe("bypass");
+    const reloaded = await new PrismaRunStore(temp.database).loadRun(called!.id);
+    expect(reloaded?.definition).toMatchObject({ mode: "default", guardrails: { localNetworkPolicy: "denied" } });
+
+    await engine.decide(pending.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    const detail = await finishedRun(runId);
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    expect(readFileSync(path.join(workRoot, "stricter.txt"), "utf8")).toBe("from the child");
+  });
+
+  it("runs a called workflow under its own mode when that is the stricter one, and records nothing", async () => {
+    const child = await saved(chain("Own rules", [], [{ id: "shout", kind: "tool", tool: "shout", arguments: { text: "hi" } }], "{{ nodes.shout.output }}"), { publish: true });
+    const parent = await saved({ ...chain("Free caller", [], [{ id: "call", kind: "subworkflow", workflowId: child }], "{{ nodes.call.output }}"), mode: "bypass" });
+    const runId = await startParent(parent, {});
+    expect((await finishedRun(runId)).status).toBe("succeeded");
+    const [called] = await childrenOf(runId);
+    expect((await getRunDetail(called!.id, temp.database)).permissions).toBeNull();
+  });
+
   it("after a restart mid-wait, picks up the same called run (no second one) and finishes when it does", async () => {
     const child = await saved(chain("Sender again", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "after-restart" } }], "{{ nodes.send.output }}"), { publish: true });
     const parent = await saved(chain("Outer again", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));
     // The first process dies mid-wait (SIGKILL): from then on it writes nothing, and what it held in memory is gone.
-    const store = new PrismaRunStore(temp.database);
-    let dead = false;
-    const mortal = Object.assign(Object.create(store) as PrismaRunStore, {
-      commit: (runId: string, commit: Parameters<PrismaRunStore["commit"]>[1]) => (dead ? new Promise<never>(() => {}) : store.commit(runId, commit)),
-    });
-    const first = newEngine(mortal);
+    const mortal = mortalStore(temp.database);
+    const first = newEngine(mortal.store);
     const runId = await startParent(parent, {}, first);
     await waitFor(async () => (await childrenOf(runId)).some((run) => run.status === "awaiting_input"), 20_000, "the called run to wait for a person");
     await waitFor(async () => (await getRunDetail(runId, temp.database)).steps.find((step) => step.nodeId === "call")?.status === "waiting", 20_000, "the step to wait");
-    dead = true;
+    mortal.kill();
 
     const restarted = newEngine();
     const resumed = await restarted.resumeAll();
@@ -256,7 +275,7 @@ describe("a Sub-workflow step", () => {
     expect(send.sent).not.toContain("too-late");
   });
 
-  it("in plan mode, the plan a person approves says which workflow the step calls and with what, before anything is called", async () => {
+  it("in plan mode, the plan a person approves says which workflow the step calls and with what, before anything is called; the called run presents its own plan", async () => {
     const child = await saved(chain("Planned shouter", [{ name: "who", required: true }], [{ id: "shout", kind: "tool", tool: "shout", arguments: { text: "{{ inputs.who }}" } }], "{{ nodes.shout.output }}"), { publish: true });
     const parent = await saved({
       ...chain("Planned caller", [], [{ id: "call", kind: "subworkflow", label: "Shout it", workflowId: child, inputs: { who: "planned" } }], "{{ nodes.call.output }}"),
@@ -269,6 +288,11 @@ describe("a Sub-workflow step", () => {
     expect(plan!.preview).toContain(`2. Shout it: calls the workflow ${child} (its published version) with {"who":"planned"}`);
     expect(await childrenOf(runId)).toEqual([]);
     await engine.decide(plan!.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+    // The called run runs under the caller's stricter mode, plan: its own steps wait for its own plan, named by both workflows.
+    const childPlan = await calledApproval(runId, "the called run's plan");
+    expect(childPlan).toMatchObject({ kind: "plan", workflowName: "Planned shouter", calledBy: { workflowName: "Planned caller" } });
+    expect(childPlan.preview).toContain('Plan for "Planned shouter"');
+    await engine.decide(childPlan.id, { decision: "approve", feedback: null, decidedBy: "tester" });
     const detail = await finishedRun(runId);
     expect(detail.status, detail.error ?? "").toBe("succeeded");
     expect(detail.output).toBe("PLANNED!");

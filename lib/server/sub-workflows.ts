@@ -10,7 +10,9 @@ import {
 } from "@/lib/persistence/child-run-queries";
 import { NotFoundError } from "@/lib/persistence/errors";
 import { isUniqueViolation } from "@/lib/persistence/prisma-errors";
-import { ChildRunRefused, type ChildRunRequest, type ChildRunStarted, type ChildRuns } from "@/lib/workflow/child-runs";
+import { permissionsForLoopItem, permissionsUnderCaller } from "@/lib/workflow/caller-permissions";
+import { ChildRunRefused, type ChildRunRequest, type ChildRunStarted, type ChildRuns, type LoopItemRequest } from "@/lib/workflow/child-runs";
+import { findRunnableVersion } from "@/lib/persistence/run-queries";
 import { HttpError } from "./http";
 import type { RunDriver } from "./run-driver";
 import { checkRunStart } from "./run-start-checks";
@@ -45,6 +47,7 @@ export function studioChildRuns(context: ChildRunsContext): ChildRuns {
   const { database } = context;
   return {
     start: (request) => startChildRun(context, request),
+    startItem: (request) => startLoopItem(context, request),
     outcome: (runId) => childRunOutcome(runId, database),
     cancel: async (runId, by) => {
       await context.runs().cancel(runId, by);
@@ -94,12 +97,52 @@ async function startChildRun(context: ChildRunsContext, request: ChildRunRequest
       trigger: { kind: "sub-workflow", nodeId: null },
       source: { id: parent.runId, workflowId: parent.workflowId, workflowName: caller?.name ?? parent.workflowId, status: "running", kind: "sub-workflow", nodeId: parent.nodeId },
       calledBy: { nodeId: parent.nodeId, attempt: parent.attempt },
+      // Never freer than its caller: the stricter of both modes and guardrails, stored with the run.
+      permissions: permissionsUnderCaller(parent.permissions, version.definition),
     });
     return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, created: true };
   } catch (error) {
     // Another drive of the same attempt started it a moment earlier: that run is this attempt's.
     if (!isUniqueViolation(error)) throw error;
     const raced = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database);
+    if (!raced) throw error;
+    return { runId: raced.id, workflowId: raced.workflowId, workflowName: raced.workflowName, version: raced.version, created: false };
+  }
+}
+
+/**
+ * A For each item's run: a run of the loop's own run's version (its loop body
+ * alone, lib/workflow/run-definition.ts), with that run's inputs and the item,
+ * started by `for-each` and linked to the step, its attempt and the item's
+ * index (unique: a replay finds it). Under the loop's run's permissions, which
+ * are its own workflow's: never freer.
+ */
+async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest): Promise<ChildRunStarted> {
+  const { database } = context;
+  const { parent } = request;
+  const existing = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database, request.index);
+  if (existing) return { runId: existing.id, workflowId: existing.workflowId, workflowName: existing.workflowName, version: existing.version, created: false };
+  const chain = await callingWorkflows(parent.runId, MAX_CALL_DEPTH, database);
+  if (chain.length >= MAX_CALL_DEPTH) throw new ChildRunRefused(`Loops and calls may nest at most ${MAX_CALL_DEPTH} deep; this item would go deeper.`);
+  const loopRun = await database.run.findUnique({
+    where: { id: parent.runId },
+    select: { inputs: true, workflow: { select: { name: true } }, version: { select: { version: true } } },
+  });
+  if (!loopRun) throw new ChildRunRefused(`The run holding this loop (${parent.runId}) no longer exists.`, "not-found");
+  const version = await findRunnableVersion(parent.workflowId, loopRun.version.version, database);
+  const loop = { nodeId: parent.nodeId, index: request.index, count: request.count, item: request.item, nodes: request.nodes };
+  try {
+    const run = await context.runs().start(version, JSON.parse(loopRun.inputs) as Record<string, unknown>, {
+      trigger: { kind: "for-each", nodeId: null },
+      source: { id: parent.runId, workflowId: parent.workflowId, workflowName: loopRun.workflow.name, status: "running", kind: "for-each", nodeId: parent.nodeId },
+      calledBy: { nodeId: parent.nodeId, attempt: parent.attempt },
+      loop,
+      permissions: permissionsForLoopItem(parent.permissions, version.definition),
+    });
+    return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, created: true };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database, request.index);
     if (!raced) throw error;
     return { runId: raced.id, workflowId: raced.workflowId, workflowName: raced.workflowName, version: raced.version, created: false };
   }

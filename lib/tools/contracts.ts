@@ -15,6 +15,7 @@ export {
   ShellPolicySchema,
 } from "./permissions/guardrails";
 export type { Guardrails, PermissionMode } from "./permissions/guardrails";
+export { MODES_BY_STRICTNESS, stricterGuardrails, stricterMode } from "./permissions/stricter";
 export { CAPABILITIES, CAPABILITY_TAGS, isCapability } from "./registry/capabilities";
 export type { Capability } from "./registry/capabilities";
 export {

@@ -1,4 +1,6 @@
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
+import type { RunLoop } from "@/lib/contracts/run";
+import type { CallerPermissions } from "./caller-permissions";
 import { ParkedRun, RunCancelled } from "./step-errors";
 
 /**
@@ -14,10 +16,25 @@ export type CalledVersion = number | "published";
 
 /** The child run a Sub-workflow step asks for: one per step attempt, so a replay of that attempt finds it. */
 export interface ChildRunRequest {
-  parent: { runId: string; workflowId: string; nodeId: string; attempt: number };
+  /** `permissions`: what the calling run runs under; the child never runs under freer ones. */
+  parent: { runId: string; workflowId: string; nodeId: string; attempt: number; permissions: CallerPermissions };
   workflowId: string;
   version: CalledVersion;
   inputs: Record<string, unknown>;
+}
+
+/**
+ * One item of a For each step's attempt: a run of the same workflow version
+ * restricted to the loop's body, with the item. One per item of an attempt,
+ * so a replay of that attempt finds the items it started.
+ */
+export interface LoopItemRequest {
+  parent: ChildRunRequest["parent"];
+  item: unknown;
+  index: number;
+  count: number;
+  /** What the loop's run had computed before the loop: the item's templates read it as `{{ nodes.… }}`. */
+  nodes: RunLoop["nodes"];
 }
 
 export interface ChildRunStarted {
@@ -41,6 +58,8 @@ export interface ChildRuns {
    * refusal throws ChildRunRefused.
    */
   start(request: ChildRunRequest): Promise<ChildRunStarted>;
+  /** The run of one item of a For each step's attempt: found when it exists, else started. */
+  startItem(request: LoopItemRequest): Promise<ChildRunStarted>;
   /** How the run ended; null while it is unfinished. */
   outcome(runId: string): Promise<ChildRunOutcome | null>;
   /** Cancels one run (a step's time limit passed while its child ran). */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { type SecretResolver, type ToolPool, type WriteGrant } from "@/lib/tools";
 import type { NewRunEvent } from "@/lib/contracts/run-event";
-import type { RunSourceKind } from "@/lib/contracts/run";
+import type { RunLoop, RunSourceKind } from "@/lib/contracts/run";
 import {
   executionPolicyOf,
   retryDelayMs,
@@ -38,6 +38,7 @@ import type { CarriedStep } from "./carry-over";
 import { buildGraph, failureAction, nextSteps, type NodeStatus, type WorkflowGraph } from "./scheduler";
 import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "./step-errors";
 import { scopeEntryOf, TemplateError, type TemplateScope } from "./templates";
+import { enclosingLoops, loopItemOutput } from "./loop-body";
 import { maskSecretInputs } from "./mask-secret-inputs";
 
 export interface RunEngineOptions {
@@ -110,6 +111,8 @@ export interface CreatedRun {
   carried?: readonly CarriedStep[];
   /** Nodes a test run leaves out, written skipped with it: they do not run here. */
   excluded?: readonly string[];
+  /** For a For each item's run: its item (`definition` is the loop's body alone). */
+  loop?: RunLoop | null;
 }
 
 /** The approval key of a run's plan (plan mode); one per run. */
@@ -155,8 +158,10 @@ class ActiveRun {
   /** Steps found running at a resume whose effect may have happened: failed as interrupted, not run again. */
   readonly interrupted: string[] = [];
   inFlight = 0;
-  /** Steps waiting for a person right now. */
+  /** Steps waiting for a person (or for runs they started) right now. */
   waiting = 0;
+  /** How many child runs each step waits for right now (a For each step: several). */
+  readonly childWaitsOf = new Map<string, number>();
   /** Let go without finishing: nothing more is written; another drive replays from the stored state. */
   parked = false;
   /** The drive's claim (RunStore.claimRun), sent with every commit; none for a run this process alone drives. */
@@ -197,10 +202,19 @@ class ActiveRun {
   }
 
   /** What templates see, kept up to date as nodes finish (rebuilding it per step made long runs quadratic). */
-  private readonly scopeNodes: Record<string, { output: unknown; data?: unknown }> = {};
+  private scopeNodes: Record<string, { output: unknown; data?: unknown }> = {};
+
+  /** For a For each item's run: its item, and what its loop's run had computed before the loop. */
+  loop: RunLoop | null = null;
+
+  /** An item's run: its templates read the item, and the loop's run's earlier steps as their own. */
+  setLoop(loop: RunLoop | null): void {
+    this.loop = loop;
+    if (loop) this.scopeNodes = { ...loop.nodes, ...this.scopeNodes };
+  }
 
   scope(): TemplateScope {
-    return { inputs: this.inputs, nodes: this.scopeNodes };
+    return { inputs: this.inputs, nodes: this.scopeNodes, ...(this.loop ? { loop: { item: this.loop.item, index: this.loop.index } } : {}) };
   }
 
   /** Each node's execution settings over the workflow's defaults, worked out once. */
@@ -502,6 +516,7 @@ export class RunEngine {
     run.trigger = created.trigger ?? PERSON_TRIGGER;
     run.triggerPayload = created.triggerPayload ?? null;
     run.source = created.source ?? null;
+    run.setLoop(created.loop ?? null);
     for (const step of created.carried ?? []) {
       run.succeeded(step.nodeId, step.output);
       run.carried.set(step.nodeId, { fromRunId: step.fromRunId, ...(step.as ? { as: step.as } : {}) });
@@ -530,6 +545,7 @@ export class RunEngine {
     run.trigger = record.trigger;
     run.triggerPayload = steps.find((step) => step.nodeId === record.trigger.nodeId)?.input ?? null;
     run.source = loaded.source ?? null;
+    run.setLoop(loaded.loop ?? null);
     const cutOff = steps.filter((step) => step.status === "running" && this.changesTheWorld(run.nodes.get(step.nodeId)));
     // A step whose approval is still pending has done nothing yet, even if the process stopped before its status
     // said "waiting" (the approval is stored first, then announced): it waits again, on the same approval.
@@ -839,18 +855,22 @@ export class RunEngine {
       if (!starts || !pending(node.id) || node.id === run.trigger.nodeId) return false;
       return run.trigger.nodeId !== null || starts === "on-trigger";
     });
-    if (attached.length === 0 && otherEntries.length === 0) return;
+    // A loop's body is not a step of this run: each item runs it in a run of its own.
+    const inLoops = [...enclosingLoops(run.definition)].filter(([id]) => pending(id) && !run.graph.attachedTo.has(id));
+    if (attached.length === 0 && otherEntries.length === 0 && inLoops.length === 0) return;
     const startedBy = RUN_TRIGGER_LABELS[run.trigger.kind].toLowerCase();
     for (const [id] of attached) run.skipped(id);
     for (const node of otherEntries) run.skipped(node.id);
+    for (const [id] of inLoops) run.skipped(id);
     await this.emit(
       run,
       [
         ...attached.map(([nodeId, agents]): PendingEvent => ({ type: "node-skipped", nodeId, payload: { reason: "attached", agent: agents[0] ?? null } })),
         ...otherEntries.map((node): PendingEvent => ({ type: "node-skipped", nodeId: node.id, payload: { reason: `this run was started by the ${startedBy}` } })),
+        ...inLoops.map(([nodeId, loopId]): PendingEvent => ({ type: "node-skipped", nodeId, payload: { reason: "in-loop", loop: loopId } })),
       ],
       undefined,
-      [...attached.map(([nodeId]) => nodeId), ...otherEntries.map((node) => node.id)].map((nodeId) => ({ nodeId, status: "skipped", finishedAt: now() })),
+      [...attached.map(([nodeId]) => nodeId), ...otherEntries.map((node) => node.id), ...inLoops.map(([nodeId]) => nodeId)].map((nodeId) => ({ nodeId, status: "skipped", finishedAt: now() })),
     );
   }
 
@@ -880,18 +900,27 @@ export class RunEngine {
       if (run.parked || run.handingBack) throw new ParkedRun();
       const stored = await childRuns.outcome(childRunId);
       if (stored) return stored;
-      run.statuses[nodeId] = "waiting";
-      run.storedWaiting.delete(nodeId);
-      run.waiting += 1;
+      // A For each step waits for several items at once: it counts as one step waiting, from its first wait to its last.
+      const waits = (run.childWaitsOf.get(nodeId) ?? 0) + 1;
+      run.childWaitsOf.set(nodeId, waits);
       counted = true;
-      await this.emit(run, [], undefined, [{ nodeId, status: "waiting" }]);
+      if (waits === 1) {
+        run.statuses[nodeId] = "waiting";
+        run.storedWaiting.delete(nodeId);
+        run.waiting += 1;
+        await this.emit(run, [], undefined, [{ nodeId, status: "waiting" }]);
+      }
       this.parkIfAllWaiting(run);
       return await wait.promise;
     } finally {
       wait.dispose();
       if (counted) {
-        run.waiting = Math.max(0, run.waiting - 1);
-        if (run.statuses[nodeId] === "waiting") run.statuses[nodeId] = "running";
+        const left = (run.childWaitsOf.get(nodeId) ?? 1) - 1;
+        run.childWaitsOf.set(nodeId, left);
+        if (left === 0) {
+          run.waiting = Math.max(0, run.waiting - 1);
+          if (run.statuses[nodeId] === "waiting") run.statuses[nodeId] = "running";
+        }
       }
     }
   }
@@ -970,7 +999,7 @@ export class RunEngine {
       const outcome: ChildRunOutcome =
         status === "succeeded" ? { status, output: result.output ?? null } : { status: status === "cancelled" ? "cancelled" : "failed", error: error ?? "The run failed.", errorKind };
       this.childWaits.finished(run.runId, outcome);
-      if (run.source?.kind === "sub-workflow") {
+      if (run.source?.kind === "sub-workflow" || run.source?.kind === "for-each") {
         // Not heard: the drive fails (crashed), so its job runs again and the next drive of the finished run says it again.
         await this.options.childRuns?.finished(run.runId).catch((error: unknown) => {
           this.options.log?.(`Could not tell the run that called run ${run.runId} that it finished`, error);
@@ -993,7 +1022,8 @@ export class RunEngine {
    */
   private async startErrorWorkflow(run: ActiveRun, runError: string): Promise<string | null> {
     const errorWorkflowId = run.definition.errorWorkflowId;
-    if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow") return null;
+    // An item's failure is its loop's to handle (it stops the loop, or takes its place): the loop's run starts the error workflow, once.
+    if (!errorWorkflowId || !this.options.startErrorWorkflow || run.trigger.kind === "error-workflow" || run.loop) return null;
     // A test run from the editor fails in front of the person trying the step: nobody needs telling elsewhere.
     if (run.trigger.testOf) return null;
     const nodeId = stoppingFailure(run);
@@ -1015,7 +1045,7 @@ export class RunEngine {
 
   /** A cancelled run's Sub-workflow steps' runs are cancelled with it. */
   private async cancelChildren(run: ActiveRun): Promise<void> {
-    if (!this.options.childRuns || !run.definition.nodes.some((node) => node.kind === "subworkflow")) return;
+    if (!this.options.childRuns || !run.definition.nodes.some((node) => node.kind === "subworkflow" || node.kind === "foreach")) return;
     try {
       await this.options.childRuns.cancelChildren(run.runId, run.cancelledBy);
     } catch (error) {
@@ -1125,6 +1155,8 @@ function now(): string {
 
 /** A run's output: its output node's value, or each output node's by label when there are several. */
 function runOutput(run: ActiveRun): unknown {
+  // An item's value is its body's last step's: the loop collects them in order.
+  if (run.loop) return loopItemOutput(run.definition, Object.fromEntries(run.definition.nodes.filter((node) => run.statuses[node.id] === "succeeded").map((node) => [node.id, run.outputs[node.id]])));
   const outputs = run.definition.nodes.filter((node) => node.kind === "output" && run.statuses[node.id] === "succeeded");
   const valueOf = (id: string) => {
     const output = run.outputs[id];
@@ -1156,6 +1188,8 @@ function describePlan(definition: WorkflowDefinition, pool: ToolPool, runs: (nod
       const version = node.version === "published" ? "its published version" : `version ${node.version}`;
       return [`${index + 1}. ${node.label ?? "Sub-workflow"}: calls the workflow ${node.workflowId} (${version}) with ${JSON.stringify(node.inputs)}`];
     }
+    // A loop's body is listed below it, as the steps each item runs.
+    if (node.kind === "foreach") return [`${index + 1}. ${node.label ?? "For each"}: runs the steps inside it once per item of ${node.list}, ${node.concurrency} at a time`];
     if (node.kind !== "tool") return [];
     const tool = pool.get(node.tool);
     const operation = node.operation && tool?.operations?.[node.operation] ? ` — ${tool.operations[node.operation]!.title}` : "";

@@ -1,3 +1,4 @@
+import type { RunLoop } from "@/lib/contracts/run";
 import type { ApprovalPreview, WriteGrant } from "@/lib/tools";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
@@ -20,6 +21,8 @@ export interface LoadedRun {
   cancelRequest?: { by: string | null } | null;
   /** The run this one came from, and how (a retry from the failure, a run again, an error workflow's run); null for none. */
   source?: { runId: string; kind: RunSourceKind } | null;
+  /** For a For each item's run: its item (its definition is already the loop's body). */
+  loop?: RunLoop | null;
 }
 
 export interface ApprovalRequest {

@@ -5,6 +5,8 @@
  *   {{ inputs.city }}              a run input
  *   {{ nodes.fetch.output }}       an upstream node's text result
  *   {{ nodes.fetch.data.rows[0] }} a path into its structured result
+ *   {{ item }} / {{ item.name }}    inside a For each loop's body: the item it runs for
+ *   {{ index }}                    and that item's place in the list, from 0
  *
  * A value that is exactly one template keeps the referenced value's type (a
  * number stays a number); templates inside longer text are joined as text
@@ -19,12 +21,15 @@ const SEGMENT = /^([A-Za-z_][A-Za-z0-9_-]*)((?:\[\d+\])*)$/;
 /** What a template refers to. */
 export type TemplateReference =
   | { kind: "input"; name: string; expression: string }
-  | { kind: "node"; nodeId: string; expression: string };
+  | { kind: "node"; nodeId: string; expression: string }
+  | { kind: "item"; expression: string };
 
 /** What templates resolve against. */
 export interface TemplateScope {
   inputs: Readonly<Record<string, unknown>>;
   nodes: Readonly<Record<string, { output: unknown; data?: unknown }>>;
+  /** In a For each item's run: the item and its index. */
+  loop?: { item: unknown; index: number };
 }
 
 /**
@@ -83,7 +88,8 @@ export function parseExpression(expression: string): (string | number)[] {
   const head = path[0];
   if (head === "inputs" && typeof path[1] === "string") return path;
   if (head === "nodes" && typeof path[1] === "string" && (path[2] === "output" || path[2] === "data")) return path;
-  throw new TemplateError(expression, "expected inputs.<name>, nodes.<id>.output or nodes.<id>.data…");
+  if (head === "item" || (head === "index" && path.length === 1)) return path;
+  throw new TemplateError(expression, "expected inputs.<name>, nodes.<id>.output, nodes.<id>.data…, or item / index inside a For each loop");
 }
 
 /** Every template reference in a value (strings, arrays and objects, deeply). */
@@ -96,7 +102,9 @@ export function findReferences(value: unknown): TemplateReference[] {
       references.push(
         path[0] === "inputs"
           ? { kind: "input", name: String(path[1]), expression }
-          : { kind: "node", nodeId: String(path[1]), expression },
+          : path[0] === "nodes"
+            ? { kind: "node", nodeId: String(path[1]), expression }
+            : { kind: "item", expression },
       );
     }
   });
@@ -121,6 +129,10 @@ function resolveString(text: string, scope: TemplateScope): unknown {
 
 function lookup(expression: string, scope: TemplateScope): unknown {
   const path = parseExpression(expression);
+  if (path[0] === "item" || path[0] === "index") {
+    if (!scope.loop) throw new TemplateError(expression, "item and index exist only in the steps of a For each loop's body");
+    return path[0] === "index" ? scope.loop.index : valueAtPath(scope.loop.item, path.slice(1));
+  }
   let current: unknown = path[0] === "inputs" ? scope.inputs : scope.nodes;
   for (const [index, key] of path.slice(1).entries()) {
     if (current === null || current === undefined || typeof current !== "object") {

@@ -1,3 +1,4 @@
+import { enclosingLoops } from "./loop-body";
 import type { z } from "zod";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
 import { startsRunsOf } from "@/nodes/definitions";
@@ -87,6 +88,7 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
   checkStructure(definition, graph, error);
   await checkFailureHandling(definition, graph, error, options.workflows);
   const inputNames = new Set(definition.nodes.flatMap((node) => (node.kind === "input" ? node.fields.map((field) => field.name) : [])));
+  const loops = enclosingLoops(definition);
 
   for (const node of definition.nodes) {
     // A tool attached to an agent is called inside the agent's step: it sees what the agent sees.
@@ -95,6 +97,9 @@ async function checkMeaning(definition: WorkflowDefinition, options: ValidationO
     const checkTemplates = (value: unknown, field: string) => {
       try {
         for (const reference of findReferences(value)) {
+          if (reference.kind === "item" && !loops.has(node.id)) {
+            error(node.id, field, `{{ ${reference.expression} }}: item and index exist only in the nodes of a For each loop's body; connect this node from a For each's “each item” handle.`);
+          }
           if (reference.kind === "input" && !inputNames.has(reference.name)) {
             error(node.id, field, `{{ ${reference.expression} }}: the run has no input "${reference.name}"; ${expectedInputs(inputNames)}`);
           }

@@ -7,6 +7,7 @@ import { referenceOptions } from "@/lib/schema-form/references";
 import type { PermissionMode } from "@/lib/tools/permissions/guardrails";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import { TemplateInput } from "@/components/editor/inspector/template-input";
+import { fieldErrorOf } from "../field-errors";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
 import type { AgentNode, AgentProvider } from "./definition";
 
@@ -38,11 +39,7 @@ export function AgentPanel({ node, definition, tools, problems, onChange }: Node
       return edge.target === node.id && source?.kind === "tool" ? [source.label || toolTitles.get(source.tool) || source.tool] : [];
     });
   }, [definition, node.id, toolTitles]);
-  const errorOf = (field: string) =>
-    problems
-      .filter((problem) => problem.field === field)
-      .map((problem) => problem.message)
-      .join(" ") || undefined;
+  const errorOf = (field: string) => fieldErrorOf(problems, field);
   const ids = (field: string) => `inspector-${node.id}-${field}`;
   const describedBy = (field: string, help = true) => [help ? `${ids(field)}-help` : null, errorOf(field) ? `${ids(field)}-error` : null].filter(Boolean).join(" ") || undefined;
   const provider = PROVIDERS.find((each) => each.value === node.provider) ?? PROVIDERS[0]!;

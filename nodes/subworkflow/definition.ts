@@ -34,6 +34,7 @@ export const subWorkflowKind = {
   onePerWorkflow: false,
   handlesFailures: true,
   resumesInPlace: true,
+  waitingWords: "waiting for the run it called",
   createNode: (_item, { idFor, position }) => ({ id: idFor("subworkflow"), kind: "subworkflow", position, workflowId: "", version: PUBLISHED_VERSION, inputs: {} }),
   card: {
     content: (node) => ({

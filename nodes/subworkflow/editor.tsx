@@ -5,6 +5,7 @@ import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import { TemplateInput } from "@/components/editor/inspector/template-input";
+import { fieldErrorOf } from "../field-errors";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
 import { PUBLISHED_VERSION, type SubWorkflowNode } from "./definition";
 import { useCalledInputs, useWorkflowList, versionToRead } from "./use-called-workflow";
@@ -20,11 +21,7 @@ export function SubWorkflowPanel({ node, definition, tools, problems, onChange }
   const { workflows, error: listError } = useWorkflowList();
   const chosen = workflows?.find((each) => each.id === node.workflowId);
   const { fields, error: inputsError } = useCalledInputs(node.workflowId, versionToRead(node, chosen));
-  const errorOf = (field: string) =>
-    problems
-      .filter((problem) => problem.field === field)
-      .map((problem) => problem.message)
-      .join(" ") || undefined;
+  const errorOf = (field: string) => fieldErrorOf(problems, field);
   const ids = (field: string) => `inspector-${node.id}-${field.replace(/\./g, "-")}`;
 
   const chooseWorkflow = (workflowId: string) => {

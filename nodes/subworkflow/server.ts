@@ -1,7 +1,8 @@
-import { ChildRunRefused, type ChildRunOutcome, type ChildRunStarted } from "@/lib/workflow/child-runs";
+import { ChildRunRefused, type ChildRunStarted } from "@/lib/workflow/child-runs";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
-import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "@/lib/workflow/step-errors";
+import { RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
 import { asText, resolveTemplates } from "@/lib/workflow/templates";
+import { waitForChildRun } from "../child-run-wait";
 import type { NodeExecutionContext, NodeKindServer, NodeValidationContext, StepResult } from "../node-kind-server";
 import { PUBLISHED_VERSION, type SubWorkflowNode } from "./definition";
 import { findCallCycle } from "./call-cycles";
@@ -77,7 +78,7 @@ async function runSubWorkflowNode(node: SubWorkflowNode, context: NodeExecutionC
   let child: ChildRunStarted;
   try {
     child = await context.childRuns.start({
-      parent: { runId: context.runId, workflowId: context.workflowId, nodeId: node.id, attempt: context.attempt },
+      parent: { runId: context.runId, workflowId: context.workflowId, nodeId: node.id, attempt: context.attempt, permissions: { mode: context.mode, guardrails: context.guardrails } },
       workflowId: node.workflowId,
       version: node.version,
       inputs,
@@ -90,7 +91,7 @@ async function runSubWorkflowNode(node: SubWorkflowNode, context: NodeExecutionC
   if (child.created) {
     await context.emit("child-run-started", { runId: child.runId, workflowId: child.workflowId, workflowName: child.workflowName, version: child.version });
   }
-  const outcome = await waitOrStop(context, child.runId);
+  const outcome = await waitForChildRun(context, child.runId);
   if (outcome.status === "succeeded") {
     const output = outcome.output;
     return { output: { content: asText(output), ...(typeof output === "string" || output === null || output === undefined ? {} : { data: output }) }, input: recorded };
@@ -100,27 +101,4 @@ async function runSubWorkflowNode(node: SubWorkflowNode, context: NodeExecutionC
     throw new StepFailure(`The run of “${child.workflowName}” it called was cancelled.`, recorded, { kind: "cancelled" });
   }
   throw new StepFailure(`“${child.workflowName}” failed: ${outcome.error}`, recorded, { kind: outcome.errorKind ?? "failed" });
-}
-
-/** The child's outcome; a time limit that passes first stops the child too (this attempt has given up on it). */
-async function waitOrStop(context: NodeExecutionContext, childRunId: string): Promise<ChildRunOutcome> {
-  const signal = context.signal;
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    // Cancelled, past its time limit, or let go by this process (the engine then records nothing of it).
-    onAbort = () => reject(context.cancelled() ? new RunCancelled() : signal.reason instanceof StepTimedOut ? signal.reason : new ParkedRun());
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  aborted.catch(() => undefined);
-  try {
-    return await Promise.race([context.waitForChildRun(childRunId), aborted]);
-  } catch (error) {
-    if (signal.reason instanceof StepTimedOut && !context.cancelled()) {
-      await context.childRuns?.cancel(childRunId, null).catch((cancelError: unknown) => context.log(`Could not cancel run ${childRunId} past its step's time limit`, cancelError));
-    }
-    throw error;
-  } finally {
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
 }

@@ -59,6 +59,29 @@ async function calledApproval(parentRunId: string): Promise<Json> {
 }
 
 describe("a Sub-workflow step", () => {
+  it("runs the called workflow under the caller's stricter mode: a child saved in bypass asks for its shell command in the inbox, naming both workflows", async () => {
+    const root = workFolder();
+    const child = await api.createWorkflow({ ...childWorkflow("Trusted greeter", root), mode: "bypass", guardrails: { localNetworkPolicy: "open" } });
+    await api.expect(200, "POST", `/api/workflows/${child.id}/publish`, {});
+    const parent = await api.createWorkflow({ ...parentWorkflow("Careful welcome", child.id, { who: "Lin" }), guardrails: { localNetworkPolicy: "denied" } });
+    const run = await api.startRun(parent.id, {});
+
+    // Saved in bypass its command would run at once; called from a run in default mode, it waits for a person.
+    const approval = await calledApproval(run.id);
+    expect(approval).toMatchObject({ kind: "shell", workflowName: "Trusted greeter", nodeLabel: "Greet", calledBy: { runId: run.id, workflowName: "Careful welcome", nodeLabel: "Call the greeter" } });
+    const called = await api.getRun(approval.runId);
+    expect(called.permissions).toMatchObject({ mode: "default", guardrails: { localNetworkPolicy: "denied" } });
+    expect(called.definition.mode).toBe("bypass");
+    expect(called.sourceRun).toMatchObject({ id: run.id, kind: "sub-workflow" });
+    // The caller runs under its own: nothing is recorded on it.
+    expect((await api.getRun(run.id)).permissions).toBeNull();
+
+    await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
+    const finished = await api.waitForRun(run.id, ["succeeded", "failed", "cancelled"], 30_000);
+    expect(finished.status, finished.error).toBe("succeeded");
+    expect(finished.output).toMatch(/^Lin \/ child-ran\s*$/);
+  });
+
   it("waits for the called run's approval (named by both workflows), then gives back its output; the runs link each other", async () => {
     const root = workFolder();
     const child = await api.createWorkflow(childWorkflow("Greeter", root));

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { NO_SECRETS, Tool, ToolResult, type PermissionRequest, type ToolPool } from "@/lib/tools";
+import type { StudioDatabase } from "@/lib/persistence";
+import { PrismaRunStore } from "@/lib/persistence/run-store";
+import type { RunEventBus } from "@/lib/workflow/event-bus";
+import { RunEngine, type RunEngineOptions } from "@/lib/workflow/run-engine";
+import { LocalRunDriver } from "../run-driver";
+import { studioChildRuns } from "../sub-workflows";
+
+// For engine tests of steps that start runs of their own (Sub-workflow, For each), on a real database.
+
+/** Sends after asking (a POST): what it sent is its result. */
+export class SendTool extends Tool<{ label: string }> {
+  name = "send";
+  title = "Send";
+  description = "Sends the label.";
+  capabilities = ["web.request"] as const;
+  inputModel = z.object({ label: z.string() });
+  readonly sent: string[] = [];
+  override isReadOnly(): boolean {
+    return false;
+  }
+  override async describeAction(args: { label: string }): Promise<PermissionRequest[]> {
+    const url = `https://example.com/${encodeURIComponent(args.label)}`;
+    return [{ kind: "network", method: "POST", url, reason: `Send ${args.label}.`, preview: { kind: "request", method: "POST", url, headers: [], body: args.label } }];
+  }
+  override async call(args: { label: string }): Promise<ToolResult> {
+    this.sent.push(args.label);
+    return ToolResult.ok(`sent ${args.label}`, { sent: args.label });
+  }
+}
+
+/** An engine over `database` with the studio's child runs, as a (re)started studio makes it; `store` to make it mortal. */
+export function childRunEngine(options: { database: StudioDatabase; bus: RunEventBus; pool: ToolPool; workRoot: string; store?: PrismaRunStore; engine?: Partial<RunEngineOptions> }): RunEngine {
+  const { database, bus, pool, workRoot } = options;
+  let driver: LocalRunDriver | null = null;
+  const childRuns = studioChildRuns({ database, runs: () => driver!, pool: () => pool, secrets: NO_SECRETS });
+  const engine = new RunEngine({ store: options.store ?? new PrismaRunStore(database), bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns, ...options.engine });
+  driver = new LocalRunDriver(engine, database);
+  return engine;
+}
+
+/** A store that dies when `kill()` is called, as a process does on SIGKILL: from then on it writes nothing, and never answers. */
+export function mortalStore(database: StudioDatabase): { store: PrismaRunStore; kill: () => void } {
+  const store = new PrismaRunStore(database);
+  let dead = false;
+  const mortal = Object.assign(Object.create(store) as PrismaRunStore, {
+    commit: (runId: string, commit: Parameters<PrismaRunStore["commit"]>[1]) => (dead ? new Promise<never>(() => {}) : store.commit(runId, commit)),
+  });
+  return { store: mortal, kill: () => (dead = true) };
+}
