@@ -48,7 +48,8 @@ test("build a for-each over a list and watch per-item progress", async ({ page, 
   await page.getByTestId("node-card-Each note").click();
   const inspector = page.getByRole("region", { name: "Inspector: Each note" });
   await expect(inspector.getByText(/Choose the list to go through/)).toBeVisible();
-  await inspector.getByRole("textbox", { name: "List", exact: true }).fill("{{ nodes.list.data.entries }}");
+  // A template field: a combobox that offers completions after {{ (e2e/field-mapping.spec.ts).
+  await inspector.getByRole("combobox", { name: "List", exact: true }).fill("{{ nodes.list.data.entries }}");
   await inspector.getByRole("spinbutton", { name: "Items at a time" }).fill("2");
   await expect(page.getByText("Ready to run")).toBeVisible();
   await snap(page, testInfo, "editor: a For each over the listed notes");
