@@ -73,6 +73,9 @@ test("build a for-each over a list and watch per-item progress", async ({ page, 
   await page.getByLabel("Show node").selectOption("loop");
   const items = page.getByTestId("loop-items");
   await expect(items.getByRole("link")).toHaveCount(2);
+  // Two of the list's three started: each says its place in the whole list, not among those started so far.
+  await expect(items.getByRole("link", { name: /^Item 1 of 3: run #/ })).toBeVisible();
+  await expect(items.getByRole("link", { name: /^Item 2 of 3: run #/ })).toBeVisible();
   await expect(items.getByRole("listitem").filter({ hasText: "(running)" })).toHaveCount(2);
   await snap(page, testInfo, "run: the loop waits for two items");
   expect(await blockingViolations(page, "the run page with a For each waiting for its items")).toEqual([]);

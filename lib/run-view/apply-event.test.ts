@@ -204,16 +204,27 @@ describe("applyRunEvent", () => {
     });
     const stored = initialRunViewState(
       snapshot({
-        lastSeq: 2,
+        lastSeq: 4,
         steps: [step("in", "succeeded"), { ...step("write", "waiting"), attempt: 1 }],
         childRuns: [
           { id: "01ITEM0000A0", nodeId: "write", workflowName: "Parent", kind: "for-each", attempt: 1, item: 0, status: "succeeded" },
           { id: "01ITEM0000B1", nodeId: "write", workflowName: "Parent", kind: "for-each", attempt: 1, item: 1 },
         ],
       }),
-      [event("node-started", "write", { kind: "foreach", attempt: 1 }, 1), event("node-progress", "write", { message: "1 of 3 done" }, 2)],
+      [
+        event("node-started", "write", { kind: "foreach", attempt: 1 }, 1),
+        event("child-run-started", "write", { runId: "01ITEM0000A0", workflowId: "w1", workflowName: "Parent", version: 1, item: 0, count: 3 }, 2),
+        event("child-run-started", "write", { runId: "01ITEM0000B1", workflowId: "w1", workflowName: "Parent", version: 1, item: 1, count: 3 }, 3),
+        event("node-progress", "write", { message: "1 of 3 done" }, 4),
+      ],
     );
-    expect(stored.steps.write).toMatchObject({ status: "waiting", progress: "1 of 3 done", childRun: null, loopItems: { runs: [{ item: 0, status: "succeeded" }, { item: 1, status: "running" }] } });
+    // Two of three items started: the count is the list's (from the items' start events), not the runs so far.
+    expect(stored.steps.write).toMatchObject({
+      status: "waiting",
+      progress: "1 of 3 done",
+      childRun: null,
+      loopItems: { count: 3, runs: [{ item: 0, status: "succeeded" }, { item: 1, status: "running" }] },
+    });
   });
 
   it("keeps the timeline bounded on a long run", () => {

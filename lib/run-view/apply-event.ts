@@ -134,10 +134,13 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
   }
   // Only events the snapshot already reflects: later ones arrive through the stream.
   const known = history.filter((event) => event.seq <= run.lastSeq);
+  // How many items each For each step's latest start said its list holds: only its items' start events say so.
+  const loopCounts = new Map<string, number>();
   // A running step's last progress message, and an agent's text and calls, are only in the events.
   for (const event of known) {
     const step = event.nodeId ? steps[event.nodeId] : undefined;
     if (!step) continue;
+    if (event.type === "child-run-started" && event.payload.count !== undefined) loopCounts.set(event.nodeId!, event.payload.count);
     if (event.type === "node-started") {
       step.progress = null;
       delete step.agent;
@@ -162,7 +165,8 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
       if (child.attempt !== undefined && child.attempt !== step.attempt) continue;
       const status: LoopItemView["status"] = child.status === "succeeded" || child.status === "failed" || child.status === "cancelled" ? child.status : "running";
       const runs = [...(step.loopItems?.runs ?? []), { item: child.item ?? 0, runId: child.id, status }];
-      step.loopItems = { count: Math.max(step.loopItems?.count ?? 0, countOfLoop(step.input) ?? 0, runs.length), runs };
+      const count = loopCounts.get(child.nodeId) ?? countOfLoop(step.input) ?? 0;
+      step.loopItems = { count: Math.max(step.loopItems?.count ?? 0, count, runs.length), runs };
       continue;
     }
     step.childRun = { id: child.id, workflowName: child.workflowName };
