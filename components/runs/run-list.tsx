@@ -100,7 +100,8 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
               value={filters.trigger ?? ""}
               onChange={(event) => changeFilters({ ...filters, trigger: (event.target.value || null) as RunTriggerKind | null })}
             >
-              <option value="">Anything</option>
+              {/* Items of a For each loop are listed under their loop's step; "For each step" lists them here. */}
+              <option value="">Anything but loop items</option>
               {RUN_TRIGGER_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
                   {RUN_TRIGGER_LABELS[kind]}

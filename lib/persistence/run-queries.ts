@@ -396,7 +396,9 @@ export async function listRuns(filter: RunFilter = {}, database: StudioDatabase 
   const rows = await database.run.findMany({
     where: {
       ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.trigger ? { trigger: filter.trigger } : {}),
+      // A For each item's run is listed under its loop's step (the run page's item list), not among the runs: a loop
+      // over a thousand items would bury everything else. Asking for them by what started them lists them.
+      ...(filter.trigger ? { trigger: filter.trigger } : { trigger: { not: "for-each" } }),
       ...(filter.workflowId ? { workflowId: filter.workflowId } : {}),
       ...(filter.before ? { id: { lt: filter.before } } : {}),
     },

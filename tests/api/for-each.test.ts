@@ -89,6 +89,12 @@ describe("a For each step", () => {
     expect(item.loop).toMatchObject({ nodeId: "loop", index: 1, count: 3, item: { path: "b.txt" } });
     expect(item.sourceRun).toMatchObject({ id: run.id, kind: "for-each", nodeLabel: "Each file" });
     expect(item.definition.nodes.map((node: Json) => node.id)).toEqual(["show"]);
+
+    // The runs list shows the loop's run; its items are listed under its step, or here when asked for by what started them.
+    const listed = (await api.expect(200, "GET", `/api/runs?workflowId=${workflow.id}`)).runs as Json[];
+    expect(listed.map((each) => each.id)).toEqual([run.id]);
+    const items = (await api.expect(200, "GET", `/api/runs?workflowId=${workflow.id}&trigger=for-each`)).runs as Json[];
+    expect(items.map((each) => each.id).sort()).toEqual(finished.childRuns.map((child: Json) => child.id).sort());
   });
 
   it("refuses to start a run of a loop whose list points nowhere (422), naming the step's field", async () => {
