@@ -52,8 +52,14 @@ test("add a webhook trigger, copy its address, publish, curl it and watch the ru
   const triggers = page.getByRole("navigation", { name: "Node palette" }).getByRole("region", { name: "Triggers" });
   await triggers.getByRole("button", { name: /^Webhook/ }).dragTo(canvas, { targetPosition: { x: 160, y: 620 } });
   await expect(card(page, "Webhook")).toBeVisible();
-  await page.getByTitle("Output of Webhook", { exact: true }).dragTo(page.getByTitle("Input of Output", { exact: true }));
-  await expect(canvas.getByRole("group", { name: /^Connection from Webhook to Output$/ })).toBeAttached();
+  // A drag that starts while the dropped card still settles can miss the handle on a loaded machine: drag again then
+  // (the editor never makes the same connection twice).
+  const connection = canvas.getByRole("group", { name: /^Connection from Webhook to Output$/ });
+  await expect(async () => {
+    if ((await connection.count()) === 0) await page.getByTitle("Output of Webhook", { exact: true }).dragTo(page.getByTitle("Input of Output", { exact: true }));
+    await expect(connection).toBeAttached({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(connection).toHaveCount(1);
 
   // Who may call it: a token in a header, the stored secret.
   await card(page, "Webhook").click();
