@@ -73,6 +73,11 @@ export function handlesFailures(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { handlesFailures?: true }).handlesFailures === true;
 }
 
+/** Whether a step of `kind` is never retried as a whole (see NodeKindDefinition.neverRetried). */
+export function neverRetried(kind: NodeKind): boolean {
+  return (nodeKindDefinitions[kind] as { neverRetried?: true }).neverRetried === true;
+}
+
 /** Whether a step of `kind` picks up its own attempt when its run is driven again (see NodeKindDefinition.resumesInPlace). */
 export function resumesInPlace(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { resumesInPlace?: true }).resumesInPlace === true;

@@ -102,6 +102,13 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    */
   resumesInPlace?: true;
   /**
+   * A step of this kind is never retried as a whole, whatever its own or the
+   * workflow's retry settings: a new attempt would do again what the first
+   * did (a For each step would run every item again, those that succeeded
+   * and changed something among them). Retries belong to the steps inside it.
+   */
+  neverRetried?: true;
+  /**
    * What a waiting step of this kind says it waits for, when that is not a
    * person (a Sub-workflow step waits for the run it called: nobody is asked
    * anything, so its status must not say "waiting for you"). Absent: its steps

@@ -67,6 +67,8 @@ class HeldTool extends Tool<{ name: string }> {
     await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active -= 1;
     if (args.name === "bad") return ToolResult.error(`“${args.name}” is not a name.`, { kind: "invalid-input" });
+    // A failure that says trying again may help (retryable).
+    if (args.name === "down") return ToolResult.error("The name service is down.", { kind: "unavailable" });
     return ToolResult.ok(args.name.toUpperCase());
   }
 }
@@ -179,6 +181,33 @@ describe("a For each step", () => {
     expect(detail.steps.find((step) => step.nodeId === "loop")).toMatchObject({ status: "failed", errorKind: "invalid-input" });
     expect(held.started).toEqual(["ann", "bad"]);
     expect(detail.childRuns).toHaveLength(2);
+  });
+
+  it("is never retried as a whole, so no item that succeeded runs again: retries happen per item, on the steps inside the loop", async () => {
+    // Every node retries a retryable failure up to three times, the loop's own step and the body's alike.
+    const workflowId = await saved({
+      ...loopWorkflow("Names, retried", { concurrency: 1 }, [{ id: "shout", kind: "tool", tool: "held", arguments: { name: "{{ item.name }}" } }]),
+      execution: { retry: { maxAttempts: 3, initialDelayMs: 0 } },
+    });
+    held.started = [];
+    const runId = await start(workflowId, "ann,down,cat");
+    await releaseInBatches(runId, 1);
+    const detail = await finishedRun(runId);
+    expect(detail.status).toBe("failed");
+    expect(detail.error).toContain("Item 2 of 3 failed: ");
+    // "ann" once (a second attempt of the loop would have run it again), "down" three times in its own item's run.
+    expect(held.started).toEqual(["ann", "down", "down", "down"]);
+    expect(detail.steps.find((step) => step.nodeId === "loop")).toMatchObject({ status: "failed", attempt: 1, errorKind: "unavailable" });
+    expect(detail.childRuns.map((child) => [child.attempt, child.item, child.status])).toEqual([
+      [1, 0, "succeeded"],
+      [1, 1, "failed"],
+    ]);
+  });
+
+  it("refuses retries of its own on its field, saying where they belong", async () => {
+    const definition = loopWorkflow("Retried loop", { execution: { retry: { maxAttempts: 2 } } }, [{ id: "shout", kind: "tool", tool: "held", arguments: { name: "{{ item.name }}" } }]);
+    const result = await validateWorkflow(definition, { pool, secrets: NO_SECRETS, workflows: workflowLookup(temp.database, null) });
+    expect(result.problems).toContainEqual(expect.objectContaining({ nodeId: "loop", field: "execution.retry", severity: "error", message: expect.stringContaining("Set retries on the steps inside its loop") }));
   });
 
   it("an item's failure starts no error workflow of its own: the loop's run is the one whose failure does, once", async () => {

@@ -12,7 +12,7 @@ import {
   type StepErrorOutput,
 } from "@/lib/contracts/execution-settings";
 import { PERSON_TRIGGER, RUN_TRIGGER_LABELS, type RunTrigger } from "@/lib/contracts/run-trigger";
-import { executionOf, resumesInPlace, startsRunsOf } from "@/nodes/definitions";
+import { executionOf, neverRetried, resumesInPlace, startsRunsOf } from "@/nodes/definitions";
 import type { NodeExecutionContext, StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
 import type { AgentModelFactory } from "./agent/agent-model";
@@ -225,6 +225,8 @@ class ActiveRun {
     if (!policy) {
       const node = this.nodes.get(nodeId);
       policy = executionPolicyOf({ execution: node ? executionOf(node) : undefined }, this.definition);
+      // Retrying a For each step would run its items again, those that succeeded among them: one attempt, always.
+      if (node && neverRetried(node.kind)) policy = { ...policy, maxAttempts: 1 };
       this.policies.set(nodeId, policy);
     }
     return policy;

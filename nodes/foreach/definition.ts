@@ -40,6 +40,7 @@ export const forEachKind = {
   onePerWorkflow: false,
   handlesFailures: true,
   resumesInPlace: true,
+  neverRetried: true,
   waitingWords: "waiting for its items",
   createNode: (_item, { idFor, position }) => ({ id: idFor("foreach"), kind: "foreach", position, list: "", concurrency: 4, onItemFailure: "stop" }),
   card: {

@@ -46,6 +46,13 @@ async function checkForEachNode(node: ForEachNode, context: NodeValidationContex
       context.checkTemplates(list, "list");
     }
   }
+  if (node.execution?.retry) {
+    error(
+      node.id,
+      "execution.retry",
+      "A For each step is not retried as a whole: a second attempt would run every item again, those that succeeded among them. Set retries on the steps inside its loop instead; each item's run retries them.",
+    );
+  }
   const body = loopBodies(context.definition).get(node.id) ?? new Set<string>();
   if (body.size === 0) {
     error(node.id, "body", "Connect the nodes to run for each item from the card's “each item” handle.");
