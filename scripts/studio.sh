@@ -17,7 +17,7 @@ node_runtime_ensure_dependencies
 needs_build() {
   [ -f .next/BUILD_ID ] || return 0
   local newer
-  newer=$(find app components lib public prisma \
+  newer=$(find app components lib nodes public prisma \
     next.config.ts postcss.config.mjs tsconfig.json package.json package-lock.json proxy.ts instrumentation.ts \
     -newer .next/BUILD_ID -type f -print -quit 2>/dev/null || true)
   [ -n "$newer" ]
