@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo } from "react";
 import { SchemaForm } from "@/components/schema-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { api } from "@/lib/client/api";
+import { useOtherWorkflows, WorkflowOptions } from "./other-workflows";
 import { ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
 import { ERROR_WORKFLOW_INPUTS } from "@/lib/contracts/run-trigger";
 import { storedExecution, workflowExecutionFormSchema } from "@/lib/editor/execution-form";
@@ -169,24 +169,8 @@ interface ErrorWorkflowPickerProps {
 
 /** Chooses the workflow that runs when a run of this one fails: any other saved workflow, or none. */
 function ErrorWorkflowPicker({ id, workflowId, value, error, onChange }: ErrorWorkflowPickerProps) {
-  const [workflows, setWorkflows] = useState<{ id: string; name: string }[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    api<{ workflows: { id: string; name: string }[] }>("/api/workflows")
-      .then(({ workflows: listed }) => {
-        if (!cancelled) setWorkflows(listed.filter((each) => each.id !== workflowId));
-      })
-      .catch(() => {
-        if (!cancelled) setLoadError("The list of workflows could not be loaded.");
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [workflowId]);
+  const { workflows, error: loadError } = useOtherWorkflows(workflowId);
   const help = `Runs when a run of this workflow fails (not for failures a step continues from or whose error path is taken). It is given the inputs ${ERROR_WORKFLOW_INPUTS.join(", ")}: add Run inputs of those names to it to read them, e.g. {{ inputs.error }}.`;
-  // A chosen workflow not in the list (deleted, or not loaded yet) stays shown, so the choice is never lost silently.
-  const known = workflows?.some((each) => each.id === value) ?? false;
   return (
     <Field id={id} label="Error workflow" help={help} error={error ?? loadError ?? undefined}>
       <select
@@ -196,12 +180,7 @@ function ErrorWorkflowPicker({ id, workflowId, value, error, onChange }: ErrorWo
         onChange={(event) => onChange(event.target.value === "" ? undefined : event.target.value)}
       >
         <option value="">None</option>
-        {value !== undefined && !known ? <option value={value}>{workflows === null ? "Loading…" : `A workflow no longer here (${value})`}</option> : null}
-        {(workflows ?? []).map((each) => (
-          <option key={each.id} value={each.id}>
-            {each.name}
-          </option>
-        ))}
+        <WorkflowOptions chosen={value ?? ""} workflows={workflows} />
       </select>
     </Field>
   );

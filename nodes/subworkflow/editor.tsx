@@ -5,6 +5,7 @@ import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import { TemplateInput } from "@/components/editor/inspector/template-input";
+import { WorkflowOptions } from "@/components/editor/other-workflows";
 import { fieldErrorOf } from "../field-errors";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
 import { PUBLISHED_VERSION, type SubWorkflowNode } from "./definition";
@@ -55,12 +56,7 @@ export function SubWorkflowPanel({ node, definition, tools, problems, onChange }
             onChange={(event) => chooseWorkflow(event.target.value)}
           >
             <option value="">Choose a workflow…</option>
-            {node.workflowId !== "" && !chosen ? <option value={node.workflowId}>{workflows === null ? "Loading…" : `A workflow no longer here (${node.workflowId})`}</option> : null}
-            {(workflows ?? []).map((each) => (
-              <option key={each.id} value={each.id}>
-                {each.name}
-              </option>
-            ))}
+            <WorkflowOptions chosen={node.workflowId} workflows={workflows} />
           </select>
         </Field>
         <Field id={ids("version")} label="Version" help={versionHelp} error={errorOf("version")}>

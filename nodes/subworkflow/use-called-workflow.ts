@@ -3,37 +3,17 @@
 import { useParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { api } from "@/lib/client/api";
+import { useOtherWorkflows, type WorkflowChoice } from "@/components/editor/other-workflows";
 import type { InputField, WorkflowDefinition } from "@/lib/workflow/definition";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { PUBLISHED_VERSION, type SubWorkflowNode } from "./definition";
 
 /** A saved workflow as the picker lists it. */
-export interface CallableWorkflowSummary {
-  id: string;
-  name: string;
-  latestVersion: number;
-  publishedVersion: number | null;
-}
+export type CallableWorkflowSummary = WorkflowChoice;
 
-/**
- * The saved workflows a Sub-workflow step may call (null while loading), or
- * why they could not be listed: every other workflow (the one being edited,
- * `/workflows/<id>`, cannot call itself).
- */
+/** The saved workflows a Sub-workflow step may call: every other workflow (the one being edited, `/workflows/<id>`, cannot call itself). */
 export function useWorkflowList(): { workflows: CallableWorkflowSummary[] | null; error: string | null } {
-  const selfId = useParams<{ id?: string }>()?.id ?? null;
-  const [workflows, setWorkflows] = useState<CallableWorkflowSummary[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    api<{ workflows: CallableWorkflowSummary[] }>("/api/workflows", { signal: controller.signal })
-      .then(({ workflows: listed }) => setWorkflows(listed.filter((each) => each.id !== selfId)))
-      .catch(() => {
-        if (!controller.signal.aborted) setError("The list of workflows could not be loaded.");
-      });
-    return () => controller.abort();
-  }, [selfId]);
-  return { workflows, error };
+  return useOtherWorkflows(useParams<{ id?: string }>()?.id ?? null);
 }
 
 /** The version a run would call now: the pinned one, else the published one, else the newest (as runs fall back). */

@@ -3,6 +3,7 @@ import net from "node:net";
 import type { Duplex } from "node:stream";
 import type { ToolContext } from "../tool-context";
 import { pageRequestReach } from "./local-reach";
+import { hostOf } from "./outbound";
 
 /**
  * A forward proxy on loopback that a browser is made to send every request
@@ -159,7 +160,7 @@ export async function startGuardedProxy(ctx: ToolContext, checked: ReadonlyMap<s
 type Decision = { addresses: readonly string[] } | { blocked: string } | { unresolved: string };
 
 async function decideFor(origin: URL, ctx: ToolContext, checked: ReadonlyMap<string, readonly string[]>): Promise<Decision> {
-  const already = checked.get(origin.hostname.replace(/^\[|\]$/g, "").toLowerCase());
+  const already = checked.get(hostOf(origin).toLowerCase());
   if (already) return { addresses: already };
   const reach = await pageRequestReach(origin, ctx);
   if ("unresolved" in reach) return reach;
