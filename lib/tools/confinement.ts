@@ -1,6 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
+// The C library's realpath: the same answer as Node's JavaScript one (which lstats each segment from JavaScript), at
+// half the cost; it runs for the root and every path input of every call.
+const realpathOf = realpathSync.native;
+
 /** Why a path was refused; the message names the input and says what to give instead. */
 export class PathConfinementError extends Error {
   readonly marker = "neurosurfer.path-confinement";
@@ -26,7 +30,7 @@ export function resolveRoot(root: unknown, settingName: string): string {
   }
   let real: string;
   try {
-    real = realpathSync(root);
+    real = realpathOf(root);
   } catch {
     throw new PathConfinementError(`settings.${settingName}: the folder "${root}" does not exist. Create it or choose another.`);
   }
@@ -115,7 +119,7 @@ function realpathOfDeepestExisting(candidate: string, depth = 0): string {
   let current = candidate;
   for (;;) {
     try {
-      const real = realpathSync(current);
+      const real = realpathOf(current);
       return missing.length === 0 ? real : path.join(real, ...missing.reverse());
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -108,6 +108,24 @@ describe("list_dir", () => {
     expect(result.content).toContain(`150 more entries left out after the first ${MAX_LIST_ENTRIES}`);
   });
 
+  it("lets the event loop turn while it walks a large tree (its file system calls are synchronous)", async () => {
+    const files: Record<string, string> = {};
+    // Many small folders: yielding per folder would not be enough, the walk counts entries across them.
+    for (let folder = 0; folder < 300; folder++) for (let file = 0; file < 3; file++) files[`tree/d${folder}/f${file}.txt`] = "x";
+    const { tool, ctx } = setup(files);
+    const nextTurn = new Promise<void>((resolve) => setImmediate(resolve));
+    const result = tool.run({ path: "tree", recursive: true }, ctx);
+    let finishedFirst = false;
+    void result.then(() => (finishedFirst = true));
+    await nextTurn;
+    const stillWalking = !finishedFirst;
+    const listing = await result;
+    expect(listing.isError).toBe(false);
+    expect(paths(listing.data)).toHaveLength(MAX_LIST_ENTRIES);
+    // A walk that never yielded would have finished before the next turn of the loop.
+    expect(stillWalking).toBe(true);
+  });
+
   it("says an empty folder is empty", async () => {
     const { root, tool, ctx } = setup();
     mkdirSync(path.join(root, "empty"));
