@@ -295,8 +295,18 @@ export class RunEngine {
   async start(runId: string, created?: CreatedRun): Promise<void> {
     const run = created ? await this.activateCreated(runId, created) : await this.activate(runId);
     if (!run) return;
-    await this.emit(run, startEvents(run, { withTrigger: true }), { status: "running" });
+    const announced = this.emit(run, startEvents(run, { withTrigger: true }), { status: "running" });
+    // A plan is put to a person before anything runs: its approval is stored once the run is announced.
+    if (run.definition.mode === "plan") {
+      await announced;
+      void this.begin(run);
+      return;
+    }
+    // Otherwise the run begins at once, so its first step's start joins the announcement's transaction (one commit
+    // less per run). The run's writer keeps the order, and publishes nothing before it is stored; if the announcement
+    // fails, so does every write after it, and the run stops as crashed.
     void this.begin(run);
+    await announced;
   }
 
   /**
