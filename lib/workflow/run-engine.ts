@@ -296,15 +296,11 @@ export class RunEngine {
     const run = created ? await this.activateCreated(runId, created) : await this.activate(runId);
     if (!run) return;
     const announced = this.emit(run, startEvents(run, { withTrigger: true }), { status: "running" });
-    // A plan is put to a person before anything runs: its approval is stored once the run is announced.
-    if (run.definition.mode === "plan") {
-      await announced;
-      void this.begin(run);
-      return;
-    }
-    // Otherwise the run begins at once, so its first step's start joins the announcement's transaction (one commit
-    // less per run). The run's writer keeps the order, and publishes nothing before it is stored; if the announcement
-    // fails, so does every write after it, and the run stops as crashed.
+    // The run begins without waiting for its announcement to be stored, so its first step's start joins the same
+    // transaction (one commit less per run): the run's writer keeps the order and publishes nothing before it is
+    // stored, and if the announcement fails, so does every write after it and the run stops as crashed. A plan is
+    // the exception: its approval is stored outside the writer, so only once the run is announced.
+    if (run.definition.mode === "plan") await announced;
     void this.begin(run);
     await announced;
   }
