@@ -61,6 +61,13 @@ const server = http.createServer((request, response) => {
     response.end("Something went wrong on the server; the details are in its log.");
   });
 });
+// Idle keep-alive connections stay open for 65 s, not Node's 5 s. A client that reuses a pooled connection just as
+// the server closes it gets ECONNRESET, and clients whose pools never expire sockets themselves (Node's http.Agent
+// without a timeout, as Playwright's request context uses) only stay clear of that race when the server waits
+// longer than they ever sit idle between requests. Browsers retry such a request; scripts do not.
+server.keepAliveTimeout = 65_000;
+// Node expects the header timeout above the keep-alive one (a slow request's headers still get a minute).
+server.headersTimeout = 66_000;
 server.on("error", (error) => fail(error.code === "EADDRINUSE" ? `port ${port} on ${host} is in use; set PORT to another.` : error.message));
 server.listen(port, bare, () => say(`listening on http://${bare.includes(":") ? `[${bare}]` : bare}:${port}`));
 

@@ -133,6 +133,14 @@ describe("with STUDIO_PASSWORD set", () => {
 });
 
 describe("network exposure", () => {
+  it("keeps an idle connection open for a minute, so a pooled client never sends into a socket the server is closing", async () => {
+    // Node's default is 5 s: a script pausing about that long between two requests on a pooled socket met ECONNRESET.
+    const response = await rawRequest(`${server.url}/login`, { headers: { connection: "keep-alive" } });
+    expect(response.status).toBe(200);
+    const seconds = Number(/timeout=(\d+)/.exec(String(response.headers["keep-alive"]))?.[1]);
+    expect(seconds).toBeGreaterThanOrEqual(60);
+  });
+
   it("listens on 127.0.0.1 only, as the start script says", async () => {
     expect((await fetch(`${server.url}/login`)).status).toBe(200);
     const external = Object.values(os.networkInterfaces())
