@@ -45,16 +45,17 @@ const app = next({ dev: false, dir: root, hostname: bare, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-// Webhook deliveries skip Next's routing: the studio registers its handler here when it boots (lib/server/hooks/transport.ts);
-// until then, app/hooks and app/hooks-test serve them through Next.
-const hooksHandler = () => globalThis[Symbol.for("neurosurfer.hooks")];
+// Webhook deliveries, and starting a run and following its events, skip Next's routing: the studio registers their
+// handler here when it boots (lib/server/direct/dispatch.ts; it answers null for every other request). Until then, and
+// for everything else, Next serves them (app/hooks, app/hooks-test, app/api).
+const directRoutes = () => globalThis[Symbol.for("neurosurfer.direct-routes")];
 
 const server = http.createServer((request, response) => {
   const address = (request.socket.remoteAddress ?? "").replace(/^::ffff:/, "");
   request.headers["x-forwarded-for"] = address;
   delete request.headers["x-forwarded-host"];
-  const hooks = request.url?.startsWith("/hooks/") || request.url?.startsWith("/hooks-test/") ? hooksHandler() : undefined;
-  const served = typeof hooks === "function" ? hooks(request, response) : handle(request, response);
+  const direct = directRoutes();
+  const served = (typeof direct === "function" ? direct(request, response) : null) ?? handle(request, response);
   served.catch((error) => {
     console.error("[studio] unexpected error while serving a request", error);
     if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });

@@ -13,7 +13,7 @@ import { errorWorkflowStarter } from "./error-workflows";
 import { studioChildRuns } from "./sub-workflows";
 import { mayStart } from "./mcp-servers";
 import { sweepOldDeliveries } from "./hooks/delivery-sweep";
-import { HOOKS_HANDLER_KEY, serveHook } from "./hooks/transport";
+import { DIRECT_ROUTES_KEY, serveDirect } from "./direct/dispatch";
 import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
 import { RunQueue } from "./queue/run-queue";
@@ -103,8 +103,8 @@ async function boot(role: StudioRole): Promise<Studio> {
   await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
   const log = (message: string, error?: unknown) => console.error(`[studio] ${message}`, error ?? "");
   if (role !== "worker") await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
-  // scripts/serve.mjs hands webhook deliveries straight to this process's handler, past Next's routing.
-  if (role !== "worker") (globalThis as { [HOOKS_HANDLER_KEY]?: typeof serveHook })[HOOKS_HANDLER_KEY] = serveHook;
+  // scripts/serve.mjs hands webhook deliveries and a run's start and events straight to this process, past Next's routing.
+  if (role !== "worker") (globalThis as { [DIRECT_ROUTES_KEY]?: typeof serveDirect })[DIRECT_ROUTES_KEY] = serveDirect;
   if (role !== "worker") sweepOldDeliveries(database, log);
   // An error workflow's run is started like any other, by this process's way of starting runs (made below, once the engine is).
   let startRuns: RunDriver | null = null;

@@ -113,6 +113,21 @@ describe("GET /api/runs/{id}/events", () => {
     for (const received of viewers) expect(received).toEqual(range(1, finished.lastSeq));
   });
 
+  it("carries the door's security headers, like every route Next serves, though scripts/serve.mjs answers it past Next", async () => {
+    const { id } = await api.createWorkflow(shellChainWorkflow(workFolder(), ["true"], "Headers"));
+    const viaNext = await api.get(`/api/workflows/${id}`);
+    const started = await api.request("POST", `/api/workflows/${id}/runs`, { inputs: {} });
+    expect(started.status).toBe(201);
+    const stream = await connectEventStream(streamUrl((started.body as { run: { id: string } }).run.id), api.credential);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    for (const name of ["content-security-policy", "x-frame-options", "x-content-type-options", "referrer-policy", "cross-origin-opener-policy"]) {
+      expect(viaNext.headers.get(name), name).toBeTruthy();
+      expect(started.headers.get(name), name).toBe(viaNext.headers.get(name));
+      expect(stream.headers.get(name), name).toBe(viaNext.headers.get(name));
+    }
+    expect(runEventsOf(await stream.rest()).at(-1)!.type).toBe("run-succeeded");
+  });
+
   it("answers 404 for an unknown run, and treats a garbage Last-Event-ID as the start", async () => {
     const missing = await connectEventStream(streamUrl("01NOSUCHRUN"), api.credential);
     expect(missing.status).toBe(404);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBodyBytes } from "../http";
+import { readNodeBody } from "../direct/node-bridge";
 import { startStudio } from "../studio";
 import { deliver } from "./deliver";
 import type { HookReply, HookRequest } from "./request";
@@ -7,13 +8,11 @@ import { HOOK_PREFIXES, type HookAddress } from "@/nodes/webhook/definition";
 
 /**
  * The two ways a delivery reaches `deliver`: straight from Node's HTTP server
- * (scripts/serve.mjs hands every /hooks/ and /hooks-test/ request to `serveHook`, past Next's
- * routing: the path senders load is as short as it can be), and through the
- * app/hooks route under `next dev`, where there is no serve.mjs.
+ * (scripts/serve.mjs hands every /hooks/ and /hooks-test/ request to `serveHook`
+ * through ../direct/dispatch.ts, past Next's routing: the path senders load is
+ * as short as it can be), and through the app/hooks route under `next dev`,
+ * where there is no serve.mjs.
  */
-
-/** Where serve.mjs finds `serveHook` (set at boot by a process that serves). */
-export const HOOKS_HANDLER_KEY = Symbol.for("neurosurfer.hooks");
 
 /**
  * Which address `pathname` is (live /hooks/ or test /hooks-test/) and what
@@ -47,9 +46,9 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
       query: url.searchParams,
       headers,
       readBody: (limit) =>
-        readNodeBody(request, limit).then((body) => {
-          tooLarge = body === "too-large";
-          return body;
+        readNodeBody(request, limit).then(({ bytes, complete }) => {
+          tooLarge = !complete;
+          return complete ? bytes : "too-large";
         }),
     };
     reply = await deliver(await startStudio(), hookRequest, address);
@@ -61,26 +60,6 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
   response.writeHead(reply.status, { ...reply.headers, ...(unread ? { connection: "close" } : {}), "content-length": Buffer.byteLength(reply.body) });
   response.end(reply.body);
   if (unread) response.on("finish", () => request.destroy());
-}
-
-function readNodeBody(request: IncomingMessage, limit: number): Promise<Uint8Array | "too-large"> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.off("data", onData);
-        request.pause();
-        resolve("too-large");
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    request.once("error", reject);
-  });
 }
 
 /** The same for a Web request (the app/hooks route). */

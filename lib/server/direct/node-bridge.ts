@@ -1,0 +1,94 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { securityHeaders } from "../access/security-headers";
+
+/**
+ * Node's request and response to the Web `Request` and `Response` a route
+ * handler takes and gives, for the routes served past Next's routing
+ * (./dispatch.ts). The handler is the very function Next calls for the same
+ * route; only the transport differs, so what a client sees must not: the
+ * same status, headers, body and streaming, with the security headers the
+ * door (proxy.ts) adds to every answer.
+ */
+
+/**
+ * A Web request for `request`, its body read already (`body`, at most what the
+ * handler's own limit lets through plus one byte, so the handler still refuses
+ * an oversized one). `signal` aborts when the client goes away.
+ */
+export function webRequestOf(request: IncomingMessage, body: Uint8Array | null, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else headers.set(name, value);
+  }
+  // The Host header was checked to be a plain host[:port] by the caller; the handler reads the address's scheme and host.
+  return new Request(`http://${request.headers.host}${request.url}`, {
+    method: request.method,
+    headers,
+    signal,
+    ...(body ? { body, duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+/** Reads the body of `request`: all of it (`complete`), or, once it passes `limit`, the first `limit` + 1 bytes, the rest left unread. */
+export function readNodeBody(request: IncomingMessage, limit: number): Promise<{ bytes: Buffer; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      chunks.push(chunk);
+      if (size > limit) {
+        request.off("data", onData);
+        request.pause();
+        resolve({ bytes: Buffer.concat(chunks).subarray(0, limit + 1), complete: false });
+      }
+    };
+    request.on("data", onData);
+    request.once("end", () => resolve({ bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), complete: true }));
+    request.once("error", reject);
+  });
+}
+
+/**
+ * Sends `answer` on `response`: a body that is a stream (an event stream) is
+ * written chunk by chunk as it comes, anything else in one write with its
+ * length. `closeAfter`: the request's body was not read to its end, so the
+ * connection closes after the answer instead of being reused.
+ */
+export async function sendWebResponse(answer: Response, response: ServerResponse, closeAfter = false): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  answer.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  Object.assign(headers, securityHeaders());
+  if (closeAfter) headers.connection = "close";
+  const streaming = (answer.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  if (!answer.body || !streaming) {
+    const bytes = answer.body ? Buffer.from(await answer.arrayBuffer()) : Buffer.alloc(0);
+    headers["content-length"] = String(bytes.length);
+    response.writeHead(answer.status, headers);
+    response.end(bytes);
+    return;
+  }
+  response.writeHead(answer.status, headers);
+  // Headers go out at once: a client waiting on an event stream learns it is open before the first event.
+  response.flushHeaders();
+  const reader = answer.body.getReader();
+  // The client went away: stop reading, which ends the stream (and its subscription) on the handler's side.
+  const stop = () => void reader.cancel().catch(() => undefined);
+  response.once("close", stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || response.destroyed) break;
+      if (!response.write(value)) await new Promise<void>((resolve) => response.once("drain", resolve).once("close", resolve));
+    }
+  } finally {
+    response.off("close", stop);
+    response.end();
+  }
+}
