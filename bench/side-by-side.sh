@@ -24,6 +24,10 @@ n8n_minimal=$(sed -E 's/.*minimal=([0-9.]+).*/\1/' <<<"$n8n_line")
 n8n_ten=$(sed -E 's/.*ten_set=([0-9.]+).*/\1/' <<<"$n8n_line")
 
 echo "==> the studio (${RUNS} × ${DURATION} s, 10 clients)"
+# The studio runs on the project's Node (24; brought from the npm registry when this machine's is older), n8n above on
+# the machine's own, as its anchor was installed and measured.
+# shellcheck source=scripts/node-runtime.sh
+source scripts/node-runtime.sh
 minimal=()
 ten=()
 for _ in $(seq "$RUNS"); do
