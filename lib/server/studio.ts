@@ -156,7 +156,10 @@ async function boot(role: StudioRole): Promise<Studio> {
         .catch((error: unknown) => log(`could not cancel run ${runId}`, error));
     },
     testListenChanged: (listenId) => testListens.publish(listenId, undefined),
+    // A process that only serves has no slots: nothing to wake.
+    jobSent: () => queue.wakeOne(),
     reconnected: () => {
+      queue.wakeAll();
       relay.caughtUp(async (runId) => (await database.run.findUnique({ where: { id: runId }, select: { lastSeq: true } }))?.lastSeq ?? null);
       // A test listen may have changed while the connection was down: each stream reads its row again.
       for (const listenId of testListens.keys()) testListens.publish(listenId, undefined);

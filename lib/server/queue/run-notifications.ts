@@ -1,11 +1,13 @@
 import pg from "pg";
 import { CANCELS_CHANNEL, DECISIONS_CHANNEL, RUN_EVENTS_CHANNEL } from "@/lib/persistence/run-store";
 import { WEBHOOK_TESTS_CHANNEL } from "@/lib/persistence/webhook-test-listens";
+import { JOBS_CHANNEL } from "./run-queue";
 
 /**
  * What other processes said over the database (LISTEN/NOTIFY; ids only, the
  * rows are read from their tables): a run's events were stored, a decision was
- * recorded, someone asked to cancel a run, a webhook test listen changed. One connection per process, kept
+ * recorded, someone asked to cancel a run, a webhook test listen changed, a
+ * run's job was sent. One connection per process, kept
  * open for as long as it runs and opened again when it breaks; after a
  * reconnect `reconnected` is called so what was missed meanwhile is read.
  */
@@ -14,6 +16,8 @@ export interface RunNotificationHandlers {
   decided(approvalId: string): void;
   cancelRequested(runId: string): void;
   testListenChanged(listenId: string): void;
+  /** A job that drives a run was sent (and committed): a process that works on runs wakes one of its slots. */
+  jobSent(runId: string): void;
   reconnected(): void;
   log(message: string, error?: unknown): void;
 }
@@ -36,6 +40,7 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
     } else if (message.channel === DECISIONS_CHANNEL) handlers.decided(payload);
     else if (message.channel === CANCELS_CHANNEL) handlers.cancelRequested(payload);
     else if (message.channel === WEBHOOK_TESTS_CHANNEL) handlers.testListenChanged(payload);
+    else if (message.channel === JOBS_CHANNEL) handlers.jobSent(payload);
   };
 
   const connect = async (): Promise<void> => {
@@ -47,7 +52,7 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
       if (!closed) scheduleReconnect();
     });
     await next.connect();
-    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}; LISTEN ${WEBHOOK_TESTS_CHANNEL}`);
+    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}; LISTEN ${WEBHOOK_TESTS_CHANNEL}; LISTEN ${JOBS_CHANNEL}`);
     client = next;
     delayMs = 100;
   };

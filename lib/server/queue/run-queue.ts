@@ -13,6 +13,16 @@ import { fromPrisma, PgBoss } from "pg-boss";
  * always has one. A worker that dies stops its heartbeat; after
  * HEARTBEAT_SECONDS the job is retried on another worker, which resumes the
  * run from what is stored.
+ *
+ * Waking workers is the studio's, not pg-boss's: pg-boss's own LISTEN wakes
+ * every idle worker of every process for each job sent, and all of them race
+ * to fetch the one job (with 4 processes of 8 slots, some 30 fetches a job:
+ * one-step runs got slower with every worker added). Instead each send
+ * notifies JOBS_CHANNEL in its transaction, every working process hears it
+ * (lib/server/queue/run-notifications.ts) and wakes one idle slot of its own
+ * (`wakeOne`), and a slot that finishes a job fetches again at once. Polling
+ * is the backstop for what no notification announces: a job that waited behind
+ * its run's active one, a retry coming due, a dead worker's job.
  */
 export const RUN_QUEUE = "studio-runs";
 const SCHEMA = "pgboss";
@@ -21,6 +31,12 @@ export const HEARTBEAT_SECONDS = 10;
 const SUPERVISE_SECONDS = 5;
 /** pg-boss's maximum; a run driven this long in one go is handed to another drive (a replay that skips finished steps). */
 const EXPIRE_SECONDS = 24 * 60 * 60;
+
+/** The channel a job's send notifies in its transaction: payload the run's id. */
+export const JOBS_CHANNEL = "studio_run_jobs";
+/** How often the first slot of a process looks for jobs nobody announced; the others only when woken. */
+const BACKSTOP_POLL_SECONDS = 1;
+const QUIET_POLL_SECONDS = 30;
 
 export interface RunJob {
   runId: string;
@@ -34,6 +50,9 @@ export interface RunQueueOptions {
 }
 
 export class RunQueue {
+  /** This process's slots (pg-boss worker ids) that are not driving a run now, longest idle first. */
+  private readonly idle = new Set<string>();
+
   private constructor(private readonly boss: PgBoss) {}
 
   /** Connects, installs or upgrades pg-boss's schema when needed, and makes sure the run queue exists. */
@@ -41,8 +60,8 @@ export class RunQueue {
     const boss = new PgBoss({
       connectionString: url,
       schema: SCHEMA,
-      // A job is started the moment it is sent (LISTEN/NOTIFY), not at the next poll.
-      useListenNotify: true,
+      // Slots are woken by the studio's own notification (see above), one per process, not all of them by pg-boss's.
+      useListenNotify: false,
       // Look for jobs whose worker stopped beating every few seconds (pg-boss's default is a minute).
       superviseIntervalSeconds: SUPERVISE_SECONDS,
       monitorIntervalSeconds: SUPERVISE_SECONDS,
@@ -50,11 +69,14 @@ export class RunQueue {
     });
     boss.on("error", (error) => options.log("job queue error", error));
     await boss.start();
-    if (!(await boss.getQueue(RUN_QUEUE))) {
+    const existing = await boss.getQueue(RUN_QUEUE);
+    // Made by an earlier version, which had pg-boss notify for each job: a notification nobody listens for now.
+    if (existing?.notify) await boss.updateQueue(RUN_QUEUE, { notify: false });
+    if (!existing) {
       try {
         await boss.createQueue(RUN_QUEUE, {
           policy: "stately",
-          notify: true,
+          notify: false,
           heartbeatSeconds: HEARTBEAT_SECONDS,
           expireInSeconds: EXPIRE_SECONDS,
           // A job fails only on an infrastructure error (the database went away): try again, backing off to half a minute.
@@ -74,8 +96,26 @@ export class RunQueue {
   /** Sends the job that drives `runId`, inside `transaction`: it exists if and only if the transaction commits. */
   async sendWithin(transaction: TransactionLike, runId: string): Promise<void> {
     const job: RunJob = { runId };
+    const db = fromPrisma(transaction);
     // null = a job for this run already waits (stately): that one will drive it.
-    await this.boss.send(RUN_QUEUE, job, { singletonKey: runId, db: fromPrisma(transaction) });
+    await this.boss.send(RUN_QUEUE, job, { singletonKey: runId, db });
+    // Delivered on commit, with the job; pg_notify returns void, which Prisma cannot read, hence the wrapping select.
+    await db.executeSql(`SELECT 1 AS "sent" FROM (SELECT pg_notify($1, $2)) AS "notified"`, [JOBS_CHANNEL, runId]);
+  }
+
+  /** A job was sent somewhere: one idle slot of this process looks for it (the one idle longest). */
+  wakeOne(): void {
+    const [slot] = this.idle;
+    if (slot === undefined) return;
+    // To the back of the line: the next job wakes another slot, even before this one has fetched.
+    this.idle.delete(slot);
+    this.idle.add(slot);
+    this.boss.notifyWorker(slot);
+  }
+
+  /** Notifications may have been missed (the listening connection broke): every idle slot looks once. */
+  wakeAll(): void {
+    for (const slot of this.idle) this.boss.notifyWorker(slot);
   }
 
   /**
@@ -86,18 +126,27 @@ export class RunQueue {
    */
   async work(concurrency: number, drive: (runId: string, signal: AbortSignal) => Promise<void>): Promise<void> {
     const options = {
-      localConcurrency: concurrency,
       batchSize: 1,
-      // A new job wakes an idle worker at once (NOTIFY), but a worker that was busy when it arrived, or a job that
-      // waited behind its run's active one, is found only by polling: pg-boss's default backstop of 30 s is too slow.
-      pollingIntervalSeconds: 1,
-      notifyPollingIntervalSeconds: 1,
       // Beat often: a busy machine that delays one beat should not lose the job (a lost job is safe, see claimRun, but wasteful).
       heartbeatRefreshSeconds: 3,
     };
-    await this.boss.work<RunJob>(RUN_QUEUE, options, async ([job]) => {
-      if (job) await drive(job.data.runId, job.signal);
-    });
+    // One pg-boss worker per slot (rather than localConcurrency), so that a notification can wake exactly one of them.
+    for (let index = 0; index < concurrency; index += 1) {
+      let slot = "";
+      const pollingIntervalSeconds = index === 0 ? BACKSTOP_POLL_SECONDS : QUIET_POLL_SECONDS;
+      slot = await this.boss.work<RunJob>(RUN_QUEUE, { ...options, pollingIntervalSeconds }, async ([job]) => {
+        if (!job) return;
+        this.idle.delete(slot);
+        try {
+          await drive(job.data.runId, job.signal);
+        } finally {
+          if (slot) this.idle.add(slot);
+          // Fetch again as soon as this job is completed, not a poll later: a job may be waiting (sent while every slot was busy).
+          this.boss.notifyWorker(slot);
+        }
+      });
+      this.idle.add(slot);
+    }
   }
 
   /** Stops fetching; in-flight jobs get `graceMs` to finish before their signals abort. */
