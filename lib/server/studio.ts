@@ -16,7 +16,7 @@ import { sweepOldDeliveries } from "./hooks/delivery-sweep";
 import { DIRECT_ROUTES_KEY, serveDirect } from "./direct/dispatch";
 import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
-import { RunQueue } from "./queue/run-queue";
+import { newWorkerChannel, RunQueue } from "./queue/run-queue";
 import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
 import { Scheduler } from "./schedules/scheduler";
 
@@ -156,8 +156,7 @@ async function boot(role: StudioRole): Promise<Studio> {
         .catch((error: unknown) => log(`could not cancel run ${runId}`, error));
     },
     testListenChanged: (listenId) => testListens.publish(listenId, undefined),
-    // A process that only serves has no slots: nothing to wake.
-    jobSent: () => queue.wakeOne(),
+    jobSent: (runId, toThisProcess) => queue.jobSent(runId, toThisProcess, log),
     reconnected: () => {
       queue.wakeAll();
       relay.caughtUp(async (runId) => (await database.run.findUnique({ where: { id: runId }, select: { lastSeq: true } }))?.lastSeq ?? null);
@@ -165,7 +164,8 @@ async function boot(role: StudioRole): Promise<Studio> {
       for (const listenId of testListens.keys()) testListens.publish(listenId, undefined);
     },
     log,
-  });
+    // A process that works on runs hears the jobs sent to it on a channel of its own; one that only serves has no slots.
+  }, role === "web" ? undefined : newWorkerChannel());
   const runs = new QueuedRunDriver(queue, database, bus);
   startRuns = runs;
   if (role !== "web") {

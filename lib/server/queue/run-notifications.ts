@@ -1,7 +1,7 @@
 import pg from "pg";
 import { CANCELS_CHANNEL, DECISIONS_CHANNEL, RUN_EVENTS_CHANNEL } from "@/lib/persistence/run-store";
 import { WEBHOOK_TESTS_CHANNEL } from "@/lib/persistence/webhook-test-listens";
-import { JOBS_CHANNEL } from "./run-queue";
+import { JOBS_CHANNEL, WORKER_CHANNEL_PREFIX } from "./run-queue";
 
 /**
  * What other processes said over the database (LISTEN/NOTIFY; ids only, the
@@ -16,8 +16,8 @@ export interface RunNotificationHandlers {
   decided(approvalId: string): void;
   cancelRequested(runId: string): void;
   testListenChanged(listenId: string): void;
-  /** A job that drives a run was sent (and committed): a process that works on runs wakes one of its slots. */
-  jobSent(runId: string): void;
+  /** A job that drives a run was sent (and committed), to this process (`toThisProcess`) or to every one. */
+  jobSent(runId: string, toThisProcess: boolean): void;
   reconnected(): void;
   log(message: string, error?: unknown): void;
 }
@@ -26,7 +26,13 @@ export interface RunNotifications {
   close(): Promise<void>;
 }
 
-export async function listenForRunNotifications(url: string, handlers: RunNotificationHandlers): Promise<RunNotifications> {
+/**
+ * `jobsChannel`: a process that works on runs hears the jobs sent to it there
+ * (lib/server/queue/run-queue.ts newWorkerChannel); the connection carries it
+ * as its application_name, which is how senders find it.
+ */
+export async function listenForRunNotifications(url: string, handlers: RunNotificationHandlers, jobsChannel?: string): Promise<RunNotifications> {
+  if (jobsChannel !== undefined && !new RegExp(`^${WORKER_CHANNEL_PREFIX}[0-9a-f]{16}$`).test(jobsChannel)) throw new Error(`Not a jobs channel: ${jobsChannel}`);
   let client: pg.Client | null = null;
   let closed = false;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -40,11 +46,12 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
     } else if (message.channel === DECISIONS_CHANNEL) handlers.decided(payload);
     else if (message.channel === CANCELS_CHANNEL) handlers.cancelRequested(payload);
     else if (message.channel === WEBHOOK_TESTS_CHANNEL) handlers.testListenChanged(payload);
-    else if (message.channel === JOBS_CHANNEL) handlers.jobSent(payload);
+    else if (message.channel === JOBS_CHANNEL) handlers.jobSent(payload, false);
+    else if (message.channel === jobsChannel) handlers.jobSent(payload, true);
   };
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    const next = new pg.Client({ connectionString: url, keepAlive: true, ...(jobsChannel ? { application_name: jobsChannel } : {}) });
     next.on("notification", dispatch);
     next.on("error", (error) => handlers.log("the notification connection failed; reconnecting", error));
     next.on("end", () => {
@@ -52,7 +59,7 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
       if (!closed) scheduleReconnect();
     });
     await next.connect();
-    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}; LISTEN ${WEBHOOK_TESTS_CHANNEL}; LISTEN ${JOBS_CHANNEL}`);
+    await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${DECISIONS_CHANNEL}; LISTEN ${CANCELS_CHANNEL}; LISTEN ${WEBHOOK_TESTS_CHANNEL}; LISTEN ${JOBS_CHANNEL}${jobsChannel ? `; LISTEN ${jobsChannel}` : ""}`);
     client = next;
     delayMs = 100;
   };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { disconnectDatabase, openDatabase, type StudioDatabase } from "@/lib/persistence";
 import { createPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { listenForRunNotifications, type RunNotifications } from "./run-notifications";
-import { RunQueue } from "./run-queue";
+import { newWorkerChannel, RunQueue } from "./run-queue";
 
 /**
  * The run queue on a real PostgreSQL: a job sent is announced on the studio's
@@ -27,10 +27,10 @@ beforeAll(async () => {
     decided: () => undefined,
     cancelRequested: () => undefined,
     testListenChanged: () => undefined,
-    jobSent: () => queue.wakeOne(),
+    jobSent: (runId, toThisProcess) => queue.jobSent(runId, toThisProcess, () => undefined),
     reconnected: () => queue.wakeAll(),
     log: () => undefined,
-  });
+  }, newWorkerChannel());
   const long = new Promise<void>((resolve) => (releaseLong = resolve));
   await queue.work(2, async (runId) => {
     driven.push(runId);

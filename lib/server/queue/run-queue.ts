@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { fromPrisma, PgBoss } from "pg-boss";
 
 /**
@@ -18,11 +19,15 @@ import { fromPrisma, PgBoss } from "pg-boss";
  * every idle worker of every process for each job sent, and all of them race
  * to fetch the one job (with 4 processes of 8 slots, some 30 fetches a job:
  * one-step runs got slower with every worker added). Instead each send
- * notifies JOBS_CHANNEL in its transaction, every working process hears it
- * (lib/server/queue/run-notifications.ts) and wakes one idle slot of its own
- * (`wakeOne`), and a slot that finishes a job fetches again at once. Polling
- * is the backstop for what no notification announces: a job that waited behind
- * its run's active one, a retry coming due, a dead worker's job.
+ * notifies one working process, in its transaction: every working process
+ * listens on a channel of its own, named in its listening connection's
+ * application_name, so a sender lists them from pg_stat_activity and takes
+ * them in turn. The process wakes one idle slot (`wakeOne`); with none idle it
+ * passes the job on to every process (JOBS_CHANNEL), each of which wakes one.
+ * A slot that finishes a job fetches again at once. Polling is the backstop
+ * for what no notification announces: a job that waited behind its run's
+ * active one, a retry coming due, a dead worker's job, a process that died
+ * with its notification.
  */
 export const RUN_QUEUE = "studio-runs";
 const SCHEMA = "pgboss";
@@ -32,11 +37,21 @@ const SUPERVISE_SECONDS = 5;
 /** pg-boss's maximum; a run driven this long in one go is handed to another drive (a replay that skips finished steps). */
 const EXPIRE_SECONDS = 24 * 60 * 60;
 
-/** The channel a job's send notifies in its transaction: payload the run's id. */
+/** The channel every working process hears: a job no one process took (payload the run's id). */
 export const JOBS_CHANNEL = "studio_run_jobs";
+/** A working process's own channel is this and 16 hex digits; its listening connection's application_name says it. */
+export const WORKER_CHANNEL_PREFIX = "studio_run_jobs_";
+/** How long a sender trusts its list of working processes before asking pg_stat_activity again. */
+const WORKER_LIST_MS = 2_000;
+
+/** A new process's own channel for the jobs sent to it. */
+export function newWorkerChannel(): string {
+  return `${WORKER_CHANNEL_PREFIX}${randomBytes(8).toString("hex")}`;
+}
 /** How often the first slot of a process looks for jobs nobody announced; the others only when woken. */
 const BACKSTOP_POLL_SECONDS = 1;
 const QUIET_POLL_SECONDS = 30;
+const NOTIFY = `SELECT 1 AS "sent" FROM (SELECT pg_notify($1, $2)) AS "notified"`;
 
 export interface RunJob {
   runId: string;
@@ -52,6 +67,11 @@ export interface RunQueueOptions {
 export class RunQueue {
   /** This process's slots (pg-boss worker ids) that are not driving a run now, longest idle first. */
   private readonly idle = new Set<string>();
+  /** The working processes' channels as last listed, taken in turn; empty: notify them all. */
+  private workerChannels: string[] = [];
+  private nextWorker = 0;
+  private workersListedAt = 0;
+  private listing = false;
 
   private constructor(private readonly boss: PgBoss) {}
 
@@ -100,17 +120,59 @@ export class RunQueue {
     // null = a job for this run already waits (stately): that one will drive it.
     await this.boss.send(RUN_QUEUE, job, { singletonKey: runId, db });
     // Delivered on commit, with the job; pg_notify returns void, which Prisma cannot read, hence the wrapping select.
-    await db.executeSql(`SELECT 1 AS "sent" FROM (SELECT pg_notify($1, $2)) AS "notified"`, [JOBS_CHANNEL, runId]);
+    await db.executeSql(NOTIFY, [this.nextWorkerChannel(), runId]);
   }
 
-  /** A job was sent somewhere: one idle slot of this process looks for it (the one idle longest). */
-  wakeOne(): void {
+  /**
+   * A job was announced, to this process (`toThisProcess`) or to all: an idle
+   * slot here looks for it; with none idle, a job sent to this process is passed
+   * on to every process, one of which takes it. A process that only serves has
+   * no slots and hears only what is sent to all: it does nothing.
+   */
+  jobSent(runId: string, toThisProcess: boolean, log: (message: string, error?: unknown) => void): void {
+    if (this.wakeOne() || !toThisProcess) return;
+    this.boss
+      .getDb()
+      .executeSql(NOTIFY, [JOBS_CHANNEL, runId])
+      .catch((error: unknown) => log(`could not pass on the job of run ${runId}`, error));
+  }
+
+  /** The next working process's channel, from a list at most WORKER_LIST_MS old (listed again meanwhile, not waited for). */
+  private nextWorkerChannel(): string {
+    if (Date.now() - this.workersListedAt > WORKER_LIST_MS && !this.listing) void this.listWorkers();
+    if (this.workerChannels.length === 0) return JOBS_CHANNEL;
+    this.nextWorker = (this.nextWorker + 1) % this.workerChannels.length;
+    return this.workerChannels[this.nextWorker]!;
+  }
+
+  private async listWorkers(): Promise<void> {
+    this.listing = true;
+    try {
+      const { rows } = await this.boss
+        .getDb()
+        .executeSql(`SELECT DISTINCT "application_name" AS "channel" FROM pg_stat_activity WHERE left("application_name", $1) = $2`, [
+          WORKER_CHANNEL_PREFIX.length,
+          WORKER_CHANNEL_PREFIX,
+        ]);
+      this.workerChannels = (rows as { channel: string }[]).map((row) => row.channel).filter((channel) => /^studio_run_jobs_[0-9a-f]{16}$/.test(channel));
+      this.workersListedAt = Date.now();
+    } catch {
+      // Not listed this time: jobs go to every process (JOBS_CHANNEL) until a listing works.
+      this.workerChannels = [];
+    } finally {
+      this.listing = false;
+    }
+  }
+
+  /** One idle slot of this process looks for a job (the one idle longest); false when none is idle. */
+  private wakeOne(): boolean {
     const [slot] = this.idle;
-    if (slot === undefined) return;
+    if (slot === undefined) return false;
     // To the back of the line: the next job wakes another slot, even before this one has fetched.
     this.idle.delete(slot);
     this.idle.add(slot);
     this.boss.notifyWorker(slot);
+    return true;
   }
 
   /** Notifications may have been missed (the listening connection broke): every idle slot looks once. */
