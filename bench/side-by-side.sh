@@ -22,6 +22,13 @@ n8n_line=$(CONCS=10 RUNS="$RUNS" DURATION="$DURATION" bash "$N8N_BENCH" 2>/dev/n
 echo "$n8n_line"
 n8n_minimal=$(sed -E 's/.*minimal=([0-9.]+).*/\1/' <<<"$n8n_line")
 n8n_ten=$(sed -E 's/.*ten_set=([0-9.]+).*/\1/' <<<"$n8n_line")
+# Its latencies: the run whose requests/s is the median, from the wrk output the anchor script keeps.
+n8n_out="${WORKDIR:-${TMPDIR:-/tmp}/n8n-anchor}/out"
+for workflow in minimal ten_set; do
+  grep -h '^WRKJSON' "$n8n_out"/wrk-"$workflow"-c10-r*.txt 2>/dev/null | sed 's/^WRKJSON //' \
+    | awk -v name="$workflow" -F'[:,]' '{ for (i = 1; i < NF; i++) { if ($i ~ /"rps"/) r = $(i + 1); if ($i ~ /"p50_ms"/) a = $(i + 1); if ($i ~ /"p99_ms"/) b = $(i + 1) } print r, a, b }' \
+    | sort -n | awk -v name="$workflow" '{ rows[NR] = $0 } END { if (NR) { split(rows[int((NR + 1) / 2)], f, " "); printf "  n8n %-8s median run: %.1f req/s, p50 %.1f ms, p99 %.1f ms\n", name, f[1], f[2], f[3] } }'
+done
 
 echo "==> the studio (${RUNS} × ${DURATION} s, 10 clients)"
 # The studio runs on the project's Node (24; brought from the npm registry when this machine's is older), n8n above on
