@@ -32,31 +32,36 @@ export interface SseChannel {
   readonly closed: boolean;
 }
 
+/** Where a channel's text goes: a Web stream (Next's routes) or Node's response itself (lib/server/direct). */
+export interface SseSink {
+  write(text: string): void;
+  /** Ends the stream; `error` when opening it failed. */
+  end(error?: unknown): void;
+}
+
+type SseOpen = (channel: SseChannel) => Promise<void> | void;
+
 /**
- * A Server-Sent Events response. `open` writes through the channel; this
- * owns the rest: the heartbeat that keeps idle streams open, and cleaning up
- * once, whether the stream is closed here or the client goes away.
+ * Opens a stream on `sink`: `open` writes through the channel; this owns the
+ * rest: the heartbeat that keeps idle streams open, and cleaning up once,
+ * whether the stream is closed here or the client goes away (`signal`). The
+ * returned function ends it from the sink's side (the client went away).
  */
-export function sseResponse(signal: AbortSignal, open: (channel: SseChannel) => Promise<void> | void): Response {
+export function openSse(sink: SseSink, signal: AbortSignal, open: SseOpen): () => void {
   const cleanups: (() => void)[] = [];
   let closed = false;
-  let controllerRef: ReadableStreamDefaultController<Uint8Array> | null = null;
-  const finish = () => {
+  const finish = (error?: unknown) => {
     if (closed) return;
     closed = true;
     for (const cleanup of cleanups.splice(0)) cleanup();
-    try {
-      controllerRef?.close();
-    } catch {
-      // The client already went away.
-    }
+    sink.end(error);
   };
   const channel: SseChannel = {
     write: (text) => {
-      if (!closed) controllerRef?.enqueue(encoder.encode(text));
+      if (!closed) sink.write(text);
     },
     send: (type, data) => channel.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`),
-    close: finish,
+    close: () => finish(),
     onClose: (cleanup) => {
       if (closed) cleanup();
       else cleanups.push(cleanup);
@@ -65,22 +70,57 @@ export function sseResponse(signal: AbortSignal, open: (channel: SseChannel) => 
       return closed;
     },
   };
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controllerRef = controller;
-      signal.addEventListener("abort", finish);
-      const heartbeat = setInterval(() => channel.write(`: keep-alive\n\n`), HEARTBEAT_MS);
-      channel.onClose(() => clearInterval(heartbeat));
-      try {
-        await open(channel);
-      } catch (error) {
-        if (!closed) controller.error(error);
-        finish();
-      }
+  // Gone already (while the handler read what to stream): nothing to open.
+  if (signal.aborted) {
+    finish();
+    return () => undefined;
+  }
+  signal.addEventListener("abort", () => finish(), { once: true });
+  const heartbeat = setInterval(() => channel.write(`: keep-alive\n\n`), HEARTBEAT_MS);
+  channel.onClose(() => clearInterval(heartbeat));
+  Promise.resolve()
+    .then(() => open(channel))
+    .catch((error: unknown) => finish(error));
+  return () => finish();
+}
+
+/** On a Response made by `sseResponse`: how lib/server/direct writes the stream straight to Node's response instead. */
+export const OPEN_SSE_DIRECTLY = Symbol.for("neurosurfer.open-sse-directly");
+export type DirectSse = (sink: SseSink, signal: AbortSignal) => () => void;
+
+/**
+ * A Server-Sent Events response (see `openSse`). Nothing starts until the body
+ * is first read, so a transport that writes the stream itself (the Response's
+ * OPEN_SSE_DIRECTLY) costs no Web stream, and one that never reads it costs nothing.
+ */
+export function sseResponse(signal: AbortSignal, open: SseOpen): Response {
+  let stop: (() => void) | null = null;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (stop) return;
+        stop = openSse(
+          {
+            write: (text) => controller.enqueue(encoder.encode(text)),
+            end: (error) => {
+              try {
+                if (error === undefined) controller.close();
+                else controller.error(error);
+              } catch {
+                // The client already went away.
+              }
+            },
+          },
+          signal,
+          open,
+        );
+      },
+      cancel: () => stop?.(),
     },
-    cancel: finish,
-  });
-  return new Response(stream, {
+    // Pulled only when read: nothing runs for a body nobody reads.
+    { highWaterMark: 0 },
+  );
+  const response = new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store, no-transform",
@@ -88,6 +128,8 @@ export function sseResponse(signal: AbortSignal, open: (channel: SseChannel) => 
       "x-accel-buffering": "no",
     },
   });
+  const direct: DirectSse = (sink, directSignal) => openSse(sink, directSignal, open);
+  return Object.assign(response, { [OPEN_SSE_DIRECTLY]: direct });
 }
 
 /**

@@ -75,6 +75,6 @@ async function serveRoute(route: DirectRoute, id: string, request: IncomingMessa
     ({ bytes: body, complete } = await readNodeBody(request, MAX_BODY_BYTES));
   }
   const answer = await route.handler(webRequestOf(request, body, aborted.signal), { params: Promise.resolve({ id }) });
-  await sendWebResponse(answer, response, !complete);
+  await sendWebResponse(answer, response, aborted.signal, !complete);
   if (!complete) response.once("finish", () => request.destroy());
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { securityHeaders } from "../access/security-headers";
+import { OPEN_SSE_DIRECTLY, type DirectSse } from "../event-stream";
 
 /**
  * Node's request and response to the Web `Request` and `Response` a route
@@ -54,10 +55,12 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<{
 /**
  * Sends `answer` on `response`: a body that is a stream (an event stream) is
  * written chunk by chunk as it comes, anything else in one write with its
- * length. `closeAfter`: the request's body was not read to its end, so the
- * connection closes after the answer instead of being reused.
+ * length; an event stream made by `sseResponse` writes straight to the socket.
+ * `signal` aborts when the client goes away. `closeAfter`: the request's body
+ * was not read to its end, so the connection closes after the answer instead
+ * of being reused.
  */
-export async function sendWebResponse(answer: Response, response: ServerResponse, closeAfter = false): Promise<void> {
+export async function sendWebResponse(answer: Response, response: ServerResponse, signal: AbortSignal, closeAfter = false): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
@@ -77,6 +80,24 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   response.writeHead(answer.status, headers);
   // Headers go out at once: a client waiting on an event stream learns it is open before the first event.
   response.flushHeaders();
+  const direct = (answer as { [OPEN_SSE_DIRECTLY]?: DirectSse })[OPEN_SSE_DIRECTLY];
+  if (direct) {
+    // The stream's text goes straight to the socket: no Web stream, no encoding to bytes and back, per event.
+    await answer.body.cancel();
+    await new Promise<void>((resolve) => {
+      const stop = direct({ write: (text) => void response.write(text), end: () => response.end() }, signal);
+      if (response.closed) {
+        stop();
+        resolve();
+        return;
+      }
+      response.once("close", () => {
+        stop();
+        resolve();
+      });
+    });
+    return;
+  }
   const reader = answer.body.getReader();
   // The client went away: stop reading, which ends the stream (and its subscription) on the handler's side.
   const stop = () => void reader.cancel().catch(() => undefined);
