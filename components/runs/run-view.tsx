@@ -148,6 +148,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
               {formatRelative(run.startedAt, now)}
             </time>{" "}
             by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {duration}
+            {connection === "connecting" && active ? <span className="ml-2">· connecting…</span> : null}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
           </p>

@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 import { readRunEvent, RUN_EVENT_TYPES, type RunEvent } from "@/lib/contracts/run-event";
 
-export type StreamConnection = "live" | "reconnecting" | "closed";
+/** `connecting`: the first connection is on its way; `reconnecting`: one was made (or refused) and is being made again. */
+export type StreamConnection = "connecting" | "live" | "reconnecting" | "closed";
 
 /** Waits before reconnecting after the stream was refused or broke: 1 s, doubling to 30 s. */
 const FIRST_RETRY_MS = 1_000;
@@ -20,7 +21,7 @@ const LONGEST_RETRY_MS = 30_000;
  * the stream's `end`.
  */
 export function useRunEventStream(runId: string, after: number, enabled: boolean, onEvents: (events: RunEvent[]) => void): StreamConnection {
-  const [connection, setConnection] = useState<StreamConnection>(enabled ? "reconnecting" : "closed");
+  const [connection, setConnection] = useState<StreamConnection>(enabled ? "connecting" : "closed");
   const deliver = useRef(onEvents);
   // Where the page's snapshot ends; after that, the stream itself says where it is.
   const start = useRef(after);

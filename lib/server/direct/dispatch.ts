@@ -4,6 +4,7 @@ import { serveHook } from "../hooks/transport";
 import { MAX_BODY_BYTES } from "../http";
 import { runEventsRoute, startRunRoute } from "../run-routes";
 import { readNodeBody, sendWebResponse, webRequestOf } from "./node-bridge";
+import { HOOK_PREFIXES } from "@/nodes/webhook/definition";
 
 /**
  * The few requests scripts/serve.mjs hands to this process straight from
@@ -46,7 +47,7 @@ const PLAIN_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/
 /** Serves `request` when it is one of the direct routes; null hands it back to Next. */
 export function serveDirect(request: IncomingMessage, response: ServerResponse): Promise<void> | null {
   const target = request.url ?? "";
-  if (target.startsWith("/hooks/") || target.startsWith("/hooks-test/")) return serveHook(request, response);
+  if (Object.values(HOOK_PREFIXES).some((prefix) => target.startsWith(prefix))) return serveHook(request, response);
   if (!target.startsWith("/api/")) return null;
   const query = target.indexOf("?");
   const pathname = query === -1 ? target : target.slice(0, query);

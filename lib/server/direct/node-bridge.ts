@@ -53,12 +53,11 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<{
 }
 
 /**
- * Sends `answer` on `response`: a body that is a stream (an event stream) is
- * written chunk by chunk as it comes, anything else in one write with its
- * length; an event stream made by `sseResponse` writes straight to the socket.
- * `signal` aborts when the client goes away. `closeAfter`: the request's body
- * was not read to its end, so the connection closes after the answer instead
- * of being reused.
+ * Sends `answer` on `response`: an event stream (made by `sseResponse`, the
+ * only kind the direct routes answer with) written straight to the socket as
+ * it comes, anything else in one write with its length. `signal` aborts when
+ * the client goes away. `closeAfter`: the request's body was not read to its
+ * end, so the connection closes after the answer instead of being reused.
  */
 export async function sendWebResponse(answer: Response, response: ServerResponse, signal: AbortSignal, closeAfter = false): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -69,8 +68,8 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   Object.assign(headers, securityHeaders());
   if (closeAfter) headers.connection = "close";
-  const streaming = (answer.headers.get("content-type") ?? "").startsWith("text/event-stream");
-  if (!answer.body || !streaming) {
+  const stream = (answer as { [OPEN_SSE_DIRECTLY]?: DirectSse })[OPEN_SSE_DIRECTLY];
+  if (!stream) {
     const bytes = answer.body ? Buffer.from(await answer.arrayBuffer()) : Buffer.alloc(0);
     headers["content-length"] = String(bytes.length);
     response.writeHead(answer.status, headers);
@@ -80,36 +79,15 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   response.writeHead(answer.status, headers);
   // Headers go out at once: a client waiting on an event stream learns it is open before the first event.
   response.flushHeaders();
-  const direct = (answer as { [OPEN_SSE_DIRECTLY]?: DirectSse })[OPEN_SSE_DIRECTLY];
-  if (direct) {
-    // The stream's text goes straight to the socket: no Web stream, no encoding to bytes and back, per event.
-    await answer.body.cancel();
-    await new Promise<void>((resolve) => {
-      const stop = direct({ write: (text) => void response.write(text), end: () => response.end() }, signal);
-      if (response.closed) {
-        stop();
-        resolve();
-        return;
-      }
-      response.once("close", () => {
-        stop();
-        resolve();
-      });
-    });
-    return;
-  }
-  const reader = answer.body.getReader();
-  // The client went away: stop reading, which ends the stream (and its subscription) on the handler's side.
-  const stop = () => void reader.cancel().catch(() => undefined);
-  response.once("close", stop);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || response.destroyed) break;
-      if (!response.write(value)) await new Promise<void>((resolve) => response.once("drain", resolve).once("close", resolve));
-    }
-  } finally {
-    response.off("close", stop);
-    response.end();
-  }
+  // The stream's text goes straight to the socket: no Web stream, no encoding to bytes and back, per event.
+  await answer.body?.cancel();
+  await new Promise<void>((resolve) => {
+    const stop = stream({ write: (text) => void response.write(text), end: () => response.end() }, signal);
+    const stopped = () => {
+      stop();
+      resolve();
+    };
+    if (response.closed) stopped();
+    else response.once("close", stopped);
+  });
 }

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { CANCELS_CHANNEL, DECISIONS_CHANNEL, RUN_EVENTS_CHANNEL } from "@/lib/persistence/run-store";
 import { WEBHOOK_TESTS_CHANNEL } from "@/lib/persistence/webhook-test-listens";
-import { JOBS_CHANNEL, WORKER_CHANNEL_PREFIX } from "./run-queue";
+import { isWorkerChannel, JOBS_CHANNEL } from "./run-queue";
 
 /**
  * What other processes said over the database (LISTEN/NOTIFY; ids only, the
@@ -32,7 +32,7 @@ export interface RunNotifications {
  * as its application_name, which is how senders find it.
  */
 export async function listenForRunNotifications(url: string, handlers: RunNotificationHandlers, jobsChannel?: string): Promise<RunNotifications> {
-  if (jobsChannel !== undefined && !new RegExp(`^${WORKER_CHANNEL_PREFIX}[0-9a-f]{16}$`).test(jobsChannel)) throw new Error(`Not a jobs channel: ${jobsChannel}`);
+  if (jobsChannel !== undefined && !isWorkerChannel(jobsChannel)) throw new Error(`Not a jobs channel: ${jobsChannel}`);
   let client: pg.Client | null = null;
   let closed = false;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;

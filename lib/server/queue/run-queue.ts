@@ -25,7 +25,7 @@ import { fromPrisma, PgBoss } from "pg-boss";
  * them in turn. The process wakes one idle slot (`wakeOne`); with none idle it
  * passes the job on to every process (JOBS_CHANNEL), each of which wakes one.
  * A slot that finishes a job fetches again at once. Polling is the backstop
- * for what no notification announces: a job that waited behind its run's
+ * (an idle slot of each process every second) for what no notification announces: a job that waited behind its run's
  * active one, a retry coming due, a dead worker's job, a process that died
  * with its notification.
  */
@@ -48,9 +48,17 @@ const WORKER_LIST_MS = 2_000;
 export function newWorkerChannel(): string {
   return `${WORKER_CHANNEL_PREFIX}${randomBytes(8).toString("hex")}`;
 }
-/** How often the first slot of a process looks for jobs nobody announced; the others only when woken. */
-const BACKSTOP_POLL_SECONDS = 1;
-const QUIET_POLL_SECONDS = 30;
+
+const WORKER_CHANNEL = new RegExp(`^${WORKER_CHANNEL_PREFIX}[0-9a-f]{16}$`);
+
+/** Whether `name` is a channel `newWorkerChannel` makes (names go into LISTEN unquoted, so nothing else may pass). */
+export function isWorkerChannel(name: string): boolean {
+  return WORKER_CHANNEL.test(name);
+}
+
+/** How often an idle slot of a process looks for jobs nobody announced (the backstop); each slot's own poll is rare. */
+const BACKSTOP_POLL_MS = 1_000;
+const SLOT_POLL_SECONDS = 30;
 const NOTIFY = `SELECT 1 AS "sent" FROM (SELECT pg_notify($1, $2)) AS "notified"`;
 
 export interface RunJob {
@@ -72,6 +80,7 @@ export class RunQueue {
   private nextWorker = 0;
   private workersListedAt = 0;
   private listing = false;
+  private backstop: ReturnType<typeof setInterval> | null = null;
 
   private constructor(private readonly boss: PgBoss) {}
 
@@ -154,7 +163,7 @@ export class RunQueue {
           WORKER_CHANNEL_PREFIX.length,
           WORKER_CHANNEL_PREFIX,
         ]);
-      this.workerChannels = (rows as { channel: string }[]).map((row) => row.channel).filter((channel) => /^studio_run_jobs_[0-9a-f]{16}$/.test(channel));
+      this.workerChannels = (rows as { channel: string }[]).map((row) => row.channel).filter(isWorkerChannel);
       this.workersListedAt = Date.now();
     } catch {
       // Not listed this time: jobs go to every process (JOBS_CHANNEL) until a listing works.
@@ -186,7 +195,7 @@ export class RunQueue {
    * signal aborts when the job's claim is lost (a missed heartbeat) or at
    * shutdown: stop driving, another worker continues.
    */
-  async work(concurrency: number, drive: (runId: string, signal: AbortSignal) => Promise<void>): Promise<void> {
+  async work(concurrency: number, drive: (runId: string, signal: AbortSignal) => Promise<void>, { backstopMs = BACKSTOP_POLL_MS } = {}): Promise<void> {
     const options = {
       batchSize: 1,
       // Beat often: a busy machine that delays one beat should not lose the job (a lost job is safe, see claimRun, but wasteful).
@@ -195,24 +204,27 @@ export class RunQueue {
     // One pg-boss worker per slot (rather than localConcurrency), so that a notification can wake exactly one of them.
     for (let index = 0; index < concurrency; index += 1) {
       let slot = "";
-      const pollingIntervalSeconds = index === 0 ? BACKSTOP_POLL_SECONDS : QUIET_POLL_SECONDS;
-      slot = await this.boss.work<RunJob>(RUN_QUEUE, { ...options, pollingIntervalSeconds }, async ([job]) => {
-        if (!job) return;
+      slot = await this.boss.work<RunJob>(RUN_QUEUE, { ...options, pollingIntervalSeconds: SLOT_POLL_SECONDS }, async ([job]) => {
+        if (!job || !slot) return;
         this.idle.delete(slot);
         try {
           await drive(job.data.runId, job.signal);
         } finally {
-          if (slot) this.idle.add(slot);
+          this.idle.add(slot);
           // Fetch again as soon as this job is completed, not a poll later: a job may be waiting (sent while every slot was busy).
           this.boss.notifyWorker(slot);
         }
       });
       this.idle.add(slot);
     }
+    // The backstop is whichever slot is idle, so a process whose first slot drives a long run still looks every second.
+    this.backstop ??= setInterval(() => this.wakeOne(), backstopMs);
+    this.backstop.unref();
   }
 
   /** Stops fetching; in-flight jobs get `graceMs` to finish before their signals abort. */
   async stop(graceMs: number): Promise<void> {
+    if (this.backstop) clearInterval(this.backstop);
     await this.boss.stop({ graceful: true, timeout: graceMs, close: true });
   }
 }
