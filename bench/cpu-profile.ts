@@ -98,11 +98,11 @@ export function machineCpuSeconds(): { busy: number; total: number } | null {
   }
 }
 
-/** Seconds of CPU (user + system) process `pid` has used so far; null when unknown. */
-export function processCpuSeconds(pid: number): number | null {
+/** Seconds of CPU (user + system) process `pid` has used so far, or only its thread `thread` (its main thread's id is `pid`); null when unknown. */
+export function processCpuSeconds(pid: number, thread?: number): number | null {
   try {
     // The command name, in parentheses, may hold spaces: the fields after it start at utime (14th field overall).
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return null;

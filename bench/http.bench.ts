@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { processCpuSeconds } from "./cpu-profile";
 import { REPO_ROOT, listDirChain, percentile, startWeb, type StudioClient } from "./studio-process";
 
 const SECONDS = Number(process.argv[2] ?? 10);
@@ -18,8 +19,10 @@ async function startStudio() {
   const command = (port: number) => [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/studio-prof" profiles the server under this load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  // BENCH_STUDIO_ENV="STUDIO_SQLITE_WRITER=inline" hands the studio settings of its own (a bench clears the caller's STUDIO_*).
+  const settings = Object.fromEntries((process.env.BENCH_STUDIO_ENV ?? "").split(" ").filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]));
   const web = await startWeb({
-    env: { STUDIO_DATA_DIR: dataDir },
+    env: { ...settings, STUDIO_DATA_DIR: dataDir },
     nodeArgs,
     command: process.env.BENCH_NEXT_START ? command : undefined,
     maxSockets: CONCURRENCY * 2,
@@ -27,7 +30,22 @@ async function startStudio() {
   return { web, dataDir };
 }
 
-async function measure(client: StudioClient, workflowId: string, untilFinished: boolean): Promise<string> {
+/**
+ * The server's CPU per run, on its main thread (the one that serves HTTP: what bounds it) and in all its threads:
+ * steadier than runs/s on a shared machine, where a neighbour's load moves the throughput but not the work per run.
+ */
+function cpuMeter(pid: number): () => string {
+  const mainThread = () => processCpuSeconds(pid, pid);
+  const allThreads = () => processCpuSeconds(pid);
+  const [main0, all0] = [mainThread(), allThreads()];
+  return () => {
+    const [main1, all1] = [mainThread(), allThreads()];
+    if (main0 === null || main1 === null || all0 === null || all1 === null) return "";
+    return `${((main1 - main0) * 1000).toFixed(0)}|${((all1 - all0) * 1000).toFixed(0)}`;
+  };
+}
+
+async function measure(client: StudioClient, workflowId: string, untilFinished: boolean, serverPid: number): Promise<string> {
   const latencies: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
   let failures = 0;
@@ -49,10 +67,16 @@ async function measure(client: StudioClient, workflowId: string, untilFinished: 
     }
   };
   const began = performance.now();
+  const cpu = cpuMeter(serverPid);
   await Promise.all(Array.from({ length: CONCURRENCY }, oneClient));
+  const [mainMs, allMs] = cpu().split("|").map(Number) as [number, number];
   const elapsed = (performance.now() - began) / 1000;
   latencies.sort((left, right) => left - right);
-  return `${(latencies.length / elapsed).toFixed(1)} req/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms (${latencies.length} runs${failures ? `, ${failures} failed` : ""})`;
+  const perRun = (ms: number) => (Number.isFinite(ms) ? (ms / latencies.length).toFixed(2) : "?");
+  return (
+    `${(latencies.length / elapsed).toFixed(1)} req/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms (${latencies.length} runs${failures ? `, ${failures} failed` : ""}); ` +
+    `server CPU per run ${perRun(mainMs)} ms on its main thread, ${perRun(allMs)} ms in all`
+  );
 }
 
 async function main(): Promise<void> {
@@ -66,8 +90,8 @@ async function main(): Promise<void> {
     const only = process.env.BENCH_ONLY ?? "";
     const wanted = (name: string, shape: "stream" | "start") => only === "" || (only.includes(name) && only.includes(shape));
     for (const name of Object.keys(ids)) {
-      if (wanted(name, "stream")) console.log(`  ${name.padEnd(10)} start + stream to the end: ${await measure(web.client, ids[name]!, true)}`);
-      if (wanted(name, "start")) console.log(`  ${name.padEnd(10)} start only:                ${await measure(web.client, ids[name]!, false)}`);
+      if (wanted(name, "stream")) console.log(`  ${name.padEnd(10)} start + stream to the end: ${await measure(web.client, ids[name]!, true, web.pid)}`);
+      if (wanted(name, "start")) console.log(`  ${name.padEnd(10)} start only:                ${await measure(web.client, ids[name]!, false, web.pid)}`);
     }
     rmSync(root, { recursive: true, force: true });
   } finally {

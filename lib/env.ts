@@ -79,6 +79,13 @@ export const EnvironmentSchema = z.object({
       .describe("What this process does: serve and drive runs (all, the default), only serve (web), or only drive runs (worker; `npm run worker`). web and worker need PostgreSQL.")
       .default("all"),
   ),
+  STUDIO_SQLITE_WRITER: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .enum(["thread", "inline"], { error: "expected thread or inline" })
+      .describe("On SQLite, where runs' changes are written: on a thread of their own (thread, the default: requests are served meanwhile) or on the thread that serves requests (inline).")
+      .default("thread"),
+  ),
   STUDIO_WORKER_CONCURRENCY: z.preprocess(
     unsetWhenEmpty,
     z.coerce

@@ -78,6 +78,11 @@ export function neverRetried(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { neverRetried?: true }).neverRetried === true;
 }
 
+/** Whether a step of `kind` only computes from what the run holds (see NodeKindDefinition.onlyComputes). */
+export function onlyComputes(kind: NodeKind): boolean {
+  return (nodeKindDefinitions[kind] as { onlyComputes?: true }).onlyComputes === true;
+}
+
 /** Whether a step of `kind` picks up its own attempt when its run is driven again (see NodeKindDefinition.resumesInPlace). */
 export function resumesInPlace(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { resumesInPlace?: true }).resumesInPlace === true;

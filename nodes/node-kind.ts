@@ -109,6 +109,14 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    */
   neverRetried?: true;
   /**
+   * A step of this kind only computes from what the run holds: nothing outside
+   * the run changes and nothing is waited for. The engine starts it without
+   * first waiting for its start to be stored, since a restart that finds it
+   * cut off simply runs it again. (Tool steps decide this by their tool's
+   * behaviour: read-only ones start at once too.)
+   */
+  onlyComputes?: true;
+  /**
    * What a waiting step of this kind says it waits for, when that is not a
    * person (a Sub-workflow step waits for the run it called: nobody is asked
    * anything, so its status must not say "waiting for you"). Absent: its steps

@@ -1,12 +1,14 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type BetterSqlite3 from "better-sqlite3";
+import { EnvironmentSchema } from "@/lib/env";
 import { databaseFilePath, databaseUrl } from "./data-folder";
 import { databaseProvider, type DatabaseProvider } from "./database-provider";
 import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
 import { applyMigrations } from "./migrations";
 import { PostgresStatements } from "./postgres-statements";
+import { SqliteWriter } from "./sqlite-writer";
 
 /**
  * The studio's Prisma client. Both providers' clients are generated from the
@@ -72,6 +74,7 @@ export async function closeDatabase(): Promise<void> {
  * the client: used again, it connects again.
  */
 export async function disconnectDatabase(client: StudioDatabase): Promise<void> {
+  await writers.get(client)?.close();
   await Promise.all([client.$disconnect(), statementPools.get(client)?.end()]);
 }
 
@@ -105,6 +108,9 @@ export function openDatabase(url: string): StudioDatabase {
   const client = new PrismaClient({ adapter: withPragmas(new PrismaBetterSQLite3({ url: `file:${filePath}`, timeout: 5000 }), holder) });
   connections.set(client, holder);
   providers.set(client, "sqlite");
+  // Read alone (not readEnvironment): a client opens in tests and scripts whose other variables are not the studio's concern.
+  const writer = EnvironmentSchema.shape.STUDIO_SQLITE_WRITER.parse(process.env.STUDIO_SQLITE_WRITER) === "thread" ? SqliteWriter.open(filePath, CONNECTION_PRAGMAS) : null;
+  if (writer) writers.set(client, writer);
   return client;
 }
 
@@ -135,6 +141,16 @@ export async function sqliteConnection(client: StudioDatabase): Promise<SqliteCo
   // Prisma connects lazily and again after $disconnect; make sure this client has a live connection.
   if (!holder.current || !holder.current.database.open) await client.$connect();
   return holder.current;
+}
+
+/**
+ * The thread that writes a run's commits and creation beside a SQLite client
+ * from `openDatabase` (sqlite-writer.ts); null for other clients, and for a
+ * database only one connection can see (in memory), whose hot paths then
+ * write on `sqliteConnection`.
+ */
+export function sqliteWriter(client: StudioDatabase): SqliteWriter | null {
+  return writers.get(client) ?? null;
 }
 
 /**
@@ -178,6 +194,9 @@ const providers: WeakMap<StudioDatabase, DatabaseProvider> = ((globalThis as { [
   PROVIDERS_KEY
 ] ??= new WeakMap());
 
+const WRITERS_KEY = Symbol.for("neurosurfer.sqlite-writers");
+const writers: WeakMap<StudioDatabase, SqliteWriter> = ((globalThis as { [WRITERS_KEY]?: WeakMap<StudioDatabase, SqliteWriter> })[WRITERS_KEY] ??= new WeakMap());
+
 const STATEMENT_POOLS_KEY = Symbol.for("neurosurfer.postgres-statement-pools");
 const statementPools: WeakMap<StudioDatabase, PostgresStatements> = ((globalThis as { [STATEMENT_POOLS_KEY]?: WeakMap<StudioDatabase, PostgresStatements> })[
   STATEMENT_POOLS_KEY
@@ -200,6 +219,7 @@ function withPragmas(factory: PrismaBetterSQLite3, holder: ConnectionHolder): Ad
 /** The adapter keeps its better-sqlite3 handle in a public `client` field; its transactions share one lock. */
 function exposeConnection(connection: AdapterConnection): SqliteConnection {
   const database = (connection as unknown as { client: BetterSqlite3.Database }).client;
+  immediateTransactions(database);
   return {
     database,
     async transaction() {
@@ -207,4 +227,20 @@ function exposeConnection(connection: AdapterConnection): SqliteConnection {
       return { release: () => transaction.commit() };
     },
   };
+}
+
+/**
+ * The adapter prepares `BEGIN` anew for every transaction it starts. Here it
+ * gets BEGIN IMMEDIATE, prepared once:
+ * - IMMEDIATE takes the write lock at the start. The run writer's thread
+ *   (sqlite-writer.ts) commits on a connection of its own, and a deferred
+ *   transaction that read before that commit and wrote after it would fail
+ *   with SQLITE_BUSY_SNAPSHOT; one that holds the lock from its start waits
+ *   its turn (busy_timeout) instead.
+ * - Once: preparing was most of what a transaction cost on the busy paths.
+ */
+function immediateTransactions(database: BetterSqlite3.Database): void {
+  const prepare = database.prepare.bind(database);
+  let begin: BetterSqlite3.Statement | null = null;
+  database.prepare = ((sql: string) => (sql === "BEGIN" ? (begin ??= prepare("BEGIN IMMEDIATE")) : prepare(sql))) as typeof database.prepare;
 }

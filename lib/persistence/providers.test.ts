@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createWorkflow } from "./workflow-store";
-import { createRun, getRunDetail, readEvents } from "./run-queries";
+import { createRun, getRunDetail, readEvents, readEventTexts } from "./run-queries";
 import { loadRunWithPrisma, PrismaRunStore } from "./run-store";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
-import { postgresStatements, sqliteConnection, type StudioDatabase } from "./database";
+import { postgresStatements, sqliteWriter, type StudioDatabase } from "./database";
 import type { DatabaseProvider } from "./database-provider";
 import type { LoadedRun, RunCommit, RunEvent } from "@/lib/workflow/run-types";
 
@@ -45,13 +45,17 @@ async function writeAndRead(provider: DatabaseProvider) {
     steps: [{ nodeId: "out", status: "succeeded", output: { content: large, data: { awkward } }, startedAt: at, finishedAt: at }],
     events,
   });
-  return { runId, detail: await getRunDetail(runId, database), events: await readEvents(runId, 0, 10, database) };
+  return { runId, detail: await getRunDetail(runId, database), events: await readEvents(runId, 0, 10, database), texts: await readEventTexts(runId, 0, 10, database) };
 }
 
 describe("the same values on SQLite and PostgreSQL", () => {
   it("round-trip large outputs and events, every character, ids and millisecond times identically", async () => {
     const [sqlite, postgres] = await Promise.all(providers.map(writeAndRead));
-    for (const { detail, events } of [sqlite!, postgres!]) {
+    for (const { detail, events, texts } of [sqlite!, postgres!]) {
+      // What an event stream replays, put together around the stored payload, is the very event, on one line (SSE's data).
+      expect(texts.map((text) => JSON.parse(text.json) as unknown)).toEqual(events);
+      expect(texts.map((text) => [text.seq, text.type])).toEqual(events.map((event) => [event.seq, event.type]));
+      for (const text of texts) expect(text.json).not.toMatch(/[\r\n]/);
       expect(detail.output).toEqual({ big: large, awkward });
       expect(detail.inputs).toEqual({ text: awkward, nested: { list: [1, 2.5, 0, 1e21, null, true] } });
       expect(detail.finishedAt).toBe("2026-12-01T08:00:00.123Z");
@@ -90,10 +94,15 @@ describe("the same values on SQLite and PostgreSQL", () => {
   });
 });
 
-/** Counts the transactions the store's prepared-statement path opens on `database` from now on. */
-async function countTransactions(provider: DatabaseProvider, database: StudioDatabase) {
-  if (provider === "postgresql") return vi.spyOn(postgresStatements(database)!, "transaction");
-  return vi.spyOn((await sqliteConnection(database))!, "transaction");
+/** Counts the transactions the store's prepared-statement path opens on `database` from now on (on SQLite, its writer thread's). */
+async function countTransactions(provider: DatabaseProvider, database: StudioDatabase): Promise<() => number> {
+  if (provider === "postgresql") {
+    const spy = vi.spyOn(postgresStatements(database)!, "transaction");
+    return () => spy.mock.calls.length;
+  }
+  const writer = sqliteWriter(database)!;
+  const before = writer.transactions;
+  return () => writer.transactions - before;
 }
 
 /** A loaded run with its steps in node order: Prisma's `include` promises no order. */
@@ -165,8 +174,8 @@ describe("the prepared-statement paths", () => {
 
     const transactions = await countTransactions(provider, database);
     const results = await Promise.allSettled(runIds.map((runId) => store.commit(runId, step(runId))));
-    const transactionCount = transactions.mock.calls.length;
-    transactions.mockRestore();
+    const transactionCount = transactions();
+    vi.restoreAllMocks();
 
     expect(transactionCount).toBe(1);
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);

@@ -7,7 +7,9 @@ import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } 
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 
 export type { ApprovalDetail, RunDetail, RunSummary };
-import { BUSY_TRANSACTION, getDatabase, sqliteConnection, type StudioDatabase } from "./database";
+import { BUSY_TRANSACTION, getDatabase, sqliteConnection, sqliteWriter, type SqliteConnection, type StudioDatabase } from "./database";
+import type { Write } from "./run-commit-writes";
+import type { SqliteWriter } from "./sqlite-writer";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
 import { preparedRows } from "./hot-path";
@@ -50,6 +52,22 @@ const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "statu
   VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_EXCLUDED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "finishedAt") VALUES (?, ?, ?, 'skipped', 0, ?)`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
+
+/** Writes `writes` in one transaction: on the writer's thread where there is one, else on the client's own connection. */
+async function writeTogether(connection: SqliteConnection, writer: SqliteWriter | null, writes: Write[]): Promise<void> {
+  if (writer) return writer.commit(writes);
+  const sqlite = connection.database;
+  const transaction = await connection.transaction();
+  try {
+    for (const write of writes) statement(sqlite, write.sql).run(...write.values);
+    statement(sqlite, "COMMIT").run();
+  } catch (error) {
+    if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
+    throw error;
+  } finally {
+    await transaction.release();
+  }
+}
 
 /** A workflow version a run can be started from: what the run pins, and what its answer names. */
 export interface RunnableVersion {
@@ -256,33 +274,22 @@ export async function insertRun(
         if (alsoDo) await alsoDo(transaction, runId);
       }, BUSY_TRANSACTION);
     } else {
-      const sqlite = connection.database;
       const stored = sqliteDate(now);
-      const transaction = await connection.transaction();
-      try {
-        statement(sqlite, INSERT_RUN).run(runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop);
-        for (const node of definition.nodes) {
-          const kept = carried.get(node.id);
-          if (excluded.has(node.id)) {
-            statement(sqlite, INSERT_EXCLUDED_STEP).run(newId(), runId, node.id, stored);
-            continue;
-          }
-          if (!kept) {
-            statement(sqlite, INSERT_STEP).run(newId(), runId, node.id, inputOf(node.id));
-            continue;
-          }
+      const date = (value: string | null) => (value === null ? null : sqliteDate(value));
+      const writes: Write[] = [
+        { sql: INSERT_RUN, values: [runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop] },
+      ];
+      for (const node of definition.nodes) {
+        const kept = carried.get(node.id);
+        if (excluded.has(node.id)) writes.push({ sql: INSERT_EXCLUDED_STEP, values: [newId(), runId, node.id, stored] });
+        else if (!kept) writes.push({ sql: INSERT_STEP, values: [newId(), runId, node.id, inputOf(node.id)] });
+        else {
           const { attempt, input, output, carriedFromRunId, carriedAs } = carriedColumns(kept);
-          const date = (value: string | null) => (value === null ? null : sqliteDate(value));
-          statement(sqlite, INSERT_CARRIED_STEP).run(newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId, carriedAs);
+          writes.push({ sql: INSERT_CARRIED_STEP, values: [newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId, carriedAs] });
         }
-        if (deliveryRow) statement(sqlite, INSERT_DELIVERY).run(deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored);
-        statement(sqlite, "COMMIT").run();
-      } catch (error) {
-        if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
-        throw error;
-      } finally {
-        await transaction.release();
       }
+      if (deliveryRow) writes.push({ sql: INSERT_DELIVERY, values: [deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored] });
+      await writeTogether(connection, sqliteWriter(database), writes);
     }
   } catch (error) {
     if (deliveryRow && isUniqueViolation(error)) throw new IdempotencyKeyTaken(deliveryRow.hookId, deliveryRow.idempotencyKey);
@@ -521,6 +528,45 @@ export async function readEvents(
     take: limit,
   });
   return rows.map(toRunEvent);
+}
+
+/** A stored event as the JSON text of its RunEvent (what an event stream sends), with its sequence number and type. */
+export interface EventText {
+  seq: number;
+  type: string;
+  json: string;
+}
+
+/**
+ * Events after `afterSeq` as JSON text, in order; at most `limit`. The same
+ * events as `readEvents`, but put together from their columns around the
+ * payload's stored text: an event stream replays a run's events without
+ * parsing each payload only to serialise it again.
+ */
+export async function readEventTexts(runId: string, afterSeq: number, limit = 500, database: StudioDatabase = getDatabase()): Promise<EventText[]> {
+  const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string; createdAt: unknown }>(
+    database,
+    READ_EVENTS,
+    [runId, afterSeq, limit],
+  );
+  if (!prepared) return (await readEvents(runId, afterSeq, limit, database)).map((event) => ({ seq: event.seq, type: event.type, json: JSON.stringify(event) }));
+  return prepared.map((row) => {
+    // The payload is the JSON.stringify text the commit stored (one line, an object); anything else is read as readEvents reads it.
+    const payload = row.payload.startsWith("{") ? row.payload : JSON.stringify(toRunEvent({ ...row, createdAt: new Date(0) }).payload);
+    const createdAt = storedDateIso(row.createdAt);
+    const nodeId = row.nodeId === null ? "null" : JSON.stringify(row.nodeId);
+    return {
+      seq: row.seq,
+      type: row.type,
+      json: `{"runId":${JSON.stringify(row.runId)},"seq":${row.seq},"type":${JSON.stringify(row.type)},"nodeId":${nodeId},"payload":${payload},"createdAt":"${createdAt}"}`,
+    };
+  });
+}
+
+/** A stored DateTime as ISO text: SQLite's `…+00:00` form by slicing (the hot case), anything else through `readDate`. */
+function storedDateIso(value: unknown): string {
+  if (typeof value === "string" && value.length === 29 && value.endsWith("+00:00") && value[10] === "T") return `${value.slice(0, 23)}Z`;
+  return readDate(value)!;
 }
 
 /** Where a run stands, or null when there is no such run: what an event stream asks when it opens and when it may end. */

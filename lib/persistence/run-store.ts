@@ -24,7 +24,7 @@ import type {
 } from "@/lib/workflow/run-types";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import type BetterSqlite3 from "better-sqlite3";
-import { BUSY_TRANSACTION, postgresStatements, sqliteConnection, type SqliteConnection } from "./database";
+import { BUSY_TRANSACTION, postgresStatements, sqliteConnection, sqliteWriter, type SqliteConnection } from "./database";
 import { preparedRows } from "./hot-path";
 import { PostgresCommitGroup } from "./postgres-commit-group";
 import { postgresPlaceholders } from "./postgres-statements";
@@ -206,6 +206,8 @@ export class PrismaRunStore implements RunStore {
     }
     const writes = commitWrites(runId, commit, SQLITE_COMMITS);
     if (writes.length === 0) return;
+    const writer = sqliteWriter(this.db);
+    if (writer) return writer.commit(writes);
     return new Promise<void>((resolve, reject) => {
       this.queued.push({ runId, writes, resolve, reject });
       if (!this.flushScheduled) {

@@ -1,4 +1,6 @@
-import type { RunEvent } from "@/lib/workflow/run-types";
+import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
+import type { EventText } from "@/lib/persistence/run-queries";
+import type { RunEvent, RunEventType } from "@/lib/workflow/run-types";
 
 const encoder = new TextEncoder();
 /** Comments keep proxies and browsers from closing an idle stream. */
@@ -6,14 +8,20 @@ const HEARTBEAT_MS = 15_000;
 
 /** One event in the SSE wire format, its sequence number as the id. */
 export function formatEvent(event: RunEvent): string {
-  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  return formatEventText({ seq: event.seq, type: event.type, json: JSON.stringify(event) });
 }
+
+/** A stored event, already JSON (`readEventTexts`), in the SSE wire format. */
+export function formatEventText(event: EventText): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.json}\n\n`;
+}
+
 
 export interface EventSource {
   /** Subscribes to live events; returns the unsubscribe function. */
   subscribe(listener: (event: RunEvent) => void): () => void;
-  /** Events after `afterSeq`, in order, at most `limit`. */
-  read(afterSeq: number, limit: number): Promise<RunEvent[]>;
+  /** Stored events after `afterSeq` as JSON text, in order, at most `limit`. */
+  read(afterSeq: number, limit: number): Promise<EventText[]>;
   /** Whether the run has finished (its last event is stored). */
   isFinished(): Promise<boolean>;
 }
@@ -146,18 +154,21 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
       channel.write(`event: end\ndata: {}\n\n`);
       channel.close();
     };
-    const send = (event: RunEvent) => {
-      if (channel.closed || event.seq <= lastSent) return;
-      lastSent = event.seq;
-      channel.write(formatEvent(event));
-      if (event.type === "run-succeeded" || event.type === "run-failed" || event.type === "run-cancelled") end();
+    // Live events come as objects from the bus, stored ones as text from the database: sent alike, once each, in order.
+    const sendText = (seq: number, type: RunEventType, text: () => string) => {
+      if (channel.closed || seq <= lastSent) return;
+      lastSent = seq;
+      channel.write(text());
+      if (RUN_ENDING_EVENT_TYPES.has(type)) end();
     };
+    const send = (event: RunEvent) => sendText(event.seq, event.type, () => formatEvent(event));
+    const sendStored = (event: EventText) => sendText(event.seq, event.type as RunEventType, () => formatEventText(event));
     let buffered: RunEvent[] | null = [];
     channel.onClose(source.subscribe((event) => (buffered ? buffered.push(event) : send(event))));
     channel.write(`retry: 1000\n\n`);
     for (;;) {
       const page = await source.read(lastSent, PAGE);
-      page.forEach(send);
+      page.forEach(sendStored);
       if (page.length < PAGE || channel.closed) break;
     }
     const pending: RunEvent[] = buffered;
@@ -165,7 +176,7 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
     pending.sort((left, right) => left.seq - right.seq).forEach(send);
     if (!channel.closed && (await source.isFinished())) {
       // Finished before we subscribed: its last events were in the database; say so and stop.
-      (await source.read(lastSent, PAGE)).forEach(send);
+      (await source.read(lastSent, PAGE)).forEach(sendStored);
       if (!channel.closed) end();
     }
   });

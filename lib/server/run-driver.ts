@@ -1,5 +1,6 @@
 import { insertRun, requestCancel, runStatus, type RunnableVersion, type RunStart } from "@/lib/persistence/run-queries";
 import type { RunDetail } from "@/lib/contracts/run";
+import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
 import type { StudioDatabase } from "@/lib/persistence";
 import type { RunEventBus } from "@/lib/workflow/event-bus";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
@@ -69,7 +70,7 @@ export class QueuedRunDriver implements RunDriver {
         resolve();
       };
       const unsubscribe = this.bus.subscribe(runId, (event) => {
-        if (event.type === "run-cancelled" || event.type === "run-failed" || event.type === "run-succeeded") done();
+        if (RUN_ENDING_EVENT_TYPES.has(event.type)) done();
       });
       const timer = setTimeout(done, CANCEL_WAIT_MS);
     });

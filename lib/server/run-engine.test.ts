@@ -130,6 +130,52 @@ describe("RunEngine on a real SQLite file", () => {
     expect(String(detail.output)).toMatch(/bypass\.txt/);
   });
 
+  it("starts a read-only step before its start is stored, and a step that may change the world only once its start is stored", async () => {
+    // A store that holds back the commit saying the read step started (and whatever shares it) until the test lets it through.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const heldStore = Object.create(store) as PrismaRunStore;
+    heldStore.commit = async (runId, commit) => {
+      if (commit.events.some((event) => event.type === "node-started" && event.nodeId === "read")) {
+        holding = true;
+        await released;
+      }
+      return store.commit(runId, commit);
+    };
+    const heldEngine = new RunEngine({ store: heldStore, bus, pool: () => new ToolPool([...allTools(), new CountingTool(logFile)]), secrets, workingDirectory: workRoot });
+    const workflow = await createWorkflow(
+      {
+        name: "start before stored",
+        mode: "bypass",
+        nodes: [
+          { id: "in", kind: "input", fields: [] },
+          { id: "read", kind: "tool", tool: "count", arguments: { label: "counted while its start was held" } },
+          { id: "write", kind: "tool", tool: "write_file", settings: { root: workRoot }, arguments: { path: "held.txt", content: "{{ nodes.read.output }}" } },
+        ],
+        edges: [
+          { id: "a", source: "in", target: "read" },
+          { id: "b", source: "read", target: "write" },
+        ],
+      },
+      temp.database,
+    );
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    // Not awaited: the run's first commit may carry the read step's start, and that is held.
+    const starting = heldEngine.start(runId);
+    // The read-only step's start is held back, yet its tool runs: its result waits behind the start in the run's writer.
+    await expect.poll(() => holding && existsSync(logFile) && readFileSync(logFile, "utf8").includes("counted while its start was held")).toBe(true);
+    // The write's start cannot be stored while the commit before it is held, so nothing may be written yet. (A bounded
+    // look: had the engine not waited, the file would appear at once; a slow machine can only miss a fault, never invent one.)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(path.join(workRoot, "held.txt"))).toBe(false);
+    release();
+    await starting;
+    await heldEngine.settled(runId);
+    expect((await getRunDetail(runId, temp.database)).status).toBe("succeeded");
+    expect(readFileSync(path.join(workRoot, "held.txt"), "utf8")).toMatch(/counted while its start was held/);
+  });
+
   it("waits for a person on a write, then writes once approved", async () => {
     const requested = new Promise<RunEvent>((resolve) => {
       const unsubscribe = bus.subscribeAll((event) => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "@/lib/persistence";
-import { readEvents, runStatus } from "@/lib/persistence/run-queries";
+import { readEventTexts, runStatus } from "@/lib/persistence/run-queries";
 import { StartRunBodySchema } from "@/lib/validations/run";
 import { FINISHED_RUN_STATUSES } from "@/lib/workflow/run-types";
 import { runEventStream } from "./event-stream";
@@ -39,7 +39,7 @@ export const runEventsRoute = route(async (request, { params }: IdContext) => {
   return runEventStream(
     {
       subscribe: (listener) => studio.bus.subscribe(id, listener),
-      read: (afterSeq, limit) => readEvents(id, afterSeq, limit, studio.database),
+      read: (afterSeq, limit) => readEventTexts(id, afterSeq, limit, studio.database),
       isFinished: async () => {
         const status = await runStatus(id, studio.database);
         return status !== null && FINISHED_RUN_STATUSES.has(status);

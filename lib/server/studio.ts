@@ -55,9 +55,10 @@ type GlobalWithStudio = typeof globalThis & { [GLOBAL_KEY]?: Promise<Studio> };
  * stored secrets (refusing to start on a mismatch rather than losing them),
  * and resumes the runs a previous process left unfinished.
  */
-export function startStudio(role: StudioRole = readEnvironment().STUDIO_ROLE): Promise<Studio> {
+export function startStudio(role?: StudioRole): Promise<Studio> {
   const holder = globalThis as GlobalWithStudio;
-  holder[GLOBAL_KEY] ??= boot(role).catch((error: unknown) => {
+  // Every route awaits this on every request: the environment is read (and parsed) only when the studio first boots.
+  holder[GLOBAL_KEY] ??= boot(role ?? readEnvironment().STUDIO_ROLE).catch((error: unknown) => {
     delete holder[GLOBAL_KEY];
     throw error;
   });

@@ -12,7 +12,7 @@ import {
   type StepErrorOutput,
 } from "@/lib/contracts/execution-settings";
 import { PERSON_TRIGGER, RUN_TRIGGER_LABELS, type RunTrigger } from "@/lib/contracts/run-trigger";
-import { executionOf, neverRetried, resumesInPlace, startsRunsOf } from "@/nodes/definitions";
+import { executionOf, neverRetried, onlyComputes, resumesInPlace, startsRunsOf } from "@/nodes/definitions";
 import type { NodeExecutionContext, StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
 import type { AgentModelFactory } from "./agent/agent-model";
@@ -518,6 +518,11 @@ export class RunEngine {
     return tool.isDestructive((node.operation ? { ...node.arguments, operation: node.operation } : node.arguments) as never);
   }
 
+  /** Whether `node` may start before its start is stored: running it again is harmless (a read-only tool, a step that only computes). */
+  private startsBeforeStored(node: WorkflowNode): boolean {
+    return node.kind === "tool" ? !this.changesTheWorld(node) : onlyComputes(node.kind);
+  }
+
   /** A run that was just created: nothing has happened to it yet, so there is nothing to read back but the workflow's grants. */
   private async activateCreated(runId: string, created: CreatedRun): Promise<ActiveRun> {
     const run = new ActiveRun(runId, created.workflowId, created.definition, created.inputs, 0, this.options.store);
@@ -699,12 +704,17 @@ export class RunEngine {
       const started = Date.now();
       try {
         if (!continuing) {
-          await this.emit(
+          const stored = this.emit(
             run,
             [{ type: "node-started", nodeId, payload: { kind: node.kind, attempt, ...(policy.maxAttempts > 1 ? { maxAttempts: policy.maxAttempts } : {}), ...toolOf(node) } }],
             undefined,
             [{ nodeId, status: "running", attempt, startedAt: now(), finishedAt: null, error: null, errorKind: null, retryAt: null }],
           );
+          // A step that may change the world starts once its start is stored: a restart then knows it may have
+          // happened (at most once). One that can simply run again starts at once; the run's writer stores its start
+          // before its end (usually in the same transaction), and a chain of such steps waits on no commit between them.
+          if (this.startsBeforeStored(node)) stored.catch((error: unknown) => this.crash(run, error));
+          else await stored;
         }
         continuing = false;
         const { output, input } = await this.runAttempt(run, node, policy);

@@ -23,6 +23,7 @@ export type InputNode = z.infer<typeof InputNodeSchema>;
 /** Where a run starts: the fields its form asks for. */
 export const inputKind = {
   kind: "input",
+  onlyComputes: true,
   schema: InputNodeSchema,
   title: "Run inputs",
   icon: "log-in",

@@ -12,6 +12,7 @@ export type OutputNode = z.infer<typeof OutputNodeSchema>;
 
 export const outputKind = {
   kind: "output",
+  onlyComputes: true,
   schema: OutputNodeSchema,
   title: "Output",
   icon: "flag",

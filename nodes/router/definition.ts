@@ -41,6 +41,7 @@ export type RouterNode = z.infer<typeof RouterNodeSchema>;
 
 export const routerKind = {
   kind: "router",
+  onlyComputes: true,
   schema: RouterNodeSchema,
   title: "Router",
   icon: "git-branch",

@@ -75,6 +75,7 @@ export function scheduleSubtitle(node: Pick<ScheduleNode, "form" | "everyMinutes
 
 export const scheduleKind = {
   kind: "schedule",
+  onlyComputes: true,
   schema: ScheduleNodeSchema,
   title: "Schedule",
   icon: "clock",

@@ -155,6 +155,7 @@ export function withFreshHookIds<Definition extends { nodes: readonly { kind: st
 
 export const webhookKind = {
   kind: "webhook",
+  onlyComputes: true,
   schema: WebhookNodeSchema,
   title: "Webhook",
   icon: "webhook",

@@ -67,7 +67,11 @@ function mayBeSignedIn(request: IncomingMessage): boolean {
 
 async function serveRoute(route: DirectRoute, id: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const aborted = new AbortController();
-  response.once("close", () => aborted.abort());
+  // Only a client that left before its answer was complete aborts the handler's work. An answer sent in full needs no
+  // abort, and that spares making an AbortError (with its stack) for every request.
+  response.once("close", () => {
+    if (!response.writableFinished) aborted.abort();
+  });
   let body: Uint8Array | null = null;
   let complete = route.method !== "POST";
   // A body is read only from a request that carries a credential at all: the handler refuses one without before it

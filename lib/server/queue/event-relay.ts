@@ -1,9 +1,8 @@
+import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
 import type { RunEventBus } from "@/lib/workflow/event-bus";
 import type { RunEvent } from "@/lib/workflow/run-types";
 
 type ReadEvents = (runId: string, afterSeq: number, limit: number) => Promise<RunEvent[]>;
-
-const FINISHING_EVENTS = new Set(["run-succeeded", "run-failed", "run-cancelled"]);
 
 /**
  * Publishes on this process's bus the events other processes stored, in
@@ -51,7 +50,7 @@ export class EventRelay {
         this.bus.publish(event);
         cursor = event.seq;
       }
-      if (events.some((event) => FINISHING_EVENTS.has(event.type))) {
+      if (events.some((event) => RUN_ENDING_EVENT_TYPES.has(event.type))) {
         this.cursors.delete(runId);
         return;
       }

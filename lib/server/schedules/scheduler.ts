@@ -1,3 +1,4 @@
+import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
 import { findRunnableVersion, type RunnableVersion } from "@/lib/persistence/run-queries";
 import { lastHandledSlot, oldestQueued, SlotNotStarted, type FiringHeld } from "@/lib/persistence/schedule-store";
@@ -55,8 +56,6 @@ export interface SchedulerOptions {
   refreshMs?: number;
 }
 
-const FINISHING_EVENTS = new Set(["run-succeeded", "run-failed", "run-cancelled"]);
-
 export class Scheduler {
   private readonly schedules = new Map<string, LiveSchedule>();
   /** The published version and time each workflow's schedules were read from. */
@@ -77,7 +76,7 @@ export class Scheduler {
   start(): Promise<void> {
     // A run ending may let a queued slot start; the periodic pass catches the rest (and ends heard elsewhere).
     this.unsubscribe = this.options.bus.subscribeAll((event) => {
-      if (FINISHING_EVENTS.has(event.type) && !this.queueCheckPending && this.hasQueueSchedules()) {
+      if (RUN_ENDING_EVENT_TYPES.has(event.type) && !this.queueCheckPending && this.hasQueueSchedules()) {
         this.queueCheckPending = true;
         this.serially(async () => {
           this.queueCheckPending = false;
