@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { waitFor, type ApiClient, type Json } from "./api-client";
@@ -13,8 +14,10 @@ import { startWorker, type WorkerProcess } from "./worker-process";
  * The studio scaled out on PostgreSQL: two web processes that only serve
  * (STUDIO_ROLE=web) and three worker processes (`npm run worker`) on one
  * database; then workers SIGKILLed at random moments while runs execute and
- * wait. One file, so these many processes never run beside each other's.
- * Only this project (api-postgresql) runs it: SQLite is one process.
+ * wait; and a real browser signed in to one web process following a run that
+ * a worker drives and the other web process decides. One file, so these many
+ * processes never run beside each other's. Only this project
+ * (api-postgresql) runs it: SQLite is one process.
  */
 
 const RUNS = Number(process.env.SCALE_OUT_RUNS ?? 200);
@@ -69,6 +72,20 @@ function effectWorkflow(folder: string) {
   };
 }
 
+/** input -> two shell steps that each ask first -> output: the second step's card can only reach an open page live. Laid out in a row, as the editor would. */
+function twoDecisionsWorkflow(folder: string) {
+  const nodes = [
+    { id: "in", kind: "input", fields: [{ name: "mark" }] },
+    { ...shellNode("first", folder, `echo "{{ inputs.mark }} first" >> effects.log`), label: "First effect" },
+    { ...shellNode("second", folder, `echo "{{ inputs.mark }} second" >> effects.log`), label: "Second effect" },
+    { id: "out", kind: "output", value: "done {{ inputs.mark }}" },
+  ].map((node, index) => ({ ...node, position: { x: index * 320, y: 0 } }));
+  return { name: "Watched from another process", mode: "default", nodes, edges: chain(...nodes.map((node) => node.id)) };
+}
+
+/** The same launch options as playwright.config.ts: Debian's Chromium, headless, nothing fetched in the background. */
+const BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
 describe("scale-out on PostgreSQL: web processes and workers on one database", () => {
   it(`${RUNS} runs over three workers, each waiting for a decision made in a random order through two web processes: each ends as decided, no effect twice`, async () => {
     const [a, b] = webs.map((web) => web.client()) as [ApiClient, ApiClient];
@@ -77,7 +94,7 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
     const runs: string[] = [];
     for (let index = 0; index < RUNS; index++) runs.push((await (index % 2 ? b : a).startRun(id, { mark: `run-${index}` })).id);
 
-    // A browser on web process A watches one run that a worker drives and web process B decides.
+    // A client of web process A's event stream (what the run page's EventSource reads) watches one run that a worker drives and web process B decides.
     const watched = runs[0]!;
     const stream = await connectEventStream(`${webs[0]!.url}/api/runs/${watched}/events`, a.credential);
 
@@ -114,6 +131,62 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
     expect(seen.map((event) => event.seq)).toEqual([...seen.map((event) => event.seq)].sort((x, y) => x - y));
     expect(existsSync(path.join(root, "effects.log"))).toBe(true);
   }, 300_000);
+
+  it("a browser signed in to web process A follows a run that a worker drives and web process B decides, live, without a reload", async () => {
+    const [a, b] = webs.map((web) => web.client()) as [ApiClient, ApiClient];
+    const folder = workFolder();
+    const { id } = await a.createWorkflow(twoDecisionsWorkflow(folder));
+    const run = await a.startRun(id, { mark: "watched" });
+    const decideThroughB = async (approval: Json) => {
+      const response = await b.post(`/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
+      if (response.status !== 200) throw new Error(`Deciding ${approval.id} through B answered ${response.status}: ${response.text}\n${webs[1]!.logs().slice(-4000)}`);
+    };
+    const first = await b.waitForApproval(run.id, 60_000);
+
+    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: BROWSER_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      // Generous: a worker on a busy 2-core machine drives the run between what the page shows.
+      page.setDefaultTimeout(60_000);
+      // Signed in as a person is, with the link the studio prints, going on to the run.
+      const runUrl = `${webs[0]!.url}/runs/${run.id}`;
+      await page.goto(`${webs[0]!.url}/login?token=${encodeURIComponent(webs[0]!.token)}&next=${encodeURIComponent(`/runs/${run.id}`)}`);
+      await page.waitForURL(runUrl);
+      // A mark on the loaded page's window: a reload or any navigation away would leave a window without it.
+      await page.evaluate(() => Object.assign(window, { watchedSinceLoad: true }));
+
+      // The run waits for the first step: its card is there, and the page listens (the stream is open).
+      const heading = page.getByRole("heading", { level: 1 });
+      await heading.filter({ hasText: "waiting for you" }).waitFor();
+      await page.getByRole("article", { name: "First effect wants to run a command" }).waitFor();
+      await page.getByText("· live").waitFor();
+      const secondCard = page.getByRole("article", { name: "Second effect wants to run a command" });
+      expect(await secondCard.count()).toBe(0);
+
+      // Decided through B: A's page shows the decision, and then the second step's card, which did not exist when it loaded.
+      await decideThroughB(first);
+      const timeline = page.getByRole("region", { name: "Timeline" });
+      await timeline.getByRole("listitem").filter({ hasText: "First effect: Approved" }).waitFor();
+      await secondCard.waitFor();
+      await decideThroughB(await b.waitForApproval(run.id, 60_000));
+
+      // The run's end, as the worker stored it: succeeded, both steps' decisions, and its output in the run's summary.
+      await heading.filter({ hasText: "succeeded" }).waitFor();
+      await timeline.getByRole("listitem").filter({ hasText: "Second effect: Approved" }).waitFor();
+      await timeline.getByRole("listitem").filter({ hasText: "Run succeeded" }).waitFor();
+      await page.getByRole("group", { name: /^Second effect, .+ tool, succeeded$/ }).waitFor();
+      await page.getByLabel("Show node").selectOption("");
+      await page.getByRole("complementary", { name: "Node details" }).getByText("done watched", { exact: true }).waitFor();
+      await page.getByText("· live").waitFor({ state: "detached" });
+      await page.screenshot({ path: path.join(folder, "run-followed-live.png"), fullPage: true });
+      // All of it arrived on the page as it was loaded: no reload, no navigation.
+      expect(await page.evaluate(() => "watchedSinceLoad" in window)).toBe(true);
+      expect(page.url()).toBe(runUrl);
+      expect(readFileSync(path.join(folder, "effects.log"), "utf8")).toBe("watched first\nwatched second\n");
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 
   it(`${KILLS} SIGKILLs of workers while runs execute and wait: nothing lost, nothing done twice`, async () => {
     const root = workFolder();

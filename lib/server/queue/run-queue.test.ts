@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disconnectDatabase, openDatabase, type StudioDatabase } from "@/lib/persistence";
+import { createWorkflow, disconnectDatabase, newId, openDatabase, type StudioDatabase } from "@/lib/persistence";
+import { findRunnableVersion, insertRun } from "@/lib/persistence/run-queries";
+import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { createPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { listenForRunNotifications, type RunNotifications } from "./run-notifications";
-import { newWorkerChannel, RunQueue } from "./run-queue";
+import { newWorkerChannel, RUN_QUEUE, RunQueue } from "./run-queue";
 
 /**
  * The run queue on a real PostgreSQL: a job sent is announced on the studio's
  * own channel, and the process wakes one idle slot for it, so a job does not
  * wait for a poll (each slot's own every 30 s; the backstop's, here turned
- * down) while another slot is busy.
+ * down) while another slot is busy. And a job sent within a transaction
+ * exists exactly when what made it necessary (a run, a decision) committed.
  */
 
 let url: string;
@@ -53,6 +56,14 @@ afterAll(async () => {
 
 const send = (runId: string) => database.$transaction((transaction) => queue.sendWithin(transaction, runId));
 
+/** The run's jobs in pg-boss's table (schema "pgboss"), in any state: a job a worker completed is still a row. */
+async function jobsOf(runId: string): Promise<{ data: unknown }[]> {
+  return database.$queryRaw<{ data: unknown }[]>`SELECT data FROM pgboss.job WHERE name = ${RUN_QUEUE} AND singleton_key = ${runId}`;
+}
+
+/** Fails the transaction it runs in, after the job was sent in it. */
+class AfterTheSend extends Error {}
+
 describe("RunQueue", () => {
   it("drives a job sent while one slot is busy on the other slot at once, not at its next poll 30 s later", async () => {
     await send("long-run");
@@ -70,5 +81,58 @@ describe("RunQueue", () => {
     await Promise.all(burst.map(send));
     await expect.poll(() => burst.filter((runId) => driven.includes(runId)).length, { timeout: 20_000 }).toBe(burst.length);
     expect(driven.filter((runId) => runId.startsWith("burst-")).sort()).toEqual([...burst].sort());
+  });
+});
+
+describe("RunQueue.sendWithin: the job commits with the row that needs it, or neither does", () => {
+  async function runnableVersion() {
+    const workflow = await createWorkflow({ name: "Sent with its run", nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] }, database);
+    return findRunnableVersion(workflow.id, undefined, database);
+  }
+
+  it("a run whose transaction fails after its job was sent leaves neither; a committed run has exactly one job, which a worker drives", async () => {
+    const version = await runnableVersion();
+    const failed = newId();
+    const failing = insertRun(version, {}, database, {
+      runId: failed,
+      withinTransaction: async (transaction, runId) => {
+        await queue.sendWithin(transaction, runId);
+        throw new AfterTheSend();
+      },
+    });
+    await expect(failing).rejects.toBeInstanceOf(AfterTheSend);
+    expect(await database.run.count({ where: { id: failed } })).toBe(0);
+    // Had the job escaped the transaction, it would name a run that never existed.
+    expect(await jobsOf(failed)).toEqual([]);
+
+    const run = await insertRun(version, {}, database, { withinTransaction: (transaction, runId) => queue.sendWithin(transaction, runId) });
+    expect(await database.run.count({ where: { id: run.id } })).toBe(1);
+    expect(await jobsOf(run.id)).toEqual([{ data: { runId: run.id } }]);
+    await expect.poll(() => driven.includes(run.id), { timeout: 15_000 }).toBe(true);
+  });
+
+  it("a decision whose transaction fails after the run's job was sent leaves the approval pending and no job; a recorded one leaves exactly one job", async () => {
+    const version = await runnableVersion();
+    // Created without a job, so every job of this run below comes from a decision.
+    const run = await insertRun(version, {}, database);
+    const request = { runId: run.id, nodeId: "in", key: "effect", kind: "shell", tool: "run_command", operation: "run", arguments: { command: "true" }, preview: "true", digest: "digest" } as const;
+    const failingStore = new PrismaRunStore(database, {
+      shared: {
+        afterDecision: async (transaction, approval) => {
+          await queue.sendWithin(transaction, approval.runId);
+          throw new AfterTheSend();
+        },
+      },
+    });
+    const { approval } = await failingStore.openApproval(request);
+    const decision = { decision: "approve", feedback: null, decidedBy: "Ada" } as const;
+    await expect(failingStore.decideApproval(approval.id, decision)).rejects.toBeInstanceOf(AfterTheSend);
+    expect(await database.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: "pending", decision: null });
+    expect(await jobsOf(run.id)).toEqual([]);
+
+    const store = new PrismaRunStore(database, { shared: { afterDecision: (transaction, decided) => queue.sendWithin(transaction, decided.runId) } });
+    expect(await store.decideApproval(approval.id, decision)).toMatchObject({ changed: true, approval: { status: "approved", decidedBy: "Ada" } });
+    expect(await jobsOf(run.id)).toEqual([{ data: { runId: run.id } }]);
+    await expect.poll(() => driven.includes(run.id), { timeout: 15_000 }).toBe(true);
   });
 });
