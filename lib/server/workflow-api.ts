@@ -1,6 +1,7 @@
 import { createWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { placeStackedNodes } from "@/lib/workflow/place-nodes";
 import { withFreshHookIds } from "@/nodes/webhook/definition";
 import { withMcpServersRecorded } from "@/nodes/tool/mcp-origin";
 import { introducedPrivilegedSettings, withoutPrivilegedSettings, type PrivilegedSetting } from "@/lib/workflow/privileged-settings";
@@ -37,8 +38,9 @@ export async function saveWorkflowAs(
   const previous = id === null ? null : (await getWorkflow(id)).definition;
   const introduced = introducedPrivilegedSettings(definition, previous);
   if (introduced.length > 0) requireRecentSignIn(principal, `Saving a workflow where ${introduced[0]!.description}`);
-  // Each MCP tool node remembers its server, so a name that later changes hands is caught before a run.
-  const recorded = withMcpServersRecorded(definition, studio.pool());
+  // Each MCP tool node remembers its server, so a name that later changes hands is caught before a run. A workflow
+  // written without places (a script, the API) is laid out, so its cards do not all open on one spot.
+  const recorded = withMcpServersRecorded(placeStackedNodes(definition), studio.pool());
   const saved = id === null ? await createWorkflow(recorded) : await saveWorkflow(id, recorded, options);
   if (introduced.length > 0) {
     await recordAudit({
@@ -61,7 +63,7 @@ export async function importWorkflow(request: Request, principal: Principal, def
   const studio = await startStudio();
   refuseLiteralSecrets(definition, studio.pool());
   const safe = withoutPrivilegedSettings(withFreshHookIds(definition));
-  const workflow = await createWorkflow(withMcpServersRecorded(safe.definition, studio.pool()));
+  const workflow = await createWorkflow(withMcpServersRecorded(placeStackedNodes(safe.definition), studio.pool()));
   if (safe.dropped.length > 0) {
     await recordAudit({
       actor: principal.person,

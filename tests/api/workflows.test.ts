@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type Json } from "./api-client";
 import { chain, removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { REPO_ROOT, startStudioServer, type StudioServer } from "./studio-server";
 
 let server: StudioServer;
 let api: ApiClient;
@@ -40,6 +42,19 @@ describe("workflows: create, list, get, save, versions", () => {
     expect(workflows.map((workflow: Json) => workflow.id)).toContain(created.id);
     const { workflow } = await api.expect(200, "GET", `/api/workflows/${created.id}`);
     expect(workflow.definition).toEqual(created.definition);
+  });
+
+  it("lays out a workflow given without positions, created or imported (the README's example file), so no card hides another", async () => {
+    const created = await api.createWorkflow(echoWorkflow("placed"));
+    expect(created.definition.nodes.map((node: Json) => [node.id, node.position])).toEqual([
+      ["in", { x: 0, y: 0 }],
+      ["out", { x: 320, y: 0 }],
+    ]);
+    const file = JSON.parse(readFileSync(path.join(REPO_ROOT, "examples/error-edge.workflow.json"), "utf8")) as Json;
+    expect(file.nodes.every((node: Json) => node.position === undefined)).toBe(true);
+    const { workflow } = await api.expect(201, "POST", "/api/workflows/import", file);
+    const places = workflow.definition.nodes.map((node: Json) => `${node.position.x},${node.position.y}`);
+    expect(new Set(places).size).toBe(file.nodes.length);
   });
 
   it("adds a version on every save; a run pins the version it ran", async () => {
