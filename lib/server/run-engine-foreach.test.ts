@@ -238,7 +238,7 @@ describe("a For each step", () => {
     await waitFor(async () => (await getRunDetail(runId, temp.database)).childRuns.length === 3, 20_000, "the third item to start after the first is done");
     const doneBefore = (await getRunDetail(runId, temp.database)).childRuns[0]!;
     expect(doneBefore.status).toBe("succeeded");
-    mortal.kill();
+    await mortal.kill();
 
     const restarted = newEngine();
     await restarted.resumeAll();

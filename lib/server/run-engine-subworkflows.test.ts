@@ -246,7 +246,7 @@ describe("a Sub-workflow step", () => {
     const runId = await startParent(parent, {}, first);
     await waitFor(async () => (await childrenOf(runId)).some((run) => run.status === "awaiting_input"), 20_000, "the called run to wait for a person");
     await waitFor(async () => (await getRunDetail(runId, temp.database)).steps.find((step) => step.nodeId === "call")?.status === "waiting", 20_000, "the step to wait");
-    mortal.kill();
+    await mortal.kill();
 
     const restarted = newEngine();
     const resumed = await restarted.resumeAll();

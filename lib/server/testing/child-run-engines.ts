@@ -40,12 +40,30 @@ export function childRunEngine(options: { database: StudioDatabase; bus: RunEven
   return engine;
 }
 
-/** A store that dies when `kill()` is called, as a process does on SIGKILL: from then on it writes nothing, and never answers. */
-export function mortalStore(database: StudioDatabase): { store: PrismaRunStore; kill: () => void } {
+/**
+ * A store that dies when `kill()` is called, as a process does on SIGKILL: from then on it writes nothing, and never
+ * answers. A commit already handed to the database when the process died either landed before it died or never will:
+ * `kill()` resolves once those in flight have landed (the database writes on a thread of its own), so whatever
+ * drives the run next reads them, as a restarted process would.
+ */
+export function mortalStore(database: StudioDatabase): { store: PrismaRunStore; kill: () => Promise<void> } {
   const store = new PrismaRunStore(database);
   let dead = false;
+  const inFlight = new Set<Promise<unknown>>();
   const mortal = Object.assign(Object.create(store) as PrismaRunStore, {
-    commit: (runId: string, commit: Parameters<PrismaRunStore["commit"]>[1]) => (dead ? new Promise<never>(() => {}) : store.commit(runId, commit)),
+    commit: (runId: string, commit: Parameters<PrismaRunStore["commit"]>[1]) => {
+      if (dead) return new Promise<never>(() => {});
+      const landing = store.commit(runId, commit);
+      const settled = landing.catch(() => undefined).finally(() => inFlight.delete(settled));
+      inFlight.add(settled);
+      return landing;
+    },
   });
-  return { store: mortal, kill: () => (dead = true) };
+  return {
+    store: mortal,
+    kill: async () => {
+      dead = true;
+      await Promise.all(inFlight);
+    },
+  };
 }
