@@ -34,14 +34,14 @@ async function startStudio() {
  * The server's CPU per run, on its main thread (the one that serves HTTP: what bounds it) and in all its threads:
  * steadier than runs/s on a shared machine, where a neighbour's load moves the throughput but not the work per run.
  */
-function cpuMeter(pid: number): () => string {
+function cpuMeter(pid: number): () => { mainMs: number; allMs: number } {
   const mainThread = () => processCpuSeconds(pid, pid);
   const allThreads = () => processCpuSeconds(pid);
   const [main0, all0] = [mainThread(), allThreads()];
   return () => {
     const [main1, all1] = [mainThread(), allThreads()];
-    if (main0 === null || main1 === null || all0 === null || all1 === null) return "";
-    return `${((main1 - main0) * 1000).toFixed(0)}|${((all1 - all0) * 1000).toFixed(0)}`;
+    if (main0 === null || main1 === null || all0 === null || all1 === null) return { mainMs: NaN, allMs: NaN };
+    return { mainMs: (main1 - main0) * 1000, allMs: (all1 - all0) * 1000 };
   };
 }
 
@@ -69,7 +69,7 @@ async function measure(client: StudioClient, workflowId: string, untilFinished: 
   const began = performance.now();
   const cpu = cpuMeter(serverPid);
   await Promise.all(Array.from({ length: CONCURRENCY }, oneClient));
-  const [mainMs, allMs] = cpu().split("|").map(Number) as [number, number];
+  const { mainMs, allMs } = cpu();
   const elapsed = (performance.now() - began) / 1000;
   latencies.sort((left, right) => left - right);
   const perRun = (ms: number) => (Number.isFinite(ms) ? (ms / latencies.length).toFixed(2) : "?");

@@ -8,7 +8,8 @@ import { PrismaClient as PostgresPrismaClient } from "./generated/postgresql/cli
 import { PrismaClient } from "./generated/sqlite/client";
 import { applyMigrations } from "./migrations";
 import { PostgresStatements } from "./postgres-statements";
-import { SqliteWriter } from "./sqlite-writer";
+import { InlineSqliteWriter } from "./sqlite-inline-writer";
+import { SqliteWriter, type RunWrites } from "./sqlite-writer";
 
 /**
  * The studio's Prisma client. Both providers' clients are generated from the
@@ -109,8 +110,8 @@ export function openDatabase(url: string): StudioDatabase {
   connections.set(client, holder);
   providers.set(client, "sqlite");
   // Read alone (not readEnvironment): a client opens in tests and scripts whose other variables are not the studio's concern.
-  const writer = EnvironmentSchema.shape.STUDIO_SQLITE_WRITER.parse(process.env.STUDIO_SQLITE_WRITER) === "thread" ? SqliteWriter.open(filePath, CONNECTION_PRAGMAS) : null;
-  if (writer) writers.set(client, writer);
+  const threaded = EnvironmentSchema.shape.STUDIO_SQLITE_WRITER.parse(process.env.STUDIO_SQLITE_WRITER) === "thread";
+  writers.set(client, (threaded ? SqliteWriter.open(filePath, CONNECTION_PRAGMAS) : null) ?? new InlineSqliteWriter(() => sqliteConnection(client)));
   return client;
 }
 
@@ -144,12 +145,13 @@ export async function sqliteConnection(client: StudioDatabase): Promise<SqliteCo
 }
 
 /**
- * The thread that writes a run's commits and creation beside a SQLite client
- * from `openDatabase` (sqlite-writer.ts); null for other clients, and for a
- * database only one connection can see (in memory), whose hot paths then
- * write on `sqliteConnection`.
+ * Where a SQLite client from `openDatabase` writes runs (their creation and
+ * commits): a thread of its own (sqlite-writer.ts), or, with
+ * STUDIO_SQLITE_WRITER=inline or a database only one connection can see (in
+ * memory), its own connection (sqlite-inline-writer.ts). Null for other
+ * clients, whose stores then ask Prisma.
  */
-export function sqliteWriter(client: StudioDatabase): SqliteWriter | null {
+export function sqliteWriter(client: StudioDatabase): RunWrites | null {
   return writers.get(client) ?? null;
 }
 
@@ -195,7 +197,7 @@ const providers: WeakMap<StudioDatabase, DatabaseProvider> = ((globalThis as { [
 ] ??= new WeakMap());
 
 const WRITERS_KEY = Symbol.for("neurosurfer.sqlite-writers");
-const writers: WeakMap<StudioDatabase, SqliteWriter> = ((globalThis as { [WRITERS_KEY]?: WeakMap<StudioDatabase, SqliteWriter> })[WRITERS_KEY] ??= new WeakMap());
+const writers: WeakMap<StudioDatabase, RunWrites> = ((globalThis as { [WRITERS_KEY]?: WeakMap<StudioDatabase, RunWrites> })[WRITERS_KEY] ??= new WeakMap());
 
 const STATEMENT_POOLS_KEY = Symbol.for("neurosurfer.postgres-statement-pools");
 const statementPools: WeakMap<StudioDatabase, PostgresStatements> = ((globalThis as { [STATEMENT_POOLS_KEY]?: WeakMap<StudioDatabase, PostgresStatements> })[

@@ -7,9 +7,8 @@ import { PERSON_TRIGGER, triggerColumns, type RunTrigger, type RunTriggerKind } 
 import type { ApprovalStatus, RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 
 export type { ApprovalDetail, RunDetail, RunSummary };
-import { BUSY_TRANSACTION, getDatabase, sqliteConnection, sqliteWriter, type SqliteConnection, type StudioDatabase } from "./database";
+import { BUSY_TRANSACTION, getDatabase, sqliteConnection, sqliteWriter, type StudioDatabase } from "./database";
 import type { Write } from "./run-commit-writes";
-import type { SqliteWriter } from "./sqlite-writer";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
 import { preparedRows } from "./hot-path";
@@ -52,22 +51,6 @@ const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "statu
   VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_EXCLUDED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "finishedAt") VALUES (?, ?, ?, 'skipped', 0, ?)`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
-
-/** Writes `writes` in one transaction: on the writer's thread where there is one, else on the client's own connection. */
-async function writeTogether(connection: SqliteConnection, writer: SqliteWriter | null, writes: Write[]): Promise<void> {
-  if (writer) return writer.commit(writes);
-  const sqlite = connection.database;
-  const transaction = await connection.transaction();
-  try {
-    for (const write of writes) statement(sqlite, write.sql).run(...write.values);
-    statement(sqlite, "COMMIT").run();
-  } catch (error) {
-    if (sqlite.inTransaction) statement(sqlite, "ROLLBACK").run();
-    throw error;
-  } finally {
-    await transaction.release();
-  }
-}
 
 /** A workflow version a run can be started from: what the run pins, and what its answer names. */
 export interface RunnableVersion {
@@ -216,7 +199,7 @@ export async function insertRun(
   const payloadText = start.triggerPayload === undefined ? null : JSON.stringify(start.triggerPayload);
   const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
   // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
-  const connection = start.withinTransaction || start.firing ? null : await sqliteConnection(database);
+  const writer = start.withinTransaction || start.firing ? null : sqliteWriter(database);
   const sourceRunId = start.source?.id ?? null;
   const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
   const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
@@ -255,7 +238,7 @@ export async function insertRun(
   const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
   let held: FiringHeld | null = null;
   try {
-    if (start.withinTransaction || !connection) {
+    if (start.withinTransaction || !writer) {
       // The run and whatever must exist with it (the job that drives it, the delivery's key, the slot) commit together or not at all.
       const alsoDo = start.withinTransaction;
       const firing = start.firing;
@@ -289,7 +272,7 @@ export async function insertRun(
         }
       }
       if (deliveryRow) writes.push({ sql: INSERT_DELIVERY, values: [deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored] });
-      await writeTogether(connection, sqliteWriter(database), writes);
+      await writer.commit(writes);
     }
   } catch (error) {
     if (deliveryRow && isUniqueViolation(error)) throw new IdempotencyKeyTaken(deliveryRow.hookId, deliveryRow.idempotencyKey);

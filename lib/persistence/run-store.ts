@@ -23,12 +23,11 @@ import type {
   StepRecord,
 } from "@/lib/workflow/run-types";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
-import type BetterSqlite3 from "better-sqlite3";
-import { BUSY_TRANSACTION, postgresStatements, sqliteConnection, sqliteWriter, type SqliteConnection } from "./database";
+import { BUSY_TRANSACTION, postgresStatements, sqliteWriter } from "./database";
 import { preparedRows } from "./hot-path";
 import { PostgresCommitGroup } from "./postgres-commit-group";
 import { postgresPlaceholders } from "./postgres-statements";
-import { readDate, statement } from "./prepared";
+import { readDate } from "./prepared";
 import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Write } from "./run-commit-writes";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 
@@ -140,10 +139,10 @@ export function toRunEvent(row: Omit<EventRow, "id">): RunEvent {
  * SQLite cached on Prisma's own connection, on PostgreSQL named statements on
  * a small pool beside Prisma's (postgres-statements.ts). Through Prisma each
  * query is compiled and interpreted anew, which cost several milliseconds a
- * step. Commits are also grouped: on SQLite those that arrive in the same turn
- * of the event loop, on PostgreSQL those in flight (PostgresCommitGroup), from
- * any run, share one transaction, each in its own savepoint, so one failing
- * commit fails alone.
+ * step. Commits are also grouped: on SQLite by the client's run writer (a
+ * thread of its own, sqlite-writer.ts), on PostgreSQL those in flight
+ * (PostgresCommitGroup); from any run, they share one transaction, each in its
+ * own savepoint, so one failing commit fails alone.
  */
 export interface PrismaRunStoreOptions {
   /**
@@ -166,8 +165,6 @@ export const DECISIONS_CHANNEL = "studio_decisions";
 export const CANCELS_CHANNEL = "studio_cancels";
 
 export class PrismaRunStore implements RunStore {
-  private queued: QueuedCommit[] = [];
-  private flushScheduled = false;
   private postgresGroup: PostgresCommitGroup | null = null;
 
   constructor(
@@ -194,60 +191,18 @@ export class PrismaRunStore implements RunStore {
   }
 
   async commit(runId: string, commit: RunCommit): Promise<void> {
-    const connection = await sqliteConnection(this.db);
-    if (!connection) {
-      const statements = postgresStatements(this.db);
-      if (!statements) return this.commitWithPrisma(runId, commit);
-      const writes = commitWrites(runId, commit, POSTGRES_COMMITS);
-      if (this.options.shared && commit.events.length > 0) writes.push(this.eventsStored(runId, commit));
-      if (writes.length === 0) return;
-      this.postgresGroup ??= new PostgresCommitGroup(statements);
-      return this.postgresGroup.commit(runId, writes);
-    }
-    const writes = commitWrites(runId, commit, SQLITE_COMMITS);
-    if (writes.length === 0) return;
     const writer = sqliteWriter(this.db);
-    if (writer) return writer.commit(writes);
-    return new Promise<void>((resolve, reject) => {
-      this.queued.push({ runId, writes, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // One turn later: every run's commit issued meanwhile joins the same transaction.
-        setImmediate(() => void this.flush(connection));
-      }
-    });
-  }
-
-  /** Writes every queued commit in one transaction, each in its own savepoint; resolves each once COMMIT is done. */
-  private async flush(connection: SqliteConnection): Promise<void> {
-    let batch: QueuedCommit[] = [];
-    const outcomes: unknown[] = [];
-    try {
-      const transaction = await connection.transaction();
-      // Taken after the lock, so commits queued while waiting for it come along.
-      batch = this.queued;
-      this.queued = [];
-      this.flushScheduled = false;
-      const { database } = connection;
-      try {
-        for (const { runId, writes } of batch) outcomes.push(applyInSavepoint(database, runId, writes));
-        statement(database, "COMMIT").run();
-      } catch (error) {
-        if (database.inTransaction) statement(database, "ROLLBACK").run();
-        throw error;
-      } finally {
-        await transaction.release();
-      }
-    } catch (error) {
-      if (batch.length === 0) {
-        batch = this.queued;
-        this.queued = [];
-        this.flushScheduled = false;
-      }
-      for (const { reject } of batch) reject(error);
-      return;
+    if (writer) {
+      const writes = commitWrites(runId, commit, SQLITE_COMMITS);
+      return writes.length === 0 ? undefined : writer.commit(writes);
     }
-    batch.forEach(({ resolve, reject }, index) => (outcomes[index] === null ? resolve() : reject(outcomes[index])));
+    const statements = postgresStatements(this.db);
+    if (!statements) return this.commitWithPrisma(runId, commit);
+    const writes = commitWrites(runId, commit, POSTGRES_COMMITS);
+    if (this.options.shared && commit.events.length > 0) writes.push(this.eventsStored(runId, commit));
+    if (writes.length === 0) return;
+    this.postgresGroup ??= new PostgresCommitGroup(statements);
+    return this.postgresGroup.commit(runId, writes);
   }
 
   async claimRun(runId: string, driver: string): Promise<void> {
@@ -430,36 +385,12 @@ export class PrismaRunStore implements RunStore {
  * database's Prisma adapter uses.
  */
 
-interface QueuedCommit {
-  runId: string;
-  writes: Write[];
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 const LIST_GRANTS = `SELECT "root", "pattern" FROM "Grant" WHERE "workflowId" = ? ORDER BY "createdAt" ASC`;
 const LOAD_RUN = `SELECT "Run".*, "WorkflowVersion"."version" AS "versionNumber", "WorkflowVersion"."definition" AS "definition"
   FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
 const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ? ORDER BY "nodeId"`;
 const CLAIM_RUN = `UPDATE "Run" SET "driver" = ? WHERE "id" = ?`;
 const NOTIFY = `SELECT pg_notify(?, ?)`;
-
-/** Applies one commit inside the open transaction; returns null, or the error that undid it (and only it). */
-function applyInSavepoint(database: BetterSqlite3.Database, runId: string, writes: Write[]): unknown {
-  statement(database, "SAVEPOINT run_commit").run();
-  try {
-    for (const write of writes) {
-      const { changes } = statement(database, write.sql).run(...write.values);
-      if (write.mustChange && changes === 0) throw new Error(write.mustChange);
-    }
-    statement(database, "RELEASE run_commit").run();
-    return null;
-  } catch (error) {
-    statement(database, "ROLLBACK TO run_commit").run();
-    statement(database, "RELEASE run_commit").run();
-    return error;
-  }
-}
 
 interface RunJoinRow {
   id: string;

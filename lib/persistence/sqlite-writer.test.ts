@@ -4,6 +4,7 @@ import { findRunnableVersion, IdempotencyKeyTaken, insertRun, readEvents } from 
 import { PrismaRunStore } from "./run-store";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { sqliteWriter } from "./database";
+import { InlineSqliteWriter } from "./sqlite-inline-writer";
 import type { RunEvent } from "@/lib/workflow/run-types";
 
 /*
@@ -74,6 +75,31 @@ describe("the SQLite writer thread", () => {
     await committed;
     expect((await database.workflow.findUniqueOrThrow({ where: { id: workflow.id } })).name).toBe("Writer (renamed)");
     expect((await readEvents(run.id, 0, 10, database)).map((each) => each.seq)).toEqual([1]);
+  });
+
+  it("with STUDIO_SQLITE_WRITER=inline, writes the same on the client's own connection, commits in one turn sharing a transaction", async () => {
+    const previous = process.env.STUDIO_SQLITE_WRITER;
+    process.env.STUDIO_SQLITE_WRITER = "inline";
+    const inline = await openTempDatabase().finally(() => {
+      if (previous === undefined) delete process.env.STUDIO_SQLITE_WRITER;
+      else process.env.STUDIO_SQLITE_WRITER = previous;
+    });
+    try {
+      const { database } = inline;
+      const writer = sqliteWriter(database)!;
+      expect(writer).toBeInstanceOf(InlineSqliteWriter);
+      const workflow = await createWorkflow(oneNode, database);
+      const version = await findRunnableVersion(workflow.id, undefined, database);
+      const before = writer.transactions;
+      const runs = await Promise.all([1, 2, 3].map(() => insertRun(version, {}, database)));
+      expect(writer.transactions - before).toBe(1);
+      const store = new PrismaRunStore(database);
+      const event = (runId: string) => ({ runId, seq: 1, type: "run-started", nodeId: null, payload: { inputs: {} }, createdAt: new Date().toISOString() }) as RunEvent;
+      await Promise.all(runs.map((run) => store.commit(run.id, { steps: [], events: [event(run.id)] })));
+      for (const run of runs) expect((await readEvents(run.id, 0, 10, database)).map((each) => each.seq)).toEqual([1]);
+    } finally {
+      await inline.close();
+    }
   });
 
   it("ends its thread when the database is closed, after the commits it holds, and starts another when used again", async () => {

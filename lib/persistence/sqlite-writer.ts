@@ -38,6 +38,16 @@ interface Batch {
   units: string;
 }
 
+/** Where a SQLite client's run writes go (its creation, its commits): group commits, each commit in a savepoint of its own. */
+export interface RunWrites {
+  /** Resolves once `writes` are committed, together with whatever other commits shared the transaction; rejects with the error that undid them (and only them). */
+  commit(writes: Write[]): Promise<void>;
+  /** Transactions written so far: how many group commits the writes took. */
+  readonly transactions: number;
+  /** Lets what is held be written, then stops; a later commit starts again. */
+  close(): Promise<void>;
+}
+
 type Failure = { message: string; code?: string };
 type Answer = { id: number; outcomes: (Failure | null)[] } | { id: number; failed: Failure };
 
@@ -57,7 +67,12 @@ database.pragma("busy_timeout = " + workerData.busyTimeoutMs);
 const texts = [];
 const statements = [];
 const statement = (index) => (statements[index] ??= database.prepare(texts[index]));
-const control = (sql) => (statements[sql] ??= database.prepare(sql));
+const controls = new Map();
+const control = (sql) => {
+  let prepared = controls.get(sql);
+  if (!prepared) controls.set(sql, (prepared = database.prepare(sql)));
+  return prepared;
+};
 const failure = (error) => ({ message: String((error && error.message) || error), code: error && typeof error.code === "string" ? error.code : undefined });
 const decode = (text) => {
   let at = 0;
@@ -146,14 +161,14 @@ function encodeValue(value: unknown): string {
   throw new TypeError(`A value to store must be text, a number or null, not ${typeof value}.`);
 }
 
-export class SqliteWriter {
+export class SqliteWriter implements RunWrites {
   private worker: Worker | null = null;
   private readonly sent = new Map<string, number>();
   private queued: PendingCommit[] = [];
   private inFlight: { id: number; commits: PendingCommit[] } | null = null;
   private nextId = 1;
   private flushScheduled = false;
-  /** Transactions sent to the thread so far: how many group commits the writes took. */
+  private idleWaiters: (() => void)[] = [];
   transactions = 0;
 
   private constructor(
@@ -179,7 +194,6 @@ export class SqliteWriter {
     return new SqliteWriter(file, pragmas, driver);
   }
 
-  /** Resolves once `writes` are committed, together with whatever other commits shared the transaction; rejects with the error that undid them (and only them). */
   commit(writes: Write[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queued.push({ writes, resolve, reject });
@@ -196,7 +210,7 @@ export class SqliteWriter {
 
   /** Ends the thread once what it holds is written (a process that closes its database waits for its last commits); a later commit starts another. */
   async close(): Promise<void> {
-    while (this.inFlight || this.queued.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (this.inFlight || this.queued.length > 0 || this.flushScheduled) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     const worker = this.worker;
     this.worker = null;
     this.sent.clear();
@@ -229,8 +243,9 @@ export class SqliteWriter {
   private sendQueued(): void {
     const commits = this.queued.splice(0);
     if (commits.length === 0) {
-      // Idle: the thread does not keep the process alive.
+      // Idle: the thread does not keep the process alive, and whoever waits to close it may.
       this.worker?.unref();
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
     const worker = this.thread();

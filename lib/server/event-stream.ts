@@ -16,7 +16,6 @@ export function formatEventText(event: EventText): string {
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.json}\n\n`;
 }
 
-
 export interface EventSource {
   /** Subscribes to live events; returns the unsubscribe function. */
   subscribe(listener: (event: RunEvent) => void): () => void;
