@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { folderPrefix, newRunId, SERVER_MARKER } from "./scripts/test-leftovers.mjs";
 
 /**
  * Browser tests: Debian's Chromium against the real production server
@@ -16,7 +17,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3377);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 if (!process.env.E2E_SCRATCH) {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "studio-e2e-"));
+  // Named after the test run (scripts/test.sh sets its id), so the run's last check finds anything left behind.
+  process.env.STUDIO_TEST_RUN_ID ??= newRunId();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), folderPrefix("e2e", process.env.STUDIO_TEST_RUN_ID)));
   process.env.E2E_SCRATCH = scratch;
   process.env.E2E_DATA_DIR = path.join(scratch, "data");
   process.env.E2E_WORKSPACE = path.join(scratch, "workspace");
@@ -70,7 +73,8 @@ export default defineConfig({
     // Answers without a credential, so it says when the server is up.
     url: `${BASE_URL}/login`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A busy machine starts it slowly; it is ready in well under a second on a quiet one.
+    timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {
@@ -79,6 +83,7 @@ export default defineConfig({
       STUDIO_TOKEN: process.env.E2E_TOKEN!,
       STUDIO_DATA_DIR: DATA_DIR,
       STUDIO_BROWSE_ROOTS: WORKSPACE,
+      [SERVER_MARKER]: process.env.STUDIO_TEST_RUN_ID!,
     },
   },
 });

@@ -14,6 +14,8 @@ export default defineConfig({
     // server process, so even a 2-core machine runs two files at once.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     hookTimeout: 60_000,
+    // The global setup's teardown removes whatever the tests left (servers, databases, folders): give it time.
+    teardownTimeout: 120_000,
     globalSetup: ["tests/api/global-setup.ts"],
     projects: [
       // Everything, the API tests with the studio on its embedded SQLite.

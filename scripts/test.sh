@@ -5,6 +5,11 @@
 # Node 24 or newer: scripts/node-runtime.sh brings it from the npm registry
 # when this machine's Node is older, and installs the dependencies (npm ci)
 # when they are missing, for that Node.
+#
+# The run owns what it starts: every test server, worker, database and folder
+# is named after STUDIO_TEST_RUN_ID (scripts/test-leftovers.mjs), removed on
+# any exit (pass, fail, Ctrl+C), and the last step fails if the tests left any
+# of it for that removal to find.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -16,6 +21,17 @@ step "Node and dependencies"
 source scripts/node-runtime.sh
 node_runtime_ensure_dependencies
 echo "node $(node --version), npm $(npm --version)"
+
+# One id for the whole run: vitest and Playwright name what they start after it.
+if [ -z "${STUDIO_TEST_RUN_ID:-}" ]; then
+  STUDIO_TEST_RUN_ID="$(printf '%x' "$(date +%s)" | tail -c 5)$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n' | head -c 6)"
+fi
+export STUDIO_TEST_RUN_ID
+echo "test run ${STUDIO_TEST_RUN_ID}"
+# Whatever happens below, nothing the run started outlives it.
+trap 'node scripts/test-leftovers.mjs reap "$STUDIO_TEST_RUN_ID" || true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 step "services (PostgreSQL, Chromium)"
 bash scripts/ensure-services.sh
@@ -60,5 +76,8 @@ elif [ "${#e2e_specs[@]}" -gt 0 ]; then
 else
   step "browser tests: none yet (no e2e/*.spec.ts)"
 fi
+
+step "nothing left behind: no test server, worker or database process, no test database or folder"
+node scripts/test-leftovers.mjs check "$STUDIO_TEST_RUN_ID"
 
 printf '\nAll checks passed.\n'

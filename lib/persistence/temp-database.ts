@@ -116,10 +116,21 @@ async function withAdmin<T>(action: (client: pg.Client) => Promise<T>): Promise<
   }
 }
 
+/**
+ * A fresh test database's name. Under a test run (STUDIO_TEST_RUN_ID, set by
+ * vitest's global setup and scripts/test.sh) the name carries the run's id, so
+ * the run's end finds and drops any a test left (scripts/test-leftovers.mjs).
+ */
+function testDatabaseName(): string {
+  const run = process.env.STUDIO_TEST_RUN_ID;
+  const runPart = run && /^[a-z0-9]{4,16}$/.test(run) ? `${run}_` : "";
+  return `studio_test_${runPart}${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+}
+
 /** A new database copied from the migrated template (made once per set of migrations); its URL. */
 export async function createPostgresDatabase(): Promise<string> {
   const template = `studio_template_${migrationsDigest("postgresql")}`;
-  const name = `studio_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const name = testDatabaseName();
   await withAdmin(async (admin) => {
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]);
     if (exists.rowCount === 0) {
@@ -149,7 +160,7 @@ export async function createPostgresDatabase(): Promise<string> {
 
 /** An empty database (no tables) on the test server, for a test that wants the studio itself to migrate it; its URL. */
 export async function createEmptyPostgresDatabase(): Promise<string> {
-  const name = `studio_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const name = testDatabaseName();
   await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
   return serverUrl(name);
 }

@@ -5,7 +5,7 @@ import { startScriptedOpenAIServer, type RecordedRequest, type ScriptedOpenAISer
 import { ApiClient, waitFor } from "./api-client";
 import { edge, removeWorkFolders, workFolder } from "./fixtures";
 import type { RunEventJson } from "./sse-client";
-import { startStudioServer, takeoverMs, type StudioServer } from "./studio-server";
+import { setupStudioServer, takeoverMs } from "./studio-server";
 
 /**
  * The durability promise for agent nodes, through the real server and
@@ -15,22 +15,20 @@ import { startStudioServer, takeoverMs, type StudioServer } from "./studio-serve
  * never asked again for a turn it already answered, the write happens once.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 const models: ScriptedOpenAIServer[] = [];
 
 beforeAll(async () => {
-  server = await startStudioServer();
   api = server.client();
   await api.expect(201, "POST", "/api/secrets", { name: "DURABLE_AGENT_KEY", value: "sk-durable-agent-key" });
-}, 600_000);
+});
 
 afterEach(async () => {
   await Promise.all(models.splice(0).map((model) => model.close()));
 });
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import { ApiClient } from "./api-client";
 import { edge, removeWorkFolders, workFolder } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 let model: ScriptedOpenAIServer;
 
@@ -16,12 +16,12 @@ const PLANTED_KEY = "sk-planted-agent-key-7f3a9c";
 let plantedDsn: string;
 
 beforeAll(async () => {
-  [server, model] = await Promise.all([startStudioServer(), startScriptedOpenAIServer()]);
+  model = await startScriptedOpenAIServer();
   api = server.client();
-}, 600_000);
+});
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), model?.close()]);
+  await model?.close();
   removeWorkFolders();
 });
 

@@ -5,22 +5,20 @@ import { removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
 import { cookieOf, rawRequest } from "./raw-http";
 import { everyRoute, plausibleBody } from "./routes";
 import { connectEventStream } from "./sse-client";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /** With STUDIO_PASSWORD set: a password sign-in with a name, besides the token. */
 
 const PASSWORD = "correct horse battery staple";
 
-let server: StudioServer;
+const server = setupStudioServer({ env: { STUDIO_PASSWORD: PASSWORD, STUDIO_ALLOWED_HOSTS: "studio.test, other.test:8443" } });
 let anonymous: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer({ env: { STUDIO_PASSWORD: PASSWORD, STUDIO_ALLOWED_HOSTS: "studio.test, other.test:8443" } });
+beforeAll(() => {
   anonymous = new ApiClient(server.url);
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -8,7 +8,7 @@ import { RunDetailSchema, RunSummarySchema } from "@/lib/contracts/run";
 import { conform, type ApiClient } from "./api-client";
 import { removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
 import { everyRoute, plausibleBody } from "./routes";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * The API answers as lib/contracts says, checked over HTTP against the real
@@ -17,16 +17,14 @@ import { startStudioServer, type StudioServer } from "./studio-server";
  * error bodies through the shared client; this file covers the rest.)
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stdioCommandText, StdioServerConfigSchema } from "@/lib/validations/mcp-server";
@@ -8,7 +7,8 @@ import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { cookieOf, rawRequest, type RawResponse } from "./raw-http";
 import { everyPage, everyRoute, plausibleBody } from "./routes";
-import { freePort, REPO_ROOT, startCommand, startStudioServer, type StudioServer } from "./studio-server";
+import { testRunFolder, testRunMarker } from "../support/test-run";
+import { freePort, REPO_ROOT, startCommand, setupStudioServer } from "./studio-server";
 
 /**
  * The door, tried as an attacker's web page would against a studio started
@@ -18,19 +18,17 @@ import { freePort, REPO_ROOT, startCommand, startStudioServer, type StudioServer
  * shows whether any command ran.
  */
 
-let server: StudioServer;
+const server = setupStudioServer({ tokenFile: true });
 let api: ApiClient;
 let sandbox: string;
 const ATTACKER = () => `attacker.example:${server.port}`;
 
-beforeAll(async () => {
-  server = await startStudioServer({ tokenFile: true });
+beforeAll(() => {
   api = server.client();
   sandbox = workFolder("studio-door-");
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 
@@ -347,12 +345,12 @@ describe("guessing", () => {
 
 describe("how it listens", () => {
   it("refuses an address other machines can reach unless a password is set, saying why", async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "studio-door-bind-"));
+    const dataDir = testRunFolder("door-bind");
     try {
       const [command, ...args] = startCommand();
       const child = spawn(command!, args, {
         cwd: REPO_ROOT,
-        env: { ...process.env, HOST: "0.0.0.0", PORT: String(await freePort()), STUDIO_DATA_DIR: dataDir, STUDIO_PASSWORD: "" },
+        env: { ...process.env, HOST: "0.0.0.0", PORT: String(await freePort()), STUDIO_DATA_DIR: dataDir, STUDIO_PASSWORD: "", ...testRunMarker() },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let output = "";

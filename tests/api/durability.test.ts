@@ -5,23 +5,21 @@ import { ApiClient, waitFor, type Json } from "./api-client";
 import { processesWithMarker, uniqueSleep, waitFor as waitForProcesses } from "../../lib/tools/testing/processes";
 import { removeWorkFolders, shellChainWorkflow, workFolder, writeFileWorkflow } from "./fixtures";
 import type { RunEventJson } from "./sse-client";
-import { startStudioServer, takeoverMs, type StudioServer } from "./studio-server";
+import { setupStudioServer, takeoverMs } from "./studio-server";
 
 /**
  * The headline promise: SIGKILL the server at any point of a run, start it
  * again on the same data folder, and nothing is lost or done twice.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, waitFor, type Json } from "./api-client";
 import { chain, removeWorkFolders } from "./fixtures";
 import type { RunEventJson } from "./sse-client";
-import { freePort, startStudioServer, takeoverMs, type StudioServer } from "./studio-server";
+import { freePort, setupStudioServer, takeoverMs } from "./studio-server";
 
 /**
  * Failures handled in the graph, on the built server over HTTP: the checks
@@ -13,16 +13,14 @@ import { freePort, startStudioServer, takeoverMs, type StudioServer } from "./st
  * being counted anew.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, waitFor, type Json } from "./api-client";
 import { removeWorkFolders, shellNode, workFolder } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * For each steps on the built server over HTTP (SQLite embedded, and
@@ -13,16 +13,14 @@ import { startStudioServer, type StudioServer } from "./studio-server";
  * items' values in order; validation names what is wrong on the step's fields.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

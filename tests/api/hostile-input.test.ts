@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type ApiResponse, type Json } from "./api-client";
 import { chain, removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
-import { REPO_ROOT, startStudioServer, type StudioServer } from "./studio-server";
+import { REPO_ROOT, setupStudioServer } from "./studio-server";
 
 /**
  * Every route fed malformed, oversized and hostile input: a 4xx with a
@@ -11,7 +11,7 @@ import { REPO_ROOT, startStudioServer, type StudioServer } from "./studio-server
  * app/api, so a new route is fuzzed without anyone remembering to add it.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 /** Real records, so hostile bodies reach the parsing stage of each route. */
 let workflowId: string;
@@ -54,16 +54,14 @@ function fill(template: string, value?: string): string {
 }
 
 beforeAll(async () => {
-  server = await startStudioServer();
   api = server.client();
   workflowId = (await api.createWorkflow(writeFileWorkflow(workFolder()))).id;
   runId = (await api.startRun(workflowId, { text: "waiting" })).id;
   approvalId = (await api.waitForApproval(runId)).id;
   await api.expect(201, "POST", "/api/secrets", { name: SECRET_NAME, value: "sqlite:///tmp/none.db", tool: "sql" });
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -8,26 +8,25 @@ import { withCommandConfirmed } from "@/lib/validations/mcp-server";
 import { startHttpTestServer, testServerCommand, type HttpTestServer } from "@/tests/support/test-mcp-servers";
 import { ApiClient, type Json } from "./api-client";
 import { chain } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 // MCP end to end against the real studio: servers over stdio and HTTP, their
 // tools in the catalog and in runs under each mcp_policy, and the studio's
 // own /api/mcp called by the official SDK client.
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 let remote: HttpTestServer;
 const notes = mkdtempSync(path.join(os.tmpdir(), "studio-mcp-notes-"));
 
 beforeAll(async () => {
-  [server, remote] = await Promise.all([startStudioServer(), startHttpTestServer({ token: "remote-token" })]);
+  remote = await startHttpTestServer({ token: "remote-token" });
   api = server.client();
   await api.expect(201, "POST", "/api/secrets", { name: "NOTES_FOLDER", value: notes });
   await api.expect(201, "POST", "/api/secrets", { name: "REMOTE_TOKEN", value: "remote-token" });
-}, 600_000);
+});
 
 afterAll(async () => {
-  await server?.stop();
   await remote?.stop();
   rmSync(notes, { recursive: true, force: true });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "../support/throwaway-postgres";
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 import { startWorker, type WorkerProcess } from "./worker-process";
 
 /*
@@ -15,28 +15,35 @@ import { startWorker, type WorkerProcess } from "./worker-process";
  * lost, no side effect happens twice. PostgreSQL only.
  */
 
-let cluster: ThrowawayPostgres;
-let studio: StudioServer;
+let cluster: ThrowawayPostgres | undefined;
 let worker: WorkerProcess;
 let api: ApiClient;
+const env = { DATABASE_URL: "", STUDIO_SECRET_KEY: randomBytes(32).toString("base64") };
 
+// Hooks run in order and are undone in reverse: the cluster first and last, then the studio, then its worker.
 beforeAll(async () => {
   cluster = await startThrowawayPostgres();
   const admin = new pg.Client({ connectionString: cluster.url });
   await admin.connect();
   await admin.query("CREATE DATABASE studio");
   await admin.end();
-  const env = { DATABASE_URL: cluster.urlOf("studio"), STUDIO_SECRET_KEY: randomBytes(32).toString("base64") };
-  studio = await startStudioServer({ database: "postgresql", env });
+  env.DATABASE_URL = cluster.urlOf("studio");
+}, 120_000);
+
+afterAll(() => {
+  cluster?.destroy();
+  removeWorkFolders();
+});
+
+const studio = setupStudioServer(() => ({ database: "postgresql", env }));
+
+beforeAll(async () => {
   worker = await startWorker(env);
   api = studio.client();
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await worker?.kill("SIGKILL");
-  await studio?.stop();
-  cluster?.destroy();
-  removeWorkFolders();
 });
 
 function effectChain(root: string, name: string, mode: "bypass" | "default") {
@@ -64,8 +71,8 @@ describe("a PostgreSQL restart under load", () => {
     }
     await waitFor(async () => ((await api.pendingApprovals()).length >= 4 ? true : undefined), { timeoutMs: 30_000, what: "some runs waiting" });
 
-    cluster.stop();
-    cluster.start();
+    cluster!.stop();
+    cluster!.start();
 
     // Decide everything that comes up until every run has ended, through the same studio, once it answers again.
     const decided = new Set<string>();

@@ -6,7 +6,7 @@ import { DECISIONS_BY_KIND, type ApprovalKind } from "@/lib/contracts/approval";
 import { ApiClient, waitFor, type Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import type { RunEventJson } from "./sse-client";
-import { freePort, startStudioServer, type StudioServer } from "./studio-server";
+import { freePort, setupStudioServer } from "./studio-server";
 
 /**
  * Runs made from a finished run, on the built server over HTTP (SQLite and
@@ -17,16 +17,14 @@ import { freePort, startStudioServer, type StudioServer } from "./studio-server"
  * refusals: 409 for a run that has not finished, 422 naming the field.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -6,18 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PREPARED_PATH_UNAVAILABLE } from "@/lib/persistence/database";
 import { ApiClient, type Json } from "./api-client";
 import { BYPASS, fanOutWorkflow, removeWorkFolders, shellNode, workFolder, writeFileWorkflow } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type Json } from "./api-client";
 import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * The samples the editor maps fields from, on the built server over HTTP
@@ -13,16 +13,14 @@ import { startStudioServer, type StudioServer } from "./studio-server";
 
 const PLANTED = "sample-secret-4d2e81";
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -1,13 +1,11 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { connectEventStream, runEventsOf } from "./sse-client";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupSharedPostgresDatabase, setupStudioServer } from "./studio-server";
 import { startWorker, type WorkerProcess } from "./worker-process";
 
 /*
@@ -23,26 +21,19 @@ import { startWorker, type WorkerProcess } from "./worker-process";
 const RUNS = Number(process.env.SCALE_OUT_RUNS ?? 200);
 const KILLS = Number(process.env.WORKER_KILLS ?? 30);
 
-let databaseUrl: string;
-let shared: Record<string, string>;
-const webs: StudioServer[] = [];
+const shared = setupSharedPostgresDatabase({ STUDIO_WORKER_CONCURRENCY: "16" });
+// The first web process migrates the empty database; the second finds it done.
+const webs = [0, 1].map(() => setupStudioServer(() => ({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } })));
 const workers: WorkerProcess[] = [];
 let root: string;
 
 beforeAll(async () => {
-  databaseUrl = await createEmptyPostgresDatabase();
-  shared = { DATABASE_URL: databaseUrl, STUDIO_SECRET_KEY: randomBytes(32).toString("base64"), STUDIO_WORKER_CONCURRENCY: "16" };
-  // The first web process migrates the empty database; the others find it done.
-  webs.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } }));
-  webs.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } }));
   for (let index = 0; index < 3; index++) workers.push(await startWorker(shared));
   root = workFolder();
-}, 120_000);
+}, 360_000);
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.kill("SIGKILL")));
-  await Promise.all(webs.map((web) => web.stop()));
-  if (databaseUrl) await dropPostgresDatabase(databaseUrl);
   removeWorkFolders();
 });
 

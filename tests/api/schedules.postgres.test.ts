@@ -1,9 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { waitFor, type Json } from "./api-client";
 import { edge } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupSharedPostgresDatabase, setupStudioServer, type StudioServer } from "./studio-server";
 import { startWorker, type WorkerProcess } from "./worker-process";
 
 /*
@@ -13,22 +11,16 @@ import { startWorker, type WorkerProcess } from "./worker-process";
  * them start its run. Only the api-postgresql project runs it.
  */
 
-let databaseUrl: string;
-const studios: StudioServer[] = [];
+const shared = setupSharedPostgresDatabase();
+const studios = [0, 1].map(() => setupStudioServer(() => ({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "all" } })));
 let worker: WorkerProcess | null = null;
 
 beforeAll(async () => {
-  databaseUrl = await createEmptyPostgresDatabase();
-  const shared = { DATABASE_URL: databaseUrl, STUDIO_SECRET_KEY: randomBytes(32).toString("base64") };
-  studios.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "all" } }));
-  studios.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "all" } }));
   worker = await startWorker(shared);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await worker?.kill("SIGKILL");
-  await Promise.all(studios.map((studio) => studio.stop()));
-  if (databaseUrl) await dropPostgresDatabase(databaseUrl);
 });
 
 describe("schedules on PostgreSQL with several processes", () => {

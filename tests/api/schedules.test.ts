@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { BYPASS, edge, removeWorkFolders, shellNode, workFolder } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * Schedule triggers through the real server, with an every-second expression
@@ -10,16 +10,14 @@ import { startStudioServer, type StudioServer } from "./studio-server";
  * seconds of slack for a loaded machine.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

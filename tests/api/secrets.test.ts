@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type Json } from "./api-client";
 import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
-import { freePort, startStudioServer, type StudioServer } from "./studio-server";
+import { freePort, setupStudioServer } from "./studio-server";
 
 /**
  * A planted secret value must never appear in anything the API returns,
@@ -12,13 +12,12 @@ import { freePort, startStudioServer, type StudioServer } from "./studio-server"
 
 const PLANTED = "planted-secret-7f3a9c";
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 /** Every response body this file received, to search for the planted value at the end. */
 const received: string[] = [];
 
 beforeAll(async () => {
-  server = await startStudioServer();
   api = server.client();
   const request = api.request.bind(api);
   api.request = async (...args) => {
@@ -26,10 +25,9 @@ beforeAll(async () => {
     received.push(response.text);
     return response;
   };
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -1,13 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseProvider, type StudioDatabase } from "@/lib/persistence";
 import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
+import { testRunFolder, testRunMarker } from "../support/test-run";
 import { ApiClient } from "./api-client";
 
 /**
@@ -21,6 +22,16 @@ import { ApiClient } from "./api-client";
  * STUDIO_TEST_DATABASE=postgresql (the vitest project "api-postgresql"), a
  * fresh empty database on the test PostgreSQL server that the studio migrates
  * at its start, as it would in production; `stop()` drops it.
+ *
+ * The harness owns what it starts. The server leads a process group of its
+ * own; a start that fails or times out kills that group, drops the database
+ * and removes the data folder before it throws (with what the server
+ * printed). The process, its database and its folder are named after the test
+ * run (tests/support/test-run.ts), so whatever a crashed worker leaves is
+ * removed at the run's end by the global setup's teardown all the same.
+ *
+ * A test file uses `setupStudioServer()`, which starts the server before its
+ * tests and stops it after them, pass or fail.
  */
 
 /** The database the API tests run the studio on: STUDIO_TEST_DATABASE=postgresql, else SQLite. */
@@ -51,7 +62,7 @@ export interface StudioServerOptions {
   dataDir?: string;
   /** Extra environment, e.g. `{ STUDIO_PASSWORD: "..." }`. */
   env?: Record<string, string>;
-  /** Milliseconds to wait for the server to answer. */
+  /** Milliseconds to wait for the server to answer; default STUDIO_TEST_START_TIMEOUT_MS or 120 s (a busy machine is slow). */
   startTimeoutMs?: number;
   /** Start as a person does, with no STUDIO_TOKEN: the studio makes its token file, which `token` then reads. */
   tokenFile?: boolean;
@@ -94,7 +105,7 @@ export interface StudioServer {
 export async function startStudioServer(options: StudioServerOptions = {}): Promise<StudioServer> {
   ensureBuild();
   const ownsDataDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "studio-api-data-"));
+  const dataDir = options.dataDir ?? testRunFolder("api-data");
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -105,7 +116,7 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   const databaseUrl = options.env?.DATABASE_URL ?? (provider === "postgresql" ? await createEmptyPostgresDatabase() : `file:${path.join(dataDir, "studio.db")}`);
   environment.DATABASE_URL = databaseUrl;
   const givenToken = options.tokenFile ? null : (options.env?.STUDIO_TOKEN ?? `test-${randomBytes(24).toString("base64url")}`);
-  Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port) });
+  Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port), ...testRunMarker() });
   if (givenToken !== null) environment.STUDIO_TOKEN = givenToken;
 
   let output = "";
@@ -114,7 +125,8 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
 
   const launch = async () => {
     const [command, ...args] = startCommand();
-    const spawned = spawn(command!, args, { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"] });
+    // A process group of its own: stopping it for good takes whatever it started too.
+    const spawned = spawn(command!, args, { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"], detached: true });
     child = spawned;
     spawned.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
     spawned.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
@@ -125,27 +137,63 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
         resolve();
       }),
     );
-    await waitUntilAnswering(url, options.startTimeoutMs ?? 30_000, () =>
-      exitCode === undefined ? null : `the server exited (code ${exitCode}) before answering:\n${output}`,
-    );
+    try {
+      await waitUntilAnswering(url, options.startTimeoutMs ?? defaultStartTimeoutMs(), () =>
+        exitCode === undefined ? null : `the server exited (code ${exitCode}) before answering`,
+      );
+    } catch (error) {
+      await killGroup();
+      throw new Error(`${(error as Error).message}. What it printed:\n${tail(output)}`);
+    }
   };
 
-  const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
+  const running = () => {
     const current = child;
-    if (!current || current.exitCode !== null || current.signalCode !== null) return;
+    return current && current.exitCode === null && current.signalCode === null ? current : null;
+  };
+
+  /** Signals the server process alone, as the operating system would kill it, and waits until it has exited. */
+  const kill = async (signal: NodeJS.Signals = "SIGKILL") => {
+    const current = running();
+    if (!current) return;
     process.kill(current.pid!, signal);
     await exited;
   };
 
-  const stopGracefully = async () => {
-    const current = child;
-    if (!current || current.exitCode !== null || current.signalCode !== null) return;
-    const timer = setTimeout(() => current.pid && process.kill(current.pid, "SIGKILL"), 5_000);
-    await kill("SIGTERM");
-    clearTimeout(timer);
+  /** SIGKILLs the server's whole process group (what it started and did not stop too) and waits for the server's exit. */
+  const killGroup = async () => {
+    const pid = child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // the group is gone already
+    }
+    await exited;
   };
 
-  await launch();
+  const stopGracefully = async () => {
+    const current = running();
+    if (current) {
+      const timer = setTimeout(() => current.pid && process.kill(current.pid, "SIGKILL"), 5_000);
+      await kill("SIGTERM");
+      clearTimeout(timer);
+    }
+    await killGroup();
+  };
+
+  const removeOwned = async () => {
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (ownsDatabase) await dropPostgresDatabase(databaseUrl);
+  };
+
+  try {
+    await launch();
+  } catch (error) {
+    await removeOwned();
+    const removed = [ownsDataDir && `its data folder ${dataDir}`, ownsDatabase && `its database ${databaseUrl}`].filter(Boolean);
+    throw new Error(`${(error as Error).message}${removed.length > 0 ? `\n(The process group was killed; ${removed.join(" and ")} removed.)` : ""}`);
+  }
   const token = givenToken ?? readFileSync(path.join(dataDir, "access-token"), "utf8").trim();
   return {
     url,
@@ -168,9 +216,96 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
     },
     stop: async () => {
       await stopGracefully();
-      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (ownsDatabase) await dropPostgresDatabase(databaseUrl);
+      await removeOwned();
     },
+  };
+}
+
+/**
+ * For a test file whose several processes (web, worker) share one database: a
+ * fresh, empty PostgreSQL database made before the file's tests and dropped
+ * after them (the first studio started on it migrates it). The returned
+ * environment (DATABASE_URL, a shared STUDIO_SECRET_KEY, and `env`) is filled
+ * in by the time later hooks and the tests read it; call this before
+ * `setupStudioServer(() => ({ env: { ...shared } }))`, so it is undone last.
+ */
+export function setupSharedPostgresDatabase(env: Record<string, string> = {}): Record<string, string> {
+  const shared: Record<string, string> = { STUDIO_SECRET_KEY: randomBytes(32).toString("base64"), ...env };
+  beforeAll(async () => {
+    shared.DATABASE_URL = await createEmptyPostgresDatabase();
+  });
+  afterAll(async () => {
+    if (shared.DATABASE_URL) await dropPostgresDatabase(shared.DATABASE_URL);
+  });
+  return shared;
+}
+
+/** How long a server start may take before it counts as failed. */
+function defaultStartTimeoutMs(): number {
+  const configured = Number(process.env.STUDIO_TEST_START_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? configured : 120_000;
+}
+
+/** The end of a long output, where a start's failure is. */
+function tail(text: string, characters = 8_000): string {
+  if (!text) return "(nothing)";
+  return text.length <= characters ? text : `[… ${text.length - characters} characters before]\n${text.slice(-characters)}`;
+}
+
+/** Enough for a build (ensureBuild, when `.next` is stale) and a start on a busy machine. */
+const START_HOOK_TIMEOUT_MS = 1_200_000;
+
+/**
+ * The one way a test file gets a studio server: started before the file's
+ * tests (in a `beforeAll` registered where this is called) and stopped after
+ * them, pass or fail (`afterAll`), with its data folder and database. The
+ * object it returns stands for the server from the first test on; `options`
+ * may be a function, read when the server starts, when they depend on what an
+ * earlier `beforeAll` made.
+ */
+export function setupStudioServer(options: StudioServerOptions | (() => StudioServerOptions) = {}): StudioServer {
+  let current: StudioServer | undefined;
+  beforeAll(async () => {
+    current = await startStudioServer(typeof options === "function" ? options() : options);
+  }, START_HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    const server = current;
+    current = undefined;
+    await server?.stop();
+  }, 60_000);
+  const started = (): StudioServer => {
+    if (!current) throw new Error("The studio server is not running: use it in a test or in a hook registered after setupStudioServer().");
+    return current;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get provider() {
+      return started().provider;
+    },
+    get databaseUrl() {
+      return started().databaseUrl;
+    },
+    get token() {
+      return started().token;
+    },
+    get pid() {
+      return started().pid;
+    },
+    openDatabase: () => started().openDatabase(),
+    databaseText: () => started().databaseText(),
+    client: () => started().client(),
+    logs: () => started().logs(),
+    kill: (signal) => started().kill(signal),
+    restart: () => started().restart(),
+    stop: () => started().stop(),
   };
 }
 
@@ -240,7 +375,7 @@ async function waitUntilAnswering(url: string, timeoutMs: number, failure: () =>
       await fetch(`${url}/api/auth/logout`, { method: "POST", signal: AbortSignal.timeout(2_000) });
       return;
     } catch {
-      if (Date.now() > deadline) throw new Error(`The studio at ${url} did not answer within ${timeoutMs} ms.`);
+      if (Date.now() > deadline) throw new Error(`The studio at ${url} did not answer within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -272,14 +407,15 @@ export function ensureBuild(): void {
     }
   };
   if (decided() || !buildIsStale()) return;
-  const deadline = Date.now() + 10 * 60_000;
+  const deadline = Date.now() + 20 * 60_000;
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(path.join(lock, "holder"), String(process.pid));
       break;
     } catch {
-      // A lock older than any build is left over from a killed run.
-      if (Date.now() - lockAge(lock) > 5 * 60_000) rmSync(lock, { recursive: true, force: true });
+      // A lock whose holder is gone is left over from a killed run. (Not its age: on a busy machine a build takes minutes.)
+      if (lockIsAbandoned(lock)) rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`Waited too long for another test file's build (lock ${lock}).`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
     }
@@ -307,12 +443,23 @@ export function ensureBuild(): void {
   }
 }
 
-/** When the lock was taken (its mtime), or now when it is gone. */
-function lockAge(lock: string): number {
+/** The lock's holder no longer runs (or never wrote its pid, a minute ago or more). */
+function lockIsAbandoned(lock: string): boolean {
+  let holder: number;
   try {
-    return statSync(lock).mtimeMs;
+    holder = Number(readFileSync(path.join(lock, "holder"), "utf8"));
   } catch {
-    return Date.now();
+    try {
+      return Date.now() - statSync(lock).mtimeMs > 60_000;
+    } catch {
+      return false; // released meanwhile
+    }
+  }
+  try {
+    process.kill(holder, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 

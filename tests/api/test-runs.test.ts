@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type Json } from "./api-client";
 import { BYPASS, chain, removeWorkFolders, shellNode, workFolder, writeFileWorkflow } from "./fixtures";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * Test runs from the editor and pins, on the built server over HTTP (SQLite
@@ -14,16 +14,14 @@ import { startStudioServer, type StudioServer } from "./studio-server";
  * asks a person and waits; and the refusals, each naming its field.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

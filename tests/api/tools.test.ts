@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { allTools } from "@/lib/tools/builtin";
 import { ApiClient, type Json } from "./api-client";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 let tools: Json[];
 
 beforeAll(async () => {
-  server = await startStudioServer();
   api = server.client();
   tools = (await api.expect(200, "GET", "/api/tools")).tools;
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
 });
+
 
 /** Every key anywhere in a JSON value. */
 function keysOf(value: unknown): string[] {

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { waitFor, type Json } from "./api-client";
 import { edge } from "./fixtures";
 import { rawRequest } from "./raw-http";
 import { connectEventStream } from "./sse-client";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupSharedPostgresDatabase, setupStudioServer, type StudioServer } from "./studio-server";
 import { startWorker, type WorkerProcess } from "./worker-process";
 
 /**
@@ -15,22 +14,16 @@ import { startWorker, type WorkerProcess } from "./worker-process";
  * notification, not by the process that took the delivery.
  */
 
-let databaseUrl: string;
-const webs: StudioServer[] = [];
+const shared = setupSharedPostgresDatabase();
+const webs = [0, 1].map(() => setupStudioServer(() => ({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } })));
 let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
-  databaseUrl = await createEmptyPostgresDatabase();
-  const shared = { DATABASE_URL: databaseUrl, STUDIO_SECRET_KEY: randomBytes(32).toString("base64") };
-  webs.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } }));
-  webs.push(await startStudioServer({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } }));
   worker = await startWorker(shared);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await worker?.kill("SIGKILL");
-  await Promise.all(webs.map((web) => web.stop()));
-  if (databaseUrl) await dropPostgresDatabase(databaseUrl);
 });
 
 describe("the webhook test address on several processes", () => {

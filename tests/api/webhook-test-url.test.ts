@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { WebhookTestListenSchema, WebhookTestResultSchema } from "@/lib/contracts/webhook-test";
 import { ApiClient, conform, type Json } from "./api-client";
 import { edge } from "./fixtures";
 import { rawRequest, type RawResponse } from "./raw-http";
 import { connectEventStream, type SseConnection } from "./sse-client";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * A webhook's test address (/hooks-test/…) through the real server: it answers
@@ -14,20 +14,16 @@ import { startStudioServer, type StudioServer } from "./studio-server";
  * feed the runs list follows.
  */
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 const TOKEN = "token-for-the-test-url";
 const MASK = "••••••";
 
 beforeAll(async () => {
-  server = await startStudioServer();
   api = server.client();
   await api.expect(201, "POST", "/api/secrets", { name: "TEST_URL_TOKEN", value: TOKEN });
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
 });
+
 
 let counter = 0;
 function hookId(): string {

@@ -4,7 +4,7 @@ import { RunSummarySchema } from "@/lib/contracts/run";
 import { waitFor, conform, type ApiClient, type Json } from "./api-client";
 import { edge, removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
 import { rawRequest, type RawResponse } from "./raw-http";
-import { startStudioServer, type StudioServer } from "./studio-server";
+import { setupStudioServer } from "./studio-server";
 
 /**
  * Webhook triggers through the real server: a delivery reaches /hooks/… the
@@ -12,18 +12,16 @@ import { startStudioServer, type StudioServer } from "./studio-server";
  * version of a workflow answers.
  */
 
-let server: StudioServer;
+const server = setupStudioServer({ env: { STUDIO_PASSWORD: "webhooks-test-password" } });
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startStudioServer({ env: { STUDIO_PASSWORD: "webhooks-test-password" } });
   api = server.client();
   await api.expect(201, "POST", "/api/secrets", { name: "HOOK_TOKEN", value: "token-for-the-test" });
   await api.expect(201, "POST", "/api/secrets", { name: "HOOK_SIGNING", value: "signing-secret-for-the-test" });
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

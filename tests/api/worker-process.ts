@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
+import { testRunFolder, testRunMarker } from "../support/test-run";
 import { REPO_ROOT } from "./studio-server";
 
 /**
@@ -12,19 +11,21 @@ import { REPO_ROOT } from "./studio-server";
 export interface WorkerProcess {
   readonly pid: number;
   logs(): string;
-  /** Sends `signal` (default SIGKILL) and waits for the exit. */
+  /** Sends `signal` (default SIGKILL), waits for the exit, and removes a data folder it made. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startWorker(env: Record<string, string>, timeoutMs = 30_000): Promise<WorkerProcess> {
+export async function startWorker(env: Record<string, string>, timeoutMs = 120_000): Promise<WorkerProcess> {
   // A data folder of its own (the secret key comes from STUDIO_SECRET_KEY), never the checkout's .data.
-  const dataDir = env.STUDIO_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "studio-worker-data-"));
-  const environment: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...env, STUDIO_ROLE: "worker" };
+  const ownsDataDir = env.STUDIO_DATA_DIR === undefined;
+  const dataDir = env.STUDIO_DATA_DIR ?? testRunFolder("worker-data");
+  const removeOwned = () => ownsDataDir && rmSync(dataDir, { recursive: true, force: true });
+  const environment: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...env, STUDIO_ROLE: "worker", ...testRunMarker() };
   // One process (tsx as a loader, as `npm run worker` does): tsx's own CLI would run the worker in a child that a SIGKILL misses.
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The worker did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const onData = (text: string) => {
       output += text;
@@ -40,13 +41,24 @@ export async function startWorker(env: Record<string, string>, timeoutMs = 30_00
       reject(new Error(`The worker exited (code ${code}) before it started:\n${output}`));
     });
   });
+  try {
+    await started;
+  } catch (error) {
+    // A worker that did not start is not left running.
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+    removeOwned();
+    throw error;
+  }
   return {
     pid: child.pid!,
     logs: () => output,
     kill: async (signal: NodeJS.Signals = "SIGKILL") => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill(signal);
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill(signal);
+        await exited;
+      }
+      removeOwned();
     },
   };
 }

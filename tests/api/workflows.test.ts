@@ -3,18 +3,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type Json } from "./api-client";
 import { chain, removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
-import { REPO_ROOT, startStudioServer, type StudioServer } from "./studio-server";
+import { REPO_ROOT, setupStudioServer } from "./studio-server";
 
-let server: StudioServer;
+const server = setupStudioServer();
 let api: ApiClient;
 
-beforeAll(async () => {
-  server = await startStudioServer();
+beforeAll(() => {
   api = server.client();
-}, 600_000);
+});
 
-afterAll(async () => {
-  await server?.stop();
+afterAll(() => {
   removeWorkFolders();
 });
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, chownSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../api/studio-server";
+import { testRunFolder, testRunMarker } from "./test-run";
 
 /**
  * A PostgreSQL cluster of its own under a temporary folder, on a free port of
@@ -32,7 +32,7 @@ function binaries(): string {
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const bin = binaries();
-  const folder = mkdtempSync(path.join(os.tmpdir(), "studio-pg-"));
+  const folder = testRunFolder("pg");
   const data = path.join(folder, "data");
   const port = await freePort();
   const asRoot = process.getuid?.() === 0;
@@ -45,6 +45,8 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     execFileSync(asRoot ? "runuser" : path.join(bin, command), asRoot ? ["-u", "postgres", "--", path.join(bin, command), ...args] : args, {
       stdio: "pipe",
       cwd: folder,
+      // The cluster's processes carry the run's marker: a test that never reached destroy() leaves nothing running.
+      env: { ...process.env, ...testRunMarker() },
     });
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${folder} -c fsync=off -c max_connections=200`;
