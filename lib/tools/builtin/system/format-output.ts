@@ -1,4 +1,4 @@
-import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
+import { keptLength, MAX_RESULT_CHARACTERS, truncateMiddle, type KeptText } from "../shared/limits";
 import type { ShellOutcome } from "./shell-process";
 
 /** Room left for the header lines of a result. */
@@ -11,12 +11,13 @@ export function formatSeconds(ms: number): string {
 
 /**
  * Both streams within one result's budget: stderr (usually the short,
- * important part) gets up to a third, stdout the rest.
+ * important part) gets up to a third, stdout the rest. Each stream may come as
+ * an `OutputBuffer`'s kept text, so the notice counts what the buffer dropped too.
  */
-export function capOutput(stdout: string, stderr: string): { stdout: string; stderr: string } {
+export function capOutput(stdout: string | KeptText, stderr: string | KeptText): { stdout: string; stderr: string } {
   const budget = MAX_RESULT_CHARACTERS - HEADER_ALLOWANCE;
-  if (stdout.length + stderr.length <= budget) return { stdout, stderr };
-  const stderrBudget = Math.min(stderr.length, Math.floor(budget / 3));
+  if (keptLength(stdout) + keptLength(stderr) <= budget) return { stdout: truncateMiddle(stdout, budget), stderr: truncateMiddle(stderr, budget) };
+  const stderrBudget = Math.min(keptLength(stderr), Math.floor(budget / 3));
   return { stdout: truncateMiddle(stdout, budget - stderrBudget), stderr: truncateMiddle(stderr, stderrBudget) };
 }
 

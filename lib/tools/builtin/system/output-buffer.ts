@@ -1,3 +1,5 @@
+import { truncateMiddle, type KeptText } from "../shared/limits";
+
 /**
  * Collects a stream's text while keeping memory bounded: the first and last
  * `limit / 2` characters are kept, the middle is counted and dropped.
@@ -28,10 +30,15 @@ export class OutputBuffer {
     return this.total;
   }
 
-  text(): string {
+  /** What is kept, with the whole's length, for a later cut that must count what was dropped here too. */
+  kept(): KeptText {
     const half = Math.floor(this.limit / 2);
     const tail = this.tail.length > half ? this.tail.slice(this.tail.length - half) : this.tail;
-    const omitted = this.total - this.head.length - tail.length;
-    return omitted > 0 ? `${this.head}\n… [${omitted} characters omitted] …\n${tail}` : this.head + tail;
+    return { head: this.head, tail, total: this.total };
+  }
+
+  /** The kept text, with a notice of how much was dropped from its middle. */
+  text(): string {
+    return truncateMiddle(this.kept(), Number.POSITIVE_INFINITY);
   }
 }

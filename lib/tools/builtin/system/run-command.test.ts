@@ -141,6 +141,19 @@ describe("run_command: run", () => {
     expect(result.content).toContain("characters omitted");
   });
 
+  it("says truly how much of a 5 MB output was left out, though its buffer dropped most of it before the result's cut", async () => {
+    // FIRST\n + 5,000,000 a's + \n + LAST\n = 5,000,012 characters of stdout.
+    const result = await tool.run({ operation: "run", command: "echo FIRST; head -c 5000000 /dev/zero | tr '\\0' a; echo; echo LAST" }, context());
+    expect(result.isError).toBe(false);
+    const notices = [...result.content.matchAll(/\[([\d,]+) characters omitted\]/g)];
+    expect(notices).toHaveLength(1);
+    const omitted = Number(notices[0]![1]!.replaceAll(",", ""));
+    const stdout = result.content.slice(result.content.indexOf("stdout:\n") + "stdout:\n".length);
+    const shown = stdout.replace(/\n… \[[\d,]+ characters omitted\] …\n/, "").length;
+    // What was shown plus what the notice counts is the whole (the trailing newline is trimmed from the shown text).
+    expect(shown + omitted).toBe(5_000_012 - 1);
+  });
+
   it("stops a command at its time limit, with the processes it started", async () => {
     const started = Date.now();
     const leftover = uniqueSleep();

@@ -82,7 +82,7 @@ export const runOperation = defineOperation({
       },
     });
     const outcome = await process.done;
-    const { stdout, stderr } = capOutput(process.stdout.text(), process.stderr.text());
+    const { stdout, stderr } = capOutput(process.stdout.kept(), process.stderr.kept());
     const streams = formatStreams(stdout, stderr);
     const took = formatSeconds(outcome.durationMs);
 

@@ -32,7 +32,7 @@ export function findJob(jobId: string, ctx: ToolContext<RunCommandSettings>): Ba
 /** A job's state and output so far, as text and data. */
 export function describeJob(job: BackgroundJob): ToolResult {
   const outcome = job.process.result;
-  const { stdout, stderr } = capOutput(job.process.stdout.text(), job.process.stderr.text());
+  const { stdout, stderr } = capOutput(job.process.stdout.kept(), job.process.stderr.kept());
   const cwd = relativeToRoot(job.root, job.cwd);
   const elapsed = formatSeconds((outcome ? job.process.startedAt + outcome.durationMs : Date.now()) - job.process.startedAt);
   let state: string;
