@@ -82,7 +82,20 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   // The stream's text goes straight to the socket: no Web stream, no encoding to bytes and back, per event.
   await answer.body?.cancel();
   await new Promise<void>((resolve) => {
-    const stop = stream({ write: (text) => void response.write(text), end: () => response.end() }, signal);
+    const stop = stream(
+      {
+        write: (text) => void response.write(text),
+        end: () => response.end(),
+        // What Node holds for a client that reads slowly or not at all: the stream waits, or lets it go (openSse).
+        backlog: () => response.writableLength,
+        backedUp: () => response.writableNeedDrain,
+        onDrain: (listener) => {
+          response.once("drain", listener);
+          return () => response.off("drain", listener);
+        },
+      },
+      signal,
+    );
     const stopped = () => {
       stop();
       resolve();
