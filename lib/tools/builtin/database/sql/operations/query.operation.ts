@@ -4,7 +4,7 @@ import { ToolResult } from "../../../../tool-result";
 import { checkReadOnlySql } from "../read-only-sql";
 import { DsnField } from "../dsn-field";
 import { renderRows } from "../render";
-import { withDatabase } from "../session";
+import { withDatabase } from "../with-database";
 
 export const DEFAULT_QUERY_LIMIT = 200;
 export const MAX_QUERY_LIMIT = 1_000;
