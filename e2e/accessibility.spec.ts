@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations, COLOUR_RULES, contrastRatio, SCREEN_SIZES, sidewaysOverflow, switchColorScheme, type ScreenSize } from "./fixtures/accessibility";
 import { pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { cancelRun } from "./fixtures/cancel-run";

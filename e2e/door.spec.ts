@@ -3,7 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
+import type { Browser, BrowserContext } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { sqliteDate } from "@/lib/persistence/prepared";
 import { accessToken, signInLink, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
 
@@ -168,12 +169,8 @@ test("an imported workflow that asked to run everything arrives in default mode,
   await snap(page, testInfo, "import notice listing the dropped settings");
 });
 
-test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page }) => {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+// The fixture every spec uses (fixtures/test.ts) fails the test on any console error or uncaught exception.
+test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, browserErrors }) => {
   for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/security"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -187,5 +184,5 @@ test("every page of a signed-in studio loads without an error in the browser (hy
       )
       .toBe(true);
   }
-  expect(errors).toEqual([]);
+  expect(browserErrors).toEqual([]);
 });

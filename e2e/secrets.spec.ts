@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { snap } from "./fixtures/studio";
 
 /** A secret is stored, listed masked (its value nowhere in the page), checked by its tool, replaced and deleted. */

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { SCREEN_SIZES, sidewaysOverflow } from "./fixtures/accessibility";
 import { decisionButton, pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { createWorkflow, readWorkspaceFile, snap, uniqueName, writeWorkflow } from "./fixtures/studio";

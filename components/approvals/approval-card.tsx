@@ -7,7 +7,7 @@ import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { useNow } from "@/components/runs/use-now";
 import { ToolIcon } from "@/components/tool-icon";
 import { api, ApiError } from "@/lib/client/api";
-import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { TimeAgo } from "@/components/runs/time-ago";
 import { decisionButtonName } from "@/lib/run-view/decision-names";
 import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden-characters";
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
@@ -57,11 +57,13 @@ const KIND_HEADLINE: Record<ApprovalKind, string> = {
 /**
  * The folder "Always allow" opens, as the stored approval says: its file
  * preview names the path the gate checked (confined, relative to the step's
- * folder). Null when the approval names no file.
+ * folder) and, when recorded, that folder itself, so it reads in full.
+ * Null when the approval names no file.
  */
 function alwaysFolderOf(effect: Effect): string | null {
   if (effect.kind !== "file-change" && effect.kind !== "file-replace") return null;
   const folder = alwaysAllowedFolder(effect.path);
+  if (effect.root !== undefined) return folder === "." ? effect.root : `${effect.root.replace(/\/+$/, "")}/${folder}`;
   return folder === "." ? "the top folder" : folder;
 }
 
@@ -195,9 +197,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
             {approval.createdAt ? (
               <>
                 {" · asked "}
-                <time dateTime={approval.createdAt} title={formatExact(approval.createdAt)} suppressHydrationWarning>
-                  {formatRelative(approval.createdAt, now)}
-                </time>
+                <TimeAgo value={approval.createdAt} now={now} />
               </>
             ) : null}
           </p>

@@ -11,7 +11,8 @@ import type { RunSummary } from "@/lib/contracts/run";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
-import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { formatDuration, formatExact } from "@/lib/run-view/format-time";
+import { TimeAgo } from "./time-ago";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
 import { RunStatusFilter } from "./run-status-filter";
@@ -192,23 +193,26 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
         {run.trigger.test ? <span className="ml-1 rounded bg-surface-sunken px-1 text-[11px]">test</span> : null}
       </td>
       <td className="px-4 py-3">
-        <time dateTime={run.startedAt} title={formatExact(run.startedAt)} suppressHydrationWarning className="text-muted">
-          {formatRelative(run.startedAt, Math.max(relativeNow, now))}
-        </time>
+        <TimeAgo value={run.startedAt} now={Math.max(relativeNow, now)} className="text-muted" />
       </td>
       <td className="px-4 py-3 tabular-nums text-muted" suppressHydrationWarning>
         {duration}
       </td>
       <td className="px-4 py-3">
-        {run.pendingApprovals > 0 ? (
-          <Link
-            href="/inbox"
-            className="inline-flex items-center rounded-full bg-caution-soft px-2 py-0.5 text-xs font-semibold text-caution hover:underline"
-          >
-            {run.pendingApprovals} waiting
-          </Link>
-        ) : (
+        {run.totalApprovals === 0 ? (
           <span className="text-muted">—</span>
+        ) : (
+          <span className="inline-flex flex-wrap items-center gap-1.5 tabular-nums">
+            {run.totalApprovals}
+            {run.pendingApprovals > 0 ? (
+              <Link
+                href="/inbox"
+                className="inline-flex items-center rounded-full bg-caution-soft px-2 py-0.5 text-xs font-semibold text-caution hover:underline"
+              >
+                ({run.pendingApprovals} waiting)
+              </Link>
+            ) : null}
+          </span>
         )}
       </td>
       <td className="px-4 py-3">

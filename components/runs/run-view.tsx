@@ -13,7 +13,8 @@ import type { RunDetail } from "@/lib/contracts/run";
 import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import { enclosingLoops } from "@/lib/workflow/loop-body";
-import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { formatDuration } from "@/lib/run-view/format-time";
+import { TimeAgo } from "./time-ago";
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import type { RunEvent } from "@/lib/contracts/run-event";
@@ -144,9 +145,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           </h1>
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
-            <time dateTime={run.startedAt} title={formatExact(run.startedAt)}>
-              {formatRelative(run.startedAt, now)}
-            </time>{" "}
+            <TimeAgo value={run.startedAt} now={now} />{" "}
             by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {duration}
             {connection === "connecting" && active ? <span className="ml-2">· connecting…</span> : null}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}

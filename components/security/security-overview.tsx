@@ -22,6 +22,14 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
 
 const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };
 
+/** What the entry says was done, naming the workflow it was done to when the log recorded it. */
+function actionText(entry: AuditEntry): string {
+  const workflow = (entry.detail as Record<string, unknown> | null)?.workflow;
+  if (typeof workflow === "string" && entry.action === "workflow-published") return `published the workflow “${workflow}” (its triggers start runs)`;
+  if (typeof workflow === "string" && entry.action === "workflow-unpublished") return `unpublished the workflow “${workflow}” (its triggers stopped)`;
+  return ACTIONS[entry.action] ?? entry.action;
+}
+
 /** What the audit entry adds in words: the command, the settings, what was dropped. */
 function detailText(entry: AuditEntry): string {
   const detail = entry.detail as Record<string, unknown>;
@@ -101,7 +109,7 @@ export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { 
                   <RelativeTime value={entry.at} />
                 </span>
                 <span className="min-w-0 break-words">
-                  <span className="font-medium">{entry.actor}</span> {ACTIONS[entry.action] ?? entry.action}
+                  <span className="font-medium">{entry.actor}</span> {actionText(entry)}
                   {entry.clientAddress ? <span className="text-muted"> from {entry.clientAddress}</span> : null}
                   {detailText(entry) ? <span className="mt-0.5 block break-all font-mono text-xs text-muted">{detailText(entry)}</span> : null}
                 </span>

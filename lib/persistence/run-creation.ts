@@ -174,6 +174,7 @@ export async function insertRun(
     trigger,
     workflowName: version.workflowName,
     durationMs: null,
+    totalApprovals: 0,
     pendingApprovals: 0,
     definition: definition,
     steps: definition.nodes.map((node) => {

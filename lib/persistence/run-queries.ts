@@ -72,10 +72,13 @@ export async function listRuns(filter: RunFilter = {}, database: StudioDatabase 
     include: {
       version: { select: { version: true } },
       workflow: { select: { name: true } },
-      _count: { select: { approvals: { where: { status: "pending" } } } },
+      _count: { select: { approvals: true } },
     },
   });
-  return rows.map((row) => summarise(row));
+  // The pending part of each count: one relation cannot be counted twice in one query.
+  const pending = await database.approval.groupBy({ by: ["runId"], where: { runId: { in: rows.map((row) => row.id) }, status: "pending" }, _count: { _all: true } });
+  const pendingByRun = new Map(pending.map((group) => [group.runId, group._count._all]));
+  return rows.map((row) => summarise(row, { total: row._count.approvals, pending: pendingByRun.get(row.id) ?? 0 }));
 }
 
 export async function getRunDetail(runId: string, database: StudioDatabase = getDatabase()): Promise<RunDetail> {
@@ -86,7 +89,6 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       workflow: { select: { name: true, latestVersion: true } },
       steps: true,
       approvals: { orderBy: { createdAt: "asc" } },
-      _count: { select: { approvals: { where: { status: "pending" } } } },
     },
   });
   if (!row) throw new NotFoundError("run", runId);
@@ -111,7 +113,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
     }),
   ]);
   return {
-    ...summarise(row),
+    ...summarise(row, { total: row.approvals.length, pending: row.approvals.filter((approval) => approval.status === "pending").length }),
     definition,
     steps: row.steps.map(toStepRecord).sort((left, right) => (order.get(left.nodeId) ?? 0) - (order.get(right.nodeId) ?? 0)),
     approvals: row.approvals.map(toApprovalRecord),
@@ -165,14 +167,15 @@ export async function errorWorkflowRunOf(failedRunId: string, database: StudioDa
 }
 
 
-type SummaryRow = Parameters<typeof toRunRecord>[0] & { workflow: { name: string }; _count: { approvals: number } };
+type SummaryRow = Parameters<typeof toRunRecord>[0] & { workflow: { name: string } };
 
-function summarise(row: SummaryRow): RunSummary {
+function summarise(row: SummaryRow, approvals: { total: number; pending: number }): RunSummary {
   const record = toRunRecord(row);
   return {
     ...record,
     workflowName: row.workflow.name,
     durationMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.startedAt) : null,
-    pendingApprovals: row._count.approvals,
+    totalApprovals: approvals.total,
+    pendingApprovals: approvals.pending,
   };
 }
