@@ -20,7 +20,7 @@ export function SiteHeader({ person }: { person: string | null }) {
   return (
     <header className="sticky top-0 z-10 border-b border-line bg-surface/85 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
-        <Link href="/" className="flex shrink-0 items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
+        <Link href="/workflows" className="flex shrink-0 items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
           <StudioLogo className="size-7" />
           <span>Neurosurfer Studio</span>
         </Link>
