@@ -4,7 +4,8 @@ import Link from "next/link";
 import { MODE_CHOICES } from "@/components/editor/workflow-settings-panel";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { RunDetail } from "@/lib/contracts/run";
-import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { formatRelative } from "@/lib/run-view/format-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { RERUN_KIND_WORDS, runStartedFrom, shortRunId } from "@/lib/run-view/run-lineage";
 
 interface RunLineageProps {
@@ -35,6 +36,7 @@ function CallerRestriction({ permissions, own }: { permissions: NonNullable<RunD
  * (run-view.tsx), so it is left out here.
  */
 export function RunLineage({ run, now }: RunLineageProps) {
+  const formatTime = useFormatTime();
   const source = run.sourceRun && run.sourceRun.kind !== "error-workflow" ? run.sourceRun : null;
   if (!source && run.reruns.length === 0) return null;
   return (
@@ -81,7 +83,7 @@ export function RunLineage({ run, now }: RunLineageProps) {
                 </Link>
                 <span>{RERUN_KIND_WORDS[rerun.kind]}</span>
                 <span className="text-muted">version {rerun.version}</span>
-                <time dateTime={rerun.createdAt} title={formatExact(rerun.createdAt)} className="text-muted" suppressHydrationWarning>
+                <time dateTime={rerun.createdAt} title={formatTime(rerun.createdAt, "exact")} className="text-muted" suppressHydrationWarning>
                   {formatRelative(rerun.createdAt, now)}
                 </time>
                 <StatusBadge status={rerun.status} />

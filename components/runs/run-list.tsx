@@ -11,7 +11,8 @@ import type { RunSummary } from "@/lib/contracts/run";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
-import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { formatDuration, formatRelative } from "@/lib/run-view/format-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
 import { RunStatusFilter } from "./run-status-filter";
@@ -173,6 +174,7 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
 }
 
 function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: number; relativeNow: number; onCancel: (target: CancelTarget) => void }) {
+  const formatTime = useFormatTime();
   const active = ACTIVE.has(run.status);
   const duration =
     run.durationMs !== null ? formatDuration(run.durationMs) : active ? `running for ${formatDuration(now - Date.parse(run.startedAt))}` : "—";
@@ -192,7 +194,7 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
         {run.trigger.test ? <span className="ml-1 rounded bg-surface-sunken px-1 text-[11px]">test</span> : null}
       </td>
       <td className="px-4 py-3">
-        <time dateTime={run.startedAt} title={formatExact(run.startedAt)} suppressHydrationWarning className="text-muted">
+        <time dateTime={run.startedAt} title={formatTime(run.startedAt, "exact")} suppressHydrationWarning className="text-muted">
           {formatRelative(run.startedAt, Math.max(relativeNow, now))}
         </time>
       </td>
@@ -214,13 +216,13 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
       <td className="px-4 py-3">
         <div className="flex items-center justify-end gap-2">
           {active ? (
-            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}>
+            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${formatTime(run.startedAt, "exact")}`}>
               Cancel
             </Button>
           ) : null}
           <Link
             href={`/runs/${run.id}`}
-            aria-label={`Open the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}
+            aria-label={`Open the run of ${run.workflowName} started ${formatTime(run.startedAt, "exact")}`}
             className="inline-flex h-7 items-center rounded-md border border-line-strong bg-surface px-2.5 text-xs font-medium text-foreground shadow-card hover:bg-surface-sunken"
           >
             Open

@@ -13,7 +13,8 @@ import type { RunDetail } from "@/lib/contracts/run";
 import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import { enclosingLoops } from "@/lib/workflow/loop-body";
-import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { formatDuration, formatRelative } from "@/lib/run-view/format-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import type { RunEvent } from "@/lib/contracts/run-event";
@@ -47,6 +48,7 @@ interface RunViewProps {
 /** A run as it happens: the canvas with live statuses, the selected node's result, and the timeline. */
 export function RunView({ run, history, toolTitles }: RunViewProps) {
   const [state, dispatch] = useReducer(reducer, undefined, () => initialRunViewState(run, history));
+  const formatTime = useFormatTime();
   const [selected, setSelected] = useState<string | null>(() => {
     const waiting = run.approvals.find((approval) => approval.status === "pending" && approval.nodeId !== RUN_NODE);
     return waiting?.nodeId ?? null;
@@ -144,7 +146,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           </h1>
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
-            <time dateTime={run.startedAt} title={formatExact(run.startedAt)}>
+            <time dateTime={run.startedAt} title={formatTime(run.startedAt, "exact")}>
               {formatRelative(run.startedAt, now)}
             </time>{" "}
             by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {duration}
