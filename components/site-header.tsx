@@ -10,9 +10,8 @@ const NAVIGATION = [
   { href: "/runs", label: "Runs" },
   { href: "/inbox", label: "Inbox" },
   { href: "/", label: "Tools" },
-  { href: "/settings/secrets", label: "Secrets" },
-  { href: "/settings/mcp", label: "MCP" },
-  { href: "/settings/security", label: "Security" },
+  // Secrets, MCP and Security are tabs inside it (components/navigation/settings-tabs.tsx): "Settings → Secrets" in the help texts.
+  { href: "/settings", label: "Settings" },
 ] as const;
 
 /** The top bar; the navigation and the person's name only once someone is signed in (`person`). */
