@@ -1,5 +1,6 @@
+import { realpathSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { canvasCard, createWorkflow, snap, uniqueName } from "./fixtures/studio";
+import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 import { tabTo } from "./fixtures/keyboard";
 
 /**
@@ -7,6 +8,8 @@ import { tabTo } from "./fixtures/keyboard";
  * n8n does: the + that shows on the edge under the pointer, the same + reached
  * by Tab, and a palette item dropped onto the edge. Each time the edge gives
  * way to source -> new step -> target, and the new card sits between the two.
+ * The new steps' inspector is looked at on the way: its order, its Fixed /
+ * From… buttons' names, its folder picker.
  */
 
 function canvasOf(page: Page): Locator {
@@ -111,6 +114,21 @@ test("insert a step into a connection by its +, by keyboard, and by dropping a p
   await expect(canvas.getByRole("group", { name: /^Connection from Router to Write a File/ })).toBeAttached();
   await expect(canvas.getByRole("group", { name: "Connection from Write a File to Output" })).toBeAttached();
   await snap(page, testInfo, "three steps inserted");
+
+  // The new step's inspector: each Fixed / From… button names its field, and the folder picker says where it is.
+  const writeInspector = page.getByRole("region", { name: "Inspector: Write a File" });
+  await expect(writeInspector.getByRole("button", { name: "Path from…", exact: true })).toBeVisible();
+  await expect(writeInspector.getByRole("button", { name: "Content from…", exact: true })).toBeVisible();
+  await writeInspector.getByRole("button", { name: "Browse…" }).click();
+  const picker = page.getByRole("dialog", { name: "Choose a folder" });
+  // The field is empty: the picker starts at the first folder it may show, with no error.
+  await expect(picker.getByTestId("current-folder")).toHaveText(realpathSync(workspace()));
+  await expect(picker.getByRole("alert")).toHaveCount(0);
+  await expect(picker.getByRole("button", { name: "Up to the parent folder" })).toBeDisabled();
+  await expect(picker.getByText("The top of the folders the studio may show")).toBeVisible();
+  await snap(page, testInfo, "folder picker");
+  await picker.getByRole("button", { name: "Choose this folder" }).click();
+  await expect(writeInspector.getByRole("textbox", { name: "Folder" })).toHaveValue(realpathSync(workspace()));
 
   await page.keyboard.press("Control+s");
   await expect(toolbarStatus).toHaveText("Saved");

@@ -171,7 +171,7 @@ export function DirectoryBrowserDialog({ startPath, onClose, onChoose }: Directo
               <Spinner label="Listing folders" />
             </div>
           ) : listing && listing.directories.length === 0 ? (
-            <p className="p-4 text-sm text-muted">This folder has no sub-folders. Choose it, or go up.</p>
+            <p className="p-4 text-sm text-muted">This folder has no sub-folders. Choose it{listing.parent ? ", or go up" : ""}.</p>
           ) : listing ? (
             <ul aria-label={`Folders in ${listing.path}`} className="divide-y divide-line">
               {listing.directories.map((name) => (
