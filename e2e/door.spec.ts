@@ -94,6 +94,11 @@ test("a fresh browser signs in with the printed link, or with the token on the s
   const copied = await third.newPage();
   await copied.goto("/inbox");
   await expect(copied).toHaveURL(/\/login\?next=%2Finbox$/);
+  // Signing in on the sign-in page with no page to go back to opens the workflows, not the tool catalogue.
+  await linked.getByLabel("Access token").fill(accessToken());
+  await linked.getByRole("button", { name: "Sign in" }).click();
+  await expect(linked).toHaveURL(/\/workflows$/);
+  await expect(linked.getByRole("heading", { name: "Workflows", level: 1 })).toBeVisible();
   await Promise.all([first.close(), second.close(), third.close()]);
 });
 

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { memo, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { workflowStatus } from "@/lib/editor/workflow-status";
 
 interface EditorToolbarProps {
   name: string;
@@ -10,6 +11,8 @@ interface EditorToolbarProps {
   dirty: boolean;
   saving: boolean;
   problemCount: number;
+  /** Warnings: they do not stop a run, but the cards show them, so the status line counts them too. */
+  warningCount: number;
   checking: boolean;
   canUndo: boolean;
   canRedo: boolean;
@@ -37,7 +40,8 @@ const SHORTCUT = "Ctrl/⌘+";
 
 /** The editor's header: which workflow and version, whether it is saved, and its commands. */
 export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
-  const { name, version, dirty, saving, problemCount, checking } = props;
+  const { name, version, dirty, saving, problemCount, warningCount, checking } = props;
+  const status = workflowStatus({ errors: problemCount, warnings: warningCount, checking });
   const savedState = useRef<HTMLSpanElement>(null);
   // Saving disables the Save button, which would drop keyboard focus on the page's body: it goes to the saved state instead.
   const saveFromButton = () => {
@@ -63,13 +67,11 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           <span aria-hidden="true" className={`size-2 rounded-full ${saving ? "animate-pulse bg-accent" : dirty ? "bg-caution" : "bg-safe"}`} />
           {saving ? "Saving…" : dirty ? "Unsaved changes" : "Saved"}
         </span>
-        {problemCount > 0 ? (
-          <span className="whitespace-nowrap rounded-full bg-caution-soft px-2 py-0.5 text-xs font-medium text-caution">
-            {problemCount} problem{problemCount === 1 ? "" : "s"}
+        {status ? (
+          <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${status.tone === "safe" ? "bg-safe-soft text-safe" : "bg-caution-soft text-caution"}`}>
+            {status.text}
           </span>
-        ) : checking ? null : (
-          <span className="whitespace-nowrap rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe">Ready to run</span>
-        )}
+        ) : null}
       </div>
       <div className="ml-auto flex flex-wrap items-center gap-1.5" role="toolbar" aria-label="Workflow">
         <Button size="sm" variant="ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${SHORTCUT}Z)`}>

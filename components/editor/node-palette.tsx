@@ -17,6 +17,8 @@ interface NodePaletteProps {
   /** Kinds the workflow holds its one node of already (run inputs): their blocks are greyed out. */
   kindsAtLimit: readonly NodeKind[];
   onAdd: (item: PaletteItem) => void;
+  /** The line under the list: what pressing an entry does here. */
+  hint?: string;
 }
 
 function startDrag(event: DragEvent, item: PaletteItem) {
@@ -38,7 +40,7 @@ const ITEM_CLASS =
  * centre of the view), grouped by domain, with a search that also understands
  * what a tool can do ("write a file").
  */
-export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAdd }: NodePaletteProps) {
+export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAdd, hint = "Drag onto the canvas, or press Enter to add at the centre." }: NodePaletteProps) {
   const searchId = useId();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
@@ -120,7 +122,7 @@ export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAd
           ))
         )}
       </div>
-      <p className="border-t border-line px-3 py-2 text-xs text-muted">Drag onto the canvas, or press Enter to add at the centre.</p>
+      <p className="border-t border-line px-3 py-2 text-xs text-muted">{hint}</p>
     </nav>
   );
 });

@@ -46,6 +46,8 @@ import { TestRunsProvider, useWorkflowPins } from "./test-runs";
 import { SamplesProvider } from "./samples";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { NodeMenu, type NodeMenuTarget } from "./node-menu";
+import { InsertStepDialog } from "./insert-step-dialog";
+import { useEdgeInsertion } from "./use-edge-insertion";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -249,12 +251,21 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [screenToFlowPosition, definition.nodes, addItemAt, closeAfterUse],
   );
 
+  const selectOne = useCallback((nodeId: string) => select(new Set([nodeId])), [select]);
+  const edgeInsertion = useEdgeInsertion({ definition, tools: toolsByName, sizes: nodeMapper.sizes, commit, selectNode: selectOne });
+  const { insert: insertOnEdge } = edgeInsertion;
   const onDropItem = useCallback(
-    (item: PaletteItem, point: { x: number; y: number }) => {
+    (item: PaletteItem, point: { x: number; y: number }, edgeId: string | null) => {
+      // Dropped on an edge, the step goes into it (as n8n does); the reason it cannot shows like a refused connection.
+      if (edgeId !== null) {
+        const refused = insertOnEdge(edgeId, item);
+        if (refused !== null) setNotice(refused);
+        return;
+      }
       const at = screenToFlowPosition(point);
       addItemAt(item, { x: at.x - CARD_WIDTH / 2, y: at.y - 24 });
     },
-    [screenToFlowPosition, addItemAt],
+    [screenToFlowPosition, addItemAt, insertOnEdge],
   );
 
   const openNodeMenu = useCallback(
@@ -268,7 +279,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [definition.nodes, flowNodes],
   );
   const closeNodeMenu = useCallback(() => setMenu(null), []);
-  const selectOne = useCallback((nodeId: string) => select(new Set([nodeId])), [select]);
 
   // ---- view -----------------------------------------------------------------
   const fitView = useCallback(
@@ -493,6 +503,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [mapEdges, definition.edges, selectedEdges, inspectorNames],
   );
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
+  const warningCount = validation.problems.length - errorCount;
   const nodeChoices = useMemo<NodeChoice[]>(
     () => (goToOpen ? flowNodes.map((node) => ({ id: node.id, name: node.ariaLabel ?? node.data.title })) : []),
     [goToOpen, flowNodes],
@@ -509,6 +520,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           dirty={dirty}
           saving={saving}
           problemCount={errorCount}
+          warningCount={warningCount}
           checking={validation.checking}
           canUndo={document.canUndo}
           canRedo={document.canRedo}
@@ -542,6 +554,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onDelete={onDelete}
               onInit={onInit}
               onDropItem={onDropItem}
+              onInsertOnEdge={edgeInsertion.openPicker}
               onNodeDragStop={settle}
               onNodeMenu={openNodeMenu}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
@@ -599,6 +612,14 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           currentVersion={version}
           onClose={() => setVersionsOpen(false)}
           onRestore={restoreVersion}
+        />
+        <InsertStepDialog
+          edgeName={edgeInsertion.pickingFor === null ? null : (flowEdges.find((edge) => edge.id === edgeInsertion.pickingFor)?.ariaLabel ?? "Connection")}
+          tools={tools}
+          kindsAtLimit={paletteKindsAtLimit}
+          problem={edgeInsertion.problem}
+          onPick={edgeInsertion.pick}
+          onClose={edgeInsertion.closePicker}
         />
         <GoToNodeDialog open={goToOpen} nodes={nodeChoices} onClose={() => setGoToOpen(false)} onGo={goToNode} />
         <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={() => setSaveProblem(null)} onReload={() => void reloadNewest()} />

@@ -11,7 +11,8 @@ import type { RunSummary } from "@/lib/contracts/run";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
-import { formatDuration, formatExact } from "@/lib/run-view/format-time";
+import { formatDuration } from "@/lib/run-view/format-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { TimeAgo } from "./time-ago";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
@@ -174,6 +175,7 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
 }
 
 function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: number; relativeNow: number; onCancel: (target: CancelTarget) => void }) {
+  const formatTime = useFormatTime();
   const active = ACTIVE.has(run.status);
   const duration =
     run.durationMs !== null ? formatDuration(run.durationMs) : active ? `running for ${formatDuration(now - Date.parse(run.startedAt))}` : "—";
@@ -218,13 +220,13 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
       <td className="px-4 py-3">
         <div className="flex items-center justify-end gap-2">
           {active ? (
-            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}>
+            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${formatTime(run.startedAt, "exact")}`}>
               Cancel
             </Button>
           ) : null}
           <Link
             href={`/runs/${run.id}`}
-            aria-label={`Open the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}
+            aria-label={`Open the run of ${run.workflowName} started ${formatTime(run.startedAt, "exact")}`}
             className="inline-flex h-7 items-center rounded-md border border-line-strong bg-surface px-2.5 text-xs font-medium text-foreground shadow-card hover:bg-surface-sunken"
           >
             Open
