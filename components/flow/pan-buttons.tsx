@@ -52,20 +52,22 @@ export function PanButtons() {
     const viewport = getViewport();
     void setViewport({ ...viewport, x: viewport.x - direction * width * STEP }, { duration: 250 });
   };
+  if (!moreLeft && !moreRight) return null;
   const button =
-    "pointer-events-auto absolute top-1/2 z-10 flex size-10 -translate-y-1/2 items-center justify-center rounded-full border border-line-strong bg-surface text-lg text-foreground shadow-card-raised hover:bg-surface-sunken";
+    "flex size-10 items-center justify-center rounded-full border border-line-strong bg-surface text-lg text-foreground shadow-card-raised hover:bg-surface-sunken";
+  // At the bottom right, clear of the cards (a workflow opens centred top to bottom), the zoom controls at the left and the attribution below.
   return (
-    <>
+    <div className="absolute bottom-8 right-3 z-10 flex gap-2">
       {moreLeft ? (
-        <button type="button" className={`${button} left-2`} onClick={() => pan(-1)} aria-label="Show the cards to the left" title="Show the cards to the left">
+        <button type="button" className={button} onClick={() => pan(-1)} aria-label="Show the cards to the left" title="Show the cards to the left">
           <span aria-hidden="true">←</span>
         </button>
       ) : null}
       {moreRight ? (
-        <button type="button" className={`${button} right-2`} onClick={() => pan(1)} aria-label="Show the cards to the right" title="Show the cards to the right">
+        <button type="button" className={button} onClick={() => pan(1)} aria-label="Show the cards to the right" title="Show the cards to the right">
           <span aria-hidden="true">→</span>
         </button>
       ) : null}
-    </>
+    </div>
   );
 }
