@@ -188,17 +188,17 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
       <CardCell part="detail" className="whitespace-nowrap px-4 py-3 tabular-nums text-muted">
         v{run.version}
       </CardCell>
-      <CardCell part="detail" className="whitespace-nowrap px-4 py-3 text-muted" title={triggerDetailText(run.trigger)}>
+      <CardCell part="detail" label="by" className="whitespace-nowrap px-4 py-3 text-muted" title={triggerDetailText(run.trigger)}>
         {RUN_TRIGGER_LABELS[run.trigger.kind]}
         {run.trigger.test ? <span className="ml-1 rounded bg-surface-sunken px-1 text-[11px]">test</span> : null}
       </CardCell>
-      <CardCell part="detail" className="whitespace-nowrap px-4 py-3">
+      <CardCell part="detail" label="started" className="whitespace-nowrap px-4 py-3 text-muted">
         <time dateTime={run.startedAt} title={startedAt} suppressHydrationWarning className="text-muted">
           {formatRelative(run.startedAt, Math.max(relativeNow, now))}
         </time>
       </CardCell>
       {/* "59 ms" on one line: a number cut from its unit reads as two things. */}
-      <CardCell part="detail" className="whitespace-nowrap px-4 py-3 tabular-nums text-muted" suppressHydrationWarning>
+      <CardCell part="detail" label={run.durationMs !== null ? "took" : undefined} className="whitespace-nowrap px-4 py-3 tabular-nums text-muted" suppressHydrationWarning>
         {duration}
       </CardCell>
       <CardCell part="detail" className={`px-4 py-3 ${run.pendingApprovals > 0 ? "" : "max-sm:hidden"}`}>

@@ -207,7 +207,7 @@ function SecretTableRow({
           </span>
           <span className="sr-only">hidden</span>
         </CardCell>
-        <CardCell part="detail" label="Tool" className="px-3 py-3.5 text-sm">
+        <CardCell part="detail" label={toolTitle ? "Tool" : undefined} className="px-3 py-3.5 text-sm">
           {toolTitle ? <span className="text-foreground">{toolTitle}</span> : <span className="text-muted">any tool</span>}
         </CardCell>
         <CardCell part="detail" className="px-3 py-3.5 text-sm max-sm:order-last max-sm:w-full">
