@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 import { tabTo } from "./fixtures/keyboard";
 

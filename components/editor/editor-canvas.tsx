@@ -20,6 +20,7 @@ import "@xyflow/react/dist/style.css";
 import { useLayoutEffect, useRef, useSyncExternalStore, type CSSProperties, type DragEvent, type RefObject } from "react";
 import { Spinner } from "@/components/ui/page-header";
 import { NodeCard } from "@/components/flow/node-card";
+import { PanButtons } from "@/components/flow/pan-buttons";
 import type { PaletteItem } from "@/lib/editor/definition-edits";
 import { FLOW_NODE_TYPES, type FlowEdge, type FlowNode } from "@/lib/editor/to-flow";
 import { EdgeInsertContext, INSERTABLE_EDGE, InsertableEdge } from "./insertable-edge";
@@ -75,6 +76,8 @@ interface EditorCanvasProps {
   onNodeDragStop: () => void;
   /** A card's menu was asked for (right click, or the context-menu key on a focused card), at a point on the screen. */
   onNodeMenu: (nodeId: string, clientPoint: { x: number; y: number }) => void;
+  /** A card was tapped or clicked (not dragged), or Enter pressed on it: its settings are wanted. */
+  onNodeOpen: (nodeId: string) => void;
   /** Off for very large workflows, where drawing every node twice would cost more than it shows. */
   showMiniMap: boolean;
 }
@@ -181,6 +184,13 @@ function FlowCanvas(props: EditorCanvasProps) {
           const fromKeyboard = event.clientX === 0 && event.clientY === 0;
           props.onNodeMenu(node.id, fromKeyboard && box ? { x: box.left + 16, y: box.bottom } : { x: event.clientX, y: event.clientY });
         }}
+        onNodeClick={(_event, node) => props.onNodeOpen(node.id)}
+        onKeyDown={(event) => {
+          // React Flow selects a card on Enter; the card's settings open as well, as a click on it does.
+          if (event.key !== "Enter" || !(event.target instanceof HTMLElement) || !event.target.classList.contains("react-flow__node")) return;
+          const nodeId = event.target.dataset.id;
+          if (nodeId) props.onNodeOpen(nodeId);
+        }}
         onDragOver={onDragOver}
         onDragLeave={(event) => {
           if (!event.currentTarget.contains(event.relatedTarget as Node | null)) markDropTarget(null);
@@ -199,6 +209,7 @@ function FlowCanvas(props: EditorCanvasProps) {
         className="bg-surface-sunken"
       >
         <ZoomVariable canvas={canvasRef} />
+        <PanButtons />
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
         <Controls showInteractive={false} />
         {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}

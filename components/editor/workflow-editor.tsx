@@ -48,6 +48,9 @@ import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { NodeMenu, type NodeMenuTarget } from "./node-menu";
 import { InsertStepDialog } from "./insert-step-dialog";
 import { useEdgeInsertion } from "./use-edge-insertion";
+import { readableViewport } from "@/lib/flow/readable-viewport";
+import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
+import { connectionMadeText, definitionNames, nodeAddedText } from "@/lib/editor/announcements";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -61,8 +64,15 @@ interface WorkflowEditorProps {
 const NONE: ReadonlySet<string> = new Set();
 /** Above this many nodes the minimap is left out: it would draw every node a second time. */
 const MINIMAP_LIMIT = 500;
-/** A first view smaller than this shows the start of the workflow instead of all of it. */
-const SMALLEST_FIRST_ZOOM = 0.5;
+/**
+ * Where the editor opens: the whole workflow when it fits at a readable zoom,
+ * else its first cards (at 0.75 on a wide canvas, 0.6 on a phone's, where
+ * 0.75 showed one card and a half).
+ */
+const OPENING_VIEW = { readableZoom: 0.5, startZoom: 0.75, maxZoom: 1, padding: 0.075 } as const;
+const NARROW_OPENING_VIEW = { ...OPENING_VIEW, startZoom: 0.6 } as const;
+/** Canvases narrower than this (a phone) open and fit to a readable view, never to the whole at any zoom. */
+const NARROW_CANVAS = 640;
 
 
 /** The workflow editor: palette, canvas and inspector around one workflow definition. */
@@ -97,6 +107,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
   const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
+  // Cards added and connections made move no focus: a screen reader hears of them here.
+  const { announce, message: announcement } = useAnnouncer();
 
   // Mappers keep the previous React Flow objects for unchanged nodes, so one change re-renders one card.
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
@@ -184,9 +196,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
       const result = edgeForConnection(definition, connection);
       if ("refused" in result) return result.refused;
       commit((current) => addEdge(current, result.edge));
+      announce(connectionMadeText(definitionNames(definition, toolsByName), result.edge));
       return null;
     },
-    [definition, commit],
+    [definition, commit, announce, toolsByName],
   );
 
   const onConnect = useCallback(
@@ -227,12 +240,15 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
       }
       commit((current) => addNode(current, node));
       select(new Set([node.id]));
+      announce(nodeAddedText(node, toolsByName));
     },
-    [definition, toolsByName, commit, select],
+    [definition, toolsByName, commit, select, announce],
   );
 
   const drawers = useEditorDrawers();
-  const { closeAfterUse } = drawers;
+  const { closeAfterUse, openForUse } = drawers;
+  // Where the inspector is a drawer (a phone), a card tapped or Enter pressed on it opens its settings.
+  const openNode = useCallback(() => openForUse("inspector"), [openForUse]);
   const addAtCentre = useCallback(
     (item: PaletteItem) => {
       const rect = canvasRef.current?.getBoundingClientRect();
@@ -284,9 +300,15 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const fitView = useCallback(
     (duration = 200) => {
       const bounds = definitionBounds(definition, nodeMapper.sizes());
-      if (bounds) void fitBounds(bounds, { padding: 0.15, duration });
+      const rect = canvasRef.current?.getBoundingClientRect();
+      if (!bounds || !rect) return;
+      // On a phone the whole of a longer workflow is 0.3 and unreadable: Fit view shows as much as reads, from the start.
+      if (rect.width < NARROW_CANVAS) {
+        const { whole: _whole, ...viewport } = readableViewport(bounds, rect, { ...NARROW_OPENING_VIEW, startZoom: OPENING_VIEW.readableZoom });
+        void setViewport(viewport, { duration });
+      } else void fitBounds(bounds, { padding: 0.15, duration });
     },
-    [definition, fitBounds, nodeMapper],
+    [definition, fitBounds, setViewport, nodeMapper],
   );
 
   /**
@@ -318,18 +340,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     const bounds = definitionBounds(loadedDefinition);
     const rect = canvasRef.current?.getBoundingClientRect();
     if (!bounds || !rect) return;
-    const zoom = Math.min(1, (rect.width * 0.85) / bounds.width, (rect.height * 0.85) / bounds.height);
-    if (zoom >= SMALLEST_FIRST_ZOOM) {
-      void setViewport({
-        zoom,
-        x: rect.width / 2 - (bounds.x + bounds.width / 2) * zoom,
-        y: rect.height / 2 - (bounds.y + bounds.height / 2) * zoom,
-      });
-    } else {
-      // Too big to see whole at a readable size: show where it starts, at a readable size.
-      const readable = 0.75;
-      void setViewport({ zoom: readable, x: 40 - bounds.x * readable, y: rect.height / 2 - (bounds.y + bounds.height / 2) * readable });
-    }
+    const { whole: _whole, ...viewport } = readableViewport(bounds, rect, rect.width < NARROW_CANVAS ? NARROW_OPENING_VIEW : OPENING_VIEW);
+    void setViewport(viewport);
   }, [loadedDefinition, setViewport]);
 
   const onAutoLayout = useCallback(() => {
@@ -557,6 +569,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onInsertOnEdge={edgeInsertion.openPicker}
               onNodeDragStop={settle}
               onNodeMenu={openNodeMenu}
+              onNodeOpen={openNode}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
             {menu ? <NodeMenu target={menu} onClose={closeNodeMenu} onSelect={selectOne} /> : null}
@@ -568,6 +581,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
                 </div>
               </div>
             ) : null}
+            <LiveRegion message={announcement} testId="editor-announcement" />
             <div aria-live="polite" className="pointer-events-none absolute inset-x-0 bottom-4 flex justify-center px-4">
               {notice ? (
                 <p className="pointer-events-auto rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card-raised">{notice}</p>

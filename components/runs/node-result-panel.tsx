@@ -69,7 +69,13 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         {step.startedAt ? (
           <p className="mt-1 text-xs text-muted" suppressHydrationWarning>
             Started <time dateTime={step.startedAt}>{formatTime(step.startedAt, "exact")}</time>
-            {duration ? ` · ${duration}` : ""}
+            {/* A number is not cut from its unit ("59 ms") at the end of a line. */}
+            {duration ? (
+              <>
+                {" · "}
+                <span className="whitespace-nowrap">{duration}</span>
+              </>
+            ) : null}
             {attempts && step.status !== "retrying" ? ` · ${attempts}` : step.attempt > 1 && !attempts ? ` · attempt ${step.attempt}` : ""}
           </p>
         ) : null}

@@ -125,7 +125,9 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   );
 
   return (
-    <div className="space-y-6" data-last-seq={state.lastSeq}>
+    // A column whose order changes on a phone: there the steps and the timeline lead, in words at a readable size, and the
+    // canvas (at a readable zoom it shows two steps at a time) follows; from sm up the canvas leads, the details beside it.
+    <div className="flex flex-col gap-6" data-last-seq={state.lastSeq}>
       <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcement">
         {announcement}
       </p>
@@ -146,7 +148,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
             <TimeAgo value={run.startedAt} now={now} />{" "}
-            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {duration}
+            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · <span className="whitespace-nowrap">{duration}</span>
             {connection === "connecting" && active ? <span className="ml-2">· connecting…</span> : null}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
@@ -190,11 +192,11 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         />
       ))}
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card lg:h-[34rem]">
+      <div className="grid gap-4 max-sm:contents lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card max-sm:order-3 lg:h-[34rem]">
           <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} now={now} />
         </div>
-        <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card">
+        <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card max-sm:order-1 max-sm:self-stretch">
           <label htmlFor="run-node-picker" className="text-xs font-medium text-muted">
             Show node
           </label>
@@ -233,7 +235,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         </aside>
       </div>
 
-      <section aria-labelledby="timeline-heading" className="rounded-xl border border-line bg-surface p-4 shadow-card">
+      <section aria-labelledby="timeline-heading" className="rounded-xl border border-line bg-surface p-4 shadow-card max-sm:order-2">
         <h2 id="timeline-heading" className="mb-3 text-sm font-semibold">
           Timeline
         </h2>
