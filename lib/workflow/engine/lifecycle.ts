@@ -4,6 +4,7 @@
  * runs back at shutdown, and cancelling one.
  */
 import { randomUUID } from "node:crypto";
+import { NOBODY_TO_ASK } from "../approvals/approval-io-handler";
 import { RunCancelled, ParkedRun } from "../step-errors";
 import type { ActiveRun } from "./active-run";
 import type { EngineContext } from "./engine-context";
@@ -170,8 +171,12 @@ async function begin(engine: EngineContext, run: ActiveRun): Promise<void> {
         preview: describePlan(run.definition, engine.options.pool(), (nodeId) => !run.carried.has(nodeId) && !run.excluded.has(nodeId)),
       });
       if (approval.decision !== "approve") {
-        const reason = approval.feedback ? ` The person said: ${approval.feedback}` : "";
-        await finish(engine, run, "failed", { error: `The plan was rejected.${reason}` });
+        // With no terminal to ask (the CLI's unattended default), nobody rejected anything: say so, not "the person said".
+        const error =
+          approval.decidedBy === NOBODY_TO_ASK
+            ? `Nobody was there to approve the plan, so nothing ran.${approval.feedback ? ` ${approval.feedback}` : ""}`
+            : `The plan was rejected.${approval.feedback ? ` The person said: ${approval.feedback}` : ""}`;
+        await finish(engine, run, "failed", { error });
         return;
       }
       run.planApproved = true;

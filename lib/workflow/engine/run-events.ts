@@ -3,7 +3,7 @@
  * announce) through the run's writer before publishing them, and the payloads
  * several parts build (how a run's story begins, a failed node's payload).
  */
-import type { NewRunEvent } from "@/lib/contracts/run-event";
+import { TEST_RUN_EXCLUDED, type NewRunEvent } from "@/lib/contracts/run-event";
 import type { RunChange, RunEvent, StepChange } from "../run-types";
 import type { ActiveRun } from "./active-run";
 import type { EngineContext } from "./engine-context";
@@ -43,7 +43,7 @@ export function startEvents(run: ActiveRun, options: { withTrigger: boolean }): 
     return from && output ? [{ type: "node-carried-over", nodeId, payload: { fromRunId: from.fromRunId, ...(from.as ? { as: from.as } : {}), output } }] : [];
   });
   const excluded = run.definition.nodes.flatMap(({ id: nodeId }): PendingEvent[] =>
-    run.excluded.has(nodeId) ? [{ type: "node-skipped", nodeId, payload: { reason: "not part of this test run" } }] : [],
+    run.excluded.has(nodeId) ? [{ type: "node-skipped", nodeId, payload: { reason: TEST_RUN_EXCLUDED } }] : [],
   );
   return [started, ...carried, ...excluded];
 }
