@@ -80,7 +80,8 @@ const STATES: PageState[] = [
     name: "runs",
     open: async (page, fixtures) => {
       await heading(page, "/runs", "Runs");
-      await expect(page.locator(`a[href="/runs/${fixtures.waitingRunId}"]`)).toBeVisible();
+      // The run's name and its Open both lead to it.
+      await expect(page.locator(`a[href="/runs/${fixtures.waitingRunId}"]`).first()).toBeVisible();
     },
   },
   {
