@@ -120,16 +120,28 @@ node_runtime_npm() {
 
 # Installs node_modules when missing or stale, and makes the native addon
 # (better-sqlite3) load under the Node picked above. Run from the repository root.
+_node_runtime_dependencies_stale() {
+  [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]
+}
+
 node_runtime_ensure_dependencies() {
-  local error
+  local error lock_fd=""
   # Installed dependencies are stale when package-lock.json changed after the
   # last install (npm writes node_modules/.package-lock.json on every install).
-  if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
-    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    local install_started=$SECONDS
-    _node_runtime_say "installing dependencies for Node $(node --version) (npm ci, about 1-3 min; once, and after package-lock.json changes)..."
-    node_runtime_npm ci --no-audit --no-fund || return 1
-    _node_runtime_say "dependencies installed in $((SECONDS - install_started)) s"
+  if _node_runtime_dependencies_stale; then
+    # Two commands started at once after a pull (npm test and npm run studio, say) must not both
+    # run npm ci in one folder: each removes what the other is writing. The second waits, then finds it done.
+    if command -v flock >/dev/null 2>&1; then
+      exec {lock_fd}>".node-modules.lock"
+      flock "$lock_fd"
+    fi
+    if _node_runtime_dependencies_stale; then
+      local install_started=$SECONDS
+      _node_runtime_say "installing dependencies for Node $(node --version) (npm ci, about 1-3 min; once, and after package-lock.json changes)..."
+      node_runtime_npm ci --no-audit --no-fund || { [ -n "$lock_fd" ] && exec {lock_fd}>&-; return 1; }
+      _node_runtime_say "dependencies installed in $((SECONDS - install_started)) s"
+    fi
+    [ -n "$lock_fd" ] && exec {lock_fd}>&-
   fi
   # node_modules built under another Node (an `npm ci` run with Node 20, say)
   # holds a better-sqlite3 compiled for that Node's ABI: rebuild it for this one.
