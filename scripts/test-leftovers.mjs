@@ -20,7 +20,6 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import pg from "pg";
 
 /** The environment variable that marks a process as started by test run <id>. */
@@ -212,7 +211,8 @@ async function main([command, runId]) {
   return 2;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+// Run as a command, not imported. (No import.meta here: Playwright's config loader compiles this file to CommonJS.)
+if (path.basename(process.argv[1] ?? "") === "test-leftovers.mjs") {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error) => {
