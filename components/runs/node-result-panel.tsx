@@ -73,7 +73,10 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
             {duration ? (
               <>
                 {" · "}
-                <span className="whitespace-nowrap">{duration}</span>
+                {/* "running for 12 s" differs between the server's clock and the browser's: not a mismatch to report. */}
+                <span className="whitespace-nowrap" suppressHydrationWarning>
+                  {duration}
+                </span>
               </>
             ) : null}
             {attempts && step.status !== "retrying" ? ` · ${attempts}` : step.attempt > 1 && !attempts ? ` · attempt ${step.attempt}` : ""}

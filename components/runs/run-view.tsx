@@ -148,7 +148,10 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
             <TimeAgo value={run.startedAt} now={now} />{" "}
-            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · <span className="whitespace-nowrap">{duration}</span>
+            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {/* "running for 12 s" differs between the server's clock and the browser's (suppressHydrationWarning covers its own element only). */}
+            <span className="whitespace-nowrap" suppressHydrationWarning>
+              {duration}
+            </span>
             {connection === "connecting" && active ? <span className="ml-2">· connecting…</span> : null}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
