@@ -252,7 +252,8 @@ test("a target that changed while its write waited asks again, showing the chang
   // Someone edits the file while the card is open; the person approves what they saw.
   plantFile(fileName, "someone else's v2\n");
   // The inbox holds several such buttons: each names its step and the file it would change.
-  await expect(decisionButton(card, "Approve once")).toHaveAccessibleName(`Approve once: Write a File, change ${fileName}`);
+  // The run's number ends the name, so two runs' cards are told apart (e2e/small-screens.spec checks that).
+  await expect(decisionButton(card, "Approve once")).toHaveAccessibleName(new RegExp(`^Approve once: Write a File, change ${fileName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, run #\\w+$`));
   await decisionButton(card, "Approve once").click();
   await expect(card.getByRole("status")).toContainText("Approved once");
 
