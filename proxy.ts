@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { addressingRefusal } from "@/lib/server/access/addressing";
 import { authenticate } from "@/lib/server/access/principal";
-import { safeNextPath } from "@/lib/navigation/safe-next-path";
+import { DEFAULT_NEXT_PATH, safeNextPath } from "@/lib/navigation/safe-next-path";
 import { securityHeaders } from "@/lib/server/access/security-headers";
 import { signIn } from "@/lib/server/access/sign-in";
 import { SIGN_IN_FIRST } from "@/lib/server/http";
@@ -44,7 +44,8 @@ async function decide(request: NextRequest): Promise<NextResponse> {
   if (await authenticate(request)) return NextResponse.next();
   if (isApi) return NextResponse.json({ error: SIGN_IN_FIRST }, { status: 401 });
   const login = new URL("/login", request.url);
-  login.searchParams.set("next", `${pathname}${search}`);
+  // The bare address is no page of its own to return to: signing in from it opens the workflows (DEFAULT_NEXT_PATH).
+  if (pathname !== "/" || search !== "") login.searchParams.set("next", `${pathname}${search}`);
   return NextResponse.redirect(login);
 }
 
@@ -70,7 +71,7 @@ async function signInWithLink(request: NextRequest): Promise<NextResponse> {
   if (!result.ok) {
     const retry = new URL("/login", request.url);
     retry.searchParams.set("problem", result.status === 429 ? "throttled" : "link");
-    if (next !== "/") retry.searchParams.set("next", next);
+    if (next !== DEFAULT_NEXT_PATH) retry.searchParams.set("next", next);
     return NextResponse.redirect(retry, 303);
   }
   const response = NextResponse.redirect(new URL(next, request.url), 303);

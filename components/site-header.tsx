@@ -10,9 +10,8 @@ const NAVIGATION = [
   { href: "/runs", label: "Runs" },
   { href: "/inbox", label: "Inbox" },
   { href: "/", label: "Tools" },
-  { href: "/settings/secrets", label: "Secrets" },
-  { href: "/settings/mcp", label: "MCP" },
-  { href: "/settings/security", label: "Security" },
+  // Secrets, MCP and Security are tabs inside it (components/navigation/settings-tabs.tsx): "Settings → Secrets" in the help texts.
+  { href: "/settings", label: "Settings" },
 ] as const;
 
 /** The top bar; the navigation and the person's name only once someone is signed in (`person`). */
@@ -20,7 +19,7 @@ export function SiteHeader({ person }: { person: string | null }) {
   return (
     <header className="sticky top-0 z-10 border-b border-line bg-surface/85 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
-        <Link href="/" className="flex shrink-0 items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
+        <Link href="/workflows" className="flex shrink-0 items-center gap-2.5 rounded-md font-semibold tracking-tight text-foreground">
           <StudioLogo className="size-7" />
           <span>Neurosurfer Studio</span>
         </Link>

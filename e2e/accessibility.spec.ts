@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from "@playwright/test";
+import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations, COLOUR_RULES, contrastRatio, SCREEN_SIZES, sidewaysOverflow, switchColorScheme, type ScreenSize } from "./fixtures/accessibility";
 import { pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { cancelRun } from "./fixtures/cancel-run";
@@ -59,7 +60,8 @@ async function runView(page: Page, runId: string, node: RegExp): Promise<void> {
 async function showPanel(page: Page, size: ScreenSize, name: "Nodes" | "Inspector"): Promise<void> {
   if (!SMALL.includes(size)) return;
   const toggle = page.getByRole("button", { name, exact: true });
-  await toggle.click();
+  // A card clicked there opens the inspector by itself.
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
 }
 
@@ -78,7 +80,8 @@ const STATES: PageState[] = [
     name: "runs",
     open: async (page, fixtures) => {
       await heading(page, "/runs", "Runs");
-      await expect(page.locator(`a[href="/runs/${fixtures.waitingRunId}"]`)).toBeVisible();
+      // The run's name and its Open both lead to it.
+      await expect(page.locator(`a[href="/runs/${fixtures.waitingRunId}"]`).first()).toBeVisible();
     },
   },
   {
@@ -121,7 +124,7 @@ const STATES: PageState[] = [
     },
   },
   { name: "run waiting for approval", open: (page, fixtures) => runView(page, fixtures.waitingRunId, /^Write a File,.*waiting for you$/) },
-  { name: "finished run", open: (page, fixtures) => runView(page, fixtures.finishedRunId, /^Output,.*succeeded$/) },
+  { name: "finished run", open: (page, fixtures) => runView(page, fixtures.finishedRunId, /^Write a File,.*succeeded$/) },
   { name: "failed run", open: (page, fixtures) => runView(page, fixtures.failedRunId, /^Read a File,.*failed$/) },
 ];
 

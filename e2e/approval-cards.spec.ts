@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../tests/support/scripted-openai-server";
 import {
   commandAgentWorkflow,
@@ -130,10 +131,10 @@ test("by default a command with bidi controls is refused before anyone is asked,
   expect(readFileSync(path.join(workspace(), "victim-e"), "utf8")).toBe("keep me");
 });
 
-test("a command hiding its tail behind 2,000 spaces and zero-width characters shows their length and marks, wrapped", async ({ page, request }, testInfo) => {
+test("a command hiding its tail behind 2,000 spaces, 2,000 line breaks and zero-width characters shows their length and marks, wrapped, and its folder", async ({ page, request }, testInfo) => {
   const name = uniqueName("Long command", testInfo);
-  const command = `echo hello\u200B\u200D\u2060\uFEFF${" ".repeat(2000)}; rm -rf victim-b`;
-  const shown = "echo hello⟨U+200B⟩⟨U+200D⟩⟨U+2060⟩⟨U+FEFF⟩⟨2000 spaces⟩; rm -rf victim-b";
+  const command = `echo hello\u200B\u200D\u2060\uFEFF${" ".repeat(2000)}; echo next${"\n".repeat(2000)}rm -rf victim-b`;
+  const shown = "echo hello⟨U+200B⟩⟨U+200D⟩⟨U+2060⟩⟨U+FEFF⟩⟨2000 spaces⟩; echo next⟨2000 line breaks⟩rm -rf victim-b";
   model.script({ toolCalls: [{ name: "run_command", arguments: { command } }] }, { text: "Fine." });
   const id = await createWorkflow(request, commandAgentWorkflow(name, model.baseUrl));
   const runId = await startRun(request, id);
@@ -143,7 +144,10 @@ test("a command hiding its tail behind 2,000 spaces and zero-width characters sh
     const shownCommand = card.locator("code[data-command]");
     await expect(shownCommand).toHaveText(`$ ${shown}`);
     await expect(card.getByRole("note")).toContainText("hidden characters");
-    await expect(card.getByRole("definition").filter({ hasText: "victim-b" })).toHaveText(shown);
+    // The argument, past 4,000 characters, opens folded with its whole text after: the marks hold there too.
+    await expect(card.getByRole("definition").filter({ hasText: "victim-b" })).toContainText(shown);
+    // Which folder it runs in, in full: the workspace itself, not "the step's folder".
+    await expect(card.getByTestId("command-folder")).toHaveText(realpathSync(workspace()));
     await expectInViewWithApprove(page, card, "Approve", shownCommand);
     await snap(page, testInfo, `${where}: long command card`);
   });
@@ -248,7 +252,8 @@ test("a target that changed while its write waited asks again, showing the chang
   // Someone edits the file while the card is open; the person approves what they saw.
   plantFile(fileName, "someone else's v2\n");
   // The inbox holds several such buttons: each names its step and the file it would change.
-  await expect(decisionButton(card, "Approve once")).toHaveAccessibleName(`Approve once: Write a File, change ${fileName}`);
+  // The run's number ends the name, so two runs' cards are told apart (e2e/small-screens.spec checks that).
+  await expect(decisionButton(card, "Approve once")).toHaveAccessibleName(new RegExp(`^Approve once: Write a File, change ${fileName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, run #\\w+$`));
   await decisionButton(card, "Approve once").click();
   await expect(card.getByRole("status")).toContainText("Approved once");
 

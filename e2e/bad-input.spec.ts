@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { canvasCard, createWorkflow, FIXTURES, snap, uniqueName, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
 
 /** Forms fed bad input say, on the field, what they expect. */

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { cardGeometry } from "@/lib/editor/card-geometry";
 import { createWorkflow, uniqueName } from "./fixtures/studio";
 

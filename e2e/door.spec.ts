@@ -3,7 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
+import type { Browser, BrowserContext } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { sqliteDate } from "@/lib/persistence/prepared";
 import { accessToken, signInLink, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
 
@@ -28,36 +29,41 @@ function ageSessions(): void {
   }
 }
 
-test("a page on another port of this machine cannot frame the inbox", async ({ page, baseURL }, testInfo) => {
-  // The attacker's page: the studio's inbox in a frame (the signed-in cookie would go with it), and a frame of its own as a control.
-  const attacker = http.createServer((request, response) => {
-    response.setHeader("content-type", "text/html; charset=utf-8");
-    if (request.url === "/own") {
-      response.end("<h1>Own frame</h1>");
-      return;
+test.describe("framing", () => {
+  // Chromium reports the blocked frame as a console error: that report is what this test wants to see happen.
+  test.use({ allowedBrowserErrors: [/violates the following Content Security Policy directive: "frame-ancestors 'none'"/] });
+
+  test("a page on another port of this machine cannot frame the inbox", async ({ page, baseURL }, testInfo) => {
+    // The attacker's page: the studio's inbox in a frame (the signed-in cookie would go with it), and a frame of its own as a control.
+    const attacker = http.createServer((request, response) => {
+      response.setHeader("content-type", "text/html; charset=utf-8");
+      if (request.url === "/own") {
+        response.end("<h1>Own frame</h1>");
+        return;
+      }
+      response.end(`<!doctype html><title>Win a prize</title>
+        <iframe id="studio" src="${baseURL}/inbox" width="900" height="500" onload="document.body.dataset.studio='loaded'"></iframe>
+        <iframe id="own" src="/own" width="300" height="100"></iframe>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+    const { port } = attacker.address() as AddressInfo;
+    try {
+      const inbox = page.waitForResponse((response) => response.url() === `${baseURL}/inbox`);
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const answer = await inbox;
+      // The studio answered the framed request (the person is signed in), and told the browser not to show it.
+      expect(answer.status()).toBe(200);
+      expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+      expect(answer.headers()["x-frame-options"]).toBe("DENY");
+      await expect(page.locator("body")).toHaveAttribute("data-studio", "loaded");
+      await expect(page.frameLocator("#own").getByRole("heading", { name: "Own frame" })).toBeVisible();
+      await expect(page.frameLocator("#studio").getByRole("heading", { name: "Inbox" })).toHaveCount(0);
+      await expect(page.frameLocator("#studio").getByRole("button")).toHaveCount(0);
+      await snap(page, testInfo, "another site framing the inbox: the frame stays empty");
+    } finally {
+      await new Promise((resolve) => attacker.close(resolve));
     }
-    response.end(`<!doctype html><title>Win a prize</title>
-      <iframe id="studio" src="${baseURL}/inbox" width="900" height="500" onload="document.body.dataset.studio='loaded'"></iframe>
-      <iframe id="own" src="/own" width="300" height="100"></iframe>`);
   });
-  await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
-  const { port } = attacker.address() as AddressInfo;
-  try {
-    const inbox = page.waitForResponse((response) => response.url() === `${baseURL}/inbox`);
-    await page.goto(`http://127.0.0.1:${port}/`);
-    const answer = await inbox;
-    // The studio answered the framed request (the person is signed in), and told the browser not to show it.
-    expect(answer.status()).toBe(200);
-    expect(answer.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-    expect(answer.headers()["x-frame-options"]).toBe("DENY");
-    await expect(page.locator("body")).toHaveAttribute("data-studio", "loaded");
-    await expect(page.frameLocator("#own").getByRole("heading", { name: "Own frame" })).toBeVisible();
-    await expect(page.frameLocator("#studio").getByRole("heading", { name: "Inbox" })).toHaveCount(0);
-    await expect(page.frameLocator("#studio").getByRole("button")).toHaveCount(0);
-    await snap(page, testInfo, "another site framing the inbox: the frame stays empty");
-  } finally {
-    await new Promise((resolve) => attacker.close(resolve));
-  }
 });
 
 test("a fresh browser signs in with the printed link, or with the token on the sign-in page, and signs out", async ({ browser }, testInfo) => {
@@ -93,6 +99,11 @@ test("a fresh browser signs in with the printed link, or with the token on the s
   const copied = await third.newPage();
   await copied.goto("/inbox");
   await expect(copied).toHaveURL(/\/login\?next=%2Finbox$/);
+  // Signing in on the sign-in page with no page to go back to opens the workflows, not the tool catalogue.
+  await linked.getByLabel("Access token").fill(accessToken());
+  await linked.getByRole("button", { name: "Sign in" }).click();
+  await expect(linked).toHaveURL(/\/workflows$/);
+  await expect(linked.getByRole("heading", { name: "Workflows", level: 1 })).toBeVisible();
   await Promise.all([first.close(), second.close(), third.close()]);
 });
 
@@ -168,12 +179,8 @@ test("an imported workflow that asked to run everything arrives in default mode,
   await snap(page, testInfo, "import notice listing the dropped settings");
 });
 
-test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page }) => {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`${page.url()}: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+// The fixture every spec uses (fixtures/test.ts) fails the test on any console error or uncaught exception.
+test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, browserErrors }) => {
   for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/security"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -187,5 +194,5 @@ test("every page of a signed-in studio loads without an error in the browser (hy
       )
       .toBe(true);
   }
-  expect(errors).toEqual([]);
+  expect(browserErrors).toEqual([]);
 });

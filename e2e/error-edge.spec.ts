@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { closedPort } from "./fixtures/network";
 import { confirmIdentity, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
 

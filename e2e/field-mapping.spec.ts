@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations } from "./fixtures/accessibility";
 import { plantFile } from "./fixtures/approvals";
 import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations } from "./fixtures/accessibility";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
 

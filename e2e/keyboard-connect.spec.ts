@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { canvasCard, createWorkflow, snap, uniqueName } from "./fixtures/studio";
 import { tabTo } from "./fixtures/keyboard";
 
@@ -68,6 +69,7 @@ test("connect two nodes and remove the connection with the keyboard only", async
   const removeOutgoing = connections.getByRole("button", { name: "Remove the connection to Output", exact: true });
   await expect(removeOutgoing).toBeVisible();
   await expect(canvasOf(page).getByRole("group", { name: /^Connection from Run inputs to Output$/ })).toBeAttached();
+  await expect(page.getByTestId("editor-announcement")).toHaveText("Connected Run inputs to Output");
   await connections.screenshot({ path: testInfo.outputPath("connections-section.png"), animations: "disabled" });
 
   // Save with Ctrl+S: the workflow is ready to run and the saved definition has the edge.

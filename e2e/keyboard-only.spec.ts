@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace, writeWorkflow } from "./fixtures/studio";
 import { startRun } from "./fixtures/approvals";
 import { tabTo } from "./fixtures/keyboard";
@@ -66,6 +67,8 @@ test("create a workflow, add and connect nodes, fill its form, save, run and app
   await expect(page).toHaveURL(/\/workflows\/[^/]+$/);
   const canvas = canvasOf(page);
   await expect(canvasCard(canvas, "Run inputs")).toBeVisible();
+  // The editor opens with focus on the workflow's name (read out), not on the page's body.
+  await expect(page.getByRole("heading", { level: 1, name })).toBeFocused();
 
   // The palette: search, then Enter on the tool adds it to the middle of the canvas, selected.
   const palette = page.getByRole("navigation", { name: "Node palette" });
@@ -76,6 +79,8 @@ test("create a workflow, add and connect nodes, fill its form, save, run and app
   await page.keyboard.press("Enter");
   const writeInspector = page.getByRole("region", { name: "Inspector: Write a File" });
   await expect(writeInspector).toBeVisible();
+  // Nothing moved focus to the new card: the live region says it was added.
+  await expect(page.getByTestId("editor-announcement")).toHaveText("Added Write a File");
 
   // Its generated settings form and its inputs, typed into.
   await tabTo(page, writeInspector.getByRole("textbox", { name: "Folder", exact: true }));

@@ -1,5 +1,6 @@
 import http from "node:http";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
 import { closedPort } from "./fixtures/network";
 import { startRun } from "./fixtures/approvals";

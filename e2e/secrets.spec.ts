@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { snap } from "./fixtures/studio";
 
 /** A secret is stored, listed masked (its value nowhere in the page), checked by its tool, replaced and deleted. */
@@ -12,7 +13,14 @@ function rowOf(page: Page, name: string) {
 }
 
 test("create a secret for SQL Database, see it masked and checked, replace its value, delete it", async ({ page }, testInfo) => {
-  await page.goto("/settings/secrets");
+  // Reached as the help texts say, "Settings → Secrets": the header's Settings, then its Secrets tab.
+  await page.goto("/workflows");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true }).click();
+  await expect(page).toHaveURL(/\/settings\/secrets$/);
+  const settingsTabs = page.getByRole("navigation", { name: "Settings" });
+  await expect(settingsTabs.getByRole("link")).toHaveText(["Secrets", "MCP", "Security"]);
+  await expect(settingsTabs.getByRole("link", { name: "Secrets" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 1, name: "Secrets" })).toBeVisible();
 
   await page.getByRole("button", { name: "New secret", exact: true }).click();

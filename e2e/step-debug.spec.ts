@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations } from "./fixtures/accessibility";
 import { decisionButton, plantFile, runStatus, startRun } from "./fixtures/approvals";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, writeWorkflow } from "./fixtures/studio";
 

@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { pendingApprovalIds, startRun } from "./fixtures/approvals";
 import { cancelRun } from "./fixtures/cancel-run";
 import { createWorkflow, uniqueName, writeWorkflow } from "./fixtures/studio";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/test";
 import { canvasCard, FIXTURES, snap, uniqueName, whenHydrated } from "./fixtures/studio";
 
 /** The workflow list: create, rename, duplicate, export, import and delete, each as a person does it. */

@@ -93,6 +93,11 @@ export function waitingWordsOf(kind: NodeKind): string {
   return (nodeKindDefinitions[kind] as { waitingWords?: string }).waitingWords ?? "waiting for you";
 }
 
+/** What people call a kind ("Run inputs", "For each"): its definition's title, the one place it is written. */
+export function titleOfKind(kind: NodeKind): string {
+  return nodeKindDefinitions[kind].title;
+}
+
 /** The node's execution settings, when its kind takes them. */
 export function executionOf(node: WorkflowNode): NodeExecution | undefined {
   return "execution" in node ? node.execution : undefined;

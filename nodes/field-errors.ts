@@ -1,4 +1,4 @@
-import type { WorkflowProblem } from "@/lib/workflow/validate";
+import type { WorkflowProblem } from "@/lib/contracts/workflow-problem";
 
 /** What an inspector says under one field: every problem validation named on it, joined; undefined when none. */
 export function fieldErrorOf(problems: readonly WorkflowProblem[], field: string): string | undefined {

@@ -1,7 +1,7 @@
 import type { ComponentType } from "react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
+import type { WorkflowProblem } from "@/lib/contracts/workflow-problem";
 import type { NodeShape } from "./node-kind";
 
 // What the editor knows of a node kind beyond nodes/node-kind.ts: its

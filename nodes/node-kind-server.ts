@@ -9,7 +9,7 @@ import type { RunTrigger } from "@/lib/contracts/run-trigger";
 import type { RunStore, StepOutput } from "@/lib/workflow/run-types";
 import type { WorkflowGraph } from "@/lib/workflow/scheduler";
 import type { TemplateScope } from "@/lib/workflow/templates";
-import type { WorkflowProblem, WorkflowRequirement } from "@/lib/workflow/validate";
+import type { WorkflowProblem, WorkflowRequirement } from "@/lib/contracts/workflow-problem";
 import type { WorkflowLookup } from "@/lib/workflow/validate-failures";
 import type { NodeShape } from "./node-kind";
 

@@ -11,13 +11,13 @@
 #     against its headers (npm_config_nodedir).
 #
 # Also defines
-#   node_runtime_npm ARGS...: npm, for installs (ci, rebuild): with the Node
-#     from the registry it builds native addons from source
-#     (npm_config_build_from_source, set for that command only: npm warns about
-#     it on every call), since prebuild-install would otherwise wait minutes on
-#     a download that cannot succeed here before it falls back to compiling
-#     (nothing in the tree uses prebuild-install today: better-sqlite3 13 is
-#     Node-API and carries its prebuilt binaries in the package);
+#   node_runtime_npm ARGS...: npm, for installs (ci, rebuild), with the Node
+#     picked above. It used to set npm_config_build_from_source for
+#     prebuild-install, which npm 11 reports as 'Unknown env config
+#     "build-from-source"' on every call; nothing in the tree uses
+#     prebuild-install (better-sqlite3 13 is Node-API and carries its prebuilt
+#     binaries in the package), so it is gone. Which packages may run install
+#     scripts is package.json's "allowScripts";
 #   node_runtime_ensure_dependencies: installs node_modules when missing or
 #     older than package-lock.json (npm ci), and rebuilds better-sqlite3 when it
 #     was built for another Node.
@@ -115,23 +115,33 @@ node_runtime_use() {
 }
 
 node_runtime_npm() {
-  if [ -n "${NODE_RUNTIME_FROM_REGISTRY:-}" ]; then
-    npm_config_build_from_source=true npm "$@"
-  else
-    npm "$@"
-  fi
+  npm "$@"
 }
 
 # Installs node_modules when missing or stale, and makes the native addon
 # (better-sqlite3) load under the Node picked above. Run from the repository root.
+_node_runtime_dependencies_stale() {
+  [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]
+}
+
 node_runtime_ensure_dependencies() {
-  local error
+  local error lock_fd=""
   # Installed dependencies are stale when package-lock.json changed after the
   # last install (npm writes node_modules/.package-lock.json on every install).
-  if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
-    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    _node_runtime_say "installing dependencies for Node $(node --version) (npm ci)"
-    node_runtime_npm ci --no-audit --no-fund || return 1
+  if _node_runtime_dependencies_stale; then
+    # Two commands started at once after a pull (npm test and npm run studio, say) must not both
+    # run npm ci in one folder: each removes what the other is writing. The second waits, then finds it done.
+    if command -v flock >/dev/null 2>&1; then
+      exec {lock_fd}>".node-modules.lock"
+      flock "$lock_fd"
+    fi
+    if _node_runtime_dependencies_stale; then
+      local install_started=$SECONDS
+      _node_runtime_say "installing dependencies for Node $(node --version) (npm ci, about 1-3 min; once, and after package-lock.json changes)..."
+      node_runtime_npm ci --no-audit --no-fund || { [ -n "$lock_fd" ] && exec {lock_fd}>&-; return 1; }
+      _node_runtime_say "dependencies installed in $((SECONDS - install_started)) s"
+    fi
+    [ -n "$lock_fd" ] && exec {lock_fd}>&-
   fi
   # node_modules built under another Node (an `npm ci` run with Node 20, say)
   # holds a better-sqlite3 compiled for that Node's ABI: rebuild it for this one.

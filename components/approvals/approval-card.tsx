@@ -7,8 +7,9 @@ import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { useNow } from "@/components/runs/use-now";
 import { ToolIcon } from "@/components/tool-icon";
 import { api, ApiError } from "@/lib/client/api";
-import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { TimeAgo } from "@/components/runs/time-ago";
 import { decisionButtonName } from "@/lib/run-view/decision-names";
+import { shortRunId } from "@/lib/run-view/run-lineage";
 import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden-characters";
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
@@ -57,11 +58,13 @@ const KIND_HEADLINE: Record<ApprovalKind, string> = {
 /**
  * The folder "Always allow" opens, as the stored approval says: its file
  * preview names the path the gate checked (confined, relative to the step's
- * folder). Null when the approval names no file.
+ * folder) and, when recorded, that folder itself, so it reads in full.
+ * Null when the approval names no file.
  */
 function alwaysFolderOf(effect: Effect): string | null {
   if (effect.kind !== "file-change" && effect.kind !== "file-replace") return null;
   const folder = alwaysAllowedFolder(effect.path);
+  if (effect.root !== undefined) return folder === "." ? effect.root : `${effect.root.replace(/\/+$/, "")}/${folder}`;
   return folder === "." ? "the top folder" : folder;
 }
 
@@ -117,8 +120,9 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const folder = alwaysFolderOf(approval.effect);
   const pending = approval.status === "pending" && !decided && !stale;
   const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
-  // Several cards in the inbox show the same buttons: each says which step it decides and what that would do.
-  const named = (visible: string) => decisionButtonName(visible, label, approval.effect);
+  // Several cards in the inbox show the same buttons: each says which step it decides, what that would do and,
+  // where cards of several runs meet (the inbox), which run, as two runs of one workflow ask the same thing.
+  const named = (visible: string) => decisionButtonName(visible, label, approval.effect, showContext ? approval.runId : undefined);
 
   async function decide(decision: ApprovalDecision, feedback?: string) {
     setBusy(true);
@@ -188,16 +192,14 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
                 {tool ? " in " : "In "}
                 <span className="font-medium text-foreground">{approvalWorkflowTitle({ workflowName: approval.workflowName, calledBy: approval.calledBy ?? null })}</span> ·{" "}
                 <Link href={`/runs/${approval.runId}`} className="font-medium text-accent underline-offset-4 hover:underline">
-                  open the run
+                  open run {shortRunId(approval.runId)}
                 </Link>
               </>
             ) : null}
             {approval.createdAt ? (
               <>
                 {" · asked "}
-                <time dateTime={approval.createdAt} title={formatExact(approval.createdAt)} suppressHydrationWarning>
-                  {formatRelative(approval.createdAt, now)}
-                </time>
+                <TimeAgo value={approval.createdAt} now={now} />
               </>
             ) : null}
           </p>
@@ -262,10 +264,10 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
               />
             </Field>
             <div className="flex flex-wrap gap-2">
-              <Button type="submit" variant="primary" disabled={busy}>
+              <Button type="submit" variant="primary" disabled={busy} aria-label={named("Send answer")}>
                 Send answer
               </Button>
-              <Button onClick={() => setDenying(true)} disabled={busy}>
+              <Button onClick={() => setDenying(true)} disabled={busy} aria-label={named("Deny")}>
                 Deny
               </Button>
             </div>

@@ -2,7 +2,7 @@ import { argumentMarking } from "@/lib/run-view/hidden-characters";
 import { type ApprovalPreview as Effect, FILE_LINE_MARKING } from "@/lib/tools/contracts";
 import type { ApprovalKind } from "@/lib/contracts/approval";
 import { ArgumentList } from "./argument-list";
-import { FileChangeView } from "./file-change-view";
+import { FileChangeView, FileRootLine } from "./file-change-view";
 import { VisibleText } from "./visible-text";
 
 interface ApprovalPreviewProps {
@@ -30,13 +30,21 @@ export function ApprovalPreview({ kind, effect, toolTitle, arguments: args }: Ap
             {effect.beforeBytes === null ? "a new file" : `${effect.beforeBytes} bytes before`}, {effect.afterBytes} bytes
             {effect.afterLines === null ? "" : ` in ${effect.afterLines} lines`} after.
           </p>
+          {effect.root !== undefined ? <FileRootLine root={effect.root} /> : null}
         </div>
       );
     case "command":
       return (
         <div role="group" aria-label="Command">
           <p className="mb-1 text-xs font-medium text-muted">
-            Command, run {effect.workingFolder === "." ? "in the step’s folder" : <>in <span className={`font-mono ${LOGICAL_ORDER}`}><VisibleText text={effect.workingFolder} /></span></>}
+            Command, run{" "}
+            {effect.folder !== undefined || effect.workingFolder !== "." ? (
+              <>
+                in <span className={`break-all font-mono text-foreground ${LOGICAL_ORDER}`} data-testid="command-folder"><VisibleText text={effect.folder ?? effect.workingFolder} /></span>
+              </>
+            ) : (
+              "in the step’s folder"
+            )}
             {effect.background ? ", as a background job" : ""}
           </p>
           <pre

@@ -22,6 +22,15 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
  * control that shows the rest in place; lines with hidden characters are
  * flagged, folded or not.
  */
+/** The absolute folder a write's path is in, on a line of its own: a person approving must know which `reports/` it is. */
+export function FileRootLine({ root }: { root: string }) {
+  return (
+    <span className="block basis-full text-muted" data-testid="file-root">
+      in <span className="break-all font-mono text-foreground [direction:ltr] [unicode-bidi:bidi-override]"><VisibleText text={root} /></span>
+    </span>
+  );
+}
+
 export function FileChangeView({ change, download, label = "Proposed change" }: { change: FileChangePreview; download?: string; label?: string }) {
   const [expanded, setExpanded] = useState(false);
   const { head, folded, tail } = foldDiffRows(change.rows);
@@ -33,12 +42,20 @@ export function FileChangeView({ change, download, label = "Proposed change" }: 
             <VisibleText text={change.path} />
           </span>
           {change.change === "create" ? <span className="rounded-full border border-line px-1.5 text-[0.6875rem] text-muted">new file</span> : null}
-          <span className="ml-auto tabular-nums text-safe" aria-label={`${plural(change.added, "line")} added`}>
-            +{change.added}
-          </span>
-          <span className="tabular-nums text-caution" aria-label={`${plural(change.removed, "line")} removed`}>
-            −{change.removed}
-          </span>
+          {change.added === 0 && change.removed === 0 ? (
+            // The file would hold what it holds now: "+0 −0" says that to nobody.
+            <span className="ml-auto text-muted">no change</span>
+          ) : (
+            <>
+              <span className="ml-auto tabular-nums text-safe" aria-label={`${plural(change.added, "line")} added`}>
+                +{change.added}
+              </span>
+              <span className="tabular-nums text-caution" aria-label={`${plural(change.removed, "line")} removed`}>
+                −{change.removed}
+              </span>
+            </>
+          )}
+          {change.root !== undefined ? <FileRootLine root={change.root} /> : null}
         </figcaption>
         <table className="w-full table-fixed border-collapse font-mono text-xs leading-5">
           <colgroup>

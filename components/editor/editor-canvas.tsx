@@ -6,6 +6,7 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
+  type EdgeTypes,
   type IsValidConnection,
   type NodeTypes,
   type OnConnect,
@@ -19,12 +20,16 @@ import "@xyflow/react/dist/style.css";
 import { useLayoutEffect, useRef, useSyncExternalStore, type CSSProperties, type DragEvent, type RefObject } from "react";
 import { Spinner } from "@/components/ui/page-header";
 import { NodeCard } from "@/components/flow/node-card";
+import { PanButtons } from "@/components/flow/pan-buttons";
 import type { PaletteItem } from "@/lib/editor/definition-edits";
 import { FLOW_NODE_TYPES, type FlowEdge, type FlowNode } from "@/lib/editor/to-flow";
+import { EdgeInsertContext, INSERTABLE_EDGE, InsertableEdge } from "./insertable-edge";
 import { PALETTE_MIME } from "./node-palette";
 
 /** Every kind of node is drawn by the one NodeCard; defined once, so React Flow never remounts cards. */
 const nodeTypes = Object.fromEntries(Object.values(FLOW_NODE_TYPES).map((type) => [type, NodeCard])) as unknown as NodeTypes;
+/** Every edge carries the + that inserts a step into it. */
+const edgeTypes: EdgeTypes = { [INSERTABLE_EDGE]: InsertableEdge };
 
 /** React Flow's colours, from the studio's tokens, so both themes follow prefers-color-scheme. */
 const THEME = {
@@ -51,7 +56,9 @@ const THEME = {
 const DELETE_KEYS = ["Delete", "Backspace"];
 const MULTI_SELECT_KEYS = ["Shift", "Meta", "Control"];
 const PRO_OPTIONS = { hideAttribution: true };
-const DEFAULT_EDGE_OPTIONS = { interactionWidth: 16 };
+const DEFAULT_EDGE_OPTIONS = { interactionWidth: 16, type: INSERTABLE_EDGE };
+/** The class on the edge a palette item is dragged over (app/globals.css): dropped there, it goes into that edge. */
+const DROP_TARGET_CLASS = "edge-drop-target";
 
 interface EditorCanvasProps {
   nodes: FlowNode[];
@@ -62,11 +69,15 @@ interface EditorCanvasProps {
   isValidConnection: IsValidConnection<FlowEdge>;
   onDelete: OnDelete<FlowNode, FlowEdge>;
   onInit: OnInit<FlowNode, FlowEdge>;
-  /** A palette item dropped at a point on the screen. */
-  onDropItem: (item: PaletteItem, clientPoint: { x: number; y: number }) => void;
+  /** A palette item dropped at a point on the screen, onto the edge `edgeId` if it fell on one. */
+  onDropItem: (item: PaletteItem, clientPoint: { x: number; y: number }, edgeId: string | null) => void;
+  /** An edge's + was pressed: pick a step to insert into it. */
+  onInsertOnEdge: (edgeId: string) => void;
   onNodeDragStop: () => void;
   /** A card's menu was asked for (right click, or the context-menu key on a focused card), at a point on the screen. */
   onNodeMenu: (nodeId: string, clientPoint: { x: number; y: number }) => void;
+  /** A card was tapped or clicked (not dragged), or Enter pressed on it: its settings are wanted. */
+  onNodeOpen: (nodeId: string) => void;
   /** Off for very large workflows, where drawing every node twice would cost more than it shows. */
   showMiniMap: boolean;
 }
@@ -80,6 +91,14 @@ function readPaletteItem(event: DragEvent): PaletteItem | null {
   } catch {
     return null;
   }
+}
+
+/** The edge under a point of the screen (its 16 px wide pointer target, or its +), or null. */
+function edgeAt(point: { x: number; y: number }): SVGGElement | null {
+  const element = document.elementFromPoint(point.x, point.y);
+  const plus = element?.closest<HTMLElement>("[data-edge-insert]");
+  if (plus) return document.querySelector<SVGGElement>(`.react-flow__edge[data-id="${CSS.escape(plus.dataset.edgeInsert ?? "")}"]`);
+  return element?.closest<SVGGElement>(".react-flow__edge[data-id]") ?? null;
 }
 
 const subscribeToNothing = () => () => {};
@@ -121,55 +140,80 @@ function ZoomVariable({ canvas }: { canvas: RefObject<HTMLDivElement | null> }) 
 
 function FlowCanvas(props: EditorCanvasProps) {
   const canvasRef = useRef<HTMLDivElement>(null);
+  // The edge a dragged palette item is over, marked in the DOM (not state): a drag re-renders nothing.
+  const dropTarget = useRef<SVGGElement | null>(null);
+  const markDropTarget = (edge: SVGGElement | null) => {
+    if (dropTarget.current === edge) return;
+    dropTarget.current?.classList.remove(DROP_TARGET_CLASS);
+    edge?.classList.add(DROP_TARGET_CLASS);
+    dropTarget.current = edge;
+  };
   const onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer.types.includes(PALETTE_MIME)) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = "copy";
+    markDropTarget(edgeAt({ x: event.clientX, y: event.clientY }));
   };
   const onDrop = (event: DragEvent) => {
+    markDropTarget(null);
     const item = readPaletteItem(event);
     if (!item) return;
     event.preventDefault();
-    props.onDropItem(item, { x: event.clientX, y: event.clientY });
+    const point = { x: event.clientX, y: event.clientY };
+    props.onDropItem(item, point, edgeAt(point)?.dataset.id ?? null);
   };
   return (
-    <ReactFlow<FlowNode, FlowEdge>
-      ref={canvasRef}
-      nodes={props.nodes}
-      edges={props.edges}
-      nodeTypes={nodeTypes}
-      onNodesChange={props.onNodesChange}
-      onEdgesChange={props.onEdgesChange}
-      onConnect={props.onConnect}
-      isValidConnection={props.isValidConnection}
-      onDelete={props.onDelete}
-      onInit={props.onInit}
-      onNodeDragStop={props.onNodeDragStop}
-      onNodeContextMenu={(event, node) => {
-        event.preventDefault();
-        // From the keyboard the event has no pointer position: open beside the card instead.
-        const box = (event.target as HTMLElement).closest(".react-flow__node")?.getBoundingClientRect();
-        const fromKeyboard = event.clientX === 0 && event.clientY === 0;
-        props.onNodeMenu(node.id, fromKeyboard && box ? { x: box.left + 16, y: box.bottom } : { x: event.clientX, y: event.clientY });
-      }}
-      onDragOver={onDragOver}
-      onDrop={onDrop}
-      deleteKeyCode={DELETE_KEYS}
-      selectionKeyCode="Shift"
-      multiSelectionKeyCode={MULTI_SELECT_KEYS}
-      onlyRenderVisibleElements
-      minZoom={0.1}
-      maxZoom={2}
-      defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
-      proOptions={PRO_OPTIONS}
-      style={THEME}
-      aria-label="Workflow canvas"
-      className="bg-surface-sunken"
-    >
-      <ZoomVariable canvas={canvasRef} />
-      <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
-      <Controls showInteractive={false} />
-      {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}
-    </ReactFlow>
+    <EdgeInsertContext value={props.onInsertOnEdge}>
+      <ReactFlow<FlowNode, FlowEdge>
+        ref={canvasRef}
+        nodes={props.nodes}
+        edges={props.edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={props.onNodesChange}
+        onEdgesChange={props.onEdgesChange}
+        onConnect={props.onConnect}
+        isValidConnection={props.isValidConnection}
+        onDelete={props.onDelete}
+        onInit={props.onInit}
+        onNodeDragStop={props.onNodeDragStop}
+        onNodeContextMenu={(event, node) => {
+          event.preventDefault();
+          // From the keyboard the event has no pointer position: open beside the card instead.
+          const box = (event.target as HTMLElement).closest(".react-flow__node")?.getBoundingClientRect();
+          const fromKeyboard = event.clientX === 0 && event.clientY === 0;
+          props.onNodeMenu(node.id, fromKeyboard && box ? { x: box.left + 16, y: box.bottom } : { x: event.clientX, y: event.clientY });
+        }}
+        onNodeClick={(_event, node) => props.onNodeOpen(node.id)}
+        onKeyDown={(event) => {
+          // React Flow selects a card on Enter; the card's settings open as well, as a click on it does.
+          if (event.key !== "Enter" || !(event.target instanceof HTMLElement) || !event.target.classList.contains("react-flow__node")) return;
+          const nodeId = event.target.dataset.id;
+          if (nodeId) props.onNodeOpen(nodeId);
+        }}
+        onDragOver={onDragOver}
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) markDropTarget(null);
+        }}
+        onDrop={onDrop}
+        deleteKeyCode={DELETE_KEYS}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
+        onlyRenderVisibleElements
+        minZoom={0.1}
+        maxZoom={2}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        proOptions={PRO_OPTIONS}
+        style={THEME}
+        aria-label="Workflow canvas"
+        className="bg-surface-sunken"
+      >
+        <ZoomVariable canvas={canvasRef} />
+        <PanButtons />
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
+        <Controls showInteractive={false} />
+        {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}
+      </ReactFlow>
+    </EdgeInsertContext>
   );
 }

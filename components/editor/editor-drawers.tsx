@@ -28,6 +28,8 @@ export interface EditorDrawers {
   close: (drawer: EditorDrawer) => void;
   /** After a drawer did its job (a node added from the palette): shut it, where it is a drawer, to show the canvas. */
   closeAfterUse: (drawer: EditorDrawer) => void;
+  /** Opens a drawer where the panels are drawers (a card tapped or Enter pressed on it opens the inspector); nothing on a wide screen, where the panel is always there. */
+  openForUse: (drawer: EditorDrawer) => void;
   /** Notes a drawer's toggle button, to give focus back to. */
   registerToggle: (drawer: EditorDrawer, element: HTMLButtonElement | null) => void;
 }
@@ -46,10 +48,13 @@ export function useEditorDrawers(): EditorDrawers {
     },
     [close],
   );
+  const openForUse = useCallback((drawer: EditorDrawer) => {
+    if (drawerLayout()) setOpen(drawer);
+  }, []);
   const registerToggle = useCallback((drawer: EditorDrawer, element: HTMLButtonElement | null) => {
     toggleRefs.current[drawer] = element;
   }, []);
-  return { open, toggle, close, closeAfterUse, registerToggle };
+  return { open, toggle, close, closeAfterUse, openForUse, registerToggle };
 }
 
 /** The button that opens and shuts a drawer; shown only where the panels are drawers. */

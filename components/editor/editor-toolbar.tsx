@@ -1,8 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { memo, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
+import { workflowStatus } from "@/lib/editor/workflow-status";
+import { MoreCommands } from "./more-commands";
 
 interface EditorToolbarProps {
   name: string;
@@ -10,6 +12,8 @@ interface EditorToolbarProps {
   dirty: boolean;
   saving: boolean;
   problemCount: number;
+  /** Warnings: they do not stop a run, but the cards show them, so the status line counts them too. */
+  warningCount: number;
   checking: boolean;
   canUndo: boolean;
   canRedo: boolean;
@@ -37,61 +41,77 @@ const SHORTCUT = "Ctrl/⌘+";
 
 /** The editor's header: which workflow and version, whether it is saved, and its commands. */
 export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
-  const { name, version, dirty, saving, problemCount, checking } = props;
+  const { name, version, dirty, saving, problemCount, warningCount, checking } = props;
+  const status = workflowStatus({ errors: problemCount, warnings: warningCount, checking });
   const savedState = useRef<HTMLSpanElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   // Saving disables the Save button, which would drop keyboard focus on the page's body: it goes to the saved state instead.
   const saveFromButton = () => {
     void props.onSave().then((saved) => {
       if (saved !== null) savedState.current?.focus();
     });
   };
+  // Opened from New workflow (whose dialog and button are gone) focus would be on the page's body: it starts on the
+  // workflow's name instead, which a screen reader reads out, with the toolbar and the canvas next in the Tab order.
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || !focused.isConnected) heading.current?.focus();
+  }, []);
   return (
-    <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
-      {/* On a phone the name wraps to its own line instead of being cut to a letter; from sm up it stays one line, leaving the canvas its height at 200 % zoom. */}
-      <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 sm:flex-nowrap">
-        <Link href="/workflows" className="rounded-md text-sm text-muted hover:text-foreground">
-          Workflows
+    <div className="relative flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2 max-sm:flex-nowrap max-sm:gap-x-2 max-sm:px-3 max-sm:py-1.5">
+      {/* On a phone one row, the name above its state, so the canvas keeps the height; from sm up one line of it all. */}
+      <div className="flex min-w-0 items-center gap-x-3 max-sm:flex-1 max-sm:gap-x-2">
+        <Link href="/workflows" className="rounded-md text-sm text-muted hover:text-foreground max-sm:-ml-1 max-sm:px-1 max-sm:text-lg">
+          <span aria-hidden="true" className="sm:hidden">
+            ←
+          </span>
+          <span className="max-sm:sr-only">Workflows</span>
         </Link>
-        <span aria-hidden="true" className="text-line-strong">
+        <span aria-hidden="true" className="text-line-strong max-sm:hidden">
           /
         </span>
-        <h1 className="truncate text-base font-semibold tracking-tight" title={name}>
-          {name || "Untitled workflow"}
-        </h1>
-        <span className="rounded-full border border-line bg-surface-sunken px-2 py-0.5 font-mono text-[0.6875rem] text-muted">v{version}</span>
-        <span ref={savedState} role="status" tabIndex={-1} className="flex items-center gap-1.5 whitespace-nowrap rounded-sm text-xs text-muted" data-testid="save-state">
-          <span aria-hidden="true" className={`size-2 rounded-full ${saving ? "animate-pulse bg-accent" : dirty ? "bg-caution" : "bg-safe"}`} />
-          {saving ? "Saving…" : dirty ? "Unsaved changes" : "Saved"}
-        </span>
-        {problemCount > 0 ? (
-          <span className="whitespace-nowrap rounded-full bg-caution-soft px-2 py-0.5 text-xs font-medium text-caution">
-            {problemCount} problem{problemCount === 1 ? "" : "s"}
-          </span>
-        ) : checking ? null : (
-          <span className="whitespace-nowrap rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe">Ready to run</span>
-        )}
+        <div className="flex min-w-0 items-center gap-x-3 max-sm:flex-col max-sm:items-start">
+          <h1 ref={heading} tabIndex={-1} className="max-w-full truncate rounded-sm text-base font-semibold tracking-tight outline-none" title={name}>
+            {name || "Untitled workflow"}
+          </h1>
+          <div className="flex items-center gap-x-3 whitespace-nowrap max-sm:gap-x-2">
+            <span className="rounded-full border border-line bg-surface-sunken px-2 py-0.5 font-mono text-[0.6875rem] text-muted max-sm:hidden">v{version}</span>
+            <span ref={savedState} role="status" tabIndex={-1} className="flex items-center gap-1.5 whitespace-nowrap rounded-sm text-xs text-muted" data-testid="save-state">
+              <span aria-hidden="true" className={`size-2 rounded-full ${saving ? "animate-pulse bg-accent" : dirty ? "bg-caution" : "bg-safe"}`} />
+              {saving ? "Saving…" : dirty ? "Unsaved changes" : "Saved"}
+            </span>
+            {status ? (
+              <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ${status.tone === "safe" ? "bg-safe-soft text-safe" : "bg-caution-soft text-caution"}`}>
+                {status.text}
+              </span>
+            ) : null}
+          </div>
+        </div>
       </div>
-      <div className="ml-auto flex flex-wrap items-center gap-1.5" role="toolbar" aria-label="Workflow">
-        <Button size="sm" variant="ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${SHORTCUT}Z)`}>
-          Undo
-        </Button>
-        <Button size="sm" variant="ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${SHORTCUT}Shift+Z)`}>
-          Redo
-        </Button>
-        <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
-        <Button size="sm" variant="ghost" onClick={props.onAutoLayout} title="Arrange the nodes left to right">
-          Auto-layout
-        </Button>
-        <Button size="sm" variant="ghost" onClick={props.onFitView} title="Show the whole workflow">
-          Fit view
-        </Button>
-        <Button size="sm" variant="ghost" onClick={props.onGoToNode} title={`Find a node and give it focus (${SHORTCUT}K)`} aria-keyshortcuts="Control+K Meta+K">
-          Go to node…
-        </Button>
-        <span aria-hidden="true" className="mx-1 h-5 w-px bg-line" />
-        <Button size="sm" onClick={props.onVersions}>
-          Versions
-        </Button>
+      <div className="ml-auto flex flex-wrap items-center gap-1.5 max-sm:flex-nowrap" role="toolbar" aria-label="Workflow">
+        {/* From sm up these sit in the row; on a phone in the list More opens below the header. */}
+        <MoreCommands>
+          <Button size="sm" variant="ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${SHORTCUT}Z)`}>
+            Undo
+          </Button>
+          <Button size="sm" variant="ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${SHORTCUT}Shift+Z)`}>
+            Redo
+          </Button>
+          <span aria-hidden="true" className="mx-1 h-5 w-px bg-line max-sm:hidden" />
+          <Button size="sm" variant="ghost" onClick={props.onAutoLayout} title="Arrange the nodes left to right">
+            Auto-layout
+          </Button>
+          <Button size="sm" variant="ghost" onClick={props.onFitView} title="Show the whole workflow">
+            Fit view
+          </Button>
+          <Button size="sm" variant="ghost" onClick={props.onGoToNode} title={`Find a node and give it focus (${SHORTCUT}K)`} aria-keyshortcuts="Control+K Meta+K">
+            Go to node…
+          </Button>
+          <span aria-hidden="true" className="mx-1 h-5 w-px bg-line max-sm:hidden" />
+          <Button size="sm" onClick={props.onVersions}>
+            Versions
+          </Button>
+        </MoreCommands>
         <Button size="sm" onClick={saveFromButton} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
           Save
         </Button>

@@ -17,6 +17,8 @@ interface NodePaletteProps {
   /** Kinds the workflow holds its one node of already (run inputs): their blocks are greyed out. */
   kindsAtLimit: readonly NodeKind[];
   onAdd: (item: PaletteItem) => void;
+  /** The line under the list: what pressing an entry does here. */
+  hint?: string;
 }
 
 function startDrag(event: DragEvent, item: PaletteItem) {
@@ -38,7 +40,7 @@ const ITEM_CLASS =
  * centre of the view), grouped by domain, with a search that also understands
  * what a tool can do ("write a file").
  */
-export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAdd }: NodePaletteProps) {
+export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAdd, hint }: NodePaletteProps) {
   const searchId = useId();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
@@ -120,7 +122,15 @@ export const NodePalette = memo(function NodePalette({ tools, kindsAtLimit, onAd
           ))
         )}
       </div>
-      <p className="border-t border-line px-3 py-2 text-xs text-muted">Drag onto the canvas, or press Enter to add at the centre.</p>
+      {/* Said for the pointer in hand: a touch screen has no Enter key and drags pan the canvas. */}
+      <p className="border-t border-line px-3 py-2 text-xs text-muted">
+        {hint ?? (
+          <>
+            <span className="pointer-coarse:hidden">Drag onto the canvas, or press Enter to add at the centre.</span>
+            <span className="hidden pointer-coarse:inline">Tap a node to add it in the middle of the canvas.</span>
+          </>
+        )}
+      </p>
     </nav>
   );
 });
@@ -150,7 +160,8 @@ function BlockItem({ item, icon, title, help, disabled = false, onAdd }: BlockIt
         </span>
         <span className="min-w-0">
           <span className="block font-medium">{title}</span>
-          <span className="block truncate text-xs text-muted">{help}</span>
+          {/* Cut to one line in the narrow side column; in full in the drawer, where a cut line could not be hovered to read. */}
+          <span className="block text-xs text-muted lg:truncate">{help}</span>
         </span>
       </button>
     </li>

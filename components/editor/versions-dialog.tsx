@@ -1,5 +1,6 @@
 "use client";
 
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -23,8 +24,6 @@ interface VersionsDialogProps {
   onRestore: (definition: WorkflowDefinition, version: number) => void;
 }
 
-const TIME_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 /** Every saved version, newest first; restoring one loads it as unsaved changes, so saving makes it a new version. */
 export function VersionsDialog({ open, onClose, ...props }: VersionsDialogProps) {
   return (
@@ -43,6 +42,7 @@ export function VersionsDialog({ open, onClose, ...props }: VersionsDialogProps)
 /** Mounted each time the dialog opens, so it always shows the current list. */
 function VersionList({ workflowId, currentVersion, onRestore }: Omit<VersionsDialogProps, "open" | "onClose">) {
   const [versions, setVersions] = useState<VersionSummary[] | null>(null);
+  const formatTime = useFormatTime();
   const [error, setError] = useState<string | null>(null);
   const [restoring, setRestoring] = useState<number | null>(null);
 
@@ -81,7 +81,7 @@ function VersionList({ workflowId, currentVersion, onRestore }: Omit<VersionsDia
             <li key={each.id} className="flex items-center gap-3 px-3 py-2.5">
               <span className="font-mono text-sm font-semibold">v{each.version}</span>
               <time dateTime={each.createdAt} className="text-sm text-muted">
-                {TIME_FORMAT.format(new Date(each.createdAt))}
+                {formatTime(each.createdAt, "date-time")}
               </time>
               {each.version === currentVersion ? (
                 <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-medium text-accent">newest saved</span>

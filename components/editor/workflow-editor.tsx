@@ -3,9 +3,8 @@
 import { loopLabels } from "@/lib/workflow/loop-body";
 import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { api, ApiError } from "@/lib/client/api";
-import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
-import { autoLayout, CARD_HEIGHT, CARD_WIDTH, type Point } from "@/lib/editor/auto-layout";
+import { edgeLabel } from "@/lib/editor/connection-choices";
+import { CARD_HEIGHT, CARD_WIDTH, clearOfOtherCards, type Point } from "@/lib/editor/auto-layout";
 import {
   addEdge,
   addNode,
@@ -20,7 +19,6 @@ import {
 import {
   createFlowEdgeMapper,
   createFlowNodeMapper,
-  definitionBounds,
   type FlowEdge,
   type FlowNode,
 } from "@/lib/editor/to-flow";
@@ -37,7 +35,7 @@ import type { WorkflowSettings } from "./workflow-settings-panel";
 import { LeaveGuard } from "./leave-guard";
 import { NodePalette } from "./node-palette";
 import { RunDialog } from "./run-dialog";
-import { SaveProblemDialog, type SaveProblem } from "./save-problem-dialog";
+import { SaveProblemDialog } from "./save-problem-dialog";
 import { useEditorDocument } from "./use-editor-document";
 import { useValidation } from "./use-validation";
 import { VersionsDialog } from "./versions-dialog";
@@ -46,6 +44,14 @@ import { TestRunsProvider, useWorkflowPins } from "./test-runs";
 import { SamplesProvider } from "./samples";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { NodeMenu, type NodeMenuTarget } from "./node-menu";
+import { InsertStepDialog } from "./insert-step-dialog";
+import { useEdgeInsertion } from "./use-edge-insertion";
+import { useCanvasView } from "./use-canvas-view";
+import { useCardNames } from "./use-card-names";
+import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useWorkflowSaving } from "./use-workflow-saving";
+import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
+import { connectionMadeText, definitionNames, nodeAddedText } from "@/lib/editor/announcements";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -59,9 +65,6 @@ interface WorkflowEditorProps {
 const NONE: ReadonlySet<string> = new Set();
 /** Above this many nodes the minimap is left out: it would draw every node a second time. */
 const MINIMAP_LIMIT = 500;
-/** A first view smaller than this shows the start of the workflow instead of all of it. */
-const SMALLEST_FIRST_ZOOM = 0.5;
-
 
 /** The workflow editor: palette, canvas and inspector around one workflow definition. */
 export function WorkflowEditor(props: WorkflowEditorProps) {
@@ -72,29 +75,24 @@ export function WorkflowEditor(props: WorkflowEditorProps) {
   );
 }
 
-function isEditableTarget(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
-
 function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools }: WorkflowEditorProps) {
   const document = useEditorDocument(loadedDefinition, loadedVersion);
   const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
   const validation = useValidation(definition, workflowId);
-  const { screenToFlowPosition, fitBounds, setViewport, setCenter, getZoom } = useReactFlow<FlowNode, FlowEdge>();
+  const { screenToFlowPosition } = useReactFlow<FlowNode, FlowEdge>();
   const canvasRef = useRef<HTMLDivElement>(null);
 
   const toolsByName = useMemo(() => new Map(tools.map((tool) => [tool.name, tool])), [tools]);
   const [selectedNodes, setSelectedNodes] = useState<ReadonlySet<string>>(NONE);
   const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(NONE);
   const [notice, setNotice] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [saveProblem, setSaveProblem] = useState<SaveProblem | null>(null);
-  const [reloading, setReloading] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
   const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
+  // Cards added and connections made move no focus: a screen reader hears of them here.
+  const { announce, message: announcement } = useAnnouncer();
 
   // Mappers keep the previous React Flow objects for unchanged nodes, so one change re-renders one card.
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
@@ -182,9 +180,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
       const result = edgeForConnection(definition, connection);
       if ("refused" in result) return result.refused;
       commit((current) => addEdge(current, result.edge));
+      announce(connectionMadeText(definitionNames(definition, toolsByName), result.edge));
       return null;
     },
-    [definition, commit],
+    [definition, commit, announce, toolsByName],
   );
 
   const onConnect = useCallback(
@@ -225,36 +224,43 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
       }
       commit((current) => addNode(current, node));
       select(new Set([node.id]));
+      announce(nodeAddedText(node, toolsByName));
     },
-    [definition, toolsByName, commit, select],
+    [definition, toolsByName, commit, select, announce],
   );
 
   const drawers = useEditorDrawers();
-  const { closeAfterUse } = drawers;
+  const { closeAfterUse, openForUse } = drawers;
+  // Where the inspector is a drawer (a phone), a card tapped or Enter pressed on it opens its settings.
+  const openNode = useCallback(() => openForUse("inspector"), [openForUse]);
   const addAtCentre = useCallback(
     (item: PaletteItem) => {
       const rect = canvasRef.current?.getBoundingClientRect();
       if (!rect) return;
       const centre = screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
-      const position = { x: centre.x - CARD_WIDTH / 2, y: centre.y - CARD_HEIGHT / 2 };
       // Clicking twice should not stack two cards exactly on top of each other.
-      while (definition.nodes.some((node) => Math.abs(node.position.x - position.x) < 12 && Math.abs(node.position.y - position.y) < 12)) {
-        position.x += 32;
-        position.y += 32;
-      }
-      addItemAt(item, position);
+      addItemAt(item, clearOfOtherCards({ x: centre.x - CARD_WIDTH / 2, y: centre.y - CARD_HEIGHT / 2 }, definition.nodes));
       // On a small screen the palette covers the canvas: shut it to show the card just added.
       closeAfterUse("palette");
     },
     [screenToFlowPosition, definition.nodes, addItemAt, closeAfterUse],
   );
 
+  const selectOne = useCallback((nodeId: string) => select(new Set([nodeId])), [select]);
+  const edgeInsertion = useEdgeInsertion({ definition, tools: toolsByName, sizes: nodeMapper.sizes, commit, selectNode: selectOne });
+  const { insert: insertOnEdge } = edgeInsertion;
   const onDropItem = useCallback(
-    (item: PaletteItem, point: { x: number; y: number }) => {
+    (item: PaletteItem, point: { x: number; y: number }, edgeId: string | null) => {
+      // Dropped on an edge, the step goes into it (as n8n does); the reason it cannot shows like a refused connection.
+      if (edgeId !== null) {
+        const refused = insertOnEdge(edgeId, item);
+        if (refused !== null) setNotice(refused);
+        return;
+      }
       const at = screenToFlowPosition(point);
       addItemAt(item, { x: at.x - CARD_WIDTH / 2, y: at.y - 24 });
     },
-    [screenToFlowPosition, addItemAt],
+    [screenToFlowPosition, addItemAt, insertOnEdge],
   );
 
   const openNodeMenu = useCallback(
@@ -268,105 +274,15 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [definition.nodes, flowNodes],
   );
   const closeNodeMenu = useCallback(() => setMenu(null), []);
-  const selectOne = useCallback((nodeId: string) => select(new Set([nodeId])), [select]);
 
   // ---- view -----------------------------------------------------------------
-  const fitView = useCallback(
-    (duration = 200) => {
-      const bounds = definitionBounds(definition, nodeMapper.sizes());
-      if (bounds) void fitBounds(bounds, { padding: 0.15, duration });
-    },
-    [definition, fitBounds, nodeMapper],
-  );
+  const canvasViewOptions = { loaded: loadedDefinition, definition, canvasRef, sizes: nodeMapper.sizes, commit, selectNode: selectOne };
+  const { onInit, fitView, autoLayoutAndFit: onAutoLayout, goToNode } = useCanvasView(canvasViewOptions);
 
-  /**
-   * Go to node…: the node in the middle of the view at a readable size,
-   * selected, and its card focused once React Flow has drawn it (cards out
-   * of view are not in the page until they scroll in).
-   */
-  const goToNode = useCallback(
-    (nodeId: string) => {
-      setGoToOpen(false);
-      const node = definition.nodes.find((each) => each.id === nodeId);
-      if (!node) return;
-      const size = nodeMapper.sizes().get(nodeId) ?? { width: CARD_WIDTH, height: CARD_HEIGHT };
-      void setCenter(node.position.x + size.width / 2, node.position.y + size.height / 2, { zoom: Math.max(getZoom(), 0.75), duration: 0 });
-      select(new Set([nodeId]));
-      let frames = 0;
-      const focusCard = () => {
-        const card = canvasRef.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
-        // The dialog gives focus back to its opener as it closes: the card takes it after that.
-        if (card && !window.document.querySelector("dialog[open]")) card.focus();
-        else if (frames++ < 60) window.requestAnimationFrame(focusCard);
-      };
-      window.requestAnimationFrame(focusCard);
-    },
-    [definition.nodes, nodeMapper, setCenter, getZoom, select],
-  );
-
-  const onInit = useCallback(() => {
-    const bounds = definitionBounds(loadedDefinition);
-    const rect = canvasRef.current?.getBoundingClientRect();
-    if (!bounds || !rect) return;
-    const zoom = Math.min(1, (rect.width * 0.85) / bounds.width, (rect.height * 0.85) / bounds.height);
-    if (zoom >= SMALLEST_FIRST_ZOOM) {
-      void setViewport({
-        zoom,
-        x: rect.width / 2 - (bounds.x + bounds.width / 2) * zoom,
-        y: rect.height / 2 - (bounds.y + bounds.height / 2) * zoom,
-      });
-    } else {
-      // Too big to see whole at a readable size: show where it starts, at a readable size.
-      const readable = 0.75;
-      void setViewport({ zoom: readable, x: 40 - bounds.x * readable, y: rect.height / 2 - (bounds.y + bounds.height / 2) * readable });
-    }
-  }, [loadedDefinition, setViewport]);
-
-  const onAutoLayout = useCallback(() => {
-    const laidOut = autoLayout(definition);
-    commit(() => laidOut);
-    const bounds = definitionBounds(laidOut, nodeMapper.sizes());
-    if (bounds) window.requestAnimationFrame(() => void fitBounds(bounds, { padding: 0.15, duration: 300 }));
-  }, [definition, commit, fitBounds, nodeMapper]);
-
-  // ---- saving and running -----------------------------------------------------
-  /** The saved version, or null when it could not be saved (the dialog says why). */
-  const save = useCallback(async (): Promise<number | null> => {
-    if (saving) return null;
-    const sent = definition;
-    setSaving(true);
-    try {
-      const { workflow } = await api<{ workflow: { latestVersion: number } }>(
-        `/api/workflows/${encodeURIComponent(workflowId)}?expectedVersion=${version}`,
-        { method: "PUT", body: sent },
-      );
-      markSaved(sent, workflow.latestVersion);
-      return workflow.latestVersion;
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) setSaveProblem({ kind: "conflict", message: failure.message });
-      else if (failure instanceof ApiError && failure.status === 422) setSaveProblem({ kind: "invalid", message: failure.message, issues: failure.issues });
-      else setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The workflow could not be saved." });
-      return null;
-    } finally {
-      setSaving(false);
-    }
-  }, [saving, definition, workflowId, version, markSaved]);
-
-  const reloadNewest = useCallback(async () => {
-    setReloading(true);
-    try {
-      const { workflow } = await api<{ workflow: { latestVersion: number; definition: WorkflowDefinition } }>(
-        `/api/workflows/${encodeURIComponent(workflowId)}`,
-      );
-      reset(workflow.definition, workflow.latestVersion);
-      select(NONE);
-      setSaveProblem(null);
-    } catch (failure) {
-      setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The newest version could not be loaded." });
-    } finally {
-      setReloading(false);
-    }
-  }, [workflowId, reset, select]);
+  // ---- saving, publishing and running ------------------------------------------
+  const clearSelection = useCallback(() => select(NONE), [select]);
+  const savingOptions = { workflowId, definition, version, publishedVersion: loadedPublishedVersion, markSaved, reset, clearSelection, notify: setNotice };
+  const { save, saving, saveProblem, dismissSaveProblem, reloading, reloadNewest, publishedVersion, publishing, changePublished } = useWorkflowSaving(savingOptions);
 
   const restoreVersion = useCallback(
     (restored: WorkflowDefinition, restoredVersion: number) => {
@@ -378,26 +294,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [commit, select],
   );
 
-  const [publishedVersion, setPublishedVersion] = useState(loadedPublishedVersion);
-  const [publishing, setPublishing] = useState(false);
-  const changePublished = useCallback(
-    async (publish: boolean) => {
-      setPublishing(true);
-      try {
-        const { published } = await api<{ published: { publishedVersion: number | null } }>(`/api/workflows/${encodeURIComponent(workflowId)}/publish`, {
-          method: publish ? "POST" : "DELETE",
-          ...(publish ? { body: { version } } : {}),
-        });
-        setPublishedVersion(published.publishedVersion);
-        setNotice(published.publishedVersion === null ? "Unpublished: the triggers are stopped." : `Version ${published.publishedVersion} is live: its triggers start runs.`);
-      } catch (failure) {
-        setSaveProblem({ kind: "failed", message: failure instanceof ApiError ? failure.message : "The workflow could not be published." });
-      } finally {
-        setPublishing(false);
-      }
-    },
-    [workflowId, version],
-  );
   const hasTriggers = useMemo(() => definition.nodes.some((node) => startsRunsOf(node.kind) === "on-trigger"), [definition.nodes]);
 
   const startRun = useCallback(async () => {
@@ -413,34 +309,9 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // A test delivery runs a saved version: listening saves first, as Run does.
   const saveDraft = useCallback(async () => (dirty ? save() : version), [dirty, save, version]);
 
-  // ---- keyboard -------------------------------------------------------------
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
-      const key = event.key.toLowerCase();
-      if (key === "s") {
-        event.preventDefault();
-        void save();
-        return;
-      }
-      if (key === "k") {
-        event.preventDefault();
-        setGoToOpen(true);
-        return;
-      }
-      // Inside a text field, undo belongs to the field.
-      if (isEditableTarget(event.target)) return;
-      if (key === "z" && !event.shiftKey) {
-        event.preventDefault();
-        undo();
-      } else if ((key === "z" && event.shiftKey) || key === "y") {
-        event.preventDefault();
-        redo();
-      }
-    };
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
-  }, [save, undo, redo]);
+  const openGoTo = useCallback(() => setGoToOpen(true), []);
+  const closeGoTo = useCallback(() => setGoToOpen(false), []);
+  useEditorShortcuts({ save, openGoTo, undo, redo });
 
   // ---- inspector --------------------------------------------------------------
   const selectedNode = useMemo<WorkflowNode | undefined>(() => {
@@ -474,25 +345,14 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const kindsAtLimitKey = kindsAtLimit(definition.nodes).join(" ");
   const paletteKindsAtLimit = useMemo(() => (kindsAtLimitKey === "" ? [] : (kindsAtLimitKey.split(" ") as NodeKind[])), [kindsAtLimitKey]);
   const inputFields = useMemo(() => definition.nodes.find((node) => node.kind === "input")?.fields ?? [], [definition.nodes]);
-  const nodeNames = useMemo(() => {
-    const names = new Map<string, string>();
-    for (const node of flowNodes) names.set(node.id, node.data.title);
-    return names;
-  }, [flowNodes]);
-  const inspectorNames = useMemo<NodeNames>(() => {
-    const cards = new Map(flowNodes.map((node) => [node.id, node.data]));
-    return {
-      titleOf: (nodeId) => cards.get(nodeId)?.title ?? "A node no longer in this workflow",
-      outputsOf: (nodeId) => cards.get(nodeId)?.outputs ?? [],
-      hasErrorPath: (nodeId) => cards.get(nodeId)?.errorHandle === true,
-    };
-  }, [flowNodes]);
+  const { nodeNames, inspectorNames } = useCardNames(flowNodes);
   // Edges are named by the cards they join (a screen reader would otherwise read their internal ids).
   const flowEdges = useMemo(
     () => mapEdges(definition.edges, selectedEdges, (edge) => edgeLabel(inspectorNames, edge)),
     [mapEdges, definition.edges, selectedEdges, inspectorNames],
   );
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
+  const warningCount = validation.problems.length - errorCount;
   const nodeChoices = useMemo<NodeChoice[]>(
     () => (goToOpen ? flowNodes.map((node) => ({ id: node.id, name: node.ariaLabel ?? node.data.title })) : []),
     [goToOpen, flowNodes],
@@ -509,6 +369,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           dirty={dirty}
           saving={saving}
           problemCount={errorCount}
+          warningCount={warningCount}
           checking={validation.checking}
           canUndo={document.canUndo}
           canRedo={document.canRedo}
@@ -517,7 +378,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onVersions={() => setVersionsOpen(true)}
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
-          onGoToNode={() => setGoToOpen(true)}
+          onGoToNode={openGoTo}
           onUndo={undo}
           onRedo={redo}
           onRun={() => void startRun()}
@@ -542,8 +403,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onDelete={onDelete}
               onInit={onInit}
               onDropItem={onDropItem}
+              onInsertOnEdge={edgeInsertion.openPicker}
               onNodeDragStop={settle}
               onNodeMenu={openNodeMenu}
+              onNodeOpen={openNode}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
             {menu ? <NodeMenu target={menu} onClose={closeNodeMenu} onSelect={selectOne} /> : null}
@@ -555,6 +418,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
                 </div>
               </div>
             ) : null}
+            <LiveRegion message={announcement} testId="editor-announcement" />
             <div aria-live="polite" className="pointer-events-none absolute inset-x-0 bottom-4 flex justify-center px-4">
               {notice ? (
                 <p className="pointer-events-auto rounded-lg border border-line bg-surface px-3 py-2 text-sm shadow-card-raised">{notice}</p>
@@ -600,8 +464,16 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onClose={() => setVersionsOpen(false)}
           onRestore={restoreVersion}
         />
-        <GoToNodeDialog open={goToOpen} nodes={nodeChoices} onClose={() => setGoToOpen(false)} onGo={goToNode} />
-        <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={() => setSaveProblem(null)} onReload={() => void reloadNewest()} />
+        <InsertStepDialog
+          edgeName={edgeInsertion.pickingFor === null ? null : (flowEdges.find((edge) => edge.id === edgeInsertion.pickingFor)?.ariaLabel ?? "Connection")}
+          tools={tools}
+          kindsAtLimit={paletteKindsAtLimit}
+          problem={edgeInsertion.problem}
+          onPick={edgeInsertion.pick}
+          onClose={edgeInsertion.closePicker}
+        />
+        <GoToNodeDialog open={goToOpen} nodes={nodeChoices} onClose={closeGoTo} onGo={(nodeId) => (closeGoTo(), goToNode(nodeId))} />
+        <SaveProblemDialog problem={saveProblem} reloading={reloading} onClose={dismissSaveProblem} onReload={() => void reloadNewest()} />
         <RunDialog
           open={runOpen}
           workflowId={workflowId}

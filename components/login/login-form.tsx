@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { safeNextPath } from "@/lib/navigation/safe-next-path";
@@ -22,7 +21,6 @@ const TOKEN_HELP = "Printed by the studio when it starts (with a sign-in link th
  * Without a password set, the token is the only way.
  */
 export function LoginForm({ next, hasPassword }: { next: string; hasPassword: boolean }) {
-  const router = useRouter();
   const [method, setMethod] = useState<Method>(hasPassword ? "password" : "token");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
@@ -47,8 +45,10 @@ export function LoginForm({ next, hasPassword }: { next: string; hasPassword: bo
         body: JSON.stringify(method === "password" ? { name, password } : { token, ...(name ? { name } : {}) }),
       });
       if (response.ok) {
-        router.replace(safeNextPath(next));
-        router.refresh();
+        // A whole page load: the session changed, so the layout (the header with the person's name) must be drawn
+        // anew too. router.replace followed by router.refresh let the refresh of /login win the race, and the page
+        // stayed on the sign-in form under a signed-in header.
+        window.location.replace(safeNextPath(next));
         return;
       }
       const body = (await response.json().catch(() => ({}))) as { error?: string };

@@ -9,7 +9,8 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { stepStatusWords } from "@/lib/run-view/status-words";
 import type { ApprovalView, StepView } from "@/lib/run-view/apply-event";
 import { describeAttempts } from "@/lib/run-view/attempts";
-import { formatDuration, formatExact } from "@/lib/run-view/format-time";
+import { formatDuration } from "@/lib/run-view/format-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { resultTables } from "@/lib/run-view/result-tables";
 import { shortRunId } from "@/lib/run-view/run-lineage";
 import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
@@ -41,6 +42,7 @@ interface NodeResultPanelProps {
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
 export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
+  const formatTime = useFormatTime();
   const kept = useKeptApprovals();
   // Waiting, or decided here (its card stays, with the outcome); the other decisions are listed below.
   const shown = approvals.filter(kept.shows);
@@ -66,8 +68,17 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         ) : null}
         {step.startedAt ? (
           <p className="mt-1 text-xs text-muted" suppressHydrationWarning>
-            Started <time dateTime={step.startedAt}>{formatExact(step.startedAt)}</time>
-            {duration ? ` · ${duration}` : ""}
+            Started <time dateTime={step.startedAt}>{formatTime(step.startedAt, "exact")}</time>
+            {/* A number is not cut from its unit ("59 ms") at the end of a line. */}
+            {duration ? (
+              <>
+                {" · "}
+                {/* "running for 12 s" differs between the server's clock and the browser's: not a mismatch to report. */}
+                <span className="whitespace-nowrap" suppressHydrationWarning>
+                  {duration}
+                </span>
+              </>
+            ) : null}
             {attempts && step.status !== "retrying" ? ` · ${attempts}` : step.attempt > 1 && !attempts ? ` · attempt ${step.attempt}` : ""}
           </p>
         ) : null}

@@ -1,9 +1,12 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes } from "@xyflow/react";
-import { useCallback, useMemo, useState, type CSSProperties } from "react";
+import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes, type ReactFlowInstance } from "@xyflow/react";
+import { useCallback, useMemo, useRef, type CSSProperties } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
+import { PanButtons } from "@/components/flow/pan-buttons";
+import { definitionBounds } from "@/lib/editor/to-flow";
+import { readableViewport } from "@/lib/flow/readable-viewport";
 import type { StepView } from "@/lib/run-view/apply-event";
 import { edgeLabel, type NodeNames } from "@/lib/editor/connection-choices";
 import { cardName } from "@/lib/flow/card-name";
@@ -22,15 +25,13 @@ type RunNode = Node<NodeCardData, "card">;
 
 // Module scope: a new object on each render would remount every node.
 const NODE_TYPES: NodeTypes = { card: NodeCard };
-// Past this the cards are unreadable: a wide workflow opens readable, and the rest is a pan away.
-const FIT_VIEW_OPTIONS = { padding: 0.15, maxZoom: 1.1, minZoom: 0.6 } as const;
 /**
- * On a phone a readable zoom shows one card and cuts off the rest, so a run
- * opens whole there, its statuses told by colour and badge: a tap on a card
- * (or the node list beside) gives its details, and zooming in is a pinch away.
+ * Below 0.6 the cards are unreadable: a run that fits above it opens whole,
+ * with room around it; a longer one opens on its first steps, the rest a pan
+ * (or the arrows at the edges) away. On a phone the step list and the
+ * timeline, above the canvas there, tell the whole run in words.
  */
-const NARROW_FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.3 } as const;
-const NARROW_SCREEN = "(max-width: 639px)";
+const OPENING_VIEW = { readableZoom: 0.6, startZoom: 0.6, maxZoom: 1.1, padding: 0.1 } as const;
 /**
  * What a screen reader is told about the run's canvas. React Flow's defaults speak of moving and deleting
  * nodes, which this read-only view does not allow: here a node is chosen to see its result.
@@ -190,8 +191,19 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
     [definition, steps, names],
   );
 
-  // Read once, as the canvas first fits: on the server (no window) the wide options, which React Flow does not use there.
-  const [fitViewOptions] = useState(() => (typeof window !== "undefined" && window.matchMedia(NARROW_SCREEN).matches ? NARROW_FIT_VIEW_OPTIONS : FIT_VIEW_OPTIONS));
+  // From the definition's positions, not React Flow's measurements: it draws only the cards in view, so a fit from its
+  // measurements counted the cards beyond the first screen at no size and cut them off at the edges.
+  const box = useRef<HTMLDivElement>(null);
+  const onInit = useCallback(
+    (flow: ReactFlowInstance<RunNode, Edge>) => {
+      const bounds = definitionBounds(definition);
+      const rect = box.current?.getBoundingClientRect();
+      if (!bounds || !rect) return;
+      const { whole: _whole, ...viewport } = readableViewport(bounds, rect, OPENING_VIEW);
+      void flow.setViewport(viewport);
+    },
+    [definition],
+  );
 
   const onNodesChange = useCallback(
     (changes: NodeChange<RunNode>[]) => {
@@ -204,7 +216,7 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
   );
 
   return (
-    <div className="h-full w-full" aria-label="The workflow's canvas; choose a node to see its result" role="region">
+    <div ref={box} className="h-full w-full" aria-label="The workflow's canvas; choose a node to see its result" role="region">
       <ReactFlow<RunNode, Edge>
         nodes={nodes}
         edges={edges}
@@ -216,8 +228,7 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
         edgesFocusable={false}
         elementsSelectable
         onlyRenderVisibleElements
-        fitView
-        fitViewOptions={fitViewOptions}
+        onInit={onInit}
         minZoom={0.1}
         colorMode="system"
         style={FLOW_STYLE}
@@ -229,6 +240,7 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
       >
         <Background gap={20} size={1} />
         <Controls showInteractive={false} />
+        <PanButtons />
       </ReactFlow>
     </div>
   );

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { MODE_CHOICES } from "@/components/editor/workflow-settings-panel";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { RunDetail } from "@/lib/contracts/run";
-import { formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { TimeAgo } from "./time-ago";
 import { RERUN_KIND_WORDS, runStartedFrom, shortRunId } from "@/lib/run-view/run-lineage";
 
 interface RunLineageProps {
@@ -81,9 +81,7 @@ export function RunLineage({ run, now }: RunLineageProps) {
                 </Link>
                 <span>{RERUN_KIND_WORDS[rerun.kind]}</span>
                 <span className="text-muted">version {rerun.version}</span>
-                <time dateTime={rerun.createdAt} title={formatExact(rerun.createdAt)} className="text-muted" suppressHydrationWarning>
-                  {formatRelative(rerun.createdAt, now)}
-                </time>
+                <TimeAgo value={rerun.createdAt} now={now} className="text-muted" />
                 <StatusBadge status={rerun.status} />
               </li>
             ))}

@@ -11,7 +11,10 @@ import type { RunSummary } from "@/lib/contracts/run";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
-import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { CardActions, CardCell, RowCard, RowCardTable } from "@/components/ui/row-cards";
+import { useFormatTime } from "@/components/ui/use-format-time";
+import { formatDuration } from "@/lib/run-view/format-time";
+import { TimeAgo } from "./time-ago";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
 import { RunStatusFilter } from "./run-status-filter";
@@ -140,32 +143,28 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
             : "Choose another status or start, or All and Anything, to see the other runs."}
         </EmptyState>
       ) : (
-        // Narrower than the table, the box scrolls it, not the page: `relative` keeps the hidden (sr-only, absolutely
-        // placed) texts of the far columns inside the box as well, where they would otherwise widen the page.
-        <div className="relative overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Runs, newest first</caption>
-            <thead className="border-b border-line bg-surface-sunken text-xs font-medium uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-4 py-2.5">Status</th>
-                <th scope="col" className="px-4 py-2.5">Workflow</th>
-                <th scope="col" className="px-4 py-2.5">Version</th>
-                <th scope="col" className="px-4 py-2.5">Started by</th>
-                <th scope="col" className="px-4 py-2.5">Started</th>
-                <th scope="col" className="px-4 py-2.5">Duration</th>
-                <th scope="col" className="px-4 py-2.5">Approvals</th>
-                <th scope="col" className="px-4 py-2.5">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {runs.map((run) => (
-                <RunRow key={run.id} run={run} now={now} relativeNow={relativeNow} onCancel={setCancelTarget} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RowCardTable
+          caption="Runs, newest first"
+          head={
+            <>
+              <th scope="col" className="px-4 py-2.5">Status</th>
+              <th scope="col" className="px-4 py-2.5">Workflow</th>
+              <th scope="col" className="px-4 py-2.5">Version</th>
+              <th scope="col" className="px-4 py-2.5">Started by</th>
+              <th scope="col" className="px-4 py-2.5">Started</th>
+              <th scope="col" className="px-4 py-2.5">Duration</th>
+              <th scope="col" className="px-4 py-2.5">Approvals</th>
+              <th scope="col" className="px-4 py-2.5">
+                <span className="sr-only">Actions</span>
+              </th>
+            </>
+          }
+          tableClassName="text-sm"
+        >
+          {runs.map((run) => (
+            <RunRow key={run.id} run={run} now={now} relativeNow={relativeNow} onCancel={setCancelTarget} />
+          ))}
+        </RowCardTable>
       )}
       <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load(filters)} />
     </div>
@@ -173,60 +172,69 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
 }
 
 function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: number; relativeNow: number; onCancel: (target: CancelTarget) => void }) {
+  const formatTime = useFormatTime();
   const active = ACTIVE.has(run.status);
   const duration =
     run.durationMs !== null ? formatDuration(run.durationMs) : active ? `running for ${formatDuration(now - Date.parse(run.startedAt))}` : "—";
+  const startedAt = formatTime(run.startedAt, "exact");
   return (
-    <tr className="transition-colors hover:bg-surface-sunken/60">
-      <td className="px-4 py-3">
+    <RowCard className="transition-colors hover:bg-surface-sunken/60">
+      <CardCell part="detail" className="px-4 py-3">
         <StatusBadge status={run.status} />
-      </td>
-      <td className="px-4 py-3">
-        <Link href={`/workflows/${run.workflowId}`} className="font-medium text-foreground underline-offset-4 hover:text-accent hover:underline">
+      </CardCell>
+      {/* A list of runs: the name opens the run (the run's page links on to its workflow). First on a card. */}
+      <CardCell part="title" className="px-4 py-3 max-sm:order-first">
+        <Link href={`/runs/${run.id}`} className="font-medium text-foreground underline-offset-4 [overflow-wrap:anywhere] hover:text-accent hover:underline">
           {run.workflowName}
         </Link>
-      </td>
-      <td className="px-4 py-3 tabular-nums text-muted">v{run.version}</td>
-      <td className="px-4 py-3 text-muted" title={triggerDetailText(run.trigger)}>
+      </CardCell>
+      <CardCell part="detail" className="whitespace-nowrap px-4 py-3 tabular-nums text-muted">
+        v{run.version}
+      </CardCell>
+      <CardCell part="detail" label="by" className="whitespace-nowrap px-4 py-3 text-muted" title={triggerDetailText(run.trigger)}>
         {RUN_TRIGGER_LABELS[run.trigger.kind]}
         {run.trigger.test ? <span className="ml-1 rounded bg-surface-sunken px-1 text-[11px]">test</span> : null}
-      </td>
-      <td className="px-4 py-3">
-        <time dateTime={run.startedAt} title={formatExact(run.startedAt)} suppressHydrationWarning className="text-muted">
-          {formatRelative(run.startedAt, Math.max(relativeNow, now))}
-        </time>
-      </td>
-      <td className="px-4 py-3 tabular-nums text-muted" suppressHydrationWarning>
+      </CardCell>
+      <CardCell part="detail" label="started" className="whitespace-nowrap px-4 py-3 text-muted">
+        <TimeAgo value={run.startedAt} now={Math.max(relativeNow, now)} className="text-muted" />
+      </CardCell>
+      {/* "59 ms" on one line: a number cut from its unit reads as two things. */}
+      <CardCell part="detail" label={run.durationMs !== null ? "took" : undefined} className="whitespace-nowrap px-4 py-3 tabular-nums text-muted" suppressHydrationWarning>
         {duration}
-      </td>
-      <td className="px-4 py-3">
-        {run.pendingApprovals > 0 ? (
-          <Link
-            href="/inbox"
-            className="inline-flex items-center rounded-full bg-caution-soft px-2 py-0.5 text-xs font-semibold text-caution hover:underline"
-          >
-            {run.pendingApprovals} waiting
-          </Link>
-        ) : (
+      </CardCell>
+      <CardCell part="detail" label={run.totalApprovals > 0 ? "approvals" : undefined} className={`px-4 py-3 ${run.totalApprovals > 0 ? "" : "max-sm:hidden"}`}>
+        {run.totalApprovals === 0 ? (
           <span className="text-muted">—</span>
+        ) : (
+          <span className="inline-flex flex-wrap items-center gap-1.5 tabular-nums">
+            {run.totalApprovals}
+            {run.pendingApprovals > 0 ? (
+              <Link
+                href="/inbox"
+                className="inline-flex items-center rounded-full bg-caution-soft px-2 py-0.5 text-xs font-semibold text-caution hover:underline"
+              >
+                ({run.pendingApprovals} waiting)
+              </Link>
+            ) : null}
+          </span>
         )}
-      </td>
-      <td className="px-4 py-3">
-        <div className="flex items-center justify-end gap-2">
+      </CardCell>
+      <CardCell part="actions" className="px-4 py-3">
+        <CardActions>
           {active ? (
-            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}>
+            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${startedAt}`}>
               Cancel
             </Button>
           ) : null}
           <Link
             href={`/runs/${run.id}`}
-            aria-label={`Open the run of ${run.workflowName} started ${formatExact(run.startedAt)}`}
+            aria-label={`Open the run of ${run.workflowName} started ${startedAt}`}
             className="inline-flex h-7 items-center rounded-md border border-line-strong bg-surface px-2.5 text-xs font-medium text-foreground shadow-card hover:bg-surface-sunken"
           >
             Open
           </Link>
-        </div>
-      </td>
-    </tr>
+        </CardActions>
+      </CardCell>
+    </RowCard>
   );
 }

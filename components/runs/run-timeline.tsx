@@ -2,7 +2,7 @@
 
 import { memo } from "react";
 import { describeEvent, type EventTone } from "@/lib/run-view/describe-event";
-import { formatClock, formatExact } from "@/lib/run-view/format-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import type { RunEvent } from "@/lib/contracts/run-event";
 
 const TONE_DOT: Record<EventTone, string> = {
@@ -27,6 +27,7 @@ interface RunTimelineProps {
 
 /** What happened in the run, newest last, in sentences; an entry about a node opens that node. */
 export const RunTimeline = memo(function RunTimeline({ events, labelOf, isNode, onSelect, selectedNodeId }: RunTimelineProps) {
+  const formatTime = useFormatTime();
   // Progress repeats a lot; the timeline keeps the events that tell the story, and the last progress line.
   // "Waiting for you" at run level repeats the node's own "waiting for your approval" line.
   const visible = events.filter(
@@ -46,8 +47,8 @@ export const RunTimeline = memo(function RunTimeline({ events, labelOf, isNode, 
           const nodeId = event.nodeId && isNode(event.nodeId) ? event.nodeId : null;
           const content = (
             <>
-              <time dateTime={event.createdAt} title={formatExact(event.createdAt)} className="w-16 shrink-0 tabular-nums text-muted" suppressHydrationWarning>
-                {formatClock(event.createdAt)}
+              <time dateTime={event.createdAt} title={formatTime(event.createdAt, "exact")} className="w-16 shrink-0 tabular-nums text-muted" suppressHydrationWarning>
+                {formatTime(event.createdAt, "clock")}
               </time>
               <span aria-hidden="true" className={`mt-1.5 size-2 shrink-0 rounded-full ${TONE_DOT[description.tone]}`} />
               <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">

@@ -13,7 +13,8 @@ import type { RunDetail } from "@/lib/contracts/run";
 import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import { enclosingLoops } from "@/lib/workflow/loop-body";
-import { formatDuration, formatExact, formatRelative } from "@/lib/run-view/format-time";
+import { formatDuration } from "@/lib/run-view/format-time";
+import { TimeAgo } from "./time-ago";
 import { nodeLabel } from "@/lib/run-view/node-labels";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import type { RunEvent } from "@/lib/contracts/run-event";
@@ -124,7 +125,9 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   );
 
   return (
-    <div className="space-y-6" data-last-seq={state.lastSeq}>
+    // A column whose order changes on a phone: there the steps and the timeline lead, in words at a readable size, and the
+    // canvas (at a readable zoom it shows two steps at a time) follows; from sm up the canvas leads, the details beside it.
+    <div className="flex flex-col gap-6" data-last-seq={state.lastSeq}>
       <p role="status" aria-live="polite" className="sr-only" data-testid="run-announcement">
         {announcement}
       </p>
@@ -144,10 +147,11 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           </h1>
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
-            <time dateTime={run.startedAt} title={formatExact(run.startedAt)}>
-              {formatRelative(run.startedAt, now)}
-            </time>{" "}
-            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {duration}
+            <TimeAgo value={run.startedAt} now={now} />{" "}
+            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {/* "running for 12 s" differs between the server's clock and the browser's (suppressHydrationWarning covers its own element only). */}
+            <span className="whitespace-nowrap" suppressHydrationWarning>
+              {duration}
+            </span>
             {connection === "connecting" && active ? <span className="ml-2">· connecting…</span> : null}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
@@ -191,11 +195,11 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         />
       ))}
 
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card lg:h-[34rem]">
+      <div className="grid gap-4 max-sm:contents lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card max-sm:order-3 lg:h-[34rem]">
           <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} now={now} />
         </div>
-        <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card">
+        <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card max-sm:order-1 max-sm:self-stretch">
           <label htmlFor="run-node-picker" className="text-xs font-medium text-muted">
             Show node
           </label>
@@ -234,7 +238,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         </aside>
       </div>
 
-      <section aria-labelledby="timeline-heading" className="rounded-xl border border-line bg-surface p-4 shadow-card">
+      <section aria-labelledby="timeline-heading" className="rounded-xl border border-line bg-surface p-4 shadow-card max-sm:order-2">
         <h2 id="timeline-heading" className="mb-3 text-sm font-semibold">
           Timeline
         </h2>

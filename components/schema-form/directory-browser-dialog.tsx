@@ -28,6 +28,10 @@ function breadcrumbs(listing: DirectoryListing): { label: string; path: string }
   return crumbs;
 }
 
+function isAbsolutePath(text: string): boolean {
+  return text.startsWith("/") || /^[A-Za-z]:[\\/]/.test(text) || text.startsWith("\\\\");
+}
+
 function join(parent: string, name: string): string {
   const separator = parent.includes("\\") ? "\\" : "/";
   return parent.endsWith(separator) ? `${parent}${name}` : `${parent}${separator}${name}`;
@@ -76,9 +80,11 @@ export function DirectoryBrowserDialog({ startPath, onClose, onChoose }: Directo
   }, []);
 
   useEffect(() => {
-    // Mounted when the dialog opens: start where the field points, else at the first root.
+    // Mounted when the dialog opens: start where the field points, else (empty, or a relative path that names no
+    // place yet) quietly at the first folder the studio may show: the home folder unless STUDIO_BROWSE_ROOTS says otherwise.
     let cancelled = false;
-    void fetchListing(startPath.trim() || undefined, false, true).then((result) => {
+    const start = startPath.trim();
+    void fetchListing(isAbsolutePath(start) ? start : undefined, false, true).then((result) => {
       if (!cancelled) show(result);
     });
     return () => {
@@ -120,8 +126,22 @@ export function DirectoryBrowserDialog({ startPath, onClose, onChoose }: Directo
           </div>
         ) : null}
         {listing ? (
+          <p className="text-sm">
+            <span className="text-muted">Current folder: </span>
+            <code className="font-mono text-xs [overflow-wrap:anywhere]" data-testid="current-folder">
+              {listing.path}
+            </code>
+          </p>
+        ) : null}
+        {listing ? (
           <div className="flex flex-wrap items-center gap-2">
-            <Button size="sm" disabled={!listing.parent || loading} onClick={() => listing.parent && go(listing.parent)} aria-label="Up to the parent folder">
+            <Button
+              size="sm"
+              disabled={!listing.parent || loading}
+              onClick={() => listing.parent && go(listing.parent)}
+              aria-label="Up to the parent folder"
+              title={listing.parent ? `Up to ${listing.parent}` : "This is the top of the folders the studio may show (STUDIO_BROWSE_ROOTS)."}
+            >
               ↑ Up
             </Button>
             <nav aria-label="Folder path" className="min-w-0 flex-1">
@@ -151,7 +171,7 @@ export function DirectoryBrowserDialog({ startPath, onClose, onChoose }: Directo
               <Spinner label="Listing folders" />
             </div>
           ) : listing && listing.directories.length === 0 ? (
-            <p className="p-4 text-sm text-muted">This folder has no sub-folders. Choose it, or go up.</p>
+            <p className="p-4 text-sm text-muted">This folder has no sub-folders. Choose it{listing.parent ? ", or go up" : ""}.</p>
           ) : listing ? (
             <ul aria-label={`Folders in ${listing.path}`} className="divide-y divide-line">
               {listing.directories.map((name) => (
@@ -182,7 +202,7 @@ export function DirectoryBrowserDialog({ startPath, onClose, onChoose }: Directo
             Show hidden folders
           </label>
           {listing?.truncated ? <span>Showing the first {listing.directories.length} folders.</span> : null}
-          {listing ? <span className="font-mono">{listing.path}</span> : null}
+          {listing && !listing.parent ? <span>The top of the folders the studio may show; STUDIO_BROWSE_ROOTS widens them.</span> : null}
         </div>
       </div>
     </Dialog>

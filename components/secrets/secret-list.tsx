@@ -3,6 +3,7 @@
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState, PageHeader } from "@/components/ui/page-header";
+import { CardActions, CardCell, RowCard, RowCardTable } from "@/components/ui/row-cards";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
 import { StatusMessage, type StatusMessageValue } from "@/components/workflow-list/status-message";
 import { CreateSecretDialog } from "./create-secret-dialog";
@@ -96,10 +97,11 @@ export function SecretList({
           once, then pick it in a step&apos;s settings.
         </EmptyState>
       ) : (
-        <div className="relative overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
-          <table className="w-full min-w-[52rem] table-fixed text-left">
-            <caption className="sr-only">Stored secrets; values are never shown</caption>
-            <colgroup>
+        <RowCardTable
+          caption="Stored secrets; values are never shown"
+          tableClassName="sm:min-w-[52rem] sm:table-fixed"
+          columns={
+            <colgroup className="max-sm:hidden">
               <col className="w-56" />
               <col className="w-32" />
               <col className="w-40" />
@@ -107,47 +109,46 @@ export function SecretList({
               <col className="w-32" />
               <col className="w-[17.5rem]" />
             </colgroup>
-            <thead className="border-b border-line bg-surface-sunken/60 text-xs font-medium uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="py-2.5 pl-5 pr-3 font-medium">
-                  Name
-                </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
-                  Value
-                </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
-                  Tool
-                </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
-                  Description
-                </th>
-                <th scope="col" className="px-3 py-2.5 font-medium">
-                  Updated
-                </th>
-                <th scope="col" className="py-2.5 pl-3 pr-5 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.map((secret) => {
-                const problem = problems[secret.name];
-                const warning = problem ? savedButUnusableMessage(titleOf(secret.tool), problem) : "";
-                return (
-                  <SecretTableRow
-                    key={secret.name}
-                    secret={secret}
-                    toolTitle={titleOf(secret.tool)}
-                    warning={warning}
-                    onReplace={() => setDialog({ kind: "replace", secret })}
-                    onEdit={() => setDialog({ kind: "edit", secret })}
-                    onDelete={() => setDialog({ kind: "delete", secret })}
-                  />
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+          }
+          head={
+            <>
+              <th scope="col" className="py-2.5 pl-5 pr-3 font-medium">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2.5 font-medium">
+                Value
+              </th>
+              <th scope="col" className="px-3 py-2.5 font-medium">
+                Tool
+              </th>
+              <th scope="col" className="px-3 py-2.5 font-medium">
+                Description
+              </th>
+              <th scope="col" className="px-3 py-2.5 font-medium">
+                Updated
+              </th>
+              <th scope="col" className="py-2.5 pl-3 pr-5 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </>
+          }
+        >
+          {secrets.map((secret) => {
+            const problem = problems[secret.name];
+            const warning = problem ? savedButUnusableMessage(titleOf(secret.tool), problem) : "";
+            return (
+              <SecretTableRow
+                key={secret.name}
+                secret={secret}
+                toolTitle={titleOf(secret.tool)}
+                warning={warning}
+                onReplace={() => setDialog({ kind: "replace", secret })}
+                onEdit={() => setDialog({ kind: "edit", secret })}
+                onDelete={() => setDialog({ kind: "delete", secret })}
+              />
+            );
+          })}
+        </RowCardTable>
       )}
 
       {dialog?.kind === "create" ? (
@@ -192,36 +193,36 @@ function SecretTableRow({
   onEdit: () => void;
   onDelete: () => void;
 }) {
-  const border = "border-t border-line";
   return (
     <>
-      <tr className={`align-top ${border}`} data-secret={secret.name}>
-        <th scope="row" className="py-3.5 pl-5 pr-3 text-left font-normal">
-          <span className="block truncate font-mono text-sm font-medium text-foreground" title={secret.name}>
+      <RowCard className="align-top" data-secret={secret.name}>
+        <CardCell part="title" rowHeader className="py-3.5 pl-5 pr-3 text-left font-normal">
+          <span className="block truncate font-mono text-sm font-medium text-foreground max-sm:whitespace-normal max-sm:[overflow-wrap:anywhere]" title={secret.name}>
             {secret.name}
           </span>
-        </th>
-        <td className="px-3 py-3.5">
+        </CardCell>
+        <CardCell part="detail" className="px-3 py-3.5">
           <span aria-hidden="true" className="font-mono text-sm tracking-widest text-muted">
             ••••••••
           </span>
           <span className="sr-only">hidden</span>
-        </td>
-        <td className="px-3 py-3.5 text-sm">
+        </CardCell>
+        <CardCell part="detail" label={toolTitle ? "Tool" : undefined} className="px-3 py-3.5 text-sm">
           {toolTitle ? <span className="text-foreground">{toolTitle}</span> : <span className="text-muted">any tool</span>}
-        </td>
-        <td className="px-3 py-3.5 text-sm">
+        </CardCell>
+        <CardCell part="detail" className="px-3 py-3.5 text-sm max-sm:order-last max-sm:w-full">
           {secret.description ? (
             <span className="line-clamp-2 text-foreground">{secret.description}</span>
           ) : (
             <span className="italic text-muted">No description</span>
           )}
-        </td>
-        <td className="whitespace-nowrap px-3 py-3.5 text-sm text-muted">
+        </CardCell>
+        <CardCell part="detail" label="Updated" className="whitespace-nowrap px-3 py-3.5 text-sm text-muted">
           <RelativeTime value={secret.updatedAt} />
-        </td>
-        <td className="py-3 pl-3 pr-4">
-          <div className="flex justify-end gap-0.5">
+        </CardCell>
+        {/* Last on a card, below the description: `order` puts the description before it. */}
+        <CardCell part="actions" className="py-3 pl-3 pr-4 max-sm:order-last">
+          <CardActions className="gap-0.5">
             <Button size="sm" variant="ghost" onClick={onReplace}>
               Replace value<span className="sr-only"> of {secret.name}</span>
             </Button>
@@ -231,12 +232,12 @@ function SecretTableRow({
             <Button size="sm" variant="ghost" className="text-caution! hover:bg-caution-soft!" onClick={onDelete}>
               Delete<span className="sr-only"> {secret.name}</span>
             </Button>
-          </div>
-        </td>
-      </tr>
+          </CardActions>
+        </CardCell>
+      </RowCard>
       {warning ? (
-        <tr data-secret-warning={secret.name}>
-          <td colSpan={6} className="px-5 pb-3.5 pt-0">
+        <tr data-secret-warning={secret.name} className="max-sm:block">
+          <td colSpan={6} className="px-5 pb-3.5 pt-0 max-sm:block max-sm:p-0">
             <p className="flex items-start gap-2 rounded-md border border-caution/40 bg-caution-soft px-3 py-2 text-sm text-caution">
               <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 size-4 shrink-0" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
                 <path d="M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0ZM12 9v4M12 17h.01" />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
@@ -22,6 +22,14 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
 
 const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };
 
+/** What the entry says was done, naming the workflow it was done to when the log recorded it. */
+function actionText(entry: AuditEntry): string {
+  const workflow = (entry.detail as Record<string, unknown> | null)?.workflow;
+  if (typeof workflow === "string" && entry.action === "workflow-published") return `published the workflow “${workflow}” (its triggers start runs)`;
+  if (typeof workflow === "string" && entry.action === "workflow-unpublished") return `unpublished the workflow “${workflow}” (its triggers stopped)`;
+  return ACTIONS[entry.action] ?? entry.action;
+}
+
 /** What the audit entry adds in words: the command, the settings, what was dropped. */
 function detailText(entry: AuditEntry): string {
   const detail = entry.detail as Record<string, unknown>;
@@ -37,7 +45,13 @@ export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { 
   const [rows, setRows] = useState(sessions);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
+  const othersState = useRef<HTMLParagraphElement>(null);
   const others = rows.filter((row) => !row.current).length;
+  // The button is gone once the others are signed out: focus goes on to the words that replace it, not the page's body.
+  useEffect(() => {
+    if (signedOut) othersState.current?.focus();
+  }, [signedOut]);
 
   const endOthers = async () => {
     setBusy(true);
@@ -45,6 +59,7 @@ export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { 
     try {
       await api("/api/auth/sessions", { method: "DELETE" });
       setRows((list) => list.filter((row) => row.current));
+      setSignedOut(true);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
@@ -70,9 +85,16 @@ export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { 
           <h2 id="sessions-heading" className="text-lg font-semibold">
             Signed-in browsers
           </h2>
-          <Button size="sm" onClick={() => void endOthers()} disabled={busy || others === 0}>
-            {busy ? "Signing out…" : `Sign out ${others} other${others === 1 ? "" : "s"}`}
-          </Button>
+          {/* A disabled "Sign out 0 others" offers nothing: with no other browser signed in, say so instead. */}
+          {others > 0 ? (
+            <Button size="sm" onClick={() => void endOthers()} disabled={busy}>
+              {busy ? "Signing out…" : `Sign out ${others} other${others === 1 ? "" : "s"}`}
+            </Button>
+          ) : (
+            <p ref={othersState} role="status" tabIndex={-1} className="rounded-sm text-sm text-muted">
+              {signedOut ? "Signed out every other browser." : "No other sessions"}
+            </p>
+          )}
         </div>
         <ul className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface">
           {rows.map((row) => (
@@ -101,7 +123,7 @@ export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { 
                   <RelativeTime value={entry.at} />
                 </span>
                 <span className="min-w-0 break-words">
-                  <span className="font-medium">{entry.actor}</span> {ACTIONS[entry.action] ?? entry.action}
+                  <span className="font-medium">{entry.actor}</span> {actionText(entry)}
                   {entry.clientAddress ? <span className="text-muted"> from {entry.clientAddress}</span> : null}
                   {detailText(entry) ? <span className="mt-0.5 block break-all font-mono text-xs text-muted">{detailText(entry)}</span> : null}
                 </span>

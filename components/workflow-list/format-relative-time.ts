@@ -22,10 +22,3 @@ export function formatRelativeTime(then: Date | string, now: Date, locale = "en"
   }
   return format.format(seconds < 0 ? -1 : 1, "minute");
 }
-
-/** The full date and time, for a tooltip. */
-export function formatAbsoluteTime(then: Date | string, locale?: string): string {
-  const date = new Date(then);
-  if (Number.isNaN(date.getTime())) return "unknown";
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(date);
-}

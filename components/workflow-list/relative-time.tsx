@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { formatAbsoluteTime, formatRelativeTime } from "./format-relative-time";
+import { useFormatTime } from "@/components/ui/use-format-time";
+import { formatRelativeTime } from "./format-relative-time";
 
 /**
  * "5 minutes ago", kept current while the page stays open, with the full
@@ -10,12 +11,13 @@ import { formatAbsoluteTime, formatRelativeTime } from "./format-relative-time";
  */
 export function RelativeTime({ value }: { value: string }) {
   const [now, setNow] = useState(() => new Date());
+  const formatTime = useFormatTime();
   useEffect(() => {
     const timer = window.setInterval(() => setNow(new Date()), 30_000);
     return () => window.clearInterval(timer);
   }, []);
   return (
-    <time dateTime={value} title={formatAbsoluteTime(value)} suppressHydrationWarning>
+    <time dateTime={value} title={formatTime(value, "date-time")} suppressHydrationWarning>
       {formatRelativeTime(value, now)}
     </time>
   );

@@ -9,6 +9,7 @@ import { downloadJson } from "./download-json";
 import { ImportWorkflowButton } from "./import-workflow-button";
 import { NewWorkflowDialog } from "./new-workflow-dialog";
 import { RenameWorkflowDialog } from "./rename-workflow-dialog";
+import { RowCardTable } from "@/components/ui/row-cards";
 import { StatusMessage, type StatusMessageValue } from "./status-message";
 import { workflowPath, type WorkflowDetailResponse } from "./workflow-detail";
 import { exportFileName, sortByUpdated, toListItem, type WorkflowListItem } from "./workflow-list-item";
@@ -139,52 +140,50 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
           returns a result. Start from an empty one, or import a JSON file with Import JSON above.
         </EmptyState>
       ) : (
-        // Below md (a phone, 200 % zoom) the version, last run and update time fold under the name and the actions
-        // stack, so the name keeps the row's width instead of the table scrolling it out of sight.
-        <div className="relative overflow-x-auto rounded-xl border border-line bg-surface shadow-card">
-          <table className="w-full table-fixed text-left md:min-w-[44rem]">
-            <caption className="sr-only">
-              {workflows.length} {workflows.length === 1 ? "workflow" : "workflows"}, most recently changed first
-            </caption>
-            {/* Hidden cells leave the grid, so below md the actions cell is the second column: it takes the second width. */}
-            <colgroup>
+        // Below md (200 % zoom) the version, last run and update time fold under the name and the actions stack, so the
+        // name keeps the row's width instead of the table scrolling it out of sight; below sm (a phone) each row is a card.
+        <RowCardTable
+          caption={`${workflows.length} ${workflows.length === 1 ? "workflow" : "workflows"}, most recently changed first`}
+          tableClassName="sm:table-fixed md:min-w-[44rem]"
+          columns={
+            // Hidden cells leave the grid, so below md the actions cell is the second column: it takes the second width.
+            <colgroup className="max-sm:hidden">
               <col />
               <col className="w-28 md:w-20" />
               <col className="w-0 md:w-40" />
               <col className="w-0 md:w-36" />
               <col className="w-0 md:w-[19rem]" />
             </colgroup>
-            <thead className="border-b border-line bg-surface-sunken/60 text-xs font-medium uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="py-2.5 pl-4 pr-3 font-medium md:pl-5">
-                  Workflow
-                </th>
-                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                  Version
-                </th>
-                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                  Last run
-                </th>
-                <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                  Updated
-                </th>
-                <th scope="col" className="py-2.5 pl-3 pr-5 text-right font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {workflows.map((workflow) => (
-                <WorkflowRow
-                  key={workflow.id}
-                  workflow={workflow}
-                  busy={busy?.id === workflow.id ? busy.action : null}
-                  onAction={(action, target) => void act(action, target)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+          }
+          head={
+            <>
+              <th scope="col" className="py-2.5 pl-4 pr-3 font-medium md:pl-5">
+                Workflow
+              </th>
+              <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
+                Version
+              </th>
+              <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
+                Last run
+              </th>
+              <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
+                Updated
+              </th>
+              <th scope="col" className="py-2.5 pl-3 pr-5 text-right font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </>
+          }
+        >
+          {workflows.map((workflow) => (
+            <WorkflowRow
+              key={workflow.id}
+              workflow={workflow}
+              busy={busy?.id === workflow.id ? busy.action : null}
+              onAction={(action, target) => void act(action, target)}
+            />
+          ))}
+        </RowCardTable>
       )}
 
       {dialog?.kind === "new" ? <NewWorkflowDialog onClose={closeDialog} /> : null}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { CardActions, CardCell, RowCard } from "@/components/ui/row-cards";
 import { RelativeTime } from "./relative-time";
 import type { WorkflowListItem } from "./workflow-list-item";
 
@@ -26,8 +27,8 @@ export function WorkflowRow({
     </Button>
   );
   return (
-    <tr className="group align-top transition-colors hover:bg-surface-sunken/60">
-      <td className="max-w-0 py-3.5 pl-4 pr-3 md:pl-5">
+    <RowCard className="group align-top transition-colors hover:bg-surface-sunken/60">
+      <CardCell part="title" className="max-w-0 py-3.5 pl-4 pr-3 max-sm:max-w-none md:pl-5">
         <Link
           href={`/workflows/${encodeURIComponent(workflow.id)}`}
           // Two lines on a narrow screen, where one would cut most names short; one line beside the columns.
@@ -49,7 +50,7 @@ export function WorkflowRow({
             updated <RelativeTime value={workflow.updatedAt} />
           </span>
         </p>
-      </td>
+      </CardCell>
       <td className="hidden whitespace-nowrap px-3 py-3.5 text-sm tabular-nums text-muted md:table-cell">
         <VersionText workflow={workflow} />
       </td>
@@ -59,15 +60,16 @@ export function WorkflowRow({
       <td className="hidden whitespace-nowrap px-3 py-3.5 text-sm text-muted md:table-cell">
         <RelativeTime value={workflow.updatedAt} />
       </td>
-      <td className="whitespace-nowrap py-3 pl-3 pr-4 text-right">
-        <div className="flex flex-col items-end gap-0.5 md:flex-row md:justify-end">
+      <CardCell part="actions" className="whitespace-nowrap py-3 pl-3 pr-4 text-right">
+        {/* In the narrow column beside the name (sm to md) the buttons stack as one even column, not a ragged right edge. */}
+        <CardActions className="gap-0.5 sm:flex-col sm:items-stretch md:flex-row md:items-center">
           {action("rename", "Rename", "Renaming…")}
           {action("duplicate", "Duplicate", "Duplicating…")}
           {action("export", "Export", "Exporting…")}
           {action("delete", "Delete", "Deleting…", "text-caution! hover:bg-caution-soft!")}
-        </div>
-      </td>
-    </tr>
+        </CardActions>
+      </CardCell>
+    </RowCard>
   );
 }
 

@@ -68,7 +68,9 @@ function eventLines(event: RunEvent): string[] {
     case "node-skipped":
       return event.payload.reason === "attached"
         ? [`${node} is a tool of agent ${event.payload.agent ?? ""}; it runs when the agent calls it`]
-        : [`${node} skipped (its branch was not taken)`];
+        : event.payload.reason
+          ? [`${node} skipped (${event.payload.reason})`]
+          : [`${node} skipped (its branch was not taken)`];
     case "node-text-delta":
       return [];
     case "node-tool-call-started":

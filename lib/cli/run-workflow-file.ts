@@ -197,7 +197,7 @@ async function driveRun(options: {
     out.write("\nCancelling the run (press Ctrl-C again to quit at once)…\n");
     void engine.cancel(runId, "terminal (Ctrl-C)");
   };
-  const terminal = !command.autoApprove && streams.stdin.isTTY ? terminalApprover(streams.stdin, out, interrupt) : null;
+  const terminal = !command.autoApprove && streams.stdin.isTTY ? terminalApprover(streams.stdin, out, interrupt, (tool) => options.pool().get(tool)?.title) : null;
   const approver: Approver = command.autoApprove ? autoApprover : (terminal?.approver ?? denyingApprover);
 
   const unsubscribe = bus.subscribe(runId, (event: RunEvent) => {

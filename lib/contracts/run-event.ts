@@ -67,6 +67,9 @@ const CallApprovalSchema = z.object({
   feedback: z.string().nullable(),
 });
 
+/** The node-skipped reason of a step a test run leaves out: one it does not need, the steps behind a pin among them. */
+export const TEST_RUN_EXCLUDED = "not part of this test run";
+
 export const RUN_EVENT_PAYLOADS = {
   /** `source`: the run this one repeats (a retry from the failure, a run again), when it repeats one. */
   "run-started": z.object({
@@ -129,7 +132,9 @@ export const RUN_EVENT_PAYLOADS = {
   }),
   /**
    * Why it did not run: `attached` (a tool an agent calls; `agent` names it),
-   * `the run stopped`, or none (its branch was not taken, or what fed it failed).
+   * `in-loop`, `the run stopped`, TEST_RUN_EXCLUDED (a step a test run leaves
+   * out), `this run was started by the …`, or none (its branch was not taken,
+   * or what fed it failed).
    */
   "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional(), loop: z.string().optional() }),
   /** A piece of an agent's streamed answer in one turn (batched, about every 100 ms). */

@@ -88,6 +88,9 @@ export const RunSummarySchema = RunRecordSchema.extend({
   workflowName: z.string(),
   /** Milliseconds from start to finish, or null while running. */
   durationMs: z.number().nullable(),
+  /** How many approvals it asked for in all, decided or not. */
+  totalApprovals: z.number().int().nonnegative(),
+  /** How many of them still wait for a person. */
   pendingApprovals: z.number().int().nonnegative(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
-import { autoLayout, autoLayoutPositions, CARD_WIDTH, LAYER_GAP, longestPathLayers } from "./auto-layout";
+import { autoLayout, autoLayoutPositions, CARD_WIDTH, clearOfOtherCards, LAYER_GAP, longestPathLayers } from "./auto-layout";
 
 function tool(id: string): WorkflowNode {
   return { id, kind: "tool", tool: "noop", operation: null, settings: {}, arguments: {}, position: { x: 0, y: 0 } };
@@ -66,5 +66,13 @@ describe("autoLayoutPositions", () => {
     const input = graph(["a", "b"], []);
     const placed = { ...input, nodes: input.nodes.map((node, row) => ({ ...node, position: { x: 0, y: row === 0 ? -100 : 24 } })) };
     expect(autoLayout(placed)).toBe(placed);
+  });
+});
+
+describe("clearOfOtherCards", () => {
+  it("keeps a free spot, and steps off cards already there", () => {
+    expect(clearOfOtherCards({ x: 100, y: 100 }, [{ position: { x: 400, y: 100 } }])).toEqual({ x: 100, y: 100 });
+    const taken = [{ position: { x: 100, y: 100 } }, { position: { x: 135, y: 128 } }];
+    expect(clearOfOtherCards({ x: 100, y: 100 }, taken)).toEqual({ x: 164, y: 164 });
   });
 });

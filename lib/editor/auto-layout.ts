@@ -113,3 +113,17 @@ export function autoLayout<T extends Pick<WorkflowDefinition, "nodes" | "edges">
   });
   return changed ? { ...definition, nodes } : definition;
 }
+
+/**
+ * `position`, moved down and right in steps until no card sits within a few
+ * pixels of it: a card added twice at one spot (the palette's Enter, the
+ * canvas centre) does not hide the first.
+ */
+export function clearOfOtherCards(position: Point, nodes: readonly { position: Point }[]): Point {
+  const spot = { ...position };
+  while (nodes.some((node) => Math.abs(node.position.x - spot.x) < 12 && Math.abs(node.position.y - spot.y) < 12)) {
+    spot.x += 32;
+    spot.y += 32;
+  }
+  return spot;
+}

@@ -1,7 +1,7 @@
 import type { NodeHandle, Position } from "@xyflow/react";
 import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { CARD_WIDTH } from "./auto-layout";
-import type { CardData } from "./to-flow";
+import type { CardData } from "./card-data";
 
 /**
  * Where a canvas card's connection dots are before the browser has drawn it,

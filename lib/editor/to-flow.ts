@@ -2,33 +2,16 @@ import { inLoopSubtitle } from "@/lib/run-view/node-labels";
 import type { Edge, Node } from "@xyflow/react";
 import type { CatalogTool } from "@/lib/contracts/catalog";
 import type { WorkflowDefinition, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
-import type { WorkflowProblem } from "@/lib/workflow/validate";
+import type { WorkflowProblem } from "@/lib/contracts/workflow-problem";
 import { definitionOf, executionOf, NODE_KINDS, type NodeKind } from "@/nodes/definitions";
 import { isErrorEdge } from "@/lib/workflow/scheduler";
 import { cardName } from "@/lib/flow/card-name";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
 import { cardGeometry } from "./card-geometry";
+import type { CardData } from "./card-data";
 
-/**
- * What the editor puts on a canvas card; the same shape as NodeCardData in
- * components/flow/node-card.tsx (kept here so lib does not import components).
- */
-export interface CardData extends Record<string, unknown> {
-  kind: WorkflowNode["kind"];
-  title: string;
-  subtitle?: string;
-  icon?: string | null;
-  domain?: string;
-  problems?: number;
-  problemText?: string;
-  outputs?: readonly { id: string; label: string }[];
-  hasInput?: boolean;
-  hasOutput?: boolean;
-  /** The node follows an error path on failure: its card has an error handle. */
-  errorHandle?: boolean;
-  /** Its output is pinned: the editor's test runs use the pin instead of running it. */
-  pinned?: boolean;
-}
+// In its own module so card-geometry.ts can read it without importing this one back.
+export type { CardData };
 
 /**
  * The React Flow node type of each kind: `workflow-router`, …. Not the bare

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeNextPath } from "./safe-next-path";
+import { DEFAULT_NEXT_PATH, safeNextPath } from "./safe-next-path";
 
 describe("safeNextPath", () => {
   it("keeps a path inside the studio, with its query and fragment", () => {
@@ -23,13 +23,13 @@ describe("safeNextPath", () => {
     [""],
     [`/${"a".repeat(2_001)}`],
   ])("refuses %j", (value) => {
-    expect(safeNextPath(value)).toBe("/");
+    expect(safeNextPath(value)).toBe(DEFAULT_NEXT_PATH);
   });
 
   it("refuses what is missing", () => {
-    expect(safeNextPath(undefined)).toBe("/");
-    expect(safeNextPath(null)).toBe("/");
-    expect(safeNextPath([])).toBe("/");
+    expect(safeNextPath(undefined)).toBe(DEFAULT_NEXT_PATH);
+    expect(safeNextPath(null)).toBe(DEFAULT_NEXT_PATH);
+    expect(safeNextPath([])).toBe(DEFAULT_NEXT_PATH);
   });
 
   it("normalises dot segments without leaving the studio", () => {

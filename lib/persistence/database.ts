@@ -9,6 +9,7 @@ import { PrismaClient } from "./generated/sqlite/client";
 import { applyMigrations } from "./migrations";
 import { PostgresStatements } from "./postgres-statements";
 import { InlineSqliteWriter } from "./sqlite-inline-writer";
+import type { SqliteConnection } from "./sqlite-connection";
 import { SqliteWriter, type RunWrites } from "./sqlite-writer";
 
 /**
@@ -120,17 +121,8 @@ export function providerOf(client: StudioDatabase): DatabaseProvider | null {
   return providers.get(client) ?? null;
 }
 
-/**
- * The SQLite connection under a client from `openDatabase`, for a hot write
- * path that runs prepared statements instead of Prisma queries (each of which
- * is compiled anew). `transaction()` takes the same lock Prisma's own
- * transactions take and issues BEGIN; the caller runs its statements, COMMIT
- * (or ROLLBACK), then `release()`s. Null for other clients.
- */
-export interface SqliteConnection {
-  database: BetterSqlite3.Database;
-  transaction(): Promise<{ release: () => Promise<void> }>;
-}
+// In its own module so the inline writer (which database.ts builds) can name it without importing this one back.
+export type { SqliteConnection };
 
 export async function sqliteConnection(client: StudioDatabase): Promise<SqliteConnection | null> {
   const holder = connections.get(client);

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { SqliteConnection } from "./database";
+import type { SqliteConnection } from "./sqlite-connection";
 import { statement } from "./prepared";
 import type { Write } from "./run-commit-writes";
 import type { RunWrites } from "./sqlite-writer";

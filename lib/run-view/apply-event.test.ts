@@ -92,6 +92,33 @@ describe("applyRunEvent", () => {
     expect(state.approvals[0]).toMatchObject({ status: "approved", decision: "once", decidedBy: "Ada" });
   });
 
+  it("is running again as soon as the last pending approval is decided, not waiting for the step's next event", () => {
+    seq = 0;
+    const second = { ...approval("pending"), id: "a2" };
+    let state = applyAll(initialRunViewState(snapshot()), [
+      event("run-started", null, { inputs: {} }),
+      event("node-started", "write", { attempt: 1 }),
+      event("approval-requested", "write", { approval: approval("pending") }),
+      event("approval-requested", "write", { approval: second }),
+      event("run-awaiting-input", null, { approvalId: "a1" }),
+      event("approval-decided", "write", { approval: approval("approved", "approve") }),
+    ]);
+    // Another approval still waits: so does the run.
+    expect(state.status).toBe("awaiting_input");
+    state = applyRunEvent(state, event("approval-decided", "write", { approval: { ...approval("approved", "approve"), id: "a2" } }));
+    expect(state.status).toBe("running");
+    expect(state.steps.write?.status).toBe("running");
+
+    // A run being cancelled withdraws its approvals first: that is no resumption.
+    seq = 0;
+    const cancelling = applyAll(initialRunViewState(snapshot()), [
+      event("approval-requested", "write", { approval: approval("pending") }),
+      event("run-awaiting-input", null, { approvalId: "a1" }),
+      event("approval-decided", "write", { approval: approval("cancelled") }),
+    ]);
+    expect(cancelling.status).toBe("awaiting_input");
+  });
+
   it("ignores an event it has already applied (a reconnect resending from Last-Event-ID)", () => {
     seq = 0;
     const first = [event("run-started", null), event("node-started", "in", { attempt: 1 }), event("node-succeeded", "in", { output: { content: "a" } })];

@@ -319,7 +319,11 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     }
     case "approval-decided": {
       const approval = event.payload.approval;
-      const withApproval = { ...next, approvals: upsert(next.approvals, approval) };
+      const approvals = upsert(next.approvals, approval);
+      // The engine says nothing more until the step's next event (seconds, for a long command): a decision that
+      // leaves nobody asked means the run goes on, so the heading must not keep saying it waits for someone.
+      const resumes = next.status === "awaiting_input" && approval.status !== "cancelled" && !approvals.some((each) => each.status === "pending");
+      const withApproval: RunViewState = { ...next, approvals, status: resumes ? "running" : next.status };
       return event.nodeId
         ? updateStep(withApproval, event.nodeId, (step) => (step.status === "waiting" ? { ...step, status: "running" } : step))
         : withApproval;

@@ -1,5 +1,6 @@
 import type { ApprovalPreview } from "@/lib/tools/contracts";
 import { toVisibleString } from "@/lib/tools/contracts";
+import { shortRunId } from "./run-lineage";
 
 /** Long commands and addresses are cut in a button's name: the card above shows them whole. */
 const LONGEST = 80;
@@ -29,10 +30,11 @@ export function effectInWords(effect: ApprovalPreview): string | null {
 
 /**
  * A decision button's accessible name: its visible words first (so speech
- * control finds it by what it shows), then the step and what it would do, so
- * several cards' "Approve once" buttons in the inbox are told apart.
+ * control finds it by what it shows), then the step, what it would do and
+ * its run, so several cards' "Approve once" buttons in the inbox are told
+ * apart, two runs of one workflow waiting at the same step included.
  */
-export function decisionButtonName(visible: string, step: string, effect: ApprovalPreview): string {
+export function decisionButtonName(visible: string, step: string, effect: ApprovalPreview, runId?: string): string {
   const what = effectInWords(effect);
-  return `${visible}: ${shortened(step)}${what ? `, ${what}` : ""}`;
+  return `${visible}: ${shortened(step)}${what ? `, ${what}` : ""}${runId ? `, run ${shortRunId(runId)}` : ""}`;
 }

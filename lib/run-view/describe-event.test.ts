@@ -30,6 +30,10 @@ describe("describeEvent", () => {
     expect(describeEvent(event("child-run-started", "write", { runId: "01ITEM00RUN2", workflowId: "w", workflowName: "Parent", version: 1, item: 1, count: 3 }), labelOf).text).toBe(
       "Started item 2 of 3 as run #00RUN2",
     );
+    // A test run leaves out what it does not need (the Run inputs behind a pinned step): not a branch not taken.
+    expect(describeEvent(event("node-skipped", "input", { reason: "not part of this test run" }), labelOf).text).toBe("Not part of this test run");
+    expect(describeEvent(event("node-skipped", "write", { reason: "this run was started by the webhook" }), labelOf).text).toBe("Skipped: this run was started by the webhook");
+    expect(describeEvent(event("node-skipped", "write", {}), labelOf).text).toBe("Skipped: its branch was not taken or what fed it failed");
     // A loop's body is no step of the run holding the loop: the timeline says where it runs, not that it was skipped.
     expect(describeEvent(event("node-skipped", "write", { reason: "in-loop", loop: "each" }), (id: string) => (id === "each" ? "Each note" : labelOf(id))).text).toBe(
       "Runs in each item's run of the For each “Each note”, not here",

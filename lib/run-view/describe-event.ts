@@ -1,4 +1,4 @@
-import type { RunEvent } from "@/lib/contracts/run-event";
+import { TEST_RUN_EXCLUDED, type RunEvent } from "@/lib/contracts/run-event";
 import { progressMessage } from "./apply-event";
 import { formatDuration } from "./format-time";
 import { runStartedFrom, shortRunId } from "./run-lineage";
@@ -90,7 +90,12 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
             ? `Runs in each item's run of the For each “${event.payload.loop ? labelOf(event.payload.loop) : "loop"}”, not here`
             : event.payload.reason === "the run stopped"
               ? "Skipped: the run stopped before it"
-              : "Skipped: its branch was not taken or what fed it failed";
+              : event.payload.reason === TEST_RUN_EXCLUDED
+                ? // A test run of one step (or up to it) leaves out what it does not need, the steps behind a pin among them: nothing went wrong there.
+                  "Not part of this test run"
+                : event.payload.reason
+                  ? `Skipped: ${event.payload.reason}`
+                  : "Skipped: its branch was not taken or what fed it failed";
       return { subject, text: reason, tone: "neutral" };
     }
     case "approval-requested": {

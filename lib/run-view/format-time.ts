@@ -32,17 +32,3 @@ export function formatRelative(iso: string, now: number): string {
   if (days < 7) return `${days} days ago`;
   return new Date(then).toISOString().slice(0, 10);
 }
-
-/** The exact time, for a title attribute: "2025-03-04 14:05:09 UTC". */
-export function formatExact(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
-}
-
-/** A clock time for timeline entries: "14:05:09". Uses the viewer's time zone. */
-export function formatClock(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  return date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
-}

@@ -35,14 +35,15 @@ function effectStrings(effect: ApprovalPreview): [string, VisibleTextOptions | u
       const lines: DiffLine[] = effect.rows.flatMap((row) =>
         row.kind === "omitted" ? row.flagged : row.kind === "added" || row.kind === "removed" || row.kind === "context" ? [row] : [],
       );
-      return [[effect.path, undefined], ...lines.map((line): [string, VisibleTextOptions] => [line.text, FILE_LINE_MARKING])];
+      return [[effect.path, undefined], ...rootStrings(effect.root), ...lines.map((line): [string, VisibleTextOptions] => [line.text, FILE_LINE_MARKING])];
     }
     case "file-replace":
-      return [[effect.path, undefined]];
+      return [[effect.path, undefined], ...rootStrings(effect.root)];
     case "command":
       return [
         [effect.command, undefined],
         [effect.workingFolder, undefined],
+        ...rootStrings(effect.folder),
       ];
     case "request":
       return [[effect.url, undefined], ...effect.headers.flatMap((header): [string, undefined][] => [[header.name, undefined], [header.value, undefined]]), ...(effect.body === null ? [] : [[effect.body, argumentMarking(effect.body)] as [string, VisibleTextOptions | undefined]])];
@@ -51,6 +52,10 @@ function effectStrings(effect: ApprovalPreview): [string, VisibleTextOptions | u
     case "text":
       return [[effect.text, FILE_LINE_MARKING]];
   }
+}
+
+function rootStrings(folder: string | undefined): [string, undefined][] {
+  return folder === undefined ? [] : [[folder, undefined]];
 }
 
 function walkStrings(value: unknown, visit: (text: string) => void): void {

@@ -1,26 +1,15 @@
 import type { WorkflowNode } from "@/lib/workflow/definition";
+import { titleOfKind } from "@/nodes/definitions";
 import { forEachKind } from "@/nodes/foreach/definition";
 import { scheduleSubtitle } from "@/nodes/schedule/definition";
 import { hookPath } from "@/nodes/webhook/definition";
 import { operationTitle, toolTitle, type ToolTitles } from "./tool-titles";
 
-const KIND_NAMES: Record<WorkflowNode["kind"], string> = {
-  input: "Run inputs",
-  output: "Output",
-  router: "Router",
-  agent: "Agent",
-  tool: "Tool",
-  webhook: "Webhook",
-  schedule: "Schedule",
-  subworkflow: "Sub-workflow",
-  foreach: "For each",
-};
-
 /** A node's name for people: its label, else its tool's title, else its kind. Never a raw tool name. */
 export function nodeLabel(node: WorkflowNode, titles: ToolTitles): string {
   if (node.label && node.label.trim() !== "") return node.label;
   if (node.kind === "tool") return toolTitle(titles, node.tool);
-  return KIND_NAMES[node.kind];
+  return titleOfKind(node.kind);
 }
 
 /** The line under a node's title: the operation's title, or a short line about the node. */

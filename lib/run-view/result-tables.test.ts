@@ -5,6 +5,9 @@ describe("resultTables", () => {
   it("reads the data and sql tools' columns and rows", () => {
     const tables = resultTables({ columns: [{ name: "city", type: "text" }, { name: "people" }], rows: [["Oslo", 700000], ["Bergen", 290000]], rowCount: 12 });
     expect(tables).toEqual([{ name: null, columns: ["city", "people"], rows: [["Oslo", 700000], ["Bergen", 290000]], rowCount: 12 }]);
+    // The sql tool's rows come keyed by column, a repeated name numbered after its first.
+    const keyed = resultTables({ columns: [{ name: "id" }, { name: "id" }], rows: [{ id: 1, id_2: 7 }], rowValues: [[1, 7]], rowCount: 1 });
+    expect(keyed[0]).toMatchObject({ columns: ["id", "id"], rows: [[1, 7]] });
   });
 
   it("reads every table of a SQLite file", () => {

@@ -50,7 +50,11 @@ function columnsAndRows(data: Record<string, unknown>, name: string | null): Res
   );
   const rows = data.rows.slice(0, MAX_TABLE_ROWS).map((row): unknown[] => {
     if (Array.isArray(row)) return row;
-    if (isRecord(row)) return columns.map((column) => row[column]);
+    // A row keyed by column (the sql tool's, whose repeated names are keyed id_2, …): one key per column, in order.
+    if (isRecord(row)) {
+      const values = Object.values(row);
+      return values.length === columns.length ? values : columns.map((column) => row[column]);
+    }
     return [row];
   });
   const rowCount = typeof data.rowCount === "number" ? data.rowCount : data.rows.length;

@@ -1,16 +1,79 @@
-import { describe, expect, it } from "vitest";
-import { OPEN_SSE_DIRECTLY, openSse, sseResponse, type DirectSse, type SseSink } from "./event-stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { EventText } from "@/lib/persistence/run-queries";
+import type { RunEvent } from "@/lib/workflow/run-types";
+import { MAX_BACKLOG_BYTES, OPEN_SSE_DIRECTLY, openSse, runEventStream, sseResponse, type DirectSse, type EventSource, type SseSink } from "./event-stream";
 
-/** A sink that records what the stream wrote and how it ended. */
-function recordingSink() {
+/**
+ * A sink that records what the stream wrote and how it ended, and plays a
+ * client that reads only when told (`take()`): until then what was written
+ * waits, as it would in a socket's buffer. `reading` = a client that keeps up.
+ */
+function recordingSink(options: { reading?: boolean; highWater?: number } = {}) {
   const written: string[] = [];
+  let waiting = 0;
   let ended: { error: unknown } | null = null;
+  const drains = new Set<() => void>();
+  const highWater = options.highWater ?? 16 * 1024;
   const sink: SseSink = {
-    write: (text) => written.push(text),
+    write: (text) => {
+      written.push(text);
+      if (!(options.reading ?? true)) waiting += text.length;
+    },
     end: (error) => (ended = { error }),
+    backlog: () => waiting,
+    backedUp: () => waiting > highWater,
+    onDrain: (listener) => {
+      drains.add(listener);
+      return () => drains.delete(listener);
+    },
   };
-  return { sink, written, ended: () => ended };
+  /** The client takes everything waiting. */
+  const take = () => {
+    waiting = 0;
+    for (const listener of [...drains]) listener();
+    drains.clear();
+  };
+  return { sink, written, ended: () => ended, take, waiting: () => waiting };
 }
+
+const settle = async () => {
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A run's stored events and its live bus, as the store and the engine provide them (stored first, then published). */
+function runEvents(runId = "run-1") {
+  const stored: RunEvent[] = [];
+  const listeners = new Set<(event: RunEvent) => void>();
+  let reads = 0;
+  const source: EventSource = {
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    read: async (afterSeq, limit) => {
+      reads += 1;
+      return stored.filter((event) => event.seq > afterSeq).slice(0, limit).map((event): EventText => ({ seq: event.seq, type: event.type, json: JSON.stringify(event) }));
+    },
+    isFinished: async () => stored.some((event) => event.type === "run-succeeded"),
+  };
+  const append = (type: RunEvent["type"], text = "") => {
+    const event = { runId, seq: stored.length + 1, type, at: "2026-12-03T00:00:00.000Z", nodeId: null, data: { text } } as unknown as RunEvent;
+    stored.push(event);
+    for (const listener of [...listeners]) listener(event);
+  };
+  return { source, append, reads: () => reads };
+}
+
+const seqsIn = (written: string[]) => [...written.join("").matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+
+function openRunStream(source: EventSource, sink: SseSink, afterSeq = 0) {
+  const response = runEventStream(source, afterSeq, new AbortController().signal) as Response & { [OPEN_SSE_DIRECTLY]: DirectSse };
+  return response[OPEN_SSE_DIRECTLY](sink, new AbortController().signal);
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("openSse", () => {
   it("opens nothing for a client that left before the stream began, and ends the sink", async () => {
@@ -74,5 +137,82 @@ describe("sseResponse", () => {
     expect(written.join("")).toBe(`event: only\ndata: {}\n\n`);
     expect(ended()).toEqual({ error: undefined });
     expect(opens).toBe(2);
+  });
+});
+
+describe("a client that reads slowly, or not at all", () => {
+  it("replays a long run only as fast as the client takes it: the server holds at most a little over its high-water mark", async () => {
+    const run = runEvents();
+    const big = "x".repeat(1_000);
+    for (let index = 0; index < 3_000; index++) run.append("node-progress" as RunEvent["type"], big);
+    const client = recordingSink({ reading: false });
+    openRunStream(run.source, client.sink);
+    await settle();
+    // Stopped writing once the client was behind: about 16 KB waiting, not 3 MB.
+    expect(client.waiting()).toBeGreaterThan(16 * 1024);
+    expect(client.waiting()).toBeLessThan(16 * 1024 + 2_000);
+    const before = seqsIn(client.written).length;
+    await settle();
+    expect(seqsIn(client.written)).toHaveLength(before);
+    // Taking what waits lets the stream go on, in order, each event once.
+    for (let turn = 0; turn < 1_000 && seqsIn(client.written).length < 3_000; turn++) {
+      client.take();
+      await settle();
+    }
+    expect(seqsIn(client.written)).toEqual(Array.from({ length: 3_000 }, (_, index) => index + 1));
+  });
+
+  it("writes live events while the client keeps up; while it is behind they wait in the database, then come in order, once each", async () => {
+    const run = runEvents();
+    run.append("run-started" as RunEvent["type"]);
+    const client = recordingSink({ reading: false, highWater: 100 });
+    openRunStream(run.source, client.sink);
+    await settle();
+    expect(seqsIn(client.written)).toEqual([1]);
+    client.take();
+    run.append("node-started" as RunEvent["type"], "a".repeat(200)); // live, written at once: the client is behind again
+    expect(seqsIn(client.written)).toEqual([1, 2]);
+    const readsBefore = run.reads();
+    for (let index = 0; index < 50; index++) run.append("node-progress" as RunEvent["type"], "b".repeat(200));
+    await settle();
+    expect(seqsIn(client.written)).toEqual([1, 2]);
+    for (let turn = 0; turn < 200 && seqsIn(client.written).length < 52; turn++) {
+      client.take();
+      await settle();
+    }
+    expect(seqsIn(client.written)).toEqual(Array.from({ length: 52 }, (_, index) => index + 1));
+    expect(run.reads()).toBeGreaterThan(readsBefore);
+    run.append("run-succeeded" as RunEvent["type"]);
+    client.take();
+    await settle();
+    expect(seqsIn(client.written).at(-1)).toBe(53);
+    expect(client.written.join("")).toMatch(/event: end\n/);
+    expect(client.ended()).toEqual({ error: undefined });
+  });
+
+  it("lets a client go that takes nothing for a minute, and one past a megabyte behind: it reconnects with Last-Event-ID", async () => {
+    vi.useFakeTimers();
+    const stalled = recordingSink({ reading: false, highWater: 10 });
+    let write: ((text: string) => void) | null = null;
+    openSse(stalled.sink, new AbortController().signal, (channel) => {
+      write = (text) => channel.write(text);
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    write!("id: 1\nevent: a\ndata: {}\n\n");
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(stalled.ended()).toBeNull();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(stalled.ended()).toEqual({ error: undefined });
+
+    const flooded = recordingSink({ reading: false, highWater: 10 });
+    let push: ((text: string) => void) | null = null;
+    openSse(flooded.sink, new AbortController().signal, (channel) => {
+      push = (text) => channel.write(text);
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    const chunk = "y".repeat(64 * 1024);
+    for (let index = 0; index < 40 && flooded.ended() === null; index++) push!(chunk);
+    expect(flooded.ended()).toEqual({ error: undefined });
+    expect(flooded.waiting()).toBeLessThanOrEqual(MAX_BACKLOG_BYTES + chunk.length);
   });
 });

@@ -26,6 +26,8 @@ export interface EventSource {
 }
 
 const PAGE = 500;
+/** How much a Web stream may hold for its reader before the writers wait (as Node's own writable streams do). */
+const WEB_STREAM_HIGH_WATER_BYTES = 16 * 1024;
 
 /** The writing end of one Server-Sent Events response. */
 export interface SseChannel {
@@ -37,6 +39,10 @@ export interface SseChannel {
   /** Runs `cleanup` when the stream ends, whoever ends it (us, the client, an error). */
   onClose(cleanup: () => void): void;
   readonly closed: boolean;
+  /** Whether the client is behind (what was written is still waiting for it). */
+  readonly backedUp: boolean;
+  /** Resolves once the client has caught up: true, or false when the stream closed meanwhile. */
+  ready(): Promise<boolean>;
 }
 
 /** Where a channel's text goes: a Web stream (Next's routes) or Node's response itself (lib/server/direct). */
@@ -44,7 +50,25 @@ export interface SseSink {
   write(text: string): void;
   /** Ends the stream; `error` when opening it failed. */
   end(error?: unknown): void;
+  /** Bytes written that the client has not taken yet, held in this process. */
+  backlog(): number;
+  /** Whether the client is behind: write no more until `onDrain`. */
+  backedUp(): boolean;
+  /** Calls `listener` once the client has caught up; returns a function that cancels the call. */
+  onDrain(listener: () => void): () => void;
 }
+
+/**
+ * A client that stops reading must not make the server hold its stream. A
+ * channel's writers wait for `ready()` where they can (a replay reads the
+ * next events only once the client took the last ones); text pushed
+ * regardless (live notices, heartbeats) is refused past this many bytes
+ * waiting, and a client that takes nothing for `STALL_MS` is let go. Either
+ * way the stream closes; the client reconnects with Last-Event-ID and
+ * continues where it left off.
+ */
+export const MAX_BACKLOG_BYTES = 1024 * 1024;
+const STALL_MS = Number(process.env.STUDIO_SSE_STALL_MS) > 0 ? Number(process.env.STUDIO_SSE_STALL_MS) : 60_000;
 
 type SseOpen = (channel: SseChannel) => Promise<void> | void;
 
@@ -63,9 +87,41 @@ export function openSse(sink: SseSink, signal: AbortSignal, open: SseOpen): () =
     for (const cleanup of cleanups.splice(0)) cleanup();
     sink.end(error);
   };
+  // Set while the client is behind: lets it go if it takes nothing for STALL_MS.
+  let stall: { timer: ReturnType<typeof setTimeout>; cancel: () => void } | null = null;
+  const watchForStall = () => {
+    if (stall || !sink.backedUp()) return;
+    const timer = setTimeout(() => finish(), STALL_MS);
+    const cancelDrain = sink.onDrain(() => {
+      clearTimeout(timer);
+      stall = null;
+    });
+    stall = { timer, cancel: () => (clearTimeout(timer), cancelDrain()) };
+  };
+  cleanups.push(() => stall?.cancel());
   const channel: SseChannel = {
     write: (text) => {
-      if (!closed) sink.write(text);
+      if (closed) return;
+      if (sink.backlog() > MAX_BACKLOG_BYTES) {
+        finish(); // not reading: it reconnects with Last-Event-ID
+        return;
+      }
+      sink.write(text);
+      watchForStall();
+    },
+    get backedUp() {
+      return !closed && sink.backedUp();
+    },
+    ready: () => {
+      if (closed) return Promise.resolve(false);
+      if (!sink.backedUp()) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const cancelDrain = sink.onDrain(() => resolve(!closed));
+        channel.onClose(() => {
+          cancelDrain();
+          resolve(false);
+        });
+      });
     },
     send: (type, data) => channel.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`),
     close: () => finish(),
@@ -102,10 +158,15 @@ export type DirectSse = (sink: SseSink, signal: AbortSignal) => () => void;
  */
 export function sseResponse(signal: AbortSignal, open: SseOpen): Response {
   let stop: (() => void) | null = null;
+  const drainListeners = new Set<() => void>();
   const stream = new ReadableStream<Uint8Array>(
     {
       pull(controller) {
+        // A read found the queue empty: the client has taken everything written.
+        for (const listener of [...drainListeners]) listener();
+        drainListeners.clear();
         if (stop) return;
+        const backlog = () => Math.max(0, -(controller.desiredSize ?? 0));
         stop = openSse(
           {
             write: (text) => controller.enqueue(encoder.encode(text)),
@@ -117,6 +178,12 @@ export function sseResponse(signal: AbortSignal, open: SseOpen): Response {
                 // The client already went away.
               }
             },
+            backlog,
+            backedUp: () => backlog() > WEB_STREAM_HIGH_WATER_BYTES,
+            onDrain: (listener) => {
+              drainListeners.add(listener);
+              return () => drainListeners.delete(listener);
+            },
           },
           signal,
           open,
@@ -124,8 +191,8 @@ export function sseResponse(signal: AbortSignal, open: SseOpen): Response {
       },
       cancel: () => stop?.(),
     },
-    // Pulled only when read: nothing runs for a body nobody reads.
-    { highWaterMark: 0 },
+    // Pulled only when read: nothing runs for a body nobody reads. Sized in bytes, so desiredSize says how many wait.
+    { highWaterMark: 0, size: (chunk) => chunk.byteLength },
   );
   const response = new Response(stream, {
     headers: {
@@ -141,14 +208,22 @@ export function sseResponse(signal: AbortSignal, open: SseOpen): Response {
 
 /**
  * A Server-Sent Events response for one run: everything after `afterSeq`
- * from the database, then live events, with no gap and no repeat. It
- * subscribes before reading, buffers what arrives meanwhile, and drops any
- * event it already sent (by sequence number). Ends with an `end` event once
- * the run has finished, so a client does not reconnect forever.
+ * from the database, then live events, with no gap and no repeat. Ends with
+ * an `end` event once the run has finished, so a client does not reconnect
+ * forever.
+ *
+ * Live events are written as they come only while the client keeps up and
+ * nothing is being read from the database. Otherwise (a replay under way, a
+ * client behind, a gap in the numbers) a live event only says "there is more":
+ * events are stored before they are published, so the stream reads them from
+ * the database, a page at a time, writing each once the client has taken the
+ * last. What the server holds for a slow client is one page, not the run.
  */
 export function runEventStream(source: EventSource, afterSeq: number, signal: AbortSignal): Response {
   return sseResponse(signal, async (channel) => {
     let lastSent = afterSeq;
+    let catchingUp = false;
+    let more = false;
     const end = () => {
       channel.write(`event: end\ndata: {}\n\n`);
       channel.close();
@@ -160,22 +235,43 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
       channel.write(text());
       if (RUN_ENDING_EVENT_TYPES.has(type)) end();
     };
-    const send = (event: RunEvent) => sendText(event.seq, event.type, () => formatEvent(event));
     const sendStored = (event: EventText) => sendText(event.seq, event.type as RunEventType, () => formatEventText(event));
-    let buffered: RunEvent[] | null = [];
-    channel.onClose(source.subscribe((event) => (buffered ? buffered.push(event) : send(event))));
+    /** Writes what the database holds after `lastSent`, waiting for the client between events; again while more arrived meanwhile. */
+    const catchUp = async (): Promise<void> => {
+      if (catchingUp) return;
+      catchingUp = true;
+      try {
+        do {
+          more = false;
+          let page: EventText[];
+          do {
+            page = await source.read(lastSent, PAGE);
+            for (const event of page) {
+              if (!(await channel.ready())) return;
+              sendStored(event);
+            }
+          } while (page.length === PAGE && !channel.closed);
+        } while (more && !channel.closed);
+      } finally {
+        catchingUp = false;
+      }
+    };
+    const onLive = (event: RunEvent) => {
+      if (event.seq <= lastSent) return;
+      if (catchingUp || channel.backedUp || event.seq !== lastSent + 1) {
+        more = true;
+        if (!catchingUp) catchUp().catch(() => channel.close());
+        return;
+      }
+      sendText(event.seq, event.type, () => formatEvent(event));
+    };
+    // Subscribed before the first read, so nothing published meanwhile is missed (it sets `more`).
+    channel.onClose(source.subscribe(onLive));
     channel.write(`retry: 1000\n\n`);
-    for (;;) {
-      const page = await source.read(lastSent, PAGE);
-      page.forEach(sendStored);
-      if (page.length < PAGE || channel.closed) break;
-    }
-    const pending: RunEvent[] = buffered;
-    buffered = null;
-    pending.sort((left, right) => left.seq - right.seq).forEach(send);
+    await catchUp();
     if (!channel.closed && (await source.isFinished())) {
       // Finished before we subscribed: its last events were in the database; say so and stop.
-      (await source.read(lastSent, PAGE)).forEach(sendStored);
+      await catchUp();
       if (!channel.closed) end();
     }
   });

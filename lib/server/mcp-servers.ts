@@ -5,7 +5,7 @@ import { configOfBody, stdioCommandText, type McpServerBody, type McpServerRecor
 import { clientAddress, type Principal } from "./access/principal";
 import { requireRecentSignIn } from "./access/recent-sign-in";
 import { HttpError } from "./http";
-import type { Studio } from "./studio";
+import type { Studio } from "./studio-types";
 import type { McpServerView } from "@/lib/contracts/mcp-server";
 
 

@@ -8,6 +8,7 @@ import { fieldPath } from "@/lib/tools/validation";
 import { pinnableNodeIds } from "@/lib/workflow/test-run-plan";
 import { storedSecretsIn } from "@/lib/workflow/secret-looking";
 import { HttpError, toApiIssues } from "./http";
+import { stepTitles } from "./step-titles";
 import { startStudio } from "./studio";
 
 /**
@@ -31,8 +32,8 @@ export async function pinNode(workflowId: string, nodeId: string, body: PinBody)
   const studio = await startStudio();
   const pinnable = await pinnableNodes(workflowId, studio.database);
   if (!pinnable.has(nodeId)) {
-    throw new HttpError(422, `The workflow's saved version has no step "${nodeId}" to pin: save the workflow first.`, {
-      issues: [{ path: "nodeId", message: `no step "${nodeId}" in the saved workflow`, code: "custom" }],
+    throw new HttpError(422, "This step is not in the workflow's saved version yet: save the workflow, then pin it.", {
+      issues: [{ path: "nodeId", message: "not in the saved workflow yet", code: "custom" }],
     });
   }
   let output: PinnedOutput;
@@ -44,8 +45,9 @@ export async function pinNode(workflowId: string, nodeId: string, body: PinBody)
     const run = await runOf(workflowId, runId, studio.database);
     const step = run.steps.find((each) => each.nodeId === nodeId);
     if (!step || step.status !== "succeeded" || step.output === null) {
-      throw new HttpError(422, `Step "${nodeId}" did not succeed in run ${runId}, so it has no output to pin.`, {
-        issues: [{ path: "fromRunId", message: `step "${nodeId}" has no output in that run`, code: "custom" }],
+      const title = stepTitles(run.definition.nodes, studio.pool())(nodeId);
+      throw new HttpError(422, `The step ${title} did not succeed in run ${runId}, so it has no output to pin.`, {
+        issues: [{ path: "fromRunId", message: `the step ${title} has no output in that run`, code: "custom" }],
       });
     }
     output = checkedShape(pinnedPart(step.output), "output");

@@ -1,4 +1,5 @@
 import { recordAudit } from "@/lib/persistence/audit-store";
+import type { StudioDatabase } from "@/lib/persistence/database";
 import { publishVersion, unpublish, type PublishedState } from "@/lib/persistence/publishing";
 import { clientAddress, type Principal } from "./access/principal";
 import { HttpError } from "./http";
@@ -24,7 +25,11 @@ export async function publishWorkflow(request: Request, principal: Principal, wo
     actor: principal.person,
     action: "workflow-published",
     target: workflowId,
-    detail: { version: published.publishedVersion, webhooks: published.webhooks.map((webhook) => `/hooks/${webhook.path}`) },
+    detail: {
+      workflow: await workflowName(studio.database, workflowId),
+      version: published.publishedVersion,
+      webhooks: published.webhooks.map((webhook) => `/hooks/${webhook.path}`),
+    },
     clientAddress: clientAddress(request),
   });
   // This process's schedules follow at once; other processes' within their next refresh.
@@ -36,6 +41,18 @@ export async function unpublishWorkflow(request: Request, principal: Principal, 
   const studio = await startStudio();
   const state = await unpublish(workflowId, studio.database);
   await studio.schedules?.workflowChanged(workflowId);
-  await recordAudit({ actor: principal.person, action: "workflow-unpublished", target: workflowId, clientAddress: clientAddress(request) });
+  await recordAudit({
+    actor: principal.person,
+    action: "workflow-unpublished",
+    target: workflowId,
+    detail: { workflow: await workflowName(studio.database, workflowId) },
+    clientAddress: clientAddress(request),
+  });
   return state;
+}
+
+/** The workflow's name, for the security log: an id alone tells a reader nothing. */
+async function workflowName(database: StudioDatabase, workflowId: string): Promise<string | null> {
+  const workflow = await database.workflow.findUnique({ where: { id: workflowId }, select: { name: true } });
+  return workflow?.name ?? null;
 }

@@ -429,7 +429,7 @@ describe("RunEngine on a real SQLite file", () => {
     expect(await restarted.resumeAll()).toContain(runId);
     const fresh = await askedAgain;
     expect(fresh.digest).not.toBe(old.digest);
-    expect(fresh.preview).toBe("replayed.txt: +1 −1\n-someone else's v2\n+mine");
+    expect(fresh.preview).toBe(`replayed.txt: +1 −1\n(in ${workRoot})\n-someone else's v2\n+mine`);
     expect(readFileSync(target, "utf8")).toBe("someone else's v2\n");
 
     await restarted.decide(fresh.id, { decision: "once", feedback: null, decidedBy: "tester" });

@@ -1,7 +1,7 @@
 import { McpConnectionManager } from "@/lib/mcp";
-import { defaultPool, ToolPool, type SecretResolver } from "@/lib/tools";
+import { defaultPool, ToolPool } from "@/lib/tools";
 import { readEnvironment } from "@/lib/env";
-import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
+import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver } from "@/lib/persistence";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
@@ -13,37 +13,15 @@ import { errorWorkflowStarter } from "./error-workflows";
 import { studioChildRuns } from "./sub-workflows";
 import { mayStart } from "./mcp-servers";
 import { sweepOldDeliveries } from "./hooks/delivery-sweep";
-import { DIRECT_ROUTES_KEY, serveDirect } from "./direct/dispatch";
 import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
 import { newWorkerChannel, RunQueue } from "./queue/run-queue";
 import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
 import { Scheduler } from "./schedules/scheduler";
+import type { Studio, StudioRole } from "./studio-types";
 
-/** What a process does: serve the studio and drive runs (`all`), only serve (`web`), or only drive runs (`worker`). */
-export type StudioRole = "all" | "web" | "worker";
-
-/** The server-side pieces every route shares: one of each per process. */
-export interface Studio {
-  database: StudioDatabase;
-  bus: RunEventBus;
-  /** Woken (by listen id) when a webhook test listen changed, here or, on PostgreSQL, in another process: its stream reads the row again. */
-  testListens: KeyedListeners<void>;
-  engine: RunEngine;
-  /** Built-in tools plus the enabled MCP servers' tools, as of now. */
-  pool: () => ToolPool;
-  secrets: SecretResolver;
-  mcp: McpConnectionManager;
-  /** Brings the MCP connections in line with the stored servers; call after changing them. */
-  reloadMcp: () => Promise<void>;
-  /** Starts and cancels runs: this process's engine, or the job queue on PostgreSQL. */
-  runs: RunDriver;
-  role: StudioRole;
-  /** Fires the published workflows' schedules; null in a process that only serves (`web`). */
-  schedules: Scheduler | null;
-  /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */
-  shutdown: (graceMs: number) => Promise<void>;
-}
+// Defined below the modules that receive the studio (hooks, MCP servers), which studio.ts itself imports.
+export type { Studio, StudioRole };
 
 const GLOBAL_KEY = Symbol.for("neurosurfer.studio");
 const SHUTDOWN_KEY = Symbol.for("neurosurfer.studio-shutdown");
@@ -104,8 +82,6 @@ async function boot(role: StudioRole): Promise<Studio> {
   await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
   const log = (message: string, error?: unknown) => console.error(`[studio] ${message}`, error ?? "");
   if (role !== "worker") await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
-  // scripts/serve.mjs hands webhook deliveries and a run's start and events straight to this process, past Next's routing.
-  if (role !== "worker") (globalThis as { [DIRECT_ROUTES_KEY]?: typeof serveDirect })[DIRECT_ROUTES_KEY] = serveDirect;
   if (role !== "worker") sweepOldDeliveries(database, log);
   // An error workflow's run is started like any other, by this process's way of starting runs (made below, once the engine is).
   let startRuns: RunDriver | null = null;

@@ -12,6 +12,7 @@ import type { TestRunBody, TestRunQuery } from "@/lib/validations/run";
 import { HttpError } from "./http";
 import { refuseStoredSecrets } from "./pins";
 import { startCheckedRun } from "./runs";
+import { stepTitles } from "./step-titles";
 import { startStudio } from "./studio";
 
 /**
@@ -56,7 +57,8 @@ export async function startTestRun(workflowId: string, body: TestRunBody): Promi
   const typed = new Map<string, StepOutput>(Object.entries(body.values));
   const plan = await planFor(version, body.nodeId, body.mode, typed, studio.database);
   if (plan.missing.length > 0) {
-    throw new HttpError(422, `Nothing to hand the step from ${plan.missing.join(", ")}: no pin and no run has its output. Pin one, or type the values it should hand on.`, {
+    const titleOf = stepTitles(version.definition.nodes, studio.pool());
+    throw new HttpError(422, `Nothing to hand the step from ${plan.missing.map(titleOf).join(", ")}: no pin and no run has its output. Pin one, or type the values it should hand on.`, {
       issues: plan.missing.map((nodeId) => ({ path: `values.${nodeId}`, message: "no pin and no run has this step's output: type the values it hands on", code: "custom" })),
     });
   }
@@ -70,7 +72,8 @@ async function planFor(version: RunnableVersion, nodeId: string, mode: TestRunMo
   const definition = version.definition;
   const node = definition.nodes.find((each) => each.id === nodeId);
   const refuse = (message: string) => new HttpError(422, message, { issues: [{ path: "nodeId", message, code: "custom" }] });
-  if (!node) throw refuse(`The saved workflow has no step "${nodeId}": save it first.`);
+  // The step is the one the person is testing, so it needs no name here (and an unsaved one has no saved label).
+  if (!node) throw refuse("This step is not in the saved workflow yet: save the workflow, then test it.");
   if (!buildGraph(definition).nodeIds.includes(nodeId)) throw refuse("A tool attached to an agent runs when the agent calls it: test the agent instead.");
   if (startsRunsOf(node.kind) === "on-trigger") throw refuse("A trigger runs when it fires: use its test address (Listen for a test delivery) or pin what it should hand on.");
   const pins = new Map((await listPins(version.workflowId, database)).map((pin) => [pin.nodeId, { output: pin.output as StepOutput, fromRunId: pin.fromRunId }]));

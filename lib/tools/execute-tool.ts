@@ -3,7 +3,7 @@ import { canonicalJson } from "./permissions/approval-digest";
 import { checkPermissions } from "./permissions/gate";
 import { pathRefusal } from "./permissions/path-rules";
 import { parseSecretReference, SecretMasker } from "./secrets";
-import type { RunOptions, Tool } from "./tool";
+import type { RunOptions, ToolBase } from "./tool-base";
 import type { ToolContext, ToolEventSink } from "./tool-context";
 import type { ToolErrorKind } from "./tool-error";
 import { mapStrings, ToolResult } from "./tool-result";
@@ -26,7 +26,7 @@ class CallRefused extends Error {
  * throws is reported as an error too, so one bad tool cannot crash a run.
  */
 export async function executeTool(
-  tool: Tool,
+  tool: ToolBase,
   rawArgs: unknown,
   ctx: ToolContext,
   options: RunOptions = {},
@@ -77,7 +77,7 @@ const MAX_ASKS = 3;
  * what they approved is not what would run, so the gate is asked again with
  * the new description (a new approval) instead of running on the old answer.
  */
-async function passGate(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, masker: SecretMasker): Promise<void> {
+async function passGate(tool: ToolBase, args: Record<string, unknown>, ctx: ToolContext, masker: SecretMasker): Promise<void> {
   const describe = async () =>
     (await tool.describeAction(args, ctx)).map((request) => mapStrings(request, (text) => masker.mask(text)) as typeof request);
   let requests = await describe();
@@ -101,7 +101,7 @@ async function passGate(tool: Tool, args: Record<string, unknown>, ctx: ToolCont
  * The model's arguments with secret inputs and bound arguments removed (the
  * model cannot set those), then the builder's bound arguments on top.
  */
-function mergeArguments(tool: Tool, rawArgs: unknown, boundArgs: Record<string, unknown>): Record<string, unknown> {
+function mergeArguments(tool: ToolBase, rawArgs: unknown, boundArgs: Record<string, unknown>): Record<string, unknown> {
   const given = rawArgs ?? {};
   if (typeof given !== "object" || Array.isArray(given)) {
     throw new CallRefused(`Invalid arguments for \`${tool.name}\`: expected an object of named arguments, got ${describeType(given)}.`);
@@ -112,7 +112,7 @@ function mergeArguments(tool: Tool, rawArgs: unknown, boundArgs: Record<string, 
   return { ...merged, ...boundArgs };
 }
 
-function checkOperation(tool: Tool, args: Record<string, unknown>): void {
+function checkOperation(tool: ToolBase, args: Record<string, unknown>): void {
   if (!tool.operations) return;
   const known = Object.keys(tool.operations);
   const chosen = args.operation;
@@ -126,7 +126,7 @@ function checkOperation(tool: Tool, args: Record<string, unknown>): void {
   }
 }
 
-function parseSettings(tool: Tool, settings: unknown): Record<string, unknown> {
+function parseSettings(tool: ToolBase, settings: unknown): Record<string, unknown> {
   if (!tool.settingsModel) return {};
   const parsed = tool.settingsModel.safeParse(settings ?? {});
   if (!parsed.success) {
@@ -138,7 +138,7 @@ function parseSettings(tool: Tool, settings: unknown): Record<string, unknown> {
 }
 
 async function resolveSecretInputs(
-  tool: Tool,
+  tool: ToolBase,
   args: Record<string, unknown>,
   ctx: ToolContext,
   masker: SecretMasker,
@@ -174,7 +174,7 @@ async function resolveSecretInputs(
  * path: it runs before describeAction() reads the file, and what it found
  * (the path relative to the root) goes on the context for the gate.
  */
-function confinePathInputs(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): void {
+function confinePathInputs(tool: ToolBase, args: Record<string, unknown>, ctx: ToolContext): void {
   if (!tool.rootSetting) return;
   const root = resolveRoot(ctx.settings[tool.rootSetting], tool.rootSetting);
   const confinedPaths = new Map<string, string>();
@@ -192,7 +192,7 @@ function confinePathInputs(tool: Tool, args: Record<string, unknown>, ctx: ToolC
   }
 }
 
-function cancelledBeforeStart(tool: Tool): ToolResult {
+function cancelledBeforeStart(tool: ToolBase): ToolResult {
   return ToolResult.error(`\`${tool.name}\` was cancelled before it started.`, { kind: "cancelled" });
 }
 

@@ -45,6 +45,8 @@ export interface ApprovalAnswer {
   decision: ApprovalAnswerDecision;
   /** Free text from the person: "no, do this instead". Sent back to the model. */
   feedback?: string;
+  /** Nobody was there to ask (a script without a terminal): the host refused, no person did; `feedback` says what to do. */
+  unattended?: boolean;
 }
 
 /**

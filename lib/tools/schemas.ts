@@ -1,8 +1,8 @@
 import { z } from "zod";
+import type { JsonSchema } from "./json-schema";
 import type { Tool } from "./tool";
 
-/** A JSON Schema object, as produced by `z.toJSONSchema`. */
-export type JsonSchema = { [key: string]: unknown };
+export type { JsonSchema };
 
 /** A function schema as sent to a model every turn. */
 export interface ModelToolSchema {

@@ -68,23 +68,37 @@ export const WorkflowDefinitionSchema = z
     nodes: z.array(WorkflowNodeSchema).max(5000),
     edges: z.array(WorkflowEdgeSchema).max(20_000).default([]),
   })
-  .superRefine((definition, ctx) => {
-    const seen = new Set<string>();
-    definition.nodes.forEach((node, index) => {
-      if (seen.has(node.id)) ctx.addIssue({ code: "custom", path: ["nodes", index, "id"], message: `duplicate node id "${node.id}"` });
-      seen.add(node.id);
-    });
-    const edgeIds = new Set<string>();
-    definition.edges.forEach((edge, index) => {
-      if (edgeIds.has(edge.id)) ctx.addIssue({ code: "custom", path: ["edges", index, "id"], message: `duplicate edge id "${edge.id}"` });
-      edgeIds.add(edge.id);
-      for (const end of ["source", "target"] as const) {
-        if (!seen.has(edge[end])) {
-          ctx.addIssue({ code: "custom", path: ["edges", index, end], message: `no node with id "${edge[end]}"` });
+  // Also when a node or an edge is itself invalid (`when`), so a save names every problem it refuses for at once:
+  // the definition then arrives partly parsed, hence the checks on each id's type.
+  .superRefine(
+    (definition, ctx) => {
+      const seen = new Set<string>();
+      definition.nodes.forEach((node: { id?: unknown }, index) => {
+        if (typeof node?.id !== "string") return;
+        if (seen.has(node.id)) ctx.addIssue({ code: "custom", path: ["nodes", index, "id"], message: `duplicate node id "${node.id}"` });
+        seen.add(node.id);
+      });
+      const edgeIds = new Set<string>();
+      definition.edges.forEach((edge: Partial<Record<"id" | "source" | "target", unknown>>, index) => {
+        if (typeof edge?.id === "string") {
+          if (edgeIds.has(edge.id)) ctx.addIssue({ code: "custom", path: ["edges", index, "id"], message: `duplicate edge id "${edge.id}"` });
+          edgeIds.add(edge.id);
         }
-      }
-    });
-  });
+        for (const end of ["source", "target"] as const) {
+          const nodeId = edge?.[end];
+          if (typeof nodeId === "string" && !seen.has(nodeId)) {
+            ctx.addIssue({ code: "custom", path: ["edges", index, end], message: `no node with id "${nodeId}"` });
+          }
+        }
+      });
+    },
+    { when: ({ value }) => isObjectWithArrays(value, "nodes", "edges") },
+  );
+
+/** Whether `value` is an object whose named fields are arrays (the checks across nodes and edges can run). */
+function isObjectWithArrays(value: unknown, ...fields: string[]): value is Record<string, unknown[]> {
+  return typeof value === "object" && value !== null && fields.every((field) => Array.isArray((value as Record<string, unknown>)[field]));
+}
 
 export type WorkflowDefinition = z.infer<typeof WorkflowDefinitionSchema>;
 /** What a caller may send: defaults not yet applied. */

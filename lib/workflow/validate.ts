@@ -9,28 +9,10 @@ import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { buildGraph, isErrorEdge, nodesOnCycles, reachableFrom, upstreamOf, type WorkflowGraph } from "./scheduler";
 import { findReferences, TemplateError } from "./templates";
 import { checkFailureHandling, type WorkflowLookup } from "./validate-failures";
+import type { WorkflowProblem, WorkflowRequirement } from "@/lib/contracts/workflow-problem";
 
-/** One thing wrong with a workflow, pinned to the node and field it concerns. */
-export interface WorkflowProblem {
-  nodeId: string | null;
-  /** e.g. `settings.root`, `arguments.dsn`, `edges[2].target`. */
-  field: string | null;
-  message: string;
-  severity: "error" | "warning";
-}
-
-/** A secret or setting the workflow needs, derived (never stored), with whether it is usable. */
-export interface WorkflowRequirement {
-  nodeId: string;
-  kind: "secret" | "setting";
-  /** The secret's name, or the settings key. */
-  name: string;
-  /** The tool input (for secrets) it feeds. */
-  field: string;
-  satisfied: boolean;
-  /** Why it is not usable ("is not set", the tool's `checkSecret` answer); "" when satisfied. */
-  problem: string;
-}
+// Defined in lib/contracts (below nodes/, which reports them too); kept importable from here.
+export type { WorkflowProblem, WorkflowRequirement };
 
 export interface ValidationResult {
   valid: boolean;

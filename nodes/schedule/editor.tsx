@@ -1,5 +1,6 @@
 "use client";
 
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { useMemo } from "react";
 import { z } from "zod";
 import { SchemaForm } from "@/components/schema-form";
@@ -20,14 +21,11 @@ function settingsOf(node: ScheduleNode): ScheduleSettings {
   return settings;
 }
 
-/** A time as people in `zone` read it, e.g. "Mon 30 Mar 2026, 09:00:00". */
-function inZone(slot: Date, zone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" }).format(slot);
-}
-
 /** A schedule trigger: its timetable in words, the next firing times in its zone, and its settings with their problems beside them. */
 export function SchedulePanel({ node, problems, onChange }: NodeInspectorPanelProps<ScheduleNode>) {
   const browserZone = useMemo(() => localTimeZone(), []);
+  // The schedule's zone, in the viewer's locale and clock.
+  const formatTime = useFormatTime();
   const compiled = useMemo(() => compileSchedule(node, browserZone), [node, browserZone]);
   const upcoming = useMemo(() => (isProblem(compiled) ? [] : nextSlots(compiled, UPCOMING, new Date())), [compiled]);
   // The server's findings, and what is wrong right now as the person types (before the next validation comes back).
@@ -50,7 +48,7 @@ export function SchedulePanel({ node, problems, onChange }: NodeInspectorPanelPr
             <ol className="space-y-0.5 font-mono text-xs text-foreground" data-testid="schedule-upcoming">
               {upcoming.map((slot) => (
                 <li key={slot.getTime()}>
-                  <time dateTime={slot.toISOString()}>{inZone(slot, compiled.zone)}</time>
+                  <time dateTime={slot.toISOString()}>{formatTime(slot, "slot", compiled.zone)}</time>
                 </li>
               ))}
             </ol>

@@ -9,7 +9,7 @@ import { nodeProgressOf } from "@/lib/workflow/node-progress";
 import type { StepOutput } from "@/lib/workflow/run-types";
 import { ParkedRun, RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
 import { findReferences, resolveTemplates } from "@/lib/workflow/templates";
-import type { WorkflowRequirement } from "@/lib/workflow/validate";
+import type { WorkflowRequirement } from "@/lib/contracts/workflow-problem";
 import type { NodeExecutionContext, NodeKindServer, NodeValidationContext, StepResult } from "../node-kind-server";
 import type { ToolNode } from "./definition";
 import { localAddressIn, stringsIn } from "./local-address";

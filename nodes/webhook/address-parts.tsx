@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS } from "@/components/ui/field";
+import { curlCommand, secretVariable } from "./curl-command";
 import type { WebhookNode } from "./definition";
 
 // The webhook panel's address pieces, for the live address and the test address alike.
@@ -25,23 +26,10 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** A ready command that delivers a test request, credential and all (the secret's value as a shell variable, never written here). */
+/** The curl command that delivers a test request (curl-command.ts), with how to give it the secret's value. */
 export function CurlExample({ node, url, what = "the curl command" }: { node: WebhookNode; url: string; what?: string }) {
-  const method = node.methods.includes("POST") ? "POST" : node.methods[0]!;
-  const body = method === "GET" || method === "DELETE" ? null : "{\"hello\":\"world\"}";
-  const lines = [`curl -X ${method} '${url}'`];
-  if (body) lines.push(`  -H 'content-type: application/json' -d '${body}'`);
-  if (node.authentication === "header-token") lines.push(`  -H "${node.header}: ${node.prefix}$WEBHOOK_TOKEN"`);
-  if (node.authentication === "hmac-sha256" && node.signatureStyle === "body") {
-    lines.unshift(`SIGNATURE=$(printf '%s' '${body ?? ""}' | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | sed 's/^.* //')`);
-    lines.push(`  -H "${node.header}: ${node.prefix}$SIGNATURE"`);
-  }
-  if (node.authentication === "hmac-sha256" && node.signatureStyle === "timestamped") {
-    lines.unshift(`T=$(date +%s); SIGNATURE=$(printf '%s' "$T.${(body ?? "").replace(/"/g, '\\"')}" | openssl dgst -sha256 -hmac "$WEBHOOK_SECRET" | sed 's/^.* //')`);
-    lines.push(`  -H "${node.header}: ${node.prefix}t=$T,v1=$SIGNATURE"`);
-  }
-  if (node.idempotencyHeader) lines.push(`  -H '${node.idempotencyHeader}: delivery-1'`);
-  const command = lines.join(" \\\n");
+  const command = curlCommand(node, url);
+  const variable = secretVariable(node);
   return (
     <div className="space-y-1">
       <div className="flex items-center justify-between">
@@ -51,6 +39,11 @@ export function CurlExample({ node, url, what = "the curl command" }: { node: We
       <pre className={`${CONTROL_CLASS} h-auto overflow-x-auto whitespace-pre py-2 font-mono text-[11px] leading-relaxed`} data-testid="webhook-curl">
         {command}
       </pre>
+      {variable ? (
+        <p className="text-xs text-muted">
+          Set <code className="font-mono">{variable}</code> in your shell to the secret&apos;s value first (<code className="font-mono">export {variable}=…</code>).
+        </p>
+      ) : null}
     </div>
   );
 }

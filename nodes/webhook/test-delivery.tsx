@@ -1,5 +1,6 @@
 "use client";
 
+import { useFormatTime } from "@/components/ui/use-format-time";
 import Link from "next/link";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import { useWebhookListening } from "@/components/editor/webhook-listening";
@@ -8,7 +9,6 @@ import { AddressLine, CurlExample } from "./address-parts";
 import { CapturedRequest } from "./captured-request";
 import { HOOK_PREFIXES, hookPath, type WebhookMapping, type WebhookNode } from "./definition";
 
-const TIME = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 interface TestDeliveryProps {
   node: WebhookNode;
@@ -24,6 +24,7 @@ interface TestDeliveryProps {
  */
 export function TestDeliverySection({ node, origin, inputNames, onMap }: TestDeliveryProps) {
   const listening = useWebhookListening(node.id);
+  const formatTime = useFormatTime();
   if (!listening) return null;
   const { state, listen, stop } = listening;
   const path = "listen" in state ? state.listen.path : hookPath(node);
@@ -58,7 +59,7 @@ export function TestDeliverySection({ node, origin, inputNames, onMap }: TestDel
       {state.status === "listening" ? (
         <div className="space-y-2">
           <p role="status" className="text-xs font-medium text-foreground">
-            Listening for one delivery (version {state.listen.version}) until {TIME.format(new Date(state.listen.expiresAt))}.
+            Listening for one delivery (version {state.listen.version}) until {formatTime(state.listen.expiresAt, "clock")}.
           </p>
           <AddressLine url={testUrl} copyLabel="Copy the test address" testId="webhook-test-url" />
           <CurlExample node={node} url={testUrl} what="the test curl command" />
@@ -67,12 +68,12 @@ export function TestDeliverySection({ node, origin, inputNames, onMap }: TestDel
           </Button>
         </div>
       ) : null}
-      {state.status === "expired" ? ended(`Nothing arrived before ${TIME.format(new Date(state.listen.expiresAt))}; the test address is closed again.`, false) : null}
+      {state.status === "expired" ? ended(`Nothing arrived before ${formatTime(state.listen.expiresAt, "clock")}; the test address is closed again.`, false) : null}
       {state.status === "failed" ? ended(state.message, true) : null}
       {state.status === "captured" ? (
         <div className="space-y-3">
           <p role="status" className="text-xs text-foreground">
-            Captured <span className="font-mono">{state.result.capture.method}</span> at {TIME.format(new Date(state.result.capture.receivedAt))}
+            Captured <span className="font-mono">{state.result.capture.method}</span> at {formatTime(state.result.capture.receivedAt, "clock")}
             {state.result.runId ? (
               <>
                 {" "}

@@ -91,6 +91,8 @@ describe("the default start (no password, no STUDIO_TOKEN)", () => {
     const cookie = cookieOf(link, "studio_session")!;
     expect((await rawRequest(`${server.url}/api/workflows`, { headers: { cookie } })).status).toBe(200);
     expect((await rawRequest(`${server.url}/inbox`, { headers: { cookie } })).status).toBe(200);
+    // The printed link names no page: it opens the workflows, not the tool catalogue.
+    expect((await rawRequest(`${server.url}/login?token=${server.token}`)).headers.location).toBe("/workflows");
 
     const wrong = await rawRequest(`${server.url}/login?token=not-the-token-at-all-000000`);
     expect(wrong.status).toBe(303);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type ApiResponse, type Json } from "./api-client";
 import { chain, removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
+import { rawRequest } from "./raw-http";
 import { REPO_ROOT, setupStudioServer } from "./studio-server";
 
 /**
@@ -166,6 +167,22 @@ describe("hostile input on every route", () => {
       duplex: "half",
     } as RequestInit);
     expect(response.status).toBe(413);
+  });
+
+  it("answers 7.5 and 20 MB bodies sent to start a run (served past Next) with 413 every time, never a reset connection", async () => {
+    const url = `${server.url}/api/workflows/${workflowId}/runs`;
+    const before = await snapshot();
+    for (const megabytes of [7.5, 20]) {
+      const body = JSON.stringify({ inputs: { text: "x".repeat(megabytes * 1024 * 1024) } });
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        const signedIn = await rawRequest(url, { method: "POST", body, headers: { "content-type": "application/json", authorization: `Bearer ${server.token}` } });
+        expect(signedIn.status, `${megabytes} MB, try ${attempt}: ${signedIn.text.slice(0, 200)}`).toBe(413);
+        // Without a credential the body is never read, only dropped: the 401 must arrive all the same.
+        const stranger = await rawRequest(url, { method: "POST", body, headers: { "content-type": "application/json" } });
+        expect(stranger.status, `${megabytes} MB without a credential, try ${attempt}`).toBe(401);
+      }
+    }
+    expect(await snapshot()).toEqual(before);
   });
 
   it("answers bodies of the wrong shape (null, arrays, strings, deep nesting, huge arrays) with a 4xx", async () => {

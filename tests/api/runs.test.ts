@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -99,10 +99,12 @@ describe("approvals", () => {
       workflowId: id,
       arguments: { path: "notes/hello.txt", content: "hello\nworld\n" },
     });
-    expect(approval.preview).toBe("notes/hello.txt (new file): +2 −0\n+hello\n+world");
+    // The folder the path is relative to, in full: a person approving must know which notes/ it lands in.
+    expect(approval.preview).toBe(`notes/hello.txt (new file): +2 −0\n(in ${realpathSync(root)})\n+hello\n+world`);
     expect(approval.effect).toEqual({
       kind: "file-change",
       path: "notes/hello.txt",
+      root: realpathSync(root),
       change: "create",
       added: 2,
       removed: 0,
@@ -114,7 +116,7 @@ describe("approvals", () => {
     expect(approval.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const waiting = await api.getRun(run.id);
     expect(waiting.status).toBe("awaiting_input");
-    expect(waiting.pendingApprovals).toBe(1);
+    expect(waiting).toMatchObject({ pendingApprovals: 1, totalApprovals: 1 });
     expect(waiting.steps.find((step: Json) => step.nodeId === "write").status).toBe("waiting");
     expect(existsSync(path.join(root, "notes/hello.txt"))).toBe(false);
 
@@ -143,7 +145,10 @@ describe("approvals", () => {
     expect(again.body.error).toMatch(/already approved/);
 
     const finished = await api.waitForRun(run.id);
-    expect(finished).toMatchObject({ status: "succeeded", output: "wrote notes/hello.txt", pendingApprovals: 0 });
+    expect(finished).toMatchObject({ status: "succeeded", output: "wrote notes/hello.txt", pendingApprovals: 0, totalApprovals: 1 });
+    // The runs list counts the approvals a run asked for, decided ones included.
+    const { runs } = await api.expect(200, "GET", `/api/runs?workflowId=${id}`);
+    expect(runs.find((each: Json) => each.id === run.id)).toMatchObject({ totalApprovals: 1, pendingApprovals: 0 });
     expect(readFileSync(path.join(root, "notes/hello.txt"), "utf8")).toBe("hello\nworld\n");
     expect(await api.pendingApprovals(run.id)).toEqual([]);
   });

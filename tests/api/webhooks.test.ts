@@ -163,6 +163,15 @@ describe("webhook deliveries", () => {
     expect(gone.status).toBe(404);
     // Unknown and unpublished look the same: nothing about the studio leaks.
     expect(gone.text).toBe((await deliver(`${server.url}/hooks/no-such-hook-anywhere`, {})).text);
+
+    // The security log names the workflow each time, so "published a workflow" is never the whole story.
+    const logged = (await api.expect(200, "GET", "/api/audit")).entries.filter((entry: Json) => entry.target === id);
+    expect(logged.map((entry: Json) => [entry.action, entry.detail?.workflow])).toEqual(
+      expect.arrayContaining([
+        ["workflow-published", definition.name],
+        ["workflow-unpublished", definition.name],
+      ]),
+    );
   });
 
   it("gives a copy and an import their own addresses, so neither answers at the original's URL", async () => {

@@ -148,6 +148,26 @@ describe("secrets written out", () => {
   });
 });
 
+describe("a save refused", () => {
+  it("names every problem it refuses for at once: a node without its tool and an edge to a missing node", async () => {
+    const before = await api.counts();
+    const broken = {
+      name: "Two problems",
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "toolless", kind: "tool" },
+      ],
+      edges: [...chain("in", "toolless"), { id: "to-ghost", source: "toolless", target: "ghost" }],
+    };
+    const refused = await api.request("POST", "/api/workflows", broken);
+    expect(refused.status).toBe(422);
+    const paths = refused.body.issues.map((issue: Json) => issue.path);
+    expect(paths).toEqual(expect.arrayContaining(["nodes[1].tool", "edges[1].target"]));
+    expect(refused.body.issues.find((issue: Json) => issue.path === "edges[1].target").message).toContain('"ghost"');
+    expect((await api.counts()).workflows).toBe(before.workflows);
+  });
+});
+
 describe("POST /api/workflows/validate", () => {
   it("returns every problem at once, each with its node and field", async () => {
     const root = workFolder();

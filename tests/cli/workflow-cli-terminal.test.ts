@@ -91,10 +91,12 @@ describe("npm run workflow on a terminal", () => {
     await session.waitFor("[y]es / [n]o? ");
     const screen = session.screen();
     // The prompt shows the whole command, with the escape and the carriage return as marks: nothing erased the rm.
-    expect(screen).toContain("── Approve shell by run (run_command run) ──");
+    expect(screen).toContain("── Approve running this command by Run a Shell Command (run_command run)? ──");
     expect(screen).toContain("$ echo hello; rm -rf victim-cli #⟨U+001B⟩[2K⟨U+000D⟩echo hello");
     expect(screen).not.toContain("\u001b[2K");
-    const prompt = screen.slice(screen.indexOf("── Approve shell"), screen.indexOf("[y]es / [n]o? "));
+    const prompt = screen.slice(screen.indexOf("── Approve running"), screen.indexOf("[y]es / [n]o? "));
+    // Where it runs, in full: the folder itself, not "the step's folder" (the prompt wraps it, so compare without breaks).
+    expect(prompt.replace(/\r?\n {2}↪ /g, "")).toContain(`(in ${workRoot})`);
     // Wrapped to the terminal's 80 columns, each continuation marked.
     const lines = prompt.split(/\r?\n/).filter((line) => line !== "");
     expect(lines.every((line) => [...line].length <= 80)).toBe(true);
@@ -128,6 +130,10 @@ describe("npm run workflow on a terminal", () => {
 
     const session = startOnTerminal(["run", file, "--data", dataFolder]);
     await session.waitFor("[o]nce / [a]lways / [d]eny? ");
+    expect(session.screen()).toContain("── Approve the write to from-the-studio.txt by Write a File (write_file)? ──");
+    // Ctrl-D ends the terminal's input: it says the run now waits for the inbox instead of waiting silently.
+    session.type("\u0004");
+    await session.waitFor("The run waits for the decisions in the studio's inbox");
     // The studio's process writes the decision to the shared database, as its inbox does; nobody types at the terminal.
     const database = openDatabase(`file:${path.join(dataFolder, "studio.db")}`);
     try {

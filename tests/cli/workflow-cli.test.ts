@@ -78,10 +78,21 @@ describe("npm run workflow -- run FILE.json", () => {
     const file = writeWorkflowFile("denied", writeWorkflow("denied.txt"));
     const result = await runCli(["run", file, "--input", "name=Ada", "--data", dataFolder]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/\[write\] FAILED: .*no person to approve \(run with --auto-approve for trusted scripts\)/);
+    // Said as nobody being there, not as a person's words.
+    expect(result.stdout).toMatch(/\[write\] FAILED: .*Nobody was there to approve writing "denied\.txt", so it did not happen\. Run the workflow on a terminal to be asked/);
+    expect(result.stdout).not.toContain("The person");
     expect(result.stdout).toContain("Run failed");
     expect(existsSync(path.join(workRoot, "denied.txt"))).toBe(false);
   });
+
+  it("says nobody was there to approve a plan-mode run's plan when no one is at a terminal, not what a person said", async () => {
+    const file = writeWorkflowFile("plan-denied", { ...writeWorkflow("plan-denied.txt"), mode: "plan" });
+    const result = await runCli(["run", file, "--input", "name=Ada", "--data", dataFolder]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Nobody was there to approve the plan, so nothing ran\. Run the workflow on a terminal to be asked/);
+    expect(result.stdout).not.toContain("The person said");
+    expect(existsSync(path.join(workRoot, "plan-denied.txt"))).toBe(false);
+  }, 60_000);
 
   it("exits 2 naming the input when an --input is wrong", async () => {
     const file = writeWorkflowFile("inputs", writeWorkflow("inputs.txt"));

@@ -29,8 +29,9 @@ export interface NodeInspectorProps {
 }
 
 /**
- * The selected node's panel: a shared header (label, id, delete) and, per
- * kind, its own panel below the shared Connections section (nodes/<kind>/editor.tsx, by the table in nodes/editor.ts).
+ * The selected node's panel: a shared header (label, id, delete), then its
+ * kind's own panel (settings and inputs; nodes/<kind>/editor.tsx, by the table
+ * in nodes/editor.ts), then "Test this step", Connections and On failure.
  * Re-keyed by node id so one node's drafts never leak into another's.
  */
 export function NodeInspector({ node, definition, tools, problems, onChange, onDelete, names, onConnect, onRemoveEdge }: NodeInspectorProps) {
@@ -70,10 +71,10 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
           <ProblemList problems={general} />
         </div>
       ) : null}
-      {/* First, as n8n's Execute step is: trying the step is what a person does most while building it. */}
+      {/* What the step does (its settings and inputs) first: a new step is set up before it can be tried or wired. */}
+      <Panel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
       {startsRunsOf(node.kind) === "on-trigger" ? null : <TestSection node={node} definition={definition} tools={tools} names={names} />}
       <ConnectionsSection node={node} definition={definition} names={names} onConnect={onConnect} onRemoveEdge={onRemoveEdge} />
-      <Panel key={node.id} node={node} definition={definition} tools={tools} problems={problems} onChange={onChange} />
       {failures ? <FailureSection node={node} defaults={defaults} problems={problems} onChange={onChange} /> : null}
     </div>
   );

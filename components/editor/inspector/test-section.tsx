@@ -6,6 +6,7 @@ import { ApprovalCard } from "@/components/approvals/approval-card";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { cardData, NodeResultPanel } from "@/components/runs/node-result-panel";
 import { useNow } from "@/components/runs/use-now";
+import { useRecordedInput } from "@/components/runs/use-recorded-input";
 import { useRunEventStream } from "@/components/runs/use-run-event-stream";
 import { Button } from "@/components/ui/button";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -246,6 +247,7 @@ function TestRunResult({ run, node, definition, toolTitles, names, onFinished, o
     if (finished) onFinished();
   }, [finished, onFinished]);
   const step = state.steps[node.id] ?? emptyStep();
+  const input = useRecordedInput(run.id, node.id, step);
   // Approvals of the run that belong to no node (a plan) are asked here too: the test waits for them.
   const runApprovals = state.approvals.filter((approval) => kept.shows(approval) && approval.nodeId === "__run__");
   const label = names.titleOf(node.id);
@@ -277,7 +279,7 @@ function TestRunResult({ run, node, definition, toolTitles, names, onFinished, o
         runId={run.id}
         workflowName={run.workflowName}
         now={now}
-        input={step.input}
+        input={input}
         maxAttempts={executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts}
         errorPathTo={[]}
       />

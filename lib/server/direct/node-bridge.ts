@@ -52,14 +52,31 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<{
   });
 }
 
+/** Past this much discarded body a sender is cut off after all: nobody needs more read to learn of a 413. */
+export const DISCARD_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads what is left of `request`'s body and drops it, so the connection ends
+ * its request cleanly and stays usable; a body going on past `limit` more
+ * bytes is cut off (the client then sees a reset, as it would from a server
+ * that read nothing).
+ */
+export function discardRestOfBody(request: IncomingMessage, limit: number): void {
+  let discarded = 0;
+  request.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limit) request.destroy();
+  });
+  request.resume();
+}
+
 /**
  * Sends `answer` on `response`: an event stream (made by `sseResponse`, the
  * only kind the direct routes answer with) written straight to the socket as
  * it comes, anything else in one write with its length. `signal` aborts when
- * the client goes away. `closeAfter`: the request's body was not read to its
- * end, so the connection closes after the answer instead of being reused.
+ * the client goes away.
  */
-export async function sendWebResponse(answer: Response, response: ServerResponse, signal: AbortSignal, closeAfter = false): Promise<void> {
+export async function sendWebResponse(answer: Response, response: ServerResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   answer.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
@@ -67,7 +84,6 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   const cookies = answer.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   Object.assign(headers, securityHeaders());
-  if (closeAfter) headers.connection = "close";
   const stream = (answer as { [OPEN_SSE_DIRECTLY]?: DirectSse })[OPEN_SSE_DIRECTLY];
   if (!stream) {
     const bytes = answer.body ? Buffer.from(await answer.arrayBuffer()) : Buffer.alloc(0);
@@ -82,7 +98,20 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   // The stream's text goes straight to the socket: no Web stream, no encoding to bytes and back, per event.
   await answer.body?.cancel();
   await new Promise<void>((resolve) => {
-    const stop = stream({ write: (text) => void response.write(text), end: () => response.end() }, signal);
+    const stop = stream(
+      {
+        write: (text) => void response.write(text),
+        end: () => response.end(),
+        // What Node holds for a client that reads slowly or not at all: the stream waits, or lets it go (openSse).
+        backlog: () => response.writableLength,
+        backedUp: () => response.writableNeedDrain,
+        onDrain: (listener) => {
+          response.once("drain", listener);
+          return () => response.off("drain", listener);
+        },
+      },
+      signal,
+    );
     const stopped = () => {
       stop();
       resolve();

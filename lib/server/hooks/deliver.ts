@@ -12,7 +12,7 @@ import { hostRefusal } from "../access/addressing";
 import { securityHeaders } from "../access/security-headers";
 import { toApiIssues } from "../http";
 import { validateForRun } from "../run-validation";
-import type { Studio } from "../studio";
+import type { Studio } from "../studio-types";
 import { refuseDelivery } from "./authentication";
 import { RateLimiter } from "./rate-limit";
 import { captureRequest, parseBody, type HookReply, type HookRequest } from "./request";

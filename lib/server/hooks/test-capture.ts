@@ -4,7 +4,7 @@ import { finishTestListen } from "@/lib/persistence/webhook-test-listens";
 import { SECRET_MASK, SecretMasker } from "@/lib/tools/secrets";
 import { mapStrings } from "@/lib/tools/tool-result";
 import type { WebhookNode } from "@/nodes/webhook/definition";
-import type { Studio } from "../studio";
+import type { Studio } from "../studio-types";
 import { fieldsOf, type HookRequest } from "./request";
 
 /** Headers that carry who the sender is, whatever the webhook checks: never shown. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBodyBytes } from "../http";
-import { readNodeBody } from "../direct/node-bridge";
+import { DISCARD_LIMIT_BYTES, discardRestOfBody, readNodeBody } from "../direct/node-bridge";
 import { startStudio } from "../studio";
 import { deliver } from "./deliver";
 import type { HookReply, HookRequest } from "./request";
@@ -34,7 +34,6 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
   const url = new URL(request.url ?? "/", "http://hooks.invalid");
   const { address, path } = hookAddressOf(url.pathname);
   let reply: HookReply;
-  let tooLarge = false;
   if (path === null) {
     reply = { status: 400, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ error: "The address is not valid percent-encoding." }) };
   } else {
@@ -46,20 +45,15 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
       query: url.searchParams,
       headers,
       readBody: (limit) =>
-        readNodeBody(request, limit).then(({ bytes, complete }) => {
-          tooLarge = !complete;
-          return complete ? bytes : "too-large";
-        }),
+        readNodeBody(request, limit).then(({ bytes, complete }) => (complete ? bytes : "too-large")),
     };
     reply = await deliver(await startStudio(), hookRequest, address);
   }
-  // A body left unread (refused before it was read, or too large) is not drained: the connection closes after the answer.
-  const bodiless = !request.headers["transfer-encoding"] && (request.headers["content-length"] ?? "0") === "0";
-  if (bodiless) request.resume();
-  const unread = tooLarge || (!bodiless && !request.readableEnded);
-  response.writeHead(reply.status, { ...reply.headers, ...(unread ? { connection: "close" } : {}), "content-length": Buffer.byteLength(reply.body) });
+  // A body left unread (refused before it was read, or too large) is read and dropped rather than cut off: closing
+  // while it still arrives resets the connection, and the sender loses the answer.
+  if (!request.readableEnded) discardRestOfBody(request, DISCARD_LIMIT_BYTES);
+  response.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
   response.end(reply.body);
-  if (unread) response.on("finish", () => request.destroy());
 }
 
 /** The same for a Web request (the app/hooks route). */

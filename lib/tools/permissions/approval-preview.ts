@@ -39,9 +39,13 @@ export const DiffRowSchema = z.discriminatedUnion("kind", [
 export type DiffRow = z.infer<typeof DiffRowSchema>;
 
 /** A text file created or changed, line by line. `added` and `removed` count every changed line. */
+/** The absolute folder a file's `path` is relative to; approvals stored before it was recorded have none. */
+const RootFolderSchema = z.string().optional();
+
 export const FileChangePreviewSchema = z.object({
   kind: z.literal("file-change"),
   path: z.string(),
+  root: RootFolderSchema,
   change: z.enum(["create", "modify"]),
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
@@ -53,6 +57,7 @@ export type FileChangePreview = z.infer<typeof FileChangePreviewSchema>;
 export const FileReplacePreviewSchema = z.object({
   kind: z.literal("file-replace"),
   path: z.string(),
+  root: RootFolderSchema,
   reason: z.enum(["binary", "too-large", "too-different"]),
   beforeBytes: z.number().int().nonnegative().nullable(),
   afterBytes: z.number().int().nonnegative(),
@@ -67,6 +72,8 @@ export const CommandPreviewSchema = z.object({
   command: z.string(),
   /** Relative to the step's folder; "." is the folder itself. */
   workingFolder: z.string(),
+  /** The absolute folder it runs in, so a person knows which `reports/` it is; approvals stored before it was recorded have none. */
+  folder: z.string().optional(),
   background: z.boolean(),
 });
 export type CommandPreview = z.infer<typeof CommandPreviewSchema>;

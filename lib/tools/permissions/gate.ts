@@ -1,6 +1,7 @@
 import { relativeToRoot } from "../confinement";
 import { isAllowListed, LOCAL_RANGE_WORDS } from "../net/local-range";
 import type { ToolContext, WriteGrant } from "../tool-context";
+import type { ApprovalAnswer } from "../io-handler";
 import { firstMatch, pathRefusal } from "./path-rules";
 import type { PermissionRequest } from "./permission-request";
 import { isReadOnlyCommand } from "./read-only-command";
@@ -16,9 +17,11 @@ function refuse(reason: string): GateDecision {
   return { allowed: false, reason };
 }
 
-function refuseWithFeedback(what: string, feedback: string | undefined): GateDecision {
-  const instruction = feedback?.trim();
-  return refuse(instruction ? `${what} The person said: ${instruction}` : `${what} Do not retry it as is.`);
+/** A refusal after asking: `action` is what was asked for ("writing "a.txt""), said as denied by the person or, when nobody was there, as not approved. */
+function refuseAnswered(action: string, answer: ApprovalAnswer): GateDecision {
+  const instruction = answer.feedback?.trim();
+  if (answer.unattended) return refuse(`Nobody was there to approve ${action}, so it did not happen.${instruction ? ` ${instruction}` : ""}`);
+  return refuse(instruction ? `The person denied ${action}. The person said: ${instruction}` : `The person denied ${action}. Do not retry it as is.`);
 }
 
 const PLAN_FIRST =
@@ -72,7 +75,7 @@ async function checkWrite(request: Extract<PermissionRequest, { kind: "write" }>
     edit: request.edit === true,
     preview: request.preview,
   });
-  if (answer.decision === "deny") return refuseWithFeedback(`The person denied writing "${relative}".`, answer.feedback);
+  if (answer.decision === "deny") return refuseAnswered(`writing "${relative}"`, answer);
   if (answer.decision === "always") {
     const grant: WriteGrant = { root, pattern: folderGrantPattern(alwaysFolder) };
     ctx.permissions.grants.push(grant);
@@ -113,7 +116,7 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || policy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
-  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback("The person denied running this command.", answer.feedback);
+  return answer.decision !== "deny" ? ALLOW : refuseAnswered("running this command", answer);
 }
 
 async function checkNetwork(request: Extract<PermissionRequest, { kind: "network" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -123,7 +126,7 @@ async function checkNetwork(request: Extract<PermissionRequest, { kind: "network
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
-  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url}.`, answer.feedback);
+  return answer.decision !== "deny" ? ALLOW : refuseAnswered(`${request.method} ${request.url}`, answer);
 }
 
 /**
@@ -146,7 +149,7 @@ async function checkLocalNetwork(
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.localNetworkPolicy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
-  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied ${request.method} ${request.url} (${where}).`, answer.feedback);
+  return answer.decision !== "deny" ? ALLOW : refuseAnswered(`${request.method} ${request.url} (${where})`, answer);
 }
 
 async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -157,7 +160,7 @@ async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ct
   if (mode === "bypass" || guardrails.mcpPolicy === "open") return ALLOW;
   const { readOnly: _readOnly, ...ask } = request;
   const answer = await ctx.io.requestApproval(ask);
-  return answer.decision !== "deny" ? ALLOW : refuseWithFeedback(`The person denied calling ${request.tool}.`, answer.feedback);
+  return answer.decision !== "deny" ? ALLOW : refuseAnswered(`calling ${request.tool}`, answer);
 }
 
 /** The distinct direction-changing characters of `text`, as marks: "⟨U+202E⟩, ⟨U+2066⟩". */

@@ -9,23 +9,25 @@ const SIGN: Record<DiffLine["kind"], string> = { added: "+", removed: "-", conte
  * and hosts without a card read this. Built from the data, never parsed back.
  *
  * @example
- *   previewText({ kind: "command", command: "ls\u202E", workingFolder: ".", background: false }) // "$ ls⟨U+202E⟩\n(in the step's folder)"
+ *   previewText({ kind: "command", command: "ls\u202E", workingFolder: ".", folder: "/srv/reports", background: false }) // "$ ls⟨U+202E⟩\n(in /srv/reports)"
  */
 export function previewText(preview: ApprovalPreview): string {
   switch (preview.kind) {
     case "file-change": {
       const status = preview.change === "create" ? " (new file)" : "";
-      const header = `${toVisibleString(preview.path)}${status}: +${preview.added} −${preview.removed}`;
-      return [header, ...preview.rows.flatMap(rowText)].join("\n");
+      const counts = preview.added === 0 && preview.removed === 0 ? "no change" : `+${preview.added} −${preview.removed}`;
+      const header = `${toVisibleString(preview.path)}${status}: ${counts}`;
+      return [header, ...rootLine(preview.root), ...preview.rows.flatMap(rowText)].join("\n");
     }
     case "file-replace": {
       const reason = { binary: "a binary file", "too-large": "too large to compare", "too-different": "too different to compare in time" }[preview.reason];
       const before = preview.beforeBytes === null ? "a new file" : `${preview.beforeBytes} bytes${preview.beforeLines === null ? "" : `, ${preview.beforeLines} lines`}`;
       const after = `${preview.afterBytes} bytes${preview.afterLines === null ? "" : `, ${preview.afterLines} lines`}`;
-      return `Replace ${toVisibleString(preview.path)} (${reason}): ${before} before, ${after} after.`;
+      return [`Replace ${toVisibleString(preview.path)} (${reason}): ${before} before, ${after} after.`, ...rootLine(preview.root)].join("\n");
     }
     case "command": {
-      const where = preview.workingFolder === "." ? "in the step's folder" : `in ${toVisibleString(preview.workingFolder)}`;
+      const where =
+        preview.folder !== undefined ? `in ${toVisibleString(preview.folder)}` : preview.workingFolder === "." ? "in the step's folder" : `in ${toVisibleString(preview.workingFolder)}`;
       return `$ ${toVisibleString(preview.command)}\n(${where}${preview.background ? ", as a background job" : ""})`;
     }
     case "request": {
@@ -38,6 +40,11 @@ export function previewText(preview: ApprovalPreview): string {
     case "text":
       return toVisibleString(preview.text, FILE_LINE_MARKING);
   }
+}
+
+/** Which folder a file's path is in: a person must know which `reports/` a write lands in. */
+function rootLine(root: string | undefined): string[] {
+  return root === undefined ? [] : [`(in ${toVisibleString(root)})`];
 }
 
 function rowText(row: DiffRow): string[] {

@@ -53,6 +53,24 @@ describe("markHiddenCharacters", () => {
     expect(toVisibleString(`a${" \t".repeat(5)}b`)).toBe("a⟨10 blanks⟩b");
   });
 
+  it("shows the length of a long run of empty lines, so the command after it stays in view", () => {
+    const command = `echo hello${"\n".repeat(2000)}rm -rf victim`;
+    const marked = markHiddenCharacters(command);
+    expect(toVisibleString(command)).toBe("echo hello⟨2000 line breaks⟩rm -rf victim");
+    expect(marked.hasHidden).toBe(true);
+    expect(marked.segments[1]).toEqual({ kind: "mark", text: "⟨2000 line breaks⟩", reason: "blank-run" });
+    expect(toVisibleString(`a${"\r\n".repeat(1000)}b`)).toBe("a⟨2000 blanks: 1000 line breaks, 1000 carriage returns⟩b");
+    expect(toVisibleString(`a${" \n".repeat(5)}b`)).toBe("a⟨10 blanks: 5 spaces, 5 line breaks⟩b");
+  });
+
+  it("leaves a few empty lines alone, still marking what sits between them", () => {
+    expect(toVisibleString("a\n\n\n\nb")).toBe("a\n\n\n\nb");
+    expect(toVisibleString(`a\n${" ".repeat(20)}\n\tb`)).toBe("a\n⟨20 spaces⟩\n⟨U+0009⟩b");
+    expect(toVisibleString("a\r\nb")).toBe("a⟨U+000D⟩\nb");
+    expect(toVisibleString(`a${"\n".repeat(10)}b`, { lineBreakRun: 10 })).toBe(`a${"\n".repeat(10)}b`);
+    expect(toVisibleString(`a${"\n".repeat(11)}b`, { lineBreakRun: 10 })).toBe("a⟨11 line breaks⟩b");
+  });
+
   it("escapes terminal control sequences and carriage returns", () => {
     expect(toVisibleString("echo hello; rm -rf victim-cli #\u001b[2K\recho hello")).toBe("echo hello; rm -rf victim-cli #⟨U+001B⟩[2K⟨U+000D⟩echo hello");
   });

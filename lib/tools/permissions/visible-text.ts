@@ -23,6 +23,12 @@ export interface VisibleText {
 export interface VisibleTextOptions {
   /** Runs of spaces and tabs longer than this show their length instead. Default 8. */
   blankRun?: number;
+  /**
+   * Runs of blanks holding more line breaks than this (line feeds and carriage
+   * returns) show their length instead, so thousands of empty lines cannot push
+   * the rest of a command out of view. Default 4.
+   */
+  lineBreakRun?: number;
   /** Line feeds stay line breaks (commands, file lines) rather than marks. Default true. */
   keepLineFeeds?: boolean;
   /** Tabs stay tabs (file content) rather than marks. Default false. */
@@ -43,6 +49,9 @@ const INVISIBLE =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Cs}\uFE00-\uFE0F\u115F\u1160\u3164\uFFA0\u2800\u{E0100}-\u{E01EF}]|(?! )\p{Zs}/u;
 
 const BLANK = /[ \t]/;
+const BLANK_OR_BREAK = /[ \t\r\n]/;
+const BLANK_OR_CARRIAGE_RETURN = /[ \t\r]/;
+const LINE_END = /[\r\n]/;
 
 /** The mark for one code point: `⟨U+202E⟩`. */
 export function codePointMark(character: string): string {
@@ -50,11 +59,20 @@ export function codePointMark(character: string): string {
   return `⟨U+${hex}⟩`;
 }
 
+const BLANK_NOUNS: [character: string, noun: string][] = [
+  [" ", "spaces"],
+  ["\t", "tabs"],
+  ["\n", "line breaks"],
+  ["\r", "carriage returns"],
+];
+
+/** `⟨2000 spaces⟩`, `⟨9 tabs⟩`, `⟨10 blanks⟩`, `⟨2000 line breaks⟩`, `⟨4000 blanks: 2000 line breaks, 2000 carriage returns⟩`. */
 function blankRunMark(run: string): string {
-  const spaces = [...run].every((character) => character === " ");
-  const tabs = [...run].every((character) => character === "\t");
-  const noun = spaces ? "spaces" : tabs ? "tabs" : "blanks";
-  return `⟨${run.length} ${noun}⟩`;
+  const characters = [...run];
+  const counts = BLANK_NOUNS.map(([character, noun]) => ({ noun, count: characters.filter((each) => each === character).length })).filter(({ count }) => count > 0);
+  if (counts.length === 1) return `⟨${run.length} ${counts[0]!.noun}⟩`;
+  if (!LINE_END.test(run)) return `⟨${run.length} blanks⟩`;
+  return `⟨${run.length} blanks: ${counts.map(({ noun, count }) => `${count} ${noun}`).join(", ")}⟩`;
 }
 
 /**
@@ -68,6 +86,7 @@ export function markHiddenCharacters(text: string, options: VisibleTextOptions =
   const blankRun = options.blankRun ?? 8;
   const keepLineFeeds = options.keepLineFeeds ?? true;
   const keepTabs = options.keepTabs ?? false;
+  const lineBreakRun = options.lineBreakRun ?? 4;
   const segments: VisibleSegment[] = [];
   let plain = "";
   let hasBidi = false;
@@ -79,25 +98,44 @@ export function markHiddenCharacters(text: string, options: VisibleTextOptions =
     flush();
     segments.push({ kind: "mark", text: markText, reason });
   };
+  // Spaces and tabs between line breaks: a long stretch shows its length, a tab its code point unless kept;
+  // a line feed stays a break, a carriage return (it can overwrite a terminal line) is always marked.
+  const markBlanksWithinLines = (run: string[]) => {
+    for (let index = 0; index < run.length; index++) {
+      const character = run[index]!;
+      if (character === "\n") {
+        plain += character;
+      } else if (character === "\r") {
+        mark(codePointMark(character), "control");
+      } else {
+        let end = index;
+        while (end < run.length && BLANK.test(run[end]!)) end++;
+        const blanks = run.slice(index, end).join("");
+        if (blanks.length > blankRun) mark(blankRunMark(blanks), "blank-run");
+        else {
+          for (const each of blanks) {
+            if (each === "\t" && !keepTabs) mark(codePointMark(each), "control");
+            else plain += each;
+          }
+        }
+        index = end - 1;
+      }
+    }
+  };
 
+  // A run of blanks may span lines: marked whole when it holds many line breaks, else piece by piece.
+  const inRun = (character: string) => (keepLineFeeds ? BLANK_OR_BREAK : BLANK_OR_CARRIAGE_RETURN).test(character);
   const characters = [...text];
   for (let index = 0; index < characters.length; index++) {
     const character = characters[index]!;
-    if (BLANK.test(character)) {
+    if (inRun(character)) {
       let end = index;
-      while (end < characters.length && BLANK.test(characters[end]!)) end++;
-      const run = characters.slice(index, end).join("");
-      if (run.length > blankRun) {
-        mark(blankRunMark(run), "blank-run");
-      } else {
-        for (const each of run) {
-          if (each === "\t" && !keepTabs) mark(codePointMark(each), "control");
-          else plain += each;
-        }
-      }
+      while (end < characters.length && inRun(characters[end]!)) end++;
+      const run = characters.slice(index, end);
+      const lineBreaks = run.filter((each) => LINE_END.test(each)).length;
+      if (lineBreaks > lineBreakRun) mark(blankRunMark(run.join("")), "blank-run");
+      else markBlanksWithinLines(run);
       index = end - 1;
-    } else if (character === "\n" && keepLineFeeds) {
-      plain += character;
     } else if (BIDI.test(character)) {
       hasBidi = true;
       mark(codePointMark(character), "bidi");

@@ -2,6 +2,13 @@ import type { ApprovalAnswer, ApprovalAnswerDecision, ApprovalAsk, ApprovalPrevi
 import { previewText } from "@/lib/tools";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalRequest } from "../run-types";
 
+/**
+ * Who "decides" an approval when nobody can be asked (the command line with
+ * no terminal): its denial is the host's, and the step is told so rather
+ * than that a person refused.
+ */
+export const NOBODY_TO_ASK = "workflow-cli (nobody at a terminal)";
+
 /** Waits for a person's decision on a stored approval; the engine provides it. */
 export type ApprovalWaiter = (request: ApprovalRequest) => Promise<ApprovalRecord>;
 
@@ -32,7 +39,11 @@ export class ApprovalIOHandler implements IOHandler {
 
   async requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer> {
     const approval = await this.wait(ask.kind, storedEffect(ask));
-    return { decision: answerDecision(approval.decision), ...(approval.feedback ? { feedback: approval.feedback } : {}) };
+    return {
+      decision: answerDecision(approval.decision),
+      ...(approval.feedback ? { feedback: approval.feedback } : {}),
+      ...(approval.decidedBy === NOBODY_TO_ASK ? { unattended: true } : {}),
+    };
   }
 
   async notify(message: string): Promise<void> {
@@ -57,12 +68,13 @@ export class ApprovalIOHandler implements IOHandler {
 
 /**
  * What the stored approval renders. A write's file preview names the path
- * the gate checked (confined, relative to the root), whatever the tool put
- * there, so the card never works it out from the raw argument.
+ * the gate checked (confined, relative to the root) and the absolute root,
+ * whatever the tool put there, so the card never works it out from the raw
+ * argument and the person knows which folder it lands in.
  */
 function storedEffect(ask: ApprovalAsk): ApprovalPreview {
   if (ask.kind === "write" && (ask.preview.kind === "file-change" || ask.preview.kind === "file-replace")) {
-    return { ...ask.preview, path: ask.path };
+    return { ...ask.preview, path: ask.path, root: ask.root };
   }
   return ask.preview;
 }

@@ -41,7 +41,7 @@ const SearchArgs = z.object({
     .min(1, "give a file-name pattern such as *.ts, or leave it out")
     .optional()
     .describe('Only search files whose names match this pattern, e.g. "*.ts" or "*.{ts,tsx}"; with a "/" it is matched against the path below `path`, e.g. "src/**/*.test.ts".'),
-  caseSensitive: z.boolean().default(true).describe("Set false to ignore upper and lower case."),
+  caseSensitive: z.boolean().default(true).describe("Tell upper and lower case apart (\"Error\" does not match \"error\"). Turn this off to match either."),
   maxResults: z
     .number()
     .int()

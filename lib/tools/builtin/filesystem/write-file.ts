@@ -33,7 +33,7 @@ const WriteFileArgs = z.object({
   createDirectories: z
     .boolean()
     .default(true)
-    .describe("Create missing folders on the way to the file. Set false to fail instead when the folder does not exist."),
+    .describe("Create any missing folders on the way to the file. Turn this off to stop with an error instead when the folder does not exist."),
 });
 type WriteFileArgs = z.infer<typeof WriteFileArgs>;
 

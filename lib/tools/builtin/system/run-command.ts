@@ -1,3 +1,4 @@
+import path from "node:path";
 import { relativeToRoot } from "../../confinement";
 import type { PermissionRequest } from "../../permissions/permission-request";
 import { operationsInputModel, Tool, type OperationArgs } from "../../tool";
@@ -52,7 +53,7 @@ export class RunCommandTool extends Tool<OperationArgs, RunCommandSettings> {
         command: args.command,
         workingFolder: cwd,
         reason: `Run a shell command ${where}${how}.`,
-        preview: { kind: "command", command: args.command, workingFolder: cwd, background },
+        preview: { kind: "command", command: args.command, workingFolder: cwd, folder: path.resolve(root, cwd), background },
       },
     ];
   }

@@ -1,4 +1,4 @@
-import { fetch as undiciFetch } from "undici";
+import { fetch as undiciFetch, Headers as UndiciHeaders } from "undici";
 import { z } from "zod";
 import { checkOutbound, pinnedDispatcher } from "../../net/outbound";
 import type { PermissionRequest } from "../../permissions/permission-request";
@@ -129,7 +129,8 @@ export class HttpTool extends Tool<HttpArgs> {
   }
 
   override async call(args: HttpArgs, ctx: ToolContext): Promise<ToolResult> {
-    const headers = new Headers(args.headers);
+    // undici's own Headers: since undici 8 its fetch is typed against them, not the global class.
+    const headers = new UndiciHeaders(args.headers);
     let body: string | undefined = args.body;
     if (args.json !== undefined) {
       body = JSON.stringify(args.json);

@@ -2,16 +2,39 @@ import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../../shared/limits";
 import { plural, renderTextTable, toJsonValue } from "../../shared/text-table";
 import type { QueryOutcome } from "./session";
 
-/** The text and structured data of a query's rows, capped for the model. */
+/**
+ * The text and structured data of a query's rows, capped for the model.
+ * `rows` are objects keyed by column, so a workflow reads `rows[0].name`; a
+ * name that repeats (two `id`s from a join) is keyed `id_2`, `id_3`, … after
+ * its first. `rowValues` holds the same rows as arrays in column order, for a
+ * reader that goes by position.
+ *
+ * @example
+ *   renderRows({ columns: [{ name: "who", type: "TEXT" }], rows: [["Ada"]], truncated: false }, 200).data
+ *   // { columns: [...], rows: [{ who: "Ada" }], rowValues: [["Ada"]], rowCount: 1, truncated: false, limit: 200 }
+ */
 export function renderRows(outcome: QueryOutcome, limit: number): { text: string; data: Record<string, unknown> } {
-  const rows = outcome.rows.map((row) => row.map(toJsonValue));
+  const rowValues = outcome.rows.map((row) => row.map(toJsonValue));
   const names = outcome.columns.map((column) => column.name);
+  const keys = uniqueKeys(names);
+  const rows = rowValues.map((row) => Object.fromEntries(keys.map((key, index) => [key, row[index] ?? null])));
   const summary = outcome.truncated
-    ? `First ${plural(rows.length, "row")} (the result has more; the limit is ${limit}). Add a WHERE, an aggregate or a LIMIT to narrow it, or raise \`limit\`.`
-    : plural(rows.length, "row") + ".";
-  const text = rows.length === 0 && names.length === 0 ? summary : `${summary}\n${renderTextTable(names, rows)}`;
+    ? `First ${plural(rowValues.length, "row")} (the result has more; the limit is ${limit}). Add a WHERE, an aggregate or a LIMIT to narrow it, or raise \`limit\`.`
+    : plural(rowValues.length, "row") + ".";
+  const text = rowValues.length === 0 && names.length === 0 ? summary : `${summary}\n${renderTextTable(names, rowValues)}`;
   return {
     text: truncateMiddle(text, MAX_RESULT_CHARACTERS),
-    data: { columns: outcome.columns, rows, rowCount: rows.length, truncated: outcome.truncated, limit },
+    data: { columns: outcome.columns, rows, rowValues, rowCount: rowValues.length, truncated: outcome.truncated, limit },
   };
+}
+
+/** Each column's key in a row object: its name, numbered from its second use on (`id`, `id_2`). */
+function uniqueKeys(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    let key = name;
+    for (let number = 2; taken.has(key); number += 1) key = `${name}_${number}`;
+    taken.add(key);
+    return key;
+  });
 }

@@ -28,7 +28,8 @@ let admin: Client;
 
 interface QueryData {
   columns: { name: string; type: string }[];
-  rows: unknown[][];
+  rows: Record<string, unknown>[];
+  rowValues: unknown[][];
   rowCount: number;
   truncated: boolean;
 }
@@ -191,7 +192,7 @@ describe("sql tool: secrets", () => {
   it("never puts the password in a successful result either", async () => {
     const result = ok(await run("POSTGRES_URL", { operation: "query", sql: "SELECT current_setting('application_name') AS app" }));
     expect(JSON.stringify(result)).not.toContain(PASSWORD);
-    expect((result.data as QueryData).rows).toEqual([["neurosurfer-studio"]]);
+    expect((result.data as QueryData).rows).toEqual([{ app: "neurosurfer-studio" }]);
   });
 });
 
@@ -237,7 +238,13 @@ describe("sql tool: SQLite", () => {
     );
     const data = result.data as QueryData;
     expect(data.columns.map((column) => column.name)).toEqual(["name", "orders", "spent"]);
+    // Keyed by column, so a workflow reads `rows[0].name`; the same rows by position under rowValues.
     expect(data.rows).toEqual([
+      { name: "Ada", orders: 2, spent: 30.5 },
+      { name: "Grace", orders: 1, spent: 7.25 },
+      { name: "Alan", orders: 0, spent: null },
+    ]);
+    expect(data.rowValues).toEqual([
       ["Ada", 2, 30.5],
       ["Grace", 1, 7.25],
       ["Alan", 0, null],
@@ -245,6 +252,14 @@ describe("sql tool: SQLite", () => {
     expect(data.truncated).toBe(false);
     expect(result.content).toContain("3 rows.");
     expect(result.content).toContain("| Ada   | 2      | 30.5  |");
+  });
+
+  it("keys a column name that repeats by its place, and keeps every value by position", async () => {
+    const result = ok(await run("SQLITE_URL", { operation: "query", sql: "SELECT c.id, o.id, o.total FROM customers c JOIN orders o ON o.customer_id = c.id ORDER BY o.id LIMIT 1" }));
+    const data = result.data as QueryData;
+    expect(data.columns.map((column) => column.name)).toEqual(["id", "id", "total"]);
+    expect(Object.keys(data.rows[0]!)).toEqual(["id", "id_2", "total"]);
+    expect(data.rowValues[0]).toEqual([data.rows[0]!.id, data.rows[0]!.id_2, data.rows[0]!.total]);
   });
 
   it("caps the rows at `limit` and says there were more", async () => {
@@ -279,7 +294,7 @@ describe("sql tool: SQLite", () => {
     }
     expect((await readFile(sqliteFile)).equals(before)).toBe(true);
     const count = ok(await run("SQLITE_URL", { operation: "query", sql: "SELECT count(*) AS n FROM orders" }));
-    expect((count.data as QueryData).rows).toEqual([[3]]);
+    expect((count.data as QueryData).rows).toEqual([{ n: 3 }]);
   });
 
   it("is read-only below the statement check too", async () => {
@@ -379,7 +394,7 @@ describe("sql tool: PostgreSQL", () => {
       { name: "details", type: "jsonb" },
       { name: "receipt", type: "bytea" },
     ]);
-    expect(data.rows[0]).toEqual(["Ada", "2024-01-02 03:04:05", "1", "10.50", { via: "web" }, "<3 bytes>"]);
+    expect(data.rows[0]).toEqual({ name: "Ada", joined: "2024-01-02 03:04:05", id: "1", total: "10.50", details: { via: "web" }, receipt: "<3 bytes>" });
     expect(data.rows).toHaveLength(3);
     expect(result.content).toContain("3 rows.");
   });
@@ -388,7 +403,7 @@ describe("sql tool: PostgreSQL", () => {
     const result = ok(await run("POSTGRES_URL", { operation: "query", sql: "SELECT i FROM generate_series(1, 1000000) AS i", limit: 25 }));
     const data = result.data as QueryData;
     expect(data.rows).toHaveLength(25);
-    expect(data.rows[24]).toEqual([25]);
+    expect(data.rows[24]).toEqual({ i: 25 });
     expect(data.truncated).toBe(true);
   });
 
@@ -397,7 +412,7 @@ describe("sql tool: PostgreSQL", () => {
     const explain = ok(await run("POSTGRES_URL", { operation: "query", sql: `EXPLAIN SELECT * FROM ${SCHEMA}.orders` }));
     expect((explain.data as QueryData).columns[0]!.name).toBe("QUERY PLAN");
     const show = ok(await run("POSTGRES_URL", { operation: "query", sql: "SHOW transaction_read_only" }));
-    expect((show.data as QueryData).rows).toEqual([["on"]]);
+    expect((show.data as QueryData).rows).toEqual([{ transaction_read_only: "on" }]);
   });
 
   it("refuses writes and leaves the tables unchanged", async () => {
@@ -444,7 +459,7 @@ describe("sql tool: PostgreSQL", () => {
 
   it("runs with a statement timeout", async () => {
     const result = ok(await run("POSTGRES_URL", { operation: "query", sql: "SHOW statement_timeout" }));
-    expect((result.data as QueryData).rows).toEqual([["30s"]]);
+    expect((result.data as QueryData).rows).toEqual([{ statement_timeout: "30s" }]);
   });
 
   it("stops promptly when the call is cancelled", async () => {

@@ -3,7 +3,7 @@ import { defineOperation } from "../../../../operation";
 import { ToolResult } from "../../../../tool-result";
 import { renderTextTable } from "../../../shared/text-table";
 import { DsnField } from "../dsn-field";
-import { withDatabase } from "../session";
+import { withDatabase } from "../with-database";
 
 /** Beyond this many the list is cut; `table_schema` still reaches any table by name. */
 const MAX_TABLES = 500;

@@ -4,7 +4,7 @@ import { ToolResult } from "../../../../tool-result";
 import { checkReadOnlySql } from "../read-only-sql";
 import { DsnField } from "../dsn-field";
 import { renderRows } from "../render";
-import { withDatabase } from "../session";
+import { withDatabase } from "../with-database";
 
 export const DEFAULT_QUERY_LIMIT = 200;
 export const MAX_QUERY_LIMIT = 1_000;
@@ -27,7 +27,7 @@ const QueryArgs = z.object({
 /** Runs one read-only statement and returns its first rows. */
 export const queryOperation = defineOperation({
   title: "Run a query",
-  description: "Run one read-only SQL statement (SELECT, WITH, EXPLAIN, SHOW, DESCRIBE) and return its columns and first rows.",
+  description: "Run one read-only SQL statement (SELECT, WITH, EXPLAIN, SHOW, DESCRIBE) and return its columns and first rows, each row an object keyed by column name (rows[0].name; the same rows as arrays in rowValues).",
   inputModel: QueryArgs,
   capabilities: ["db.query"],
   readOnly: true,

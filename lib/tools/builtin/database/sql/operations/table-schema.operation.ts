@@ -3,7 +3,7 @@ import { defineOperation } from "../../../../operation";
 import { ToolResult } from "../../../../tool-result";
 import { renderTextTable } from "../../../shared/text-table";
 import { DsnField } from "../dsn-field";
-import { withDatabase } from "../session";
+import { withDatabase } from "../with-database";
 
 const TableSchemaArgs = z.object({
   dsn: DsnField,

@@ -3,7 +3,7 @@ import { defineOperation } from "../../../../operation";
 import { ToolResult } from "../../../../tool-result";
 import { plural } from "../../../shared/text-table";
 import { DsnField } from "../dsn-field";
-import { withDatabase } from "../session";
+import { withDatabase } from "../with-database";
 
 const TestConnectionArgs = z.object({ dsn: DsnField });
 

@@ -1,0 +1,245 @@
+/**
+ * Creating a run: the run, its steps (pending, kept or left out) and what it
+ * is recorded with (a webhook delivery's key, a schedule's slot, its job), in
+ * one transaction, answered as GET /api/runs/{id} would answer.
+ */
+import type { RunDetail, RunLoop, RunPermissions, RunSourceKind, RunSourceLink } from "@/lib/contracts/run";
+import { PERSON_TRIGGER, triggerColumns, type RunTrigger } from "@/lib/contracts/run-trigger";
+import type { CarriedStep } from "@/lib/workflow/carry-over";
+import type { WorkflowDefinition } from "@/lib/workflow/definition";
+import { runDefinitionOf } from "@/lib/workflow/run-definition";
+import { BUSY_TRANSACTION, getDatabase, sqliteWriter, type StudioDatabase } from "./database";
+import type { Prisma } from "./generated/sqlite/client";
+import { newId } from "./ids";
+import { sqliteDate } from "./prepared";
+import { isUniqueViolation } from "./prisma-errors";
+import type { Write } from "./run-commit-writes";
+import { findRunnableVersion, type RunnableVersion } from "./run-versions";
+import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
+
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
+const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs")
+  VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_EXCLUDED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "finishedAt") VALUES (?, ?, ?, 'skipped', 0, ?)`;
+const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
+
+/** How a run starts, besides its version and inputs. */
+export interface RunStart {
+  /** The new run's id, when the caller must know it first (to listen for its events before it starts); default a new one. */
+  runId?: string;
+  /** What started it; a person at the run inputs node when absent. */
+  trigger?: RunTrigger;
+  /** What the trigger node received (a webhook's request): stored as that step's input. */
+  triggerPayload?: unknown;
+  /** A webhook delivery's idempotency key: recorded with the run, so the same key again finds this run (IdempotencyKeyTaken when taken). */
+  delivery?: { workflowId: string; hookId: string; idempotencyKey: string };
+  /**
+   * A schedule slot: recorded with the run, unique per schedule and slot, so a slot another process took starts
+   * nothing here; a slot the overlap policy holds back is recorded without a run. Either way SlotNotStarted says so.
+   */
+  firing?: SlotFiring;
+  /** Whatever must commit with the run (the job that drives it). */
+  withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
+  /** The run this one came from, and how (an error workflow's run: the failed run; a retry: the run it repeats), linked both ways on their pages. */
+  source?: RunSourceLink;
+  /** Steps kept from the source run (a retry from the failure) or from pins (a test run): written succeeded, with their results, never run here. */
+  carried?: readonly CarriedStep[];
+  /**
+   * For a sub-workflow's run: the source run's step that called it and which attempt. One run per attempt
+   * (a unique index): a second insert for the same attempt fails as a unique violation.
+   */
+  calledBy?: { nodeId: string; attempt: number };
+  /** Nodes a test run leaves out (not on its way to the node it tests): written skipped, never run here. */
+  excluded?: readonly string[];
+  /** For a run another run called: the stricter mode and guardrails it runs under, when its caller's are stricter than its own. */
+  permissions?: RunPermissions | null;
+  /** For a For each item's run: its item (`calledBy` names the loop's step and attempt; one run per item). */
+  loop?: RunLoop | null;
+}
+
+/**
+ * Creates a run of `version` with every node pending, in one transaction,
+ * and returns it as GET /api/runs/{id} would right now, built from what was
+ * written rather than read back (the hot path of every run).
+ */
+export async function insertRun(
+  version: RunnableVersion,
+  inputs: Record<string, unknown>,
+  database: StudioDatabase = getDatabase(),
+  start: RunStart = {},
+): Promise<RunDetail> {
+  const runId = start.runId ?? newId();
+  const now = new Date().toISOString();
+  const trigger = start.trigger ?? PERSON_TRIGGER;
+  const columns = triggerColumns(trigger);
+  const payloadText = start.triggerPayload === undefined ? null : JSON.stringify(start.triggerPayload);
+  const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
+  // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
+  const writer = start.withinTransaction || start.firing ? null : sqliteWriter(database);
+  const sourceRunId = start.source?.id ?? null;
+  const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
+  const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
+  const sourceNodeId = start.calledBy?.nodeId ?? null;
+  const sourceAttempt = start.calledBy?.attempt ?? null;
+  const permissions = start.permissions ? JSON.stringify(start.permissions) : null;
+  const sourceItem = start.loop?.index ?? 0;
+  const loop = start.loop ? JSON.stringify(start.loop) : null;
+  // An item's run has steps for its loop's body alone.
+  const definition = start.loop ? runDefinitionOf(version.definition, { loop: start.loop }) : version.definition;
+  const runRow = {
+    id: runId,
+    workflowId: version.workflowId,
+    versionId: version.versionId,
+    status: "running",
+    inputs: JSON.stringify(inputs),
+    createdAt: now,
+    startedAt: now,
+    ...columns,
+    sourceRunId,
+    sourceKind,
+    sourceNodeId,
+    sourceAttempt,
+    permissions,
+    sourceItem,
+    loop,
+  };
+  const excluded = new Set(start.excluded ?? []);
+  const stepRows = () =>
+    definition.nodes.map((node) => {
+      const kept = carried.get(node.id);
+      if (excluded.has(node.id)) return { id: newId(), runId, nodeId: node.id, status: "skipped", finishedAt: now };
+      if (!kept) return { id: newId(), runId, nodeId: node.id, status: "pending", input: inputOf(node.id) };
+      return { id: newId(), runId, nodeId: node.id, status: "succeeded", ...carriedColumns(kept), startedAt: kept.startedAt, finishedAt: kept.finishedAt };
+    });
+  const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
+  let held: FiringHeld | null = null;
+  try {
+    if (start.withinTransaction || !writer) {
+      // The run and whatever must exist with it (the job that drives it, the delivery's key, the slot) commit together or not at all.
+      const alsoDo = start.withinTransaction;
+      const firing = start.firing;
+      await database.$transaction(async (transaction) => {
+        if (firing) {
+          const admitted = await admitFiring(transaction, database, firing, runId);
+          // What the slot records (skipped, queued) commits without a run.
+          if (admitted !== "started") {
+            held = admitted;
+            return;
+          }
+        }
+        await transaction.run.create({ data: runRow });
+        await transaction.step.createMany({ data: stepRows() });
+        if (deliveryRow) await transaction.webhookDelivery.create({ data: deliveryRow });
+        if (alsoDo) await alsoDo(transaction, runId);
+      }, BUSY_TRANSACTION);
+    } else {
+      const stored = sqliteDate(now);
+      const date = (value: string | null) => (value === null ? null : sqliteDate(value));
+      const writes: Write[] = [
+        { sql: INSERT_RUN, values: [runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop] },
+      ];
+      for (const node of definition.nodes) {
+        const kept = carried.get(node.id);
+        if (excluded.has(node.id)) writes.push({ sql: INSERT_EXCLUDED_STEP, values: [newId(), runId, node.id, stored] });
+        else if (!kept) writes.push({ sql: INSERT_STEP, values: [newId(), runId, node.id, inputOf(node.id)] });
+        else {
+          const { attempt, input, output, carriedFromRunId, carriedAs } = carriedColumns(kept);
+          writes.push({ sql: INSERT_CARRIED_STEP, values: [newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId, carriedAs] });
+        }
+      }
+      if (deliveryRow) writes.push({ sql: INSERT_DELIVERY, values: [deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored] });
+      await writer.commit(writes);
+    }
+  } catch (error) {
+    if (deliveryRow && isUniqueViolation(error)) throw new IdempotencyKeyTaken(deliveryRow.hookId, deliveryRow.idempotencyKey);
+    if (start.firing && isUniqueViolation(error)) throw new SlotNotStarted("taken", start.firing.slot);
+    throw error;
+  }
+  if (held && start.firing) throw new SlotNotStarted(held, start.firing.slot);
+  return {
+    id: runId,
+    workflowId: version.workflowId,
+    versionId: version.versionId,
+    version: version.version,
+    status: "running",
+    inputs,
+    output: null,
+    error: null,
+    lastSeq: 0,
+    createdAt: now,
+    startedAt: now,
+    finishedAt: null,
+    trigger,
+    workflowName: version.workflowName,
+    durationMs: null,
+    totalApprovals: 0,
+    pendingApprovals: 0,
+    definition: definition,
+    steps: definition.nodes.map((node) => {
+      const kept = carried.get(node.id);
+      const left = excluded.has(node.id);
+      return {
+        nodeId: node.id,
+        status: kept ? "succeeded" : left ? "skipped" : "pending",
+        input: kept ? (kept.input ?? null) : node.id === trigger.nodeId ? (start.triggerPayload ?? null) : null,
+        output: kept?.output ?? null,
+        error: null,
+        errorKind: null,
+        attempt: kept?.attempt ?? 0,
+        retryAt: null,
+        startedAt: kept?.startedAt ?? null,
+        finishedAt: kept?.finishedAt ?? (left ? now : null),
+        carriedFromRunId: kept?.fromRunId ?? null,
+        carriedAs: kept?.as ?? null,
+      };
+    }),
+    approvals: [],
+    errorWorkflowRun: null,
+    sourceRun: start.source ?? null,
+    childRuns: [],
+    permissions: start.permissions ?? null,
+    loop: start.loop ? { nodeId: start.loop.nodeId, index: start.loop.index, count: start.loop.count, item: start.loop.item } : null,
+    reruns: [],
+    latestVersion: version.latestVersion,
+  };
+}
+
+/** The stored columns of a kept step, as text where the table keeps JSON. */
+function carriedColumns(step: CarriedStep): { attempt: number; input: string | null; output: string; carriedFromRunId: string | null; carriedAs: string | null } {
+  return {
+    attempt: step.attempt,
+    input: step.input === undefined || step.input === null ? null : JSON.stringify(step.input),
+    output: JSON.stringify(step.output),
+    carriedFromRunId: step.fromRunId,
+    carriedAs: step.as ?? null,
+  };
+}
+
+/** Another delivery with the same idempotency key created a run first. */
+export class IdempotencyKeyTaken extends Error {
+  readonly marker = "neurosurfer.idempotency-key-taken";
+  constructor(
+    readonly hookId: string,
+    readonly idempotencyKey: string,
+  ) {
+    super(`A delivery with idempotency key ${JSON.stringify(idempotencyKey)} was already received.`);
+    this.name = "IdempotencyKeyTaken";
+  }
+  static isInstance(error: unknown): error is IdempotencyKeyTaken {
+    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.idempotency-key-taken";
+  }
+}
+
+/** Creates a run of the workflow's newest version (or `version`); for callers that need only its id. */
+export async function createRun(
+  workflowId: string,
+  inputs: Record<string, unknown>,
+  options: { version?: number; trigger?: RunTrigger } = {},
+  database: StudioDatabase = getDatabase(),
+): Promise<{ runId: string; definition: WorkflowDefinition }> {
+  const version = await findRunnableVersion(workflowId, options.version, database);
+  const run = await insertRun(version, inputs, database, options.trigger ? { trigger: options.trigger } : {});
+  return { runId: run.id, definition: version.definition };
+}

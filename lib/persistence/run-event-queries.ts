@@ -1,0 +1,94 @@
+/**
+ * A run's events and where it stands, as its event stream reads them: on
+ * prepared statements where the client has a path for them.
+ */
+import type { RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
+import { getDatabase, type StudioDatabase } from "./database";
+import { preparedRows } from "./hot-path";
+import { readDate } from "./prepared";
+import { toRunEvent, toRunRecord } from "./run-store";
+
+const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
+const RUN_STATUS = `SELECT "status" FROM "Run" WHERE "id" = ?`;
+
+/** Events after `afterSeq`, in order; at most `limit`. Read by every event stream, so a prepared statement where the client has a path for one. */
+export async function readEvents(
+  runId: string,
+  afterSeq: number,
+  limit = 500,
+  database: StudioDatabase = getDatabase(),
+): Promise<RunEvent[]> {
+  const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string; createdAt: unknown }>(
+    database,
+    READ_EVENTS,
+    [runId, afterSeq, limit],
+  );
+  if (prepared) return prepared.map((row) => toRunEvent({ ...row, createdAt: new Date(readDate(row.createdAt)!) }));
+  const rows = await database.runEvent.findMany({
+    where: { runId, seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take: limit,
+  });
+  return rows.map(toRunEvent);
+}
+
+/** A stored event as the JSON text of its RunEvent (what an event stream sends), with its sequence number and type. */
+export interface EventText {
+  seq: number;
+  type: string;
+  json: string;
+}
+
+/**
+ * Events after `afterSeq` as JSON text, in order; at most `limit`. The same
+ * events as `readEvents`, but put together from their columns around the
+ * payload's stored text: an event stream replays a run's events without
+ * parsing each payload only to serialise it again.
+ */
+export async function readEventTexts(runId: string, afterSeq: number, limit = 500, database: StudioDatabase = getDatabase()): Promise<EventText[]> {
+  const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string; createdAt: unknown }>(
+    database,
+    READ_EVENTS,
+    [runId, afterSeq, limit],
+  );
+  if (!prepared) return (await readEvents(runId, afterSeq, limit, database)).map((event) => ({ seq: event.seq, type: event.type, json: JSON.stringify(event) }));
+  return prepared.map((row) => {
+    // The payload is the JSON.stringify text the commit stored (one line, an object); anything else is read as readEvents reads it.
+    const payload = row.payload.startsWith("{") ? row.payload : JSON.stringify(toRunEvent({ ...row, createdAt: new Date(0) }).payload);
+    const createdAt = storedDateIso(row.createdAt);
+    const nodeId = row.nodeId === null ? "null" : JSON.stringify(row.nodeId);
+    return {
+      seq: row.seq,
+      type: row.type,
+      json: `{"runId":${JSON.stringify(row.runId)},"seq":${row.seq},"type":${JSON.stringify(row.type)},"nodeId":${nodeId},"payload":${payload},"createdAt":"${createdAt}"}`,
+    };
+  });
+}
+
+/** A stored DateTime as ISO text: SQLite's `…+00:00` form by slicing (the hot case), anything else through `readDate`. */
+function storedDateIso(value: unknown): string {
+  if (typeof value === "string" && value.length === 29 && value.endsWith("+00:00") && value[10] === "T") return `${value.slice(0, 23)}Z`;
+  return readDate(value)!;
+}
+
+/** Where a run stands, or null when there is no such run: what an event stream asks when it opens and when it may end. */
+const RUN_OUTCOME = `SELECT "status", "output", "error" FROM "Run" WHERE "id" = ?`;
+
+/** A run's status and, once finished, its output or error; null for an unknown run. */
+export async function runOutcome(runId: string, database: StudioDatabase = getDatabase()): Promise<{ status: RunStatus; output: unknown; error: string | null } | null> {
+  const prepared = await preparedRows<{ status: string; output: string | null; error: string | null }>(database, RUN_OUTCOME, [runId]);
+  const row = prepared ? prepared[0] : await database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
+  if (!row) return null;
+  return { status: row.status as RunStatus, output: row.output === null ? null : (JSON.parse(row.output) as unknown), error: row.error };
+}
+
+export async function runStatus(runId: string, database: StudioDatabase = getDatabase()): Promise<RunStatus | null> {
+  const prepared = await preparedRows<{ status: string }>(database, RUN_STATUS, [runId]);
+  const row = prepared ? prepared[0] : await database.run.findUnique({ where: { id: runId }, select: { status: true } });
+  return row ? (row.status as RunStatus) : null;
+}
+
+export async function runExists(runId: string, database: StudioDatabase = getDatabase()): Promise<RunRecord | null> {
+  const row = await database.run.findUnique({ where: { id: runId }, include: { version: { select: { version: true } } } });
+  return row ? toRunRecord(row) : null;
+}
