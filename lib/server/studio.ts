@@ -4,6 +4,7 @@ import { readEnvironment } from "@/lib/env";
 import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver } from "@/lib/persistence";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
+import { DatabaseWaitingRunStore } from "@/lib/persistence/database-waiting-run-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
@@ -105,7 +106,10 @@ async function boot(role: StudioRole): Promise<Studio> {
   // through the database. The engine publishes nowhere: every event reaches this process's bus through the relay, once.
   const queue = await RunQueue.open(url, { log });
   const engine = new RunEngine({
-    store: new PrismaRunStore(database, { shared: { afterDecision: (transaction, approval) => queue.sendWithin(transaction, approval.runId) } }),
+    // A database server restarts under running workers: the engine's calls wait for it rather than fail the steps in flight.
+    store: new DatabaseWaitingRunStore(
+      new PrismaRunStore(database, { shared: { afterDecision: (transaction, approval) => queue.sendWithin(transaction, approval.runId) } }),
+    ),
     bus: new RunEventBus(),
     pool,
     secrets,

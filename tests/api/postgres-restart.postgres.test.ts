@@ -11,8 +11,9 @@ import { startWorker, type WorkerProcess } from "./worker-process";
 
 /*
  * PostgreSQL restarted under load (a cluster of the test's own, stopped and
- * started while runs execute and wait): every run resumes and ends, nothing is
- * lost, no side effect happens twice. PostgreSQL only.
+ * started while runs execute and wait): every run goes on and succeeds (the
+ * engine's calls wait for the database to answer again), nothing is lost, no
+ * side effect happens twice. PostgreSQL only.
  */
 
 let cluster: ThrowawayPostgres | undefined;
@@ -96,15 +97,14 @@ describe("a PostgreSQL restart under load", () => {
     expect(effects.length, "no side effect twice").toBe(new Set(effects).size);
     for (const summary of finished) {
       const run = await eventually(`run ${summary.id}`, () => api.getRun(summary.id));
-      if (run.status === "failed") expect(run.error, `run ${run.id}`).toMatch(/Interrupted by a restart/);
-      else expect(run.status, `run ${run.id}: ${run.error}`).toBe("succeeded");
+      // Only the database restarted: a step in flight waits for it and goes on, so no run fails or is cut off.
+      expect(run.status, `run ${run.id}: ${run.error}`).toBe("succeeded");
       const events = await api.events(run.id);
       expect(events.map((event: Json) => event.seq)).toEqual(events.map((_: Json, index: number) => index + 1));
       for (const step of ["one", "two"]) {
         expect(events.filter((event: Json) => event.type === "node-started" && event.nodeId === step).length).toBeLessThanOrEqual(1);
       }
     }
-    expect(finished.filter((run) => run.status === "succeeded").length, "most runs simply went on").toBeGreaterThan(runs.length / 2);
     expect(await api.pendingApprovals()).toEqual([]);
   }, 300_000);
 });
