@@ -9,11 +9,13 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     environment: "node",
-    testTimeout: 30_000,
+    // Ceilings, not waits (tests wait for events): a test that takes 20 s on a quiet 2-core machine takes three times
+    // that beside two CPU-bound processes, and must still pass there.
+    testTimeout: 90_000,
     // The API tests (tests/api) spend most of their time waiting on their own
     // server process, so even a 2-core machine runs two files at once.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     // The global setup's teardown removes whatever the tests left (servers, databases, folders): give it time.
     teardownTimeout: 120_000,
     globalSetup: ["tests/api/global-setup.ts"],

@@ -184,9 +184,9 @@ describe("a Sub-workflow step", () => {
     const runId = await startParent(parent, {});
     const pending = await calledApproval(runId, "the called run's approval");
     expect(pending).toMatchObject({ workflowName: "Sender", nodeLabel: "Send it", calledBy: { runId, workflowId: parent, workflowName: "Outer", nodeId: "call", nodeLabel: "Send through Sender" } });
-    const waiting = await getRunDetail(runId, temp.database);
-    expect(waiting.status).toBe("running");
-    expect(waiting.steps.find((step) => step.nodeId === "call")!.status).toBe("waiting");
+    // The child's approval and the parent's "waiting" are stored by two runs independently: on a busy machine either comes first.
+    await waitFor(async () => (await getRunDetail(runId, temp.database)).steps.find((step) => step.nodeId === "call")?.status === "waiting", 20_000, "the step to wait");
+    expect((await getRunDetail(runId, temp.database)).status).toBe("running");
     expect(send.sent).not.toContain("report");
 
     await engine.decide(pending.id, { decision: "approve", feedback: null, decidedBy: "tester" });
@@ -237,7 +237,8 @@ describe("a Sub-workflow step", () => {
     expect((await getRunDetail(called!.id, temp.database)).permissions).toBeNull();
   });
 
-  it("after a restart mid-wait, picks up the same called run (no second one) and finishes when it does", async () => {
+  // Four waits of up to 20 s each: the ceiling is theirs, not the default 30 s a loaded machine can pass.
+  it("after a restart mid-wait, picks up the same called run (no second one) and finishes when it does", { timeout: 90_000 }, async () => {
     const child = await saved(chain("Sender again", [], [{ id: "send", kind: "tool", tool: "send", arguments: { label: "after-restart" } }], "{{ nodes.send.output }}"), { publish: true });
     const parent = await saved(chain("Outer again", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));
     // The first process dies mid-wait (SIGKILL): from then on it writes nothing, and what it held in memory is gone.

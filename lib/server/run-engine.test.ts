@@ -395,6 +395,9 @@ describe("RunEngine on a real SQLite file", () => {
     expect(waiting.status).toBe("awaiting_input");
     expect(waiting.steps.find((step) => step.nodeId === "second")).toMatchObject({ status: "waiting", error: null });
     expect(waiting.approvals.filter((approval) => approval.status === "pending").map((approval) => approval.nodeId)).toEqual(["second"]);
+    // The same start goes on (its attempt, its one node-started), not a second start of the step.
+    const startsOfSecond = (await readEvents(runId, 0, 1000, temp.database)).filter((event) => event.type === "node-started" && event.nodeId === "second");
+    expect(startsOfSecond.map((event) => event.payload)).toEqual([{ kind: "tool", attempt: 1 }]);
     expect(existsSync(path.join(workRoot, "asked-then-killed.txt"))).toBe(false);
     await restarted.cancel(runId, null);
   });

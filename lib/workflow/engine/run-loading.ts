@@ -75,6 +75,9 @@ export async function activate(engine: EngineContext, runId: string, options: { 
   run.cancelRequest = loaded.cancelRequest ?? null;
   run.nothingCutOff = options.continueParked === true && !steps.some((step) => step.status === "running");
   if (run.nothingCutOff) for (const step of steps) if (step.status === "waiting") run.storedWaiting.add(step.nodeId);
+  // A step cut off between storing its approval and announcing it is the same start going on (its attempt, its one
+  // node-started), as a parked step is: not a second start counted as a new attempt.
+  for (const step of cutOff) if (awaitingDecision.has(step.nodeId)) run.storedWaiting.add(step.nodeId);
   // A step that waits on something stored under its attempt (a Sub-workflow step's child run) picks that attempt up again.
   for (const step of steps) {
     const kind = run.nodes.get(step.nodeId)?.kind;
