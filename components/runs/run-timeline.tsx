@@ -47,7 +47,7 @@ export const RunTimeline = memo(function RunTimeline({ events, labelOf, isNode, 
           const nodeId = event.nodeId && isNode(event.nodeId) ? event.nodeId : null;
           const content = (
             <>
-              <time dateTime={event.createdAt} title={formatTime(event.createdAt, "exact")} className="w-16 shrink-0 tabular-nums text-muted" suppressHydrationWarning>
+              <time dateTime={event.createdAt} title={formatTime(event.createdAt, "exact")} className="min-w-[5.75rem] shrink-0 whitespace-nowrap tabular-nums text-muted" suppressHydrationWarning>
                 {formatTime(event.createdAt, "clock")}
               </time>
               <span aria-hidden="true" className={`mt-1.5 size-2 shrink-0 rounded-full ${TONE_DOT[description.tone]}`} />
