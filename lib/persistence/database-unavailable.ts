@@ -67,8 +67,10 @@ export async function retryWhileDatabaseUnavailable<T>(work: () => Promise<T>, o
       return result;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      waitingSince ??= now();
-      if (pause === FIRST_PAUSE_MS) options.log?.(`the database cannot be reached; ${options.what} wait for it (${Math.round(options.windowMs / 1000)} s at most)`);
+      if (waitingSince === null) {
+        waitingSince = now();
+        options.log?.(`the database cannot be reached; ${options.what} wait for it (${Math.round(options.windowMs / 1000)} s at most)`);
+      }
       if (now() - waitingSince + pause > options.windowMs) throw error;
       await sleep(pause);
       pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
