@@ -242,6 +242,12 @@ function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }
       <h3 id={`output-${node.id}`} className="text-xs font-semibold uppercase tracking-wide text-muted">
         {node.kind === "input" ? "Inputs given" : "Result"}
       </h3>
+      {output.truncated ? (
+        // What follows, and what later steps read, is the stored part: say so, with the true sizes.
+        <p role="note" data-testid="result-truncated" className="rounded-md border border-caution/40 bg-caution-soft px-3 py-2 text-xs text-caution">
+          {output.truncated.notice}
+        </p>
+      ) : null}
       {isInputs ? (
         <ArgumentList values={output.data as Record<string, unknown>} label="Inputs given" />
       ) : output.content && tables.length > 0 ? (

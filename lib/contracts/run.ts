@@ -22,6 +22,39 @@ export const CARRIED_AS = ["pin", "typed"] as const;
 export const CarriedAsSchema = z.enum(CARRIED_AS);
 export type CarriedAs = z.infer<typeof CarriedAsSchema>;
 
+/** A part of a result stored in part: where it is (`data.rows`, `content`), how much it had and how much was stored. */
+export const StoredPartSchema = z.object({
+  path: z.string(),
+  /** Items of a list, fields of an object, characters of a text: the true count, before the cut. */
+  total: z.number().int().nonnegative(),
+  /** How many of them were stored: a list's leading items, an object's leading fields, a text's first and last characters. */
+  stored: z.number().int().nonnegative(),
+});
+export type StoredPart = z.infer<typeof StoredPartSchema>;
+
+/**
+ * How a result too large to store whole was cut (lib/workflow/bound-output.ts):
+ * its true size and what was kept. Present only on a result that was cut; the
+ * run page shows `notice`, and what later steps read is the stored part.
+ */
+export const OutputTruncationSchema = z.object({
+  /** The whole result serialized as JSON, in bytes (UTF-8). */
+  totalBytes: z.number().int().nonnegative(),
+  /** The stored part serialized the same way, this description left out. */
+  storedBytes: z.number().int().nonnegative(),
+  /** Lists of which only the leading items were stored (`images` among them). */
+  lists: z.array(StoredPartSchema),
+  /** Objects of which only the leading fields were stored (thousands of fields, too many to keep a share of each). */
+  fields: z.array(StoredPartSchema),
+  /** Texts of which only the start and the end were stored (their middle left out). */
+  texts: z.array(StoredPartSchema),
+  /** Cuts not listed above, to keep this description small. */
+  unlisted: z.number().int().nonnegative(),
+  /** The cut in words, e.g. "The result was 10.1 MB, over the 1 MB a step stores; stored: 1.0 MB. data.rows: the first 48 of 1,000 items." */
+  notice: z.string(),
+});
+export type OutputTruncation = z.infer<typeof OutputTruncationSchema>;
+
 /** What a finished step produced. */
 export const StepOutputSchema = z.object({
   /** The text result (what a model would read). */
@@ -31,6 +64,8 @@ export const StepOutputSchema = z.object({
   images: z.array(StepImageSchema).readonly().optional(),
   /** For routers: the route taken. */
   route: z.string().optional(),
+  /** Set when the result was too large to store whole: what was cut, with the true sizes. */
+  truncated: OutputTruncationSchema.optional(),
 });
 export type StepOutput = z.infer<typeof StepOutputSchema>;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { flattenFields, previewOf, sampleField } from "./sample-paths";
-import { parseExpression, resolveTemplates } from "@/lib/workflow/templates";
+import { boundStepOutput } from "@/lib/workflow/bound-output";
+import { parseExpression, resolveTemplates, scopeEntryOf } from "@/lib/workflow/templates";
 
 const sample = { status: 200, body: { items: [{ name: "Ada", tags: ["x"] }, { name: "Grace" }], total: 2, next: null }, "content-type": "json", "not a name": 1 };
 
@@ -63,5 +64,23 @@ describe("sample paths", () => {
     expect(previewOf(true)).toBe("true");
     expect(previewOf({ a: 1 })).toBe("{1 field}");
     expect(previewOf(undefined)).toBe("nothing");
+  });
+});
+
+describe("sample paths of a result stored in part", () => {
+  it("offers only the rows that were stored, as templates of later steps read them", () => {
+    // Three rows of 600 KB: a step stores about 1 MB, so only the first is kept (its description holds the true count).
+    const rows = [1, 2, 3].map((id) => ({ id, blob: "f".repeat(600_000) }));
+    const stored = boundStepOutput({ content: "3 rows", data: { rows, rowCount: 3 } });
+    // The editor's sample of a step is its stored output (lib/server/samples.ts reads the step's row).
+    const field = sampleField("nodes.db.data", "data", stored.data);
+    const rowPaths = flattenFields([field]).map((each) => each.expression).filter((expression) => /rows\[\d+\]$/.test(expression));
+    expect(rowPaths).toEqual(["nodes.db.data.rows[0]"]);
+    expect(field.children.find((child) => child.label === "rows")?.preview).toBe("[1 item]");
+    expect(stored.truncated?.lists).toEqual([{ path: "data.rows", total: 3, stored: 1 }]);
+    // What the picker offers is what a later step reads: the first row, and nothing past it.
+    const scope = { inputs: {}, nodes: { db: scopeEntryOf(stored) } };
+    expect(resolveTemplates("{{ nodes.db.data.rows[0].id }}", scope)).toBe(1);
+    expect(resolveTemplates("{{ nodes.db.data.rows[1].id }}", scope)).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ export * from "./contracts";
 export { Tool, operationsInputModel, TOOL_ORIGINS, TOOL_RUNTIMES } from "./tool";
 export type { OperationArgs, RunOptions, ToolOrigin, ToolRuntime } from "./tool";
 export { ToolResult } from "./tool-result";
+export { MAX_RESULT_CHARACTERS, truncateMiddle } from "./builtin/shared/limits";
 export type { ToolControl, ToolImage } from "./tool-result";
 export { defineOperation } from "./operation";
 export type { Operation } from "./operation";

@@ -6,6 +6,7 @@
 import { retryDelayMs, type ExecutionPolicy, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import type { StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
+import { boundStepOutput } from "../bound-output";
 import { StepDeadline } from "../clock";
 import type { WorkflowNode } from "../definition";
 import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "../step-errors";
@@ -60,7 +61,11 @@ export async function executeNode(engine: EngineContext, run: ActiveRun, nodeId:
         else await stored;
       }
       continuing = false;
-      const { output, input } = await runAttempt(engine, run, node, policy);
+      const result = await runAttempt(engine, run, node, policy);
+      // Bounded before anything reads it: later steps' templates, the step row and its event all see the stored
+      // part, so a run resumed after a restart (which reads the row) reads what this live run reads.
+      const output = boundStepOutput(result.output);
+      const input = result.input;
       run.succeeded(nodeId, output);
       // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
       // transaction, and a next step's tool starts only once its own node-started (so this too) is durable.
