@@ -183,3 +183,27 @@ describe("the retention setting's contract", () => {
     expect(issues({ keepDays: 30, keepLast: 5, keepFailedDays: 60 })).toBeUndefined();
   });
 });
+
+describe("space after pruning on SQLite", () => {
+  it("gives free pages back page by page when the file's auto_vacuum is incremental", async () => {
+    const { database, workflowOf } = await setUp("sqlite");
+    // A file made with incremental auto-vacuum (the studio's own are not: VACUUM would have to rewrite them first).
+    await database.$executeRawUnsafe("PRAGMA auto_vacuum = INCREMENTAL");
+    await database.$executeRawUnsafe("VACUUM");
+    expect(await spaceNote(database)).toMatch(/given back/);
+    const flow = await workflowOf("bulky");
+    for (let index = 0; index < 20; index += 1) {
+      const id = await flow.run(40, "succeeded");
+      await database.run.update({ where: { id }, data: { output: "x".repeat(64 * 1024) } });
+    }
+    const before = await databaseBytes(database);
+    await saveRetention(policy({ keepDays: 30 }), "tester", null, database);
+    expect((await pruneRuns(database, { now: NOW })).runsDeleted).toBe(20);
+    let pauses = 0;
+    expect(await reclaimSpace(database, async () => void (pauses += 1))).toBeGreaterThan(100);
+    expect(pauses).toBeGreaterThan(0);
+    const [free] = await database.$queryRawUnsafe<{ freelist_count: bigint | number }[]>("PRAGMA freelist_count");
+    expect(Number(free?.freelist_count)).toBe(0);
+    expect(await databaseBytes(database)).toBeLessThan(before / 2);
+  });
+});
