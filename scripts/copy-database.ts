@@ -83,6 +83,7 @@ const LABELS: Record<CopiedTable, string> = {
   webhookEndpoint: "live webhooks",
   scheduleFiring: "schedule slots handled",
   workflowPin: "pinned outputs (the editor's test data)",
+  retentionPolicy: "retention settings (how long runs are kept)",
   grant: "grants",
   secret: "secrets (encrypted)",
   meta: "settings (Meta rows, the key check among them)",

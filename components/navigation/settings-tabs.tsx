@@ -8,6 +8,7 @@ export const SETTINGS_PAGES = [
   { href: "/settings/secrets", label: "Secrets" },
   { href: "/settings/mcp", label: "MCP" },
   { href: "/settings/security", label: "Security" },
+  { href: "/settings/retention", label: "Data retention" },
 ] as const;
 
 /** The tabs along the top of every Settings page, as n8n's settings list its sections. */

@@ -16,6 +16,7 @@ import { useFormatTime } from "@/components/ui/use-format-time";
 import { formatDuration } from "@/lib/run-view/format-time";
 import { TimeAgo } from "./time-ago";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
+import { deleteRefusal, DeleteRunDialog, type DeleteTarget } from "./delete-run-button";
 import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
 import { RunStatusFilter } from "./run-status-filter";
 import { useChangeFeed } from "./use-change-feed";
@@ -57,6 +58,8 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
   const [loading, setLoading] = useState(false);
   const request = useRef(0);
   const [cancelTarget, setCancelTarget] = useState<CancelTarget | null>(null);
+  const [deleteTarget, setDeleteTarget] = useState<DeleteTarget | null>(null);
+  const table = useRef<HTMLDivElement>(null);
 
   const load = useCallback(async (filter: RunFilters) => {
     const ticket = ++request.current;
@@ -92,7 +95,7 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
   const relativeNow = useNow(30_000);
 
   return (
-    <div className="space-y-4">
+    <div className="space-y-4" ref={table}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
           <RunStatusFilter value={status} onChange={(next) => changeFilters({ ...filters, status: next })} />
@@ -162,21 +165,49 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
           tableClassName="text-sm"
         >
           {runs.map((run) => (
-            <RunRow key={run.id} run={run} now={now} relativeNow={relativeNow} onCancel={setCancelTarget} />
+            <RunRow key={run.id} run={run} now={now} relativeNow={relativeNow} onCancel={setCancelTarget} onDelete={setDeleteTarget} />
           ))}
         </RowCardTable>
       )}
       <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load(filters)} />
+      {deleteTarget ? (
+        <DeleteRunDialog
+          target={deleteTarget}
+          onClose={() => setDeleteTarget(null)}
+          onDeleted={() => {
+            const gone = deleteTarget.runId;
+            setDeleteTarget(null);
+            // Off the list at once; the reload brings whatever else changed.
+            setRuns((current) => current?.filter((run) => run.id !== gone) ?? null);
+            void load(filters);
+          }}
+          // The row and its Delete button are gone: focus goes to the list's first link, or the filters when it is empty.
+          focusAfter={() => table.current?.querySelector<HTMLElement>("tbody a, select") ?? null}
+        />
+      ) : null}
     </div>
   );
 }
 
-function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: number; relativeNow: number; onCancel: (target: CancelTarget) => void }) {
+function RunRow({
+  run,
+  now,
+  relativeNow,
+  onCancel,
+  onDelete,
+}: {
+  run: RunSummary;
+  now: number;
+  relativeNow: number;
+  onCancel: (target: CancelTarget) => void;
+  onDelete: (target: DeleteTarget) => void;
+}) {
   const formatTime = useFormatTime();
   const active = ACTIVE.has(run.status);
   const duration =
     run.durationMs !== null ? formatDuration(run.durationMs) : active ? `running for ${formatDuration(now - Date.parse(run.startedAt))}` : "—";
   const startedAt = formatTime(run.startedAt, "exact");
+  const refusal = deleteRefusal(run.status);
   return (
     <RowCard className="transition-colors hover:bg-surface-sunken/60">
       <CardCell part="detail" className="px-4 py-3">
@@ -226,6 +257,18 @@ function RunRow({ run, now, relativeNow, onCancel }: { run: RunSummary; now: num
               Cancel
             </Button>
           ) : null}
+          {/* Disabled while the run goes on, the reason in its tooltip and its accessible description (the Cancel beside it is the way on). */}
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={refusal !== null}
+            title={refusal ?? undefined}
+            aria-description={refusal ?? undefined}
+            onClick={() => onDelete({ runId: run.id, workflowName: run.workflowName, startedAt })}
+            aria-label={`Delete the run of ${run.workflowName} started ${startedAt}`}
+          >
+            Delete
+          </Button>
           <Link
             href={`/runs/${run.id}`}
             aria-label={`Open the run of ${run.workflowName} started ${startedAt}`}

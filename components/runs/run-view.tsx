@@ -1,12 +1,14 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { ApprovalCard } from "@/components/approvals/approval-card";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { useFormatTime } from "@/components/ui/use-format-time";
 import { statusWords, stepStatusWords } from "@/lib/run-view/status-words";
 import { api } from "@/lib/client/api";
 import type { RunDetail } from "@/lib/contracts/run";
@@ -23,6 +25,7 @@ import { isErrorEdge } from "@/lib/workflow/scheduler";
 import { executionOf } from "@/nodes/definitions";
 import { CancelRunButton } from "./cancel-run-button";
 import { CopyToEditor } from "./copy-to-editor";
+import { DeleteRunButton } from "./delete-run-button";
 import { cardData, NodeResultPanel } from "./node-result-panel";
 import { RerunActions } from "./rerun-actions";
 import { RunCanvas } from "./run-canvas";
@@ -110,6 +113,9 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
 
   const active = !FINISHED.has(state.status);
   const now = useNow(1000, active);
+  const router = useRouter();
+  const formatTime = useFormatTime();
+  const deleteTarget = { runId: run.id, workflowName: run.workflowName, startedAt: formatTime(run.startedAt, "exact") };
   const duration = state.finishedAt
     ? formatDuration(Date.parse(state.finishedAt) - Date.parse(run.startedAt))
     : `running for ${formatDuration(now - Date.parse(run.startedAt))}`;
@@ -158,11 +164,15 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           </p>
         </div>
         {active ? (
-          <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" />
+          <div className="flex flex-wrap items-start justify-end gap-2">
+            <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" />
+            <DeleteRunButton {...deleteTarget} status={state.status} size="md" onDeleted={() => router.push("/runs")} />
+          </div>
         ) : (
           <div className="flex flex-wrap items-start justify-end gap-2">
             <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} />
             <CopyToEditor runId={run.id} workflowId={run.workflowId} steps={finishedSteps} labelOf={labelOf} />
+            <DeleteRunButton {...deleteTarget} status={state.status} size="md" onDeleted={() => router.push("/runs")} />
           </div>
         )}
       </div>

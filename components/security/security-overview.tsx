@@ -18,6 +18,8 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "workflow-imported-without-privileges": "imported a workflow (unsafe settings dropped)",
   "workflow-published": "published a workflow (its triggers start runs)",
   "workflow-unpublished": "unpublished a workflow (its triggers stopped)",
+  "run-deleted": "deleted a run",
+  "retention-changed": "changed how long runs are kept",
 };
 
 const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };
@@ -27,6 +29,7 @@ function actionText(entry: AuditEntry): string {
   const workflow = (entry.detail as Record<string, unknown> | null)?.workflow;
   if (typeof workflow === "string" && entry.action === "workflow-published") return `published the workflow “${workflow}” (its triggers start runs)`;
   if (typeof workflow === "string" && entry.action === "workflow-unpublished") return `unpublished the workflow “${workflow}” (its triggers stopped)`;
+  if (typeof workflow === "string" && entry.action === "run-deleted") return `deleted a run of “${workflow}”`;
   return ACTIONS[entry.action] ?? entry.action;
 }
 
@@ -37,6 +40,8 @@ function detailText(entry: AuditEntry): string {
   const settings = (detail.settings ?? detail.dropped) as { description?: string }[] | undefined;
   if (Array.isArray(settings)) return `${String(detail.workflow ?? "")}: ${settings.map((setting) => setting.description).join("; ")}`;
   if (typeof detail.with === "string") return `with the ${detail.with}`;
+  if (entry.action === "run-deleted") return `run ${entry.target ?? ""}${Number(detail.runsDeleted) > 1 ? ` and the ${Number(detail.runsDeleted) - 1} run(s) it called` : ""}`;
+  if (entry.action === "retention-changed") return `${String(detail.scope ?? "")}: ${JSON.stringify(detail.policy ?? null)}`;
   return "";
 }
 

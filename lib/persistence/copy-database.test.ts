@@ -43,7 +43,7 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-/** A studio with something in every table copied: two versions, a pin, a grant, a secret, an MCP server, a finished run with all its parts, one waiting. */
+/** A studio with something in every table copied: two versions, a pin, retention settings, a grant, a secret, an MCP server, a finished run with all its parts, one waiting. */
 async function fill(database: StudioDatabase): Promise<void> {
   const definition = (output: string) => ({
     name: "Summarise",
@@ -109,6 +109,9 @@ async function fill(database: StudioDatabase): Promise<void> {
   await database.workflowPin.create({
     data: { id: "pin-1", workflowId: workflow.id, nodeId: "start", output: JSON.stringify({ content: "pinned", data: { topic: "tides" } }), fromRunId: "run-done", pinnedAt: at("2026-02-01T11:00:00.5Z") },
   });
+  // The studio's retention setting and the workflow's own.
+  await database.retentionPolicy.create({ data: { id: "studio", keepDays: 90, keepLast: null, keepFailedDays: 180, updatedBy: "ada", updatedAt: at("2026-01-06T00:00:00.25Z") } });
+  await database.retentionPolicy.create({ data: { id: `workflow:${workflow.id}`, workflowId: workflow.id, keepLast: 10, updatedAt: at("2026-01-06T00:00:01Z") } });
   await database.run.update({ where: { id: "run-done" }, data: { trigger: "webhook", triggerNodeId: "hook", triggerDetail: JSON.stringify({ deliveryId: "delivery-7", request: "POST /hooks/github/push" }) } });
   await database.webhookDelivery.create({
     data: { id: "delivery-1", workflowId: workflow.id, hookId: "hook-id-0123456789ab", idempotencyKey: "delivery-7", runId: "run-done", createdAt: at("2026-02-01T10:00:00.100Z") },
@@ -189,6 +192,7 @@ describe("copyStudioData", () => {
       webhookEndpoint: 1,
       scheduleFiring: 1,
       workflowPin: 1,
+      retentionPolicy: 2,
       grant: 1,
       secret: 1,
       meta: 2,

@@ -26,8 +26,8 @@ export const COPY_BATCH = 500;
 /** The tables copied, in an order that satisfies the foreign keys. */
 // Schedule firings go with the configuration: they are where each schedule goes on from, so a copied studio neither fires a
 // slot again nor counts every slot since publishing as missed.
-// Pins (test data of a workflow's editor) go with it too.
-export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "webhookEndpoint", "scheduleFiring", "workflowPin", "grant", "secret", "meta", "mcpServer"] as const;
+// Pins (test data of a workflow's editor) go with it too, and so do the retention settings (how long runs are kept).
+export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "webhookEndpoint", "scheduleFiring", "workflowPin", "retentionPolicy", "grant", "secret", "meta", "mcpServer"] as const;
 export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "agentCheckpoint", "webhookDelivery", "auditEntry"] as const;
 export type CopiedTable = (typeof CONFIGURATION_TABLES)[number] | (typeof HISTORY_TABLES)[number];
 
@@ -70,6 +70,7 @@ const KEYS: Record<CopiedTable, string> = {
   webhookEndpoint: "path",
   scheduleFiring: "id",
   workflowPin: "id",
+  retentionPolicy: "id",
   grant: "id",
   secret: "name",
   meta: "key",

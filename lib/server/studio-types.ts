@@ -5,6 +5,7 @@ import type { SecretResolver, ToolPool } from "@/lib/tools";
 import type { StudioDatabase } from "@/lib/persistence";
 import type { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import type { RunEngine } from "@/lib/workflow/run-engine";
+import type { RetentionJob } from "./retention";
 import type { RunDriver } from "./run-driver";
 import type { Scheduler } from "./schedules/scheduler";
 
@@ -29,6 +30,8 @@ export interface Studio {
   role: StudioRole;
   /** Fires the published workflows' schedules; null in a process that only serves (`web`). */
   schedules: Scheduler | null;
+  /** Removes old runs as the retention settings say; null in a process that only serves (`web`). */
+  retention: RetentionJob | null;
   /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */
   shutdown: (graceMs: number) => Promise<void>;
 }

@@ -18,6 +18,7 @@ import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
 import { newWorkerChannel, RunQueue } from "./queue/run-queue";
 import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
+import { startRetention } from "./retention";
 import { Scheduler } from "./schedules/scheduler";
 import type { Studio, StudioRole } from "./studio-types";
 
@@ -96,10 +97,14 @@ async function boot(role: StudioRole): Promise<Studio> {
     const resumed = await engine.resumeAll();
     if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
     const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
-    const shutdown = async () => schedules.stop();
+    const retention = startRetention({ database, url, log });
+    const shutdown = async () => {
+      schedules.stop();
+      retention.stop();
+    };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, shutdown };
+    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, shutdown };
   }
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
@@ -158,8 +163,11 @@ async function boot(role: StudioRole): Promise<Studio> {
   }
   // Schedules fire where runs are driven: a web process serves only.
   const schedules = role === "web" ? null : await startScheduler({ database, runs, bus, pool, secrets, log });
+  // Pruned where runs are driven, like schedules; the advisory lock keeps it to one process at a time.
+  const retention = role === "web" ? null : startRetention({ database, url, log });
   const shutdown = async (graceMs: number) => {
     schedules?.stop();
+    retention?.stop();
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
@@ -168,7 +176,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, shutdown };
+  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, shutdown };
 }
 
 /** Starts firing schedules; a first pass that fails (the database briefly away) is logged, and the next pass tries again. */

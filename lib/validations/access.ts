@@ -19,6 +19,8 @@ export const AuditActionSchema = z.enum([
   "workflow-imported-without-privileges",
   "workflow-published",
   "workflow-unpublished",
+  "run-deleted",
+  "retention-changed",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
