@@ -1,8 +1,6 @@
 "use client";
 
-import Link from "next/link";
-import { useEffect } from "react";
-import { Button } from "@/components/ui/button";
+import { ErrorPageActions, useBoundaryError } from "@/components/ui/error-page";
 
 /**
  * The studio's error boundary: a page failed to render. Says so plainly,
@@ -10,10 +8,7 @@ import { Button } from "@/components/ui/button";
  * hidden by Next.js in production; its digest matches the server's log.
  */
 export default function StudioError({ error, reset, retry }: { error: unknown; reset: () => void; retry?: () => void }) {
-  useEffect(() => {
-    console.error(error);
-  }, [error]);
-  const digest = error instanceof Error ? (error as Error & { digest?: string }).digest : undefined;
+  const digest = useBoundaryError(error);
   // A client-side error's message is the real one and safe to show; a server error's is replaced by Next.js anyway.
   const detail = error instanceof Error && !digest ? error.message : null;
   return (
@@ -34,18 +29,7 @@ export default function StudioError({ error, reset, retry }: { error: unknown; r
           Reference: <code className="rounded bg-surface-sunken px-1.5 py-0.5 font-mono text-xs text-foreground">{digest}</code>
         </p>
       ) : null}
-      <div className="mt-8 flex flex-wrap gap-2">
-        {/* retry() fetches the page's server data again; reset() alone would re-render what already failed. */}
-        <Button variant="primary" onClick={() => (retry ?? reset)()}>
-          Try again
-        </Button>
-        <Link
-          href="/workflows"
-          className="inline-flex h-9 items-center rounded-md border border-line-strong bg-surface px-3.5 text-sm font-medium shadow-card hover:bg-surface-sunken"
-        >
-          Go to workflows
-        </Link>
-      </div>
+      <ErrorPageActions reset={reset} retry={retry} backLabel="Go to workflows" className="mt-8" />
     </div>
   );
 }

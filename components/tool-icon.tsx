@@ -1,22 +1,22 @@
 import type { ReactNode } from "react";
 
+/** A page with its corner folded, for the file icons; `marks` are drawn on it in the fold's path (lines of text, a plus). */
+function page(marks = ""): ReactNode {
+  return (
+    <>
+      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
+      <path d={`M14 3v5h5${marks}`} />
+    </>
+  );
+}
+
 // Drawn on a 24×24 grid with a 2px round stroke, in the spirit of lucide, so
 // the names tools declare ("list-checks", "database") can be looked up here
 // without an icon package.
 const ICONS: Record<string, ReactNode> = {
   folder: <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5H9l2 2h8.5A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5Z" />,
-  file: (
-    <>
-      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
-      <path d="M14 3v5h5" />
-    </>
-  ),
-  "file-text": (
-    <>
-      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
-      <path d="M14 3v5h5M9 13h6M9 17h6M9 9h1" />
-    </>
-  ),
+  file: page(),
+  "file-text": page("M9 13h6M9 17h6M9 9h1"),
   "file-pen": (
     <>
       <path d="M12 21H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7l5 5v3" />
@@ -24,18 +24,8 @@ const ICONS: Record<string, ReactNode> = {
       <path d="m15 21 .5-2.5 4.2-4.2a1.4 1.4 0 0 1 2 2l-4.2 4.2Z" />
     </>
   ),
-  "file-diff": (
-    <>
-      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
-      <path d="M14 3v5h5M12 10v6M9 13h6M9 18h6" />
-    </>
-  ),
-  "file-plus": (
-    <>
-      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
-      <path d="M14 3v5h5M12 11v6M9 14h6" />
-    </>
-  ),
+  "file-diff": page("M12 10v6M9 13h6M9 18h6"),
+  "file-plus": page("M12 11v6M9 14h6"),
   "folder-open": <path d="M5 19 7.6 11.6A1.5 1.5 0 0 1 9 10.5h11.5a1 1 0 0 1 1 1.3l-2.2 6.1a1.5 1.5 0 0 1-1.4 1.1H4.5A1.5 1.5 0 0 1 3 17.5v-11A1.5 1.5 0 0 1 4.5 5H9l2 2h6a1.5 1.5 0 0 1 1.5 1.5v2" />,
   "folder-tree": (
     <>

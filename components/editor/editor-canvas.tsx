@@ -19,6 +19,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { useLayoutEffect, useRef, useSyncExternalStore, type CSSProperties, type DragEvent, type RefObject } from "react";
 import { Spinner } from "@/components/ui/page-header";
+import { FLOW_STYLE } from "@/components/flow/flow-style";
 import { NodeCard } from "@/components/flow/node-card";
 import { PanButtons } from "@/components/flow/pan-buttons";
 import type { PaletteItem } from "@/lib/editor/definition-edits";
@@ -31,20 +32,13 @@ const nodeTypes = Object.fromEntries(Object.values(FLOW_NODE_TYPES).map((type) =
 /** Every edge carries the + that inserts a step into it. */
 const edgeTypes: EdgeTypes = { [INSERTABLE_EDGE]: InsertableEdge };
 
-/** React Flow's colours, from the studio's tokens, so both themes follow prefers-color-scheme. */
+/** The canvas's colours: the run view's (FLOW_STYLE), and the editor's own for selecting, connecting and the minimap. */
 const THEME = {
-  "--xy-background-color": "var(--surface-sunken)",
-  // Edges and card edges at 3:1 against the canvas (WCAG 1.4.11): they are what the workflow is made of.
-  "--xy-edge-stroke": "var(--line-control)",
+  ...FLOW_STYLE,
+  // Edges and card edges at 3:1 against the canvas (WCAG 1.4.11): they are what the workflow is made of (--xy-edge-stroke, in FLOW_STYLE).
   "--xy-edge-stroke-selected": "var(--accent)",
   "--xy-edge-stroke-width": "1.5",
   "--xy-connectionline-stroke": "var(--accent)",
-  "--xy-controls-button-background-color": "var(--surface)",
-  "--xy-controls-button-background-color-hover": "var(--surface-sunken)",
-  "--xy-controls-button-color": "var(--foreground)",
-  "--xy-controls-button-color-hover": "var(--foreground)",
-  "--xy-controls-button-border-color": "var(--line)",
-  "--xy-controls-box-shadow": "var(--shadow)",
   "--xy-minimap-background-color": "var(--surface)",
   "--xy-minimap-mask-background-color": "color-mix(in srgb, var(--surface-sunken) 70%, transparent)",
   "--xy-minimap-node-background-color": "var(--line-strong)",

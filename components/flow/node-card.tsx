@@ -2,6 +2,7 @@
 
 import { Handle, Position } from "@xyflow/react";
 import { memo } from "react";
+import type { CardData } from "@/lib/editor/card-data";
 import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { stepStatusWords } from "@/lib/run-view/status-words";
@@ -10,38 +11,19 @@ import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { nodeKindDefinitions, type NodeKind } from "@/nodes/definitions";
 
 /**
- * What a canvas card shows, for the editor and the run view alike. Kept to
- * plain data so React Flow can compare it cheaply: a card re-renders only
- * when its own data changes.
+ * What a canvas card shows, for the editor and the run view alike: the
+ * editor's {@link CardData} and the run's progress. Kept to plain data so
+ * React Flow can compare it cheaply: a card re-renders only when its own data
+ * changes.
  */
-export interface NodeCardData extends Record<string, unknown> {
+export interface NodeCardData extends CardData {
   kind: NodeKind;
-  /** The node's label, else its tool's title: never the tool's name. */
-  title: string;
-  /** The operation's title, or a short line about the node. */
-  subtitle?: string;
-  icon?: string | null;
-  domain?: string;
   /** Live status in the run view. */
   status?: StepViewStatus;
   /** The running tool's progress message. */
   progress?: string;
   /** Where a step's kept result came from, in words: "from run #K8R1T6" (a retry), "from its pin" (a test run). */
   carriedFrom?: string;
-  /** How many validation problems the node has (editor). */
-  problems?: number;
-  /** The first problem, shown on hover. */
-  problemText?: string;
-  /** Named outputs (a router's routes plus "default"); one unnamed output when absent. */
-  outputs?: readonly { id: string; label: string }[];
-  /** Input nodes have no incoming handle. */
-  hasInput?: boolean;
-  /** Output nodes have no outgoing handle. */
-  hasOutput?: boolean;
-  /** The node follows an error path on failure: an error handle, below its outputs. */
-  errorHandle?: boolean;
-  /** Its output is pinned (editor): test runs use the pin instead of running it. */
-  pinned?: boolean;
   /** The node is in a For each loop's body: in the loop's run it runs per item, not as a step (run view). */
   inLoop?: boolean;
 }

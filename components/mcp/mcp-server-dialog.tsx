@@ -1,13 +1,12 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm, useWatch, type FieldPath } from "react-hook-form";
+import { useWatch, type FieldPath } from "react-hook-form";
 import { applyApiError } from "@/components/secrets/apply-api-error";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { ErrorNotice } from "@/components/ui/page-header";
+import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import type { McpServerView } from "@/lib/contracts/mcp-server";
 import {
@@ -39,17 +38,8 @@ export function McpServerDialog({
   onClose: () => void;
   onSaved: (server: McpServerView) => void;
 }) {
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<McpServerFormValues, unknown, McpServerConfigInput>({
-    resolver: zodResolver(McpServerFormSchema),
-    defaultValues: toFormValues(server),
-    mode: "onTouched",
-  });
+  const { register, control, handleSubmit, setError, formState } = useZodForm<McpServerFormValues, McpServerConfigInput>(McpServerFormSchema, toFormValues(server));
+  const { errors, isSubmitting } = formState;
   const transport = useWatch({ control, name: "transport" });
   // The configuration waiting for the person to read its command and confirm it.
   const [review, setReview] = useState<McpServerConfigInput | null>(null);
@@ -119,65 +109,58 @@ export function McpServerDialog({
   };
 
   return (
-    <Dialog
-      open
-      wide
+    <FormDialog
+      formId={FORM_ID}
+      onSubmit={submit}
       onClose={onClose}
+      wide
       title={server ? `Edit ${server.name}` : "Add an MCP server"}
       description="A program started on this machine (stdio) or a server reached over streamable HTTP. Its tools join the palette."
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={isSubmitting || saving}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={isSubmitting || saving}>
-            {isSubmitting || saving ? "Connecting…" : "Save and connect"}
-          </Button>
-        </>
-      }
+      pending={isSubmitting || saving}
+      submitLabel="Save and connect"
+      pendingLabel="Connecting…"
+      error={errors.root?.server?.message}
+      errorTitle="Not saved"
     >
-      <form id={FORM_ID} onSubmit={submit} noValidate className="space-y-5">
-        {text("name", "Name", "Lower-case letters, digits, - and _. The palette groups the server's tools under it.", { placeholder: "files", mono: true, required: true })}
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium">Transport</legend>
-          <div className="flex gap-4 text-sm">
-            <label className="flex items-center gap-2">
-              <input type="radio" value="stdio" {...register("transport")} /> stdio (a program on this machine)
-            </label>
-            <label className="flex items-center gap-2">
-              <input type="radio" value="http" {...register("transport")} /> Streamable HTTP (a remote server)
-            </label>
-          </div>
-        </fieldset>
-        {transport === "stdio" ? (
-          <>
-            {text("command", "Command", "The program to start, e.g. npx, node or uvx.", { placeholder: "npx", mono: true, required: true })}
-            {text("args", "Arguments", "One per line.", { placeholder: "-y\n@modelcontextprotocol/server-filesystem\n/home/me/notes", mono: true, lines: 3 })}
-            {text(
-              "env",
-              "Environment",
-              "One KEY=value per line. Write ${NAME} to use a stored secret, e.g. GITHUB_TOKEN=${GITHUB_TOKEN}. The server gets only these, PATH, HOME and LANG.",
-              { placeholder: "GITHUB_TOKEN=${GITHUB_TOKEN}", mono: true, lines: 3 },
-            )}
-            {text("cwd", "Working directory", "An absolute folder; empty for the studio's own.", { placeholder: "/home/me/project", mono: true })}
-          </>
-        ) : (
-          <>
-            {text("url", "URL", "The server's streamable HTTP endpoint. Its tools cannot reach this machine's localhost.", { placeholder: "https://example.com/mcp", mono: true, required: true })}
-            {text("headers", "Headers", "One Name: value per line. Write ${NAME} to use a stored secret, e.g. Authorization: Bearer ${API_TOKEN}.", {
-              placeholder: "Authorization: Bearer ${API_TOKEN}",
-              mono: true,
-              lines: 3,
-            })}
-          </>
-        )}
-        {text("toolPrefix", "Tool prefix", "Optional. When a tool's name is taken, it becomes <prefix>__<tool> (else <server>__<tool>).", { mono: true })}
-        {text("maxCallSeconds", "Longest call (seconds)", McpMaxCallSecondsSchema.description ?? "", { placeholder: "600" })}
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" {...register("enabled")} /> Enabled: connect now and offer its tools
-        </label>
-        {errors.root?.server?.message ? <ErrorNotice title="Not saved">{errors.root.server.message}</ErrorNotice> : null}
-      </form>
-    </Dialog>
+      {text("name", "Name", "Lower-case letters, digits, - and _. The palette groups the server's tools under it.", { placeholder: "files", mono: true, required: true })}
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Transport</legend>
+        <div className="flex gap-4 text-sm">
+          <label className="flex items-center gap-2">
+            <input type="radio" value="stdio" {...register("transport")} /> stdio (a program on this machine)
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" value="http" {...register("transport")} /> Streamable HTTP (a remote server)
+          </label>
+        </div>
+      </fieldset>
+      {transport === "stdio" ? (
+        <>
+          {text("command", "Command", "The program to start, e.g. npx, node or uvx.", { placeholder: "npx", mono: true, required: true })}
+          {text("args", "Arguments", "One per line.", { placeholder: "-y\n@modelcontextprotocol/server-filesystem\n/home/me/notes", mono: true, lines: 3 })}
+          {text(
+            "env",
+            "Environment",
+            "One KEY=value per line. Write ${NAME} to use a stored secret, e.g. GITHUB_TOKEN=${GITHUB_TOKEN}. The server gets only these, PATH, HOME and LANG.",
+            { placeholder: "GITHUB_TOKEN=${GITHUB_TOKEN}", mono: true, lines: 3 },
+          )}
+          {text("cwd", "Working directory", "An absolute folder; empty for the studio's own.", { placeholder: "/home/me/project", mono: true })}
+        </>
+      ) : (
+        <>
+          {text("url", "URL", "The server's streamable HTTP endpoint. Its tools cannot reach this machine's localhost.", { placeholder: "https://example.com/mcp", mono: true, required: true })}
+          {text("headers", "Headers", "One Name: value per line. Write ${NAME} to use a stored secret, e.g. Authorization: Bearer ${API_TOKEN}.", {
+            placeholder: "Authorization: Bearer ${API_TOKEN}",
+            mono: true,
+            lines: 3,
+          })}
+        </>
+      )}
+      {text("toolPrefix", "Tool prefix", "Optional. When a tool's name is taken, it becomes <prefix>__<tool> (else <server>__<tool>).", { mono: true })}
+      {text("maxCallSeconds", "Longest call (seconds)", McpMaxCallSecondsSchema.description ?? "", { placeholder: "600" })}
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" {...register("enabled")} /> Enabled: connect now and offer its tools
+      </label>
+    </FormDialog>
   );
 }

@@ -2,8 +2,9 @@
 
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes, type ReactFlowInstance } from "@xyflow/react";
-import { useCallback, useMemo, useRef, type CSSProperties } from "react";
+import { useCallback, useMemo, useRef } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
+import { FLOW_STYLE } from "@/components/flow/flow-style";
 import { PanButtons } from "@/components/flow/pan-buttons";
 import { definitionBounds } from "@/lib/editor/to-flow";
 import { readableViewport } from "@/lib/flow/readable-viewport";
@@ -41,19 +42,6 @@ const RUN_VIEW_ARIA_LABELS = {
   "node.a11yDescription.keyboardDisabled": "Press Enter or Space to see this step's result.",
 } as const;
 const PRO_OPTIONS = { hideAttribution: false } as const;
-// React Flow's own colours, mapped onto the studio's tokens so both themes match the rest of the page.
-const FLOW_STYLE = {
-  "--xy-background-color": "var(--surface-sunken)",
-  "--xy-background-pattern-color": "var(--line-strong)",
-  "--xy-edge-stroke": "var(--line-control)",
-  "--xy-controls-button-background-color": "var(--surface)",
-  "--xy-controls-button-background-color-hover": "var(--surface-sunken)",
-  "--xy-controls-button-color": "var(--foreground)",
-  "--xy-controls-button-color-hover": "var(--foreground)",
-  "--xy-controls-button-border-color": "var(--line)",
-  "--xy-controls-box-shadow": "var(--shadow)",
-  "--xy-attribution-background-color": "transparent",
-} as CSSProperties;
 
 interface RunCanvasProps {
   definition: WorkflowDefinition;

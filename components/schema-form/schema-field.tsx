@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { Controller, get, useFormContext, useFormState } from "react-hook-form";
-import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { CONTROL_CLASS, Field, FieldError, FieldHelp, fieldAria } from "@/components/ui/field";
 import { friendlyMessage, type FieldDescriptor } from "@/lib/schema-form/field-descriptors";
 import { DirectoryPicker } from "./directory-picker";
 import { defaultValueText, fieldHelp } from "./field-help";
@@ -98,16 +98,8 @@ export function SchemaField({ field, context, replacement, actions }: SchemaFiel
             {field.label}
           </label>
         </div>
-        {help ? (
-          <p id={`${id}-help`} className="text-xs leading-relaxed text-muted wrap-anywhere">
-            {help}
-          </p>
-        ) : null}
-        {error ? (
-          <p id={`${id}-error`} role="alert" className="text-xs font-medium text-caution">
-            {error}
-          </p>
-        ) : null}
+        <FieldHelp id={id} help={help} />
+        <FieldError id={id} error={error} />
       </div>
     );
   }

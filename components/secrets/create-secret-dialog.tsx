@@ -1,12 +1,10 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Controller, useForm, useWatch } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { useWatch } from "react-hook-form";
+import { FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { ErrorNotice } from "@/components/ui/page-header";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
+import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import {
   CreateSecretBodySchema,
@@ -17,10 +15,10 @@ import {
   type CreateSecretInput,
 } from "@/lib/validations/secret";
 import { applyApiError } from "./apply-api-error";
-import { asSentence } from "./form-issues";
+import { fieldSentence as sentence } from "./form-issues";
 import { SecretValueInput } from "./secret-value-input";
 import type { SecretSaveResponse, SecretTool } from "./secret-types";
-import { ToolSelect } from "./tool-select";
+import { ToolSelectField } from "./tool-select";
 
 const FORM_ID = "create-secret-form";
 const FIELDS = ["name", "value", "description", "tool"] as const;
@@ -36,17 +34,8 @@ export function CreateSecretDialog({
   onSaved: (response: SecretSaveResponse) => void;
 }) {
   useRestoreFocus();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<CreateSecretInput, unknown, CreateSecretBody>({
-    resolver: zodResolver(CreateSecretBodySchema),
-    defaultValues: { name: "", value: "", description: "", tool: null },
-    mode: "onTouched",
-  });
+  const { register, control, handleSubmit, setError, formState } = useZodForm<CreateSecretInput, CreateSecretBody>(CreateSecretBodySchema, { name: "", value: "", description: "", tool: null });
+  const { errors, isSubmitting } = formState;
   const typedName = useWatch({ control, name: "name" })?.trim() ?? "";
   const exampleName = SecretNameSchema.safeParse(typedName).success ? typedName : "NAME";
 
@@ -68,68 +57,43 @@ export function CreateSecretDialog({
   const descriptionHelp = SecretDescriptionSchema.meta()?.description;
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      formId={FORM_ID}
+      onSubmit={submit}
       onClose={onClose}
       title="New secret"
       description="A password, key or connection URL that workflows use without showing it."
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Save secret"}
-          </Button>
-        </>
-      }
+      pending={isSubmitting}
+      submitLabel="Save secret"
+      pendingLabel="Saving…"
+      error={errors.root?.server?.message}
+      errorTitle="Not saved"
     >
-      <form id={FORM_ID} onSubmit={submit} noValidate className="space-y-5">
-        <Field id="secret-name" label="Name" required help={nameHelp} error={sentence(errors.name?.message)}>
-          <input
-            {...register("name")}
-            {...fieldAria("secret-name", { help: true, error: sentence(errors.name?.message) })}
-            className={`${CONTROL_CLASS} font-mono`}
-            placeholder="DB_URL"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            autoFocus
-          />
-        </Field>
-        <Field id="secret-value" label="Value" required help={valueHelp} error={sentence(errors.value?.message)}>
-          <SecretValueInput {...register("value")} {...fieldAria("secret-value", { help: valueHelp, error: sentence(errors.value?.message) })} />
-        </Field>
-        <Field id="secret-description" label="Description" help={descriptionHelp} error={sentence(errors.description?.message)}>
-          <input
-            {...register("description")}
-            {...fieldAria("secret-description", { help: descriptionHelp, error: sentence(errors.description?.message) })}
-            className={CONTROL_CLASS}
-            placeholder="Read-only user on the reporting database"
-            autoComplete="off"
-          />
-        </Field>
-        <Controller
-          control={control}
-          name="tool"
-          render={({ field, fieldState }) => (
-            <ToolSelect
-              id="secret-tool"
-              tools={tools}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={sentence(fieldState.error?.message)}
-            />
-          )}
+      <Field id="secret-name" label="Name" required help={nameHelp} error={sentence(errors.name?.message)}>
+        <input
+          {...register("name")}
+          {...fieldAria("secret-name", { help: true, error: sentence(errors.name?.message) })}
+          className={`${CONTROL_CLASS} font-mono`}
+          placeholder="DB_URL"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          autoFocus
         />
-        {errors.root?.server?.message ? <ErrorNotice title="Not saved">{errors.root.server.message}</ErrorNotice> : null}
-      </form>
-    </Dialog>
+      </Field>
+      <Field id="secret-value" label="Value" required help={valueHelp} error={sentence(errors.value?.message)}>
+        <SecretValueInput {...register("value")} {...fieldAria("secret-value", { help: valueHelp, error: sentence(errors.value?.message) })} />
+      </Field>
+      <Field id="secret-description" label="Description" help={descriptionHelp} error={sentence(errors.description?.message)}>
+        <input
+          {...register("description")}
+          {...fieldAria("secret-description", { help: descriptionHelp, error: sentence(errors.description?.message) })}
+          className={CONTROL_CLASS}
+          placeholder="Read-only user on the reporting database"
+          autoComplete="off"
+        />
+      </Field>
+      <ToolSelectField id="secret-tool" control={control} tools={tools} />
+    </FormDialog>
   );
-}
-
-/** zod's messages are phrases ("enter the secret's value"); a field shows a sentence. */
-function sentence(message: string | undefined): string | undefined {
-  return message ? asSentence(message) : undefined;
 }

@@ -1,12 +1,9 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Controller, useForm } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { ErrorNotice } from "@/components/ui/page-header";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
+import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import {
   SecretDescriptionSchema,
@@ -15,9 +12,9 @@ import {
   type UpdateSecretInput,
 } from "@/lib/validations/secret";
 import { applyApiError } from "./apply-api-error";
-import { asSentence } from "./form-issues";
+import { fieldSentence as sentence } from "./form-issues";
 import { secretPath, type SecretRow, type SecretSaveResponse, type SecretTool } from "./secret-types";
-import { ToolSelect } from "./tool-select";
+import { ToolSelectField } from "./tool-select";
 
 const FORM_ID = "edit-secret-form";
 
@@ -34,17 +31,8 @@ export function EditSecretDialog({
   onSaved: (response: SecretSaveResponse) => void;
 }) {
   useRestoreFocus();
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<UpdateSecretInput, unknown, UpdateSecretBody>({
-    resolver: zodResolver(UpdateSecretBodySchema),
-    defaultValues: { description: secret.description, tool: secret.tool },
-    mode: "onTouched",
-  });
+  const { register, control, handleSubmit, setError, formState } = useZodForm<UpdateSecretInput, UpdateSecretBody>(UpdateSecretBodySchema, { description: secret.description, tool: secret.tool });
+  const { errors, isSubmitting } = formState;
 
   const submit = handleSubmit(async (body) => {
     try {
@@ -57,53 +45,28 @@ export function EditSecretDialog({
 
   const descriptionHelp = SecretDescriptionSchema.meta()?.description;
   return (
-    <Dialog
-      open
+    <FormDialog
+      formId={FORM_ID}
+      onSubmit={submit}
       onClose={onClose}
       title={`Edit ${secret.name}`}
       description="The value stays as it is; replace it separately."
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Save changes"}
-          </Button>
-        </>
-      }
+      pending={isSubmitting}
+      submitLabel="Save changes"
+      pendingLabel="Saving…"
+      error={errors.root?.server?.message}
+      errorTitle="Not saved"
     >
-      <form id={FORM_ID} onSubmit={submit} noValidate className="space-y-5">
-        <Field id="secret-edit-description" label="Description" help={descriptionHelp} error={sentence(errors.description?.message)}>
-          <input
-            {...register("description")}
-            {...fieldAria("secret-edit-description", { help: descriptionHelp, error: sentence(errors.description?.message) })}
-            className={CONTROL_CLASS}
-            autoComplete="off"
-            autoFocus
-          />
-        </Field>
-        <Controller
-          control={control}
-          name="tool"
-          render={({ field, fieldState }) => (
-            <ToolSelect
-              id="secret-edit-tool"
-              tools={tools}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              error={sentence(fieldState.error?.message)}
-            />
-          )}
+      <Field id="secret-edit-description" label="Description" help={descriptionHelp} error={sentence(errors.description?.message)}>
+        <input
+          {...register("description")}
+          {...fieldAria("secret-edit-description", { help: descriptionHelp, error: sentence(errors.description?.message) })}
+          className={CONTROL_CLASS}
+          autoComplete="off"
+          autoFocus
         />
-        {errors.root?.server?.message ? <ErrorNotice title="Not saved">{errors.root.server.message}</ErrorNotice> : null}
-      </form>
-    </Dialog>
+      </Field>
+      <ToolSelectField id="secret-edit-tool" control={control} tools={tools} />
+    </FormDialog>
   );
-}
-
-/** zod's messages are phrases ("enter the secret's value"); a field shows a sentence. */
-function sentence(message: string | undefined): string | undefined {
-  return message ? asSentence(message) : undefined;
 }

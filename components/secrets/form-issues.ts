@@ -43,6 +43,11 @@ export function asSentence(message: string): string {
   return /[.!?)]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
 
+/** A field's message from the form as a sentence, or nothing when it has none. */
+export function fieldSentence(message: string | undefined): string | undefined {
+  return message ? asSentence(message) : undefined;
+}
+
 /** How an issue's path reads in a list of problems; the whole document has no path. */
 export function describeIssuePath(path: string): string {
   return path === "" || path === "(arguments)" ? "(the file as a whole)" : path;

@@ -1,16 +1,13 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/dialog";
 import { Field, fieldAria } from "@/components/ui/field";
-import { ErrorNotice } from "@/components/ui/page-header";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
+import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import { UpdateSecretBodySchema, type UpdateSecretBody, type UpdateSecretInput } from "@/lib/validations/secret";
 import { applyApiError } from "./apply-api-error";
-import { asSentence } from "./form-issues";
+import { fieldSentence as sentence } from "./form-issues";
 import { SecretValueInput } from "./secret-value-input";
 import { secretPath, type SecretRow, type SecretSaveResponse } from "./secret-types";
 
@@ -27,16 +24,8 @@ export function ReplaceSecretValueDialog({
   onSaved: (response: SecretSaveResponse) => void;
 }) {
   useRestoreFocus();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<UpdateSecretInput, unknown, UpdateSecretBody>({
-    resolver: zodResolver(UpdateSecretBodySchema),
-    defaultValues: { value: "" },
-    mode: "onTouched",
-  });
+  const { register, handleSubmit, setError, formState } = useZodForm<UpdateSecretInput, UpdateSecretBody>(UpdateSecretBodySchema, { value: "" });
+  const { errors, isSubmitting } = formState;
 
   const submit = handleSubmit(async (body) => {
     try {
@@ -48,32 +37,20 @@ export function ReplaceSecretValueDialog({
 
   const help = "The old value is replaced and cannot be recovered. Workflows that use it pick up the new one on their next run.";
   return (
-    <Dialog
-      open
+    <FormDialog
+      formId={FORM_ID}
+      onSubmit={submit}
       onClose={onClose}
       title={`Replace the value of ${secret.name}`}
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={isSubmitting}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Replace value"}
-          </Button>
-        </>
-      }
+      pending={isSubmitting}
+      submitLabel="Replace value"
+      pendingLabel="Saving…"
+      error={errors.root?.server?.message}
+      errorTitle="Not saved"
     >
-      <form id={FORM_ID} onSubmit={submit} noValidate className="space-y-5">
-        <Field id="secret-new-value" label="New value" required help={help} error={sentence(errors.value?.message)}>
-          <SecretValueInput {...register("value")} {...fieldAria("secret-new-value", { help, error: errors.value?.message })} autoFocus />
-        </Field>
-        {errors.root?.server?.message ? <ErrorNotice title="Not saved">{errors.root.server.message}</ErrorNotice> : null}
-      </form>
-    </Dialog>
+      <Field id="secret-new-value" label="New value" required help={help} error={sentence(errors.value?.message)}>
+        <SecretValueInput {...register("value")} {...fieldAria("secret-new-value", { help, error: errors.value?.message })} autoFocus />
+      </Field>
+    </FormDialog>
   );
-}
-
-/** zod's messages are phrases ("enter the secret's value"); a field shows a sentence. */
-function sentence(message: string | undefined): string | undefined {
-  return message ? asSentence(message) : undefined;
 }

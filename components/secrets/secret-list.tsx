@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState, PageHeader } from "@/components/ui/page-header";
-import { CardActions, CardCell, RowCard, RowCardTable } from "@/components/ui/row-cards";
+import { CardActions, CardCell, columnsOf, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
 import { StatusMessage, type StatusMessageValue } from "@/components/workflow-list/status-message";
 import { CreateSecretDialog } from "./create-secret-dialog";
@@ -19,6 +19,16 @@ type OpenDialog =
   | { kind: "edit"; secret: SecretRow }
   | { kind: "delete"; secret: SecretRow }
   | null;
+
+/** The secrets table's columns, in the order of the cells of {@link SecretTableRow}. */
+const SECRET_COLUMNS: readonly RowCardColumn[] = [
+  { label: "Name", headClassName: "py-2.5 pl-5 pr-3", widthClassName: "w-56" },
+  { label: "Value", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
+  { label: "Tool", headClassName: "px-3 py-2.5", widthClassName: "w-40" },
+  { label: "Description", headClassName: "px-3 py-2.5" },
+  { label: "Updated", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
+  { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5", widthClassName: "w-[17.5rem]" },
+];
 
 /**
  * The stored secrets, never their values, and everything done to them. A
@@ -100,38 +110,7 @@ export function SecretList({
         <RowCardTable
           caption="Stored secrets; values are never shown"
           tableClassName="sm:min-w-[52rem] sm:table-fixed"
-          columns={
-            <colgroup className="max-sm:hidden">
-              <col className="w-56" />
-              <col className="w-32" />
-              <col className="w-40" />
-              <col />
-              <col className="w-32" />
-              <col className="w-[17.5rem]" />
-            </colgroup>
-          }
-          head={
-            <>
-              <th scope="col" className="py-2.5 pl-5 pr-3 font-medium">
-                Name
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                Value
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                Tool
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                Description
-              </th>
-              <th scope="col" className="px-3 py-2.5 font-medium">
-                Updated
-              </th>
-              <th scope="col" className="py-2.5 pl-3 pr-5 font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </>
-          }
+          {...columnsOf(SECRET_COLUMNS)}
         >
           {secrets.map((secret) => {
             const problem = problems[secret.name];

@@ -1,7 +1,9 @@
 "use client";
 
+import { Controller, type Control, type FieldValues, type Path } from "react-hook-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { SecretToolSchema } from "@/lib/validations/secret";
+import { fieldSentence } from "./form-issues";
 import type { SecretTool } from "./secret-types";
 
 /**
@@ -46,5 +48,26 @@ export function ToolSelect({
         {unknown ? <option value={unknown}>{unknown} (not installed)</option> : null}
       </select>
     </Field>
+  );
+}
+
+/** The {@link ToolSelect} of a secret form: its `tool` field, with the field's error as a sentence. */
+export function ToolSelectField<Values extends FieldValues & { tool?: string | null | undefined }>({
+  id,
+  control,
+  tools,
+}: {
+  id: string;
+  control: Control<Values>;
+  tools: readonly SecretTool[];
+}) {
+  return (
+    <Controller
+      control={control}
+      name={"tool" as Path<Values>}
+      render={({ field, fieldState }) => (
+        <ToolSelect id={id} tools={tools} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldSentence(fieldState.error?.message)} />
+      )}
+    />
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type FormEvent, type ReactNode } from "react";
+import { Button } from "./button";
+import { ErrorNotice } from "./page-header";
 
 interface DialogProps {
   open: boolean;
@@ -47,5 +49,82 @@ export function Dialog({ open, onClose, title, description, children, footer, wi
         </div>
       ) : null}
     </dialog>
+  );
+}
+
+interface FormDialogProps {
+  /** The form's id, so the submit button in the footer (outside the form) submits it. */
+  formId: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onClose: () => void;
+  title: string;
+  description?: ReactNode;
+  wide?: boolean;
+  /** True while the form is being sent: both buttons are disabled and the submit button says `pendingLabel`. */
+  pending: boolean;
+  submitLabel: string;
+  /** "Saving…", "Creating…". */
+  pendingLabel: string;
+  /** Disables the submit button for another reason (what it edits is still loading). */
+  submitDisabled?: boolean;
+  /** The error that belongs to no field, shown under the fields. */
+  error?: string | null | undefined;
+  /** The error's heading: "Not saved". */
+  errorTitle: string;
+  /** Classes of the form (the space between its fields). */
+  formClassName?: string;
+  /** Shown instead of the form while what it edits loads, or when it could not be loaded. */
+  instead?: ReactNode;
+  /** The fields. */
+  children: ReactNode;
+}
+
+/**
+ * The frame every form dialog shares: title and description, the form with
+ * its fields and the error that belongs to none of them, and a footer with
+ * Cancel and a submit button that says when it is pending.
+ */
+export function FormDialog({
+  formId,
+  onSubmit,
+  onClose,
+  title,
+  description,
+  wide,
+  pending,
+  submitLabel,
+  pendingLabel,
+  submitDisabled = false,
+  error,
+  errorTitle,
+  formClassName = "space-y-5",
+  instead,
+  children,
+}: FormDialogProps) {
+  return (
+    <Dialog
+      open
+      wide={wide}
+      onClose={onClose}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose} disabled={pending}>
+            Cancel
+          </Button>
+          <Button variant="primary" type="submit" form={formId} disabled={pending || submitDisabled}>
+            {pending ? pendingLabel : submitLabel}
+          </Button>
+        </>
+      }
+    >
+      {instead ?? (
+        <form id={formId} onSubmit={onSubmit} noValidate className={formClassName}>
+          {children}
+          {error ? <ErrorNotice title={errorTitle}>{error}</ErrorNotice> : null}
+        </form>
+      )}
+    </Dialog>
   );
 }

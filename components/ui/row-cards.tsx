@@ -21,6 +21,35 @@ const PART_CLASS: Record<CardPart, string> = {
   actions: "max-sm:mt-1 max-sm:w-full max-sm:border-t max-sm:border-line max-sm:pt-2",
 };
 
+/** A column of a {@link RowCardTable}, for {@link columnsOf}: its header and its width from `sm` up. */
+export interface RowCardColumn {
+  label: string;
+  /** Read by screen readers only (the actions column, whose buttons say what they do). */
+  labelHidden?: boolean;
+  /** Classes of the header cell: its padding, alignment and the widths it shows from. */
+  headClassName: string;
+  /** Classes of the `<col>`: its width. */
+  widthClassName?: string;
+}
+
+/** A {@link RowCardTable}'s `columns` and `head` from one list of columns, so each column is written once. */
+export function columnsOf(columns: readonly RowCardColumn[]): { columns: ReactNode; head: ReactNode } {
+  return {
+    columns: (
+      <colgroup className="max-sm:hidden">
+        {columns.map((column) => (
+          <col key={column.label} className={column.widthClassName} />
+        ))}
+      </colgroup>
+    ),
+    head: columns.map((column) => (
+      <th key={column.label} scope="col" className={`${column.headClassName} font-medium`}>
+        {column.labelHidden ? <span className="sr-only">{column.label}</span> : column.label}
+      </th>
+    )),
+  };
+}
+
 interface RowCardTableProps {
   /** Read by screen readers as the table's name. */
   caption: string;

@@ -2,14 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { ErrorNotice } from "@/components/ui/page-header";
 import { issuesByField } from "@/components/secrets/form-issues";
 import { api, ApiError } from "@/lib/client/api";
 import { starterDefinition } from "./starter-definition";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
+import { WorkflowNameField } from "./workflow-name-field";
 
 const FORM_ID = "new-workflow-form";
 
@@ -54,52 +53,35 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      formId={FORM_ID}
+      onSubmit={submit}
       onClose={onClose}
       title="New workflow"
       description="It starts with the run's inputs connected to its output; add tools between them in the editor."
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={pending}>
-            {pending ? "Creating…" : "Create and open"}
-          </Button>
-        </>
-      }
+      pending={pending}
+      submitLabel="Create and open"
+      pendingLabel="Creating…"
+      error={errors.form}
+      errorTitle="The workflow was not created"
+      formClassName="space-y-4"
     >
-      <form id={FORM_ID} onSubmit={submit} noValidate className="space-y-4">
-        <Field id="new-workflow-name" label="Name" required error={errors.name}>
-          <input
-            {...fieldAria("new-workflow-name", { error: errors.name })}
-            className={CONTROL_CLASS}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            maxLength={200}
-            autoComplete="off"
-            autoFocus
-            placeholder="Nightly report"
-          />
-        </Field>
-        <Field
-          id="new-workflow-description"
-          label="Description"
-          help="Optional: what it does, for the list and for whoever runs it."
-          error={errors.description}
-        >
-          <textarea
-            {...fieldAria("new-workflow-description", { help: true, error: errors.description })}
-            className={`${CONTROL_CLASS} min-h-20 resize-y`}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            maxLength={5000}
-            rows={3}
-          />
-        </Field>
-        {errors.form ? <ErrorNotice title="The workflow was not created">{errors.form}</ErrorNotice> : null}
-      </form>
-    </Dialog>
+      <WorkflowNameField id="new-workflow-name" value={name} onChange={setName} error={errors.name} placeholder="Nightly report" />
+      <Field
+        id="new-workflow-description"
+        label="Description"
+        help="Optional: what it does, for the list and for whoever runs it."
+        error={errors.description}
+      >
+        <textarea
+          {...fieldAria("new-workflow-description", { help: true, error: errors.description })}
+          className={`${CONTROL_CLASS} min-h-20 resize-y`}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={5000}
+          rows={3}
+        />
+      </Field>
+    </FormDialog>
   );
 }

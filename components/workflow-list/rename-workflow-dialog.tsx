@@ -1,15 +1,14 @@
 "use client";
 
 import { useEffect, useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { FormDialog } from "@/components/ui/dialog";
 import { ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { issuesByField } from "@/components/secrets/form-issues";
 import { api, ApiError } from "@/lib/client/api";
 import { workflowPath, type WorkflowDetailResponse } from "./workflow-detail";
 import type { WorkflowListItem } from "./workflow-list-item";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
+import { WorkflowNameField } from "./workflow-name-field";
 
 const FORM_ID = "rename-workflow-form";
 
@@ -90,8 +89,9 @@ export function RenameWorkflowDialog({
   }
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      formId={FORM_ID}
+      onSubmit={submit}
       onClose={onClose}
       title="Rename workflow"
       description={
@@ -100,37 +100,18 @@ export function RenameWorkflowDialog({
           else changes.
         </>
       }
-      footer={
-        <>
-          <Button variant="ghost" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={FORM_ID} disabled={pending || !detail}>
-            {pending ? "Renaming…" : "Rename"}
-          </Button>
-        </>
+      pending={pending}
+      submitLabel="Rename"
+      pendingLabel="Renaming…"
+      submitDisabled={!detail}
+      error={formError}
+      errorTitle="Not renamed"
+      formClassName="space-y-4"
+      instead={
+        loadError ? <ErrorNotice title="The workflow could not be loaded">{loadError}</ErrorNotice> : !detail ? <Spinner label="Loading the workflow" /> : null
       }
     >
-      {loadError ? (
-        <ErrorNotice title="The workflow could not be loaded">{loadError}</ErrorNotice>
-      ) : !detail ? (
-        <Spinner label="Loading the workflow" />
-      ) : (
-        <form id={FORM_ID} onSubmit={submit} noValidate className="space-y-4">
-          <Field id="rename-workflow-name" label="Name" required error={nameError}>
-            <input
-              {...fieldAria("rename-workflow-name", { error: nameError })}
-              className={CONTROL_CLASS}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              maxLength={200}
-              autoComplete="off"
-              autoFocus
-            />
-          </Field>
-          {formError ? <ErrorNotice title="Not renamed">{formError}</ErrorNotice> : null}
-        </form>
-      )}
-    </Dialog>
+      <WorkflowNameField id="rename-workflow-name" value={name} onChange={setName} error={nameError} />
+    </FormDialog>
   );
 }

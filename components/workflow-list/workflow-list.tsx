@@ -9,13 +9,23 @@ import { downloadJson } from "./download-json";
 import { ImportWorkflowButton } from "./import-workflow-button";
 import { NewWorkflowDialog } from "./new-workflow-dialog";
 import { RenameWorkflowDialog } from "./rename-workflow-dialog";
-import { RowCardTable } from "@/components/ui/row-cards";
+import { columnsOf, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { StatusMessage, type StatusMessageValue } from "./status-message";
 import { workflowPath, type WorkflowDetailResponse } from "./workflow-detail";
 import { exportFileName, sortByUpdated, toListItem, type WorkflowListItem } from "./workflow-list-item";
 import { WorkflowRow, type WorkflowAction } from "./workflow-row";
 
 type OpenDialog = { kind: "new" } | { kind: "rename"; workflow: WorkflowListItem } | { kind: "delete"; workflow: WorkflowListItem } | null;
+
+/** The workflows table's columns, in the order of the cells of a {@link WorkflowRow}. */
+// Hidden cells leave the grid, so below md the actions cell is the second column: it takes the second width.
+const WORKFLOW_COLUMNS: readonly RowCardColumn[] = [
+  { label: "Workflow", headClassName: "py-2.5 pl-4 pr-3 md:pl-5" },
+  { label: "Version", headClassName: "hidden px-3 py-2.5 md:table-cell", widthClassName: "w-28 md:w-20" },
+  { label: "Last run", headClassName: "hidden px-3 py-2.5 md:table-cell", widthClassName: "w-0 md:w-40" },
+  { label: "Updated", headClassName: "hidden px-3 py-2.5 md:table-cell", widthClassName: "w-0 md:w-36" },
+  { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5 text-right", widthClassName: "w-0 md:w-[19rem]" },
+];
 
 /** The workflow list with everything done to workflows as a whole: create, import, rename, duplicate, export, delete. */
 export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowListItem[] }) {
@@ -145,35 +155,7 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
         <RowCardTable
           caption={`${workflows.length} ${workflows.length === 1 ? "workflow" : "workflows"}, most recently changed first`}
           tableClassName="sm:table-fixed md:min-w-[44rem]"
-          columns={
-            // Hidden cells leave the grid, so below md the actions cell is the second column: it takes the second width.
-            <colgroup className="max-sm:hidden">
-              <col />
-              <col className="w-28 md:w-20" />
-              <col className="w-0 md:w-40" />
-              <col className="w-0 md:w-36" />
-              <col className="w-0 md:w-[19rem]" />
-            </colgroup>
-          }
-          head={
-            <>
-              <th scope="col" className="py-2.5 pl-4 pr-3 font-medium md:pl-5">
-                Workflow
-              </th>
-              <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                Version
-              </th>
-              <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                Last run
-              </th>
-              <th scope="col" className="hidden px-3 py-2.5 font-medium md:table-cell">
-                Updated
-              </th>
-              <th scope="col" className="py-2.5 pl-3 pr-5 text-right font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </>
-          }
+          {...columnsOf(WORKFLOW_COLUMNS)}
         >
           {workflows.map((workflow) => (
             <WorkflowRow

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { CONTROL_CLASS } from "@/components/ui/field";
+import { CONTROL_CLASS, Field, FieldError, fieldAria } from "@/components/ui/field";
 import { stableStringify } from "@/lib/schema-form/field-descriptors";
 import { coerceDefault, inputFieldErrors, nextInputName } from "@/lib/schema-form/input-fields";
 import { move } from "@/lib/schema-form/router-operators";
@@ -102,29 +102,19 @@ export function InputPanel({ node, problems, onChange }: NodeInspectorPanelProps
                 </div>
               </div>
               <div className="grid grid-cols-2 gap-3">
-                <div className="space-y-1">
-                  <label htmlFor={`${prefix}-name`} className="text-xs font-medium">
-                    Name{" "}
-                    <span aria-hidden="true" className="text-caution">
-                      *
-                    </span>
-                  </label>
+                {/* The name's error goes under both columns (below), where it has the room. */}
+                <Field compact id={`${prefix}-name`} label="Name" required>
                   <input
-                    id={`${prefix}-name`}
+                    {...fieldAria(`${prefix}-name`, { error: nameError })}
                     className={`${CONTROL_CLASS} font-mono`}
                     value={draft.name}
                     aria-required
                     spellCheck={false}
                     autoComplete="off"
-                    aria-invalid={nameError ? true : undefined}
-                    aria-describedby={nameError ? `${prefix}-name-error` : undefined}
                     onChange={(event) => change(index, { name: event.target.value })}
                   />
-                </div>
-                <div className="space-y-1">
-                  <label htmlFor={`${prefix}-type`} className="text-xs font-medium">
-                    Type
-                  </label>
+                </Field>
+                <Field compact id={`${prefix}-type`} label="Type">
                   <select
                     id={`${prefix}-type`}
                     className={CONTROL_CLASS}
@@ -137,17 +127,10 @@ export function InputPanel({ node, problems, onChange }: NodeInspectorPanelProps
                       </option>
                     ))}
                   </select>
-                </div>
+                </Field>
               </div>
-              {nameError ? (
-                <p id={`${prefix}-name-error`} role="alert" className="text-xs font-medium text-caution">
-                  {nameError}
-                </p>
-              ) : null}
-              <div className="space-y-1">
-                <label htmlFor={`${prefix}-label`} className="text-xs font-medium">
-                  Label
-                </label>
+              <FieldError id={`${prefix}-name`} error={nameError} />
+              <Field compact id={`${prefix}-label`} label="Label">
                 <input
                   id={`${prefix}-label`}
                   className={CONTROL_CLASS}
@@ -156,11 +139,8 @@ export function InputPanel({ node, problems, onChange }: NodeInspectorPanelProps
                   maxLength={200}
                   onChange={(event) => change(index, { label: event.target.value })}
                 />
-              </div>
-              <div className="space-y-1">
-                <label htmlFor={`${prefix}-default`} className="text-xs font-medium">
-                  Default
-                </label>
+              </Field>
+              <Field compact id={`${prefix}-default`} label="Default">
                 {draft.type === "boolean" ? (
                   <select id={`${prefix}-default`} className={CONTROL_CLASS} value={draft.defaultText} onChange={(event) => change(index, { defaultText: event.target.value })}>
                     <option value="">No default</option>
@@ -186,11 +166,8 @@ export function InputPanel({ node, problems, onChange }: NodeInspectorPanelProps
                   />
                 )}
                 {defaultProblem ? <p className="text-xs font-medium text-caution">{defaultProblem}</p> : null}
-              </div>
-              <div className="space-y-1">
-                <label htmlFor={`${prefix}-description`} className="text-xs font-medium">
-                  Description
-                </label>
+              </Field>
+              <Field compact id={`${prefix}-description`} label="Description">
                 <input
                   id={`${prefix}-description`}
                   className={CONTROL_CLASS}
@@ -199,7 +176,7 @@ export function InputPanel({ node, problems, onChange }: NodeInspectorPanelProps
                   placeholder="Shown under the field when a run starts"
                   onChange={(event) => change(index, { description: event.target.value })}
                 />
-              </div>
+              </Field>
               <label className="inline-flex items-center gap-2 text-sm">
                 <input type="checkbox" className="size-4 accent-accent" checked={draft.required} onChange={(event) => change(index, { required: event.target.checked })} />
                 Required

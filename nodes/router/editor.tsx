@@ -2,7 +2,7 @@
 
 import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
-import { CONTROL_CLASS } from "@/components/ui/field";
+import { CONTROL_CLASS, Field, FieldError, fieldAria } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
 import { move, nextRouteId, OPERATOR_WORDS } from "@/lib/schema-form/router-operators";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
@@ -67,10 +67,7 @@ export function RouterPanel({ node, definition, tools, problems, onChange }: Nod
                   {general.join(" ")}
                 </p>
               ) : null}
-              <div className="space-y-1">
-                <label htmlFor={`${prefix}-label`} className="text-xs font-medium">
-                  Label
-                </label>
+              <Field compact id={`${prefix}-label`} label="Label">
                 <input
                   id={`${prefix}-label`}
                   className={CONTROL_CLASS}
@@ -79,11 +76,8 @@ export function RouterPanel({ node, definition, tools, problems, onChange }: Nod
                   maxLength={200}
                   onChange={(event) => change(index, { label: event.target.value === "" ? undefined : event.target.value })}
                 />
-              </div>
-              <div className="space-y-1">
-                <label htmlFor={`${prefix}-value`} className="text-xs font-medium">
-                  When
-                </label>
+              </Field>
+              <Field compact id={`${prefix}-value`} label="When" error={valueError}>
                 <TemplateInput
                   id={`${prefix}-value`}
                   value={route.value}
@@ -94,17 +88,9 @@ export function RouterPanel({ node, definition, tools, problems, onChange }: Nod
                   describedBy={valueError ? `${prefix}-value-error` : undefined}
                   onChange={(value) => change(index, { value })}
                 />
-                {valueError ? (
-                  <p id={`${prefix}-value-error`} role="alert" className="text-xs font-medium text-caution">
-                    {valueError}
-                  </p>
-                ) : null}
-              </div>
+              </Field>
               <div className={needsCompareTo ? "grid grid-cols-2 gap-3" : ""}>
-                <div className="space-y-1">
-                  <label htmlFor={`${prefix}-operator`} className="text-xs font-medium">
-                    Condition
-                  </label>
+                <Field compact id={`${prefix}-operator`} label="Condition">
                   <select
                     id={`${prefix}-operator`}
                     className={CONTROL_CLASS}
@@ -117,30 +103,22 @@ export function RouterPanel({ node, definition, tools, problems, onChange }: Nod
                       </option>
                     ))}
                   </select>
-                </div>
+                </Field>
                 {needsCompareTo ? (
-                  <div className="space-y-1">
-                    <label htmlFor={`${prefix}-compare`} className="text-xs font-medium">
-                      {route.operator === "matches" ? "Pattern" : "Compared to"}
-                    </label>
+                  // Its error goes under both columns (below), where it has the room.
+                  <Field compact id={`${prefix}-compare`} label={route.operator === "matches" ? "Pattern" : "Compared to"}>
                     <input
-                      id={`${prefix}-compare`}
+                      {...fieldAria(`${prefix}-compare`, { error: compareError })}
                       className={`${CONTROL_CLASS} font-mono text-xs`}
                       value={route.compareTo}
                       maxLength={2000}
                       placeholder={route.operator === "matches" ? "^ok" : "a value or {{ … }}"}
-                      aria-invalid={compareError ? true : undefined}
-                      aria-describedby={compareError ? `${prefix}-compare-error` : undefined}
                       onChange={(event) => change(index, { compareTo: event.target.value })}
                     />
-                  </div>
+                  </Field>
                 ) : null}
               </div>
-              {compareError ? (
-                <p id={`${prefix}-compare-error`} role="alert" className="text-xs font-medium text-caution">
-                  {compareError}
-                </p>
-              ) : null}
+              <FieldError id={`${prefix}-compare`} error={compareError} />
             </li>
           );
         })}

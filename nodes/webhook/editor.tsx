@@ -4,7 +4,7 @@ import { useMemo, useSyncExternalStore } from "react";
 import { z } from "zod";
 import { SchemaForm } from "@/components/schema-form";
 import { SecretPicker } from "@/components/schema-form/secret-picker";
-import { Field } from "@/components/ui/field";
+import { Field, FieldError } from "@/components/ui/field";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
@@ -89,11 +89,7 @@ export function WebhookPanel({ node, definition, problems, onChange }: NodeInspe
               </span>
             </label>
           ))}
-          {authenticationError ? (
-            <p id={`${authId}-error`} role="alert" className="text-xs font-medium text-caution">
-              {authenticationError}
-            </p>
-          ) : null}
+          <FieldError id={authId} error={authenticationError} />
         </fieldset>
         {node.authentication === "header-token" || node.authentication === "hmac-sha256" ? (
           <Field id={`${authId}-secret`} label="Secret" required error={secretError} help={WebhookSettingsSchema.shape.secret.description}>
