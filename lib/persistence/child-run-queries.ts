@@ -28,6 +28,20 @@ export async function findChildRun(parentRunId: string, nodeId: string, attempt:
   return row ? { id: row.id, workflowId: row.workflowId, workflowName: row.workflow.name, version: row.version.version } : null;
 }
 
+/**
+ * Whether `parentRunId`'s events already say that it started `childRunId`.
+ * A process stopped between creating a child run and storing that event
+ * leaves a child nobody announced; the replay says it then. Run ids are
+ * unique and appear in the payload as `"runId":"<id>"`.
+ */
+export async function childRunAnnounced(parentRunId: string, childRunId: string, database: StudioDatabase = getDatabase()): Promise<boolean> {
+  const event = await database.runEvent.findFirst({
+    where: { runId: parentRunId, type: "child-run-started", payload: { contains: JSON.stringify(childRunId) } },
+    select: { id: true },
+  });
+  return event !== null;
+}
+
 /** How a run ended (its output, or its error and error kind); null while unfinished. A run deleted meanwhile (with its workflow) ended as not found. */
 export async function childRunOutcome(runId: string, database: StudioDatabase = getDatabase()): Promise<ChildRunOutcome | null> {
   const row = await database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true, errorKind: true } });

@@ -63,7 +63,8 @@ describe("migrations", () => {
       expect(diff.output).toContain("No difference detected");
       expect(diff.status).toBe(0);
     },
-    60_000,
+    // Five runs of Prisma's CLI (a few seconds each when quiet, ten times that beside other work): a ceiling, not a wait.
+    180_000,
   );
 
   it("stops with a MigrationError that names the database and keeps Prisma's reason", async () => {

@@ -133,6 +133,22 @@ async function finishedRun(runId: string): Promise<RunDetail> {
   return getRunDetail(runId, temp.database);
 }
 
+/** The pending approvals of `runId`'s items. */
+async function pendingItemApprovals(runId: string) {
+  return (await listApprovals({ status: "pending" }, temp.database)).filter((approval) => approval.calledBy?.runId === runId);
+}
+
+/** Approves `count` item approvals of `runId` with `on`, as they come. */
+async function approveItems(on: RunEngine, runId: string, count: number): Promise<void> {
+  for (let decided = 0; decided < count; ) {
+    await waitFor(async () => (await pendingItemApprovals(runId)).length > 0, 20_000, "an item's approval");
+    for (const approval of await pendingItemApprovals(runId)) {
+      await on.decide(approval.id, { decision: "approve", feedback: null, decidedBy: "tester" });
+      decided += 1;
+    }
+  }
+}
+
 /** Lets the held calls go, a batch at a time, until the run finishes; each batch is at most `limit` calls. */
 async function releaseInBatches(runId: string, limit: number): Promise<void> {
   for (;;) {
@@ -230,7 +246,7 @@ describe("a For each step", () => {
     const mortal = mortalStore(temp.database);
     const first = newEngine(mortal.store);
     const runId = await start(workflowId, "p,q,r,s", first);
-    const pendingOf = async () => (await listApprovals({ status: "pending" }, temp.database)).filter((approval) => approval.calledBy?.runId === runId);
+    const pendingOf = () => pendingItemApprovals(runId);
     await waitFor(async () => (await pendingOf()).length === 2, 20_000, "two items waiting for a person");
     const [firstItem] = (await pendingOf()).sort((a, b) => a.calledBy!.item!.index - b.calledBy!.item!.index);
     expect(firstItem).toMatchObject({ workflowName: "Send each", nodeLabel: "Send the name", calledBy: { nodeLabel: "Each name", item: { index: 0, count: 4 } } });
@@ -243,13 +259,7 @@ describe("a For each step", () => {
     const restarted = newEngine();
     await restarted.resumeAll();
     // Every item left waits for its decision in the inbox; approving them finishes the loop.
-    for (let decided = 1; decided < 4; ) {
-      await waitFor(async () => (await pendingOf()).length > 0, 20_000, "an item's approval after the restart");
-      for (const approval of await pendingOf()) {
-        await restarted.decide(approval.id, { decision: "approve", feedback: null, decidedBy: "tester" });
-        decided += 1;
-      }
-    }
+    await approveItems(restarted, runId, 3);
     const detail = await finishedRun(runId);
     expect(detail.status, detail.error ?? "").toBe("succeeded");
     expect(detail.output).toEqual([{ sent: "p-0" }, { sent: "q-1" }, { sent: "r-2" }, { sent: "s-3" }]);
@@ -260,6 +270,26 @@ describe("a For each step", () => {
     const events = await readEvents(runId, 0, 500, temp.database);
     expect(events.filter((event) => event.type === "node-started" && event.nodeId === "loop")).toHaveLength(1);
     expect(events.filter((event) => event.type === "child-run-started")).toHaveLength(4);
+    await restarted.idle();
+  });
+
+  it("a kill after an item's run is made but before the loop says so: the restarted loop says it once, so the run view lists every item", async () => {
+    const workflowId = await saved(loopWorkflow("Send both", { concurrency: 1 }, [{ id: "send", kind: "tool", tool: "send", label: "Send the name", arguments: { label: "{{ item.name }}" } }]));
+    // Dies exactly as the first item's announcement is about to be stored: its run exists, nothing says so.
+    const mortal = mortalStore(temp.database, { diesAt: (commit) => commit.events.some((event) => event.type === "child-run-started") });
+    const runId = await start(workflowId, "p,q", newEngine(mortal.store));
+    await mortal.died;
+    await mortal.kill();
+    expect((await getRunDetail(runId, temp.database)).childRuns).toHaveLength(1);
+    expect((await readEvents(runId, 0, 500, temp.database)).filter((event) => event.type === "child-run-started")).toEqual([]);
+
+    const restarted = newEngine();
+    await restarted.resumeAll();
+    await approveItems(restarted, runId, 2);
+    const detail = await finishedRun(runId);
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    const announced = (await readEvents(runId, 0, 500, temp.database)).filter((event) => event.type === "child-run-started");
+    expect(announced.map((event) => [event.payload.runId, event.payload.item])).toEqual(detail.childRuns.map((child) => [child.id, child.item]));
     await restarted.idle();
   });
 });

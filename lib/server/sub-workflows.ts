@@ -2,6 +2,7 @@ import type { SecretResolver, ToolPool } from "@/lib/tools";
 import type { StudioDatabase } from "@/lib/persistence";
 import {
   callingWorkflows,
+  childRunAnnounced,
   childRunOutcome,
   findCalledVersion,
   findChildRun,
@@ -13,6 +14,7 @@ import { isUniqueViolation } from "@/lib/persistence/prisma-errors";
 import { permissionsForLoopItem, permissionsUnderCaller } from "@/lib/workflow/caller-permissions";
 import { ChildRunRefused, type ChildRunRequest, type ChildRunStarted, type ChildRuns, type LoopItemRequest } from "@/lib/workflow/child-runs";
 import { findRunnableVersion } from "@/lib/persistence/run-queries";
+import type { StoredChildRun } from "@/lib/persistence/child-run-queries";
 import { HttpError } from "./http";
 import type { RunDriver } from "./run-driver";
 import { checkRunStart } from "./run-start-checks";
@@ -69,7 +71,7 @@ async function startChildRun(context: ChildRunsContext, request: ChildRunRequest
   const { parent } = request;
   // A replay of the same attempt (a restart, another worker) finds the run it started.
   const existing = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database);
-  if (existing) return { runId: existing.id, workflowId: existing.workflowId, workflowName: existing.workflowName, version: existing.version, created: false };
+  if (existing) return foundChildRun(existing, parent.runId, database);
 
   const chain = await callingWorkflows(parent.runId, MAX_CALL_DEPTH, database);
   if (chain.includes(request.workflowId)) {
@@ -100,13 +102,13 @@ async function startChildRun(context: ChildRunsContext, request: ChildRunRequest
       // Never freer than its caller: the stricter of both modes and guardrails, stored with the run.
       permissions: permissionsUnderCaller(parent.permissions, version.definition),
     });
-    return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, created: true };
+    return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, announced: false };
   } catch (error) {
     // Another drive of the same attempt started it a moment earlier: that run is this attempt's.
     if (!isUniqueViolation(error)) throw error;
     const raced = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database);
     if (!raced) throw error;
-    return { runId: raced.id, workflowId: raced.workflowId, workflowName: raced.workflowName, version: raced.version, created: false };
+    return foundChildRun(raced, parent.runId, database);
   }
 }
 
@@ -121,7 +123,7 @@ async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest
   const { database } = context;
   const { parent } = request;
   const existing = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database, request.index);
-  if (existing) return { runId: existing.id, workflowId: existing.workflowId, workflowName: existing.workflowName, version: existing.version, created: false };
+  if (existing) return foundChildRun(existing, parent.runId, database);
   const chain = await callingWorkflows(parent.runId, MAX_CALL_DEPTH, database);
   if (chain.length >= MAX_CALL_DEPTH) throw new ChildRunRefused(`Loops and calls may nest at most ${MAX_CALL_DEPTH} deep; this item would go deeper.`);
   const loopRun = await database.run.findUnique({
@@ -139,11 +141,17 @@ async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest
       loop,
       permissions: permissionsForLoopItem(parent.permissions, version.definition),
     });
-    return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, created: true };
+    return { runId: run.id, workflowId: version.workflowId, workflowName: version.workflowName, version: version.version, announced: false };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const raced = await findChildRun(parent.runId, parent.nodeId, parent.attempt, database, request.index);
     if (!raced) throw error;
-    return { runId: raced.id, workflowId: raced.workflowId, workflowName: raced.workflowName, version: raced.version, created: false };
+    return foundChildRun(raced, parent.runId, database);
   }
+}
+
+/** A child run this attempt had already started (a replay, or another drive a moment earlier), and whether it was announced. */
+async function foundChildRun(child: StoredChildRun, parentRunId: string, database: StudioDatabase): Promise<ChildRunStarted> {
+  const announced = await childRunAnnounced(parentRunId, child.id, database);
+  return { runId: child.id, workflowId: child.workflowId, workflowName: child.workflowName, version: child.version, announced };
 }

@@ -42,8 +42,14 @@ export interface ChildRunStarted {
   workflowId: string;
   workflowName: string;
   version: number;
-  /** False when this attempt's child already existed (a replay after a restart or a park): nothing new was started. */
-  created: boolean;
+  /**
+   * Whether the calling run's events already hold this child's
+   * `child-run-started`: false for a child just started, and for one a replay
+   * found that was started but never announced (the process stopped between
+   * the two). The step says it started when this is false, so each child is
+   * announced once.
+   */
+  announced: boolean;
 }
 
 /** How a finished child run ended, as its parent's step reads it. */

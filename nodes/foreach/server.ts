@@ -135,7 +135,7 @@ async function runForEachNode(node: ForEachNode, context: NodeExecutionContext):
         if (ChildRunRefused.isInstance(error)) throw new StepFailure(error.message, input, { kind: error.kind });
         throw error;
       }
-      if (started.created) {
+      if (!started.announced) {
         await context.emit("child-run-started", { runId: started.runId, workflowId: started.workflowId, workflowName: started.workflowName, version: started.version, item: index, count });
       }
       running.set(index, started.runId);

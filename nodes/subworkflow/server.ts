@@ -88,7 +88,7 @@ async function runSubWorkflowNode(node: SubWorkflowNode, context: NodeExecutionC
     throw error;
   }
   const recorded = { workflowId: child.workflowId, workflowName: child.workflowName, version: child.version, runId: child.runId, inputs };
-  if (child.created) {
+  if (!child.announced) {
     await context.emit("child-run-started", { runId: child.runId, workflowId: child.workflowId, workflowName: child.workflowName, version: child.version });
   }
   const outcome = await waitForChildRun(context, child.runId);

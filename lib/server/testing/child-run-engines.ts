@@ -3,6 +3,7 @@ import { NO_SECRETS, Tool, ToolResult, type PermissionRequest, type ToolPool } f
 import type { StudioDatabase } from "@/lib/persistence";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import type { RunEventBus } from "@/lib/workflow/event-bus";
+import type { RunCommit } from "@/lib/workflow/run-types";
 import { RunEngine, type RunEngineOptions } from "@/lib/workflow/run-engine";
 import { LocalRunDriver } from "../run-driver";
 import { studioChildRuns } from "../sub-workflows";
@@ -44,14 +45,24 @@ export function childRunEngine(options: { database: StudioDatabase; bus: RunEven
  * A store that dies when `kill()` is called, as a process does on SIGKILL: from then on it writes nothing, and never
  * answers. A commit already handed to the database when the process died either landed before it died or never will:
  * `kill()` resolves once those in flight have landed (the database writes on a thread of its own), so whatever
- * drives the run next reads them, as a restarted process would.
+ * drives the run next reads them, as a restarted process would. `died` resolves when it dies, by `kill()` or by `diesAt`.
  */
-export function mortalStore(database: StudioDatabase): { store: PrismaRunStore; kill: () => Promise<void> } {
+export function mortalStore(
+  database: StudioDatabase,
+  options: { diesAt?: (commit: RunCommit) => boolean } = {},
+): { store: PrismaRunStore; kill: () => Promise<void>; died: Promise<void> } {
   const store = new PrismaRunStore(database);
   let dead = false;
+  let died!: () => void;
+  const diedPromise = new Promise<void>((resolve) => (died = resolve));
   const inFlight = new Set<Promise<unknown>>();
   const mortal = Object.assign(Object.create(store) as PrismaRunStore, {
-    commit: (runId: string, commit: Parameters<PrismaRunStore["commit"]>[1]) => {
+    commit: (runId: string, commit: RunCommit) => {
+      // `diesAt`: the process dies just before this commit reaches the database (a kill at that exact moment).
+      if (!dead && options.diesAt?.(commit)) {
+        dead = true;
+        died();
+      }
       if (dead) return new Promise<never>(() => {});
       const landing = store.commit(runId, commit);
       const settled = landing.catch(() => undefined).finally(() => inFlight.delete(settled));
@@ -63,7 +74,9 @@ export function mortalStore(database: StudioDatabase): { store: PrismaRunStore; 
     store: mortal,
     kill: async () => {
       dead = true;
+      died();
       await Promise.all(inFlight);
     },
+    died: diedPromise,
   };
 }
