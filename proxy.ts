@@ -53,8 +53,12 @@ async function decide(request: NextRequest): Promise<NextResponse> {
 function isOpen(pathname: string): boolean {
   return (
     pathname === "/login" ||
+    // An invitation link: the page says what it is and whether it still works; joining is its own route's check.
+    pathname.startsWith("/invite/") ||
     pathname === "/api/auth/login" ||
     pathname === "/api/auth/logout" ||
+    // Holds the invitation's secret, checked once by the route.
+    pathname === "/api/invitations/accept" ||
     // MCP clients carry the studio's MCP token instead of a session; the route checks it.
     pathname === "/api/mcp" ||
     pathname.startsWith("/_next/static/") ||

@@ -30,7 +30,7 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
         >
           Skip to content
         </a>
-        <SiteHeader person={principal?.person ?? null} />
+        <SiteHeader signedIn={principal ? { person: principal.person, role: principal.role } : null} />
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6">
           {children}
         </main>

@@ -1,3 +1,4 @@
+import type { Role } from "@/lib/contracts/roles";
 import Link from "next/link";
 import { InboxCount } from "./navigation/inbox-count";
 import { MainMenu } from "./navigation/main-menu";
@@ -14,8 +15,8 @@ const NAVIGATION = [
   { href: "/settings", label: "Settings" },
 ] as const;
 
-/** The top bar; the navigation and the person's name only once someone is signed in (`person`). */
-export function SiteHeader({ person }: { person: string | null }) {
+/** The top bar; the navigation, the person's name and their role only once someone is signed in (`signedIn`). */
+export function SiteHeader({ signedIn }: { signedIn: { person: string; role: Role } | null }) {
   return (
     <header className="sticky top-0 z-10 border-b border-line bg-surface/85 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-6 px-4 sm:px-6">
@@ -23,8 +24,8 @@ export function SiteHeader({ person }: { person: string | null }) {
           <StudioLogo className="size-7" />
           <span>Neurosurfer Studio</span>
         </Link>
-        {person !== null ? (
-          <MainMenu person={person}>
+        {signedIn !== null ? (
+          <MainMenu person={signedIn.person} role={signedIn.role}>
             {NAVIGATION.map((item) => (
               <li key={item.href}>
                 <NavLink href={item.href}>

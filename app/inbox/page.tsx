@@ -4,17 +4,20 @@ import { PageHeader } from "@/components/ui/page-header";
 import { listApprovals, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
 import { startStudio } from "@/lib/server/studio";
+import { pagePrincipal } from "@/lib/server/access/page-access";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Inbox" };
 
 export default async function InboxPage() {
   const studio = await startStudio();
+  const principal = await pagePrincipal();
   const toolTitles = toolTitlesFromTools(studio.pool().all());
   let approvals: ApprovalDetail[] | null = null;
   let error: string | null = null;
   try {
-    approvals = await listApprovals({ status: "pending" }, studio.database);
+    approvals = await listApprovals({ status: "pending", workflows: visibleWorkflows(principal) }, studio.database);
   } catch (caught) {
     error = `The approvals could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
   }

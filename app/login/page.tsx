@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { LoginForm } from "@/components/login/login-form";
+import { somePersonHasPassword } from "@/lib/persistence/people-store";
 import { studioPassword } from "@/lib/server/access/principal";
+import { startStudio } from "@/lib/server/studio";
 import { safeNextPath } from "@/lib/navigation/safe-next-path";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -15,13 +17,14 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const next = safeNextPath(params.next);
   const problem = typeof params.problem === "string" ? PROBLEMS[params.problem] : undefined;
-  const hasPassword = studioPassword() !== null;
+  await startStudio();
+  const hasPassword = studioPassword() !== null || (await somePersonHasPassword());
   return (
     <div className="mx-auto mt-12 max-w-sm rounded-xl border border-line bg-surface p-8 shadow-card">
       <h1 className="text-xl font-semibold">Sign in to the studio</h1>
       <p className="mb-6 mt-1 text-sm text-muted">
         {hasPassword
-          ? "This studio is protected by a password. Your name is recorded on the approvals you decide."
+          ? "Sign in with your name and password. Your name is recorded on what you run and the approvals you decide."
           : "Open the sign-in link the studio printed when it started, or paste its access token here. Nothing is served without it, so a web page you visit cannot reach the studio."}
       </p>
       {problem ? (

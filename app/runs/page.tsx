@@ -5,6 +5,8 @@ import { listRuns, type RunSummary } from "@/lib/persistence/run-queries";
 import { statusFilterFrom } from "@/lib/run-view/run-status-filters";
 import { startStudio } from "@/lib/server/studio";
 import { RunTriggerKindSchema } from "@/lib/contracts/run-trigger";
+import { pagePrincipal } from "@/lib/server/access/page-access";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
@@ -18,7 +20,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
   let error: string | null = null;
   try {
     const studio = await startStudio();
-    runs = await listRuns({ ...(status === "all" ? {} : { status }), ...(trigger ? { trigger } : {}) }, studio.database);
+    const principal = await pagePrincipal();
+    runs = await listRuns({ ...(status === "all" ? {} : { status }), ...(trigger ? { trigger } : {}), workflows: visibleWorkflows(principal) }, studio.database);
   } catch (caught) {
     error = `The runs could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
   }

@@ -4,6 +4,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { SignOutButton } from "../access/sign-out-button";
 import { InboxCount, PendingApprovalsProvider } from "./inbox-count";
+import { ROLE_TITLES, type Role } from "@/lib/contracts/roles";
 
 /**
  * The signed-in part of the top bar. On a wide screen the links and Sign out
@@ -14,7 +15,7 @@ import { InboxCount, PendingApprovalsProvider } from "./inbox-count";
  * outside closes it too. The waiting-approvals count shows on the button
  * while the menu is closed, so a phone still sees that something waits.
  */
-export function MainMenu({ person, children }: { person: string; children: ReactNode }) {
+export function MainMenu({ person, role, children }: { person: string; role: Role; children: ReactNode }) {
   const pathname = usePathname();
   // Open on the page it was opened on: following a link closes it, with no effect to keep in step.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -75,8 +76,9 @@ export function MainMenu({ person, children }: { person: string; children: React
             <ul className="flex flex-col gap-1 lg:flex-row lg:items-center">{children}</ul>
           </nav>
           <div className="flex items-center justify-between gap-2 border-t border-line pt-2 lg:ml-auto lg:border-0 lg:pt-0">
-            <span className="text-sm text-muted" title="Signed in as">
+            <span className="flex items-center gap-2 text-sm text-muted" title="Signed in as">
               {person}
+              <span className="rounded-full bg-surface-sunken px-2 py-0.5 text-xs font-medium text-foreground">{ROLE_TITLES[role]}</span>
             </span>
             <SignOutButton />
           </div>

@@ -20,6 +20,16 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "workflow-unpublished": "unpublished a workflow (its triggers stopped)",
   "run-deleted": "deleted a run",
   "retention-changed": "changed how long runs are kept",
+  "access-refused": "was refused",
+  "profile-changed": "changed their name",
+  "password-changed": "changed their password",
+  "token-created": "made a personal access token",
+  "token-revoked": "revoked a personal access token",
+  "person-invited": "invited someone",
+  "invitation-revoked": "withdrew an invitation",
+  "invitation-accepted": "joined with an invitation",
+  "person-changed": "changed someone's role or access",
+  "workflow-shared": "changed who a workflow is shared with",
 };
 
 const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };
@@ -41,12 +51,13 @@ function detailText(entry: AuditEntry): string {
   if (Array.isArray(settings)) return `${String(detail.workflow ?? "")}: ${settings.map((setting) => setting.description).join("; ")}`;
   if (typeof detail.with === "string") return `with the ${detail.with}`;
   if (entry.action === "run-deleted") return `run ${entry.target ?? ""}${Number(detail.runsDeleted) > 1 ? ` and the ${Number(detail.runsDeleted) - 1} run(s) it called` : ""}`;
+  if (entry.action === "access-refused") return `${String(detail.request ?? "")}: needs ${String(detail.scope ?? "")}`;
   if (entry.action === "retention-changed") return `${String(detail.scope ?? "")}: ${JSON.stringify(detail.policy ?? null)}`;
   return "";
 }
 
 /** The Security page: who is signed in where, and the log of sign-ins and privileged changes. */
-export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { sessions: SessionView[]; entries: AuditEntry[]; hasPassword: boolean; baseUrl: string }) {
+export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { sessions: SessionView[]; entries: AuditEntry[] | null; hasPassword: boolean; baseUrl: string }) {
   const [rows, setRows] = useState(sessions);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -118,7 +129,9 @@ export function SecurityOverview({ sessions, entries, hasPassword, baseUrl }: { 
         <h2 id="audit-heading" className="mb-3 text-lg font-semibold">
           Security log
         </h2>
-        {entries.length === 0 ? (
+        {entries === null ? (
+          <p className="text-sm text-muted">Reading the security log needs the audit:read scope (owners and admins have it).</p>
+        ) : entries.length === 0 ? (
           <p className="text-sm text-muted">Nothing yet.</p>
         ) : (
           <ol className="divide-y divide-line overflow-hidden rounded-xl border border-line bg-surface">

@@ -1,3 +1,4 @@
+import type { Prisma } from "./generated/sqlite/client";
 /**
  * Approvals as the inbox and a run's page list them: each named by its
  * workflow, its step and, for a called run's, the run and step that called it.
@@ -11,11 +12,15 @@ import { NotFoundError } from "./errors";
 import { storedLoop, toApprovalRecord } from "./run-store";
 
 export async function listApprovals(
-  filter: { status?: ApprovalStatus; runId?: string; limit?: number } = {},
+  filter: { status?: ApprovalStatus; runId?: string; limit?: number; workflows?: Prisma.WorkflowWhereInput | null } = {},
   database: StudioDatabase = getDatabase(),
 ): Promise<ApprovalDetail[]> {
   const rows = await database.approval.findMany({
-    where: { ...(filter.status ? { status: filter.status } : {}), ...(filter.runId ? { runId: filter.runId } : {}) },
+    where: {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.runId ? { runId: filter.runId } : {}),
+      ...(filter.workflows ? { run: { workflow: filter.workflows } } : {}),
+    },
     orderBy: { createdAt: filter.status === "pending" ? "asc" : "desc" },
     take: Math.min(filter.limit ?? 200, 1000),
     include: { run: { include: { workflow: { select: { name: true } }, version: { select: { definition: true } } } } },
@@ -76,6 +81,7 @@ export async function getApprovalDetail(id: string, database: StudioDatabase = g
   return detail;
 }
 
-export async function countPendingApprovals(database: StudioDatabase = getDatabase()): Promise<number> {
-  return database.approval.count({ where: { status: "pending" } });
+/** How many approvals wait; `workflows`: only on runs of the workflows it matches (the caller's). */
+export async function countPendingApprovals(database: StudioDatabase = getDatabase(), workflows: Prisma.WorkflowWhereInput | null = null): Promise<number> {
+  return database.approval.count({ where: { status: "pending", ...(workflows ? { run: { workflow: workflows } } : {}) } });
 }

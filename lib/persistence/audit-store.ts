@@ -10,6 +10,8 @@ import { newId } from "./ids";
 
 export interface AuditEntryInput {
   actor: string;
+  /** The person who did it, when one did. */
+  actorId?: string | null;
   action: AuditAction;
   target?: string | null;
   detail?: Record<string, unknown>;
@@ -21,6 +23,7 @@ export async function recordAudit(entry: AuditEntryInput, database: StudioDataba
     data: {
       id: newId(),
       actor: entry.actor.slice(0, 200),
+      actorId: entry.actorId ?? null,
       action: entry.action,
       target: entry.target ?? null,
       detail: JSON.stringify(entry.detail ?? {}),

@@ -17,8 +17,8 @@ import type { Write } from "./run-commit-writes";
 import { findRunnableVersion, type RunnableVersion } from "./run-versions";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 
-const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop")
-  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop", "startedById", "startedByLabel")
+  VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
 const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs")
   VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
@@ -26,6 +26,12 @@ const INSERT_EXCLUDED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "stat
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** How a run starts, besides its version and inputs. */
+/** Who started a run: the person's id, and how they were named then (with a personal token: its name too). */
+export interface RunStarter {
+  personId: string;
+  label: string;
+}
+
 export interface RunStart {
   /** The new run's id, when the caller must know it first (to listen for its events before it starts); default a new one. */
   runId?: string;
@@ -57,6 +63,8 @@ export interface RunStart {
   permissions?: RunPermissions | null;
   /** For a For each item's run: its item (`calledBy` names the loop's step and attempt; one run per item). */
   loop?: RunLoop | null;
+  /** The person (or their token) who started it; absent for webhooks, schedules and runs other runs start. */
+  startedBy?: RunStarter | null;
 }
 
 /**
@@ -104,6 +112,8 @@ export async function insertRun(
     permissions,
     sourceItem,
     loop,
+    startedById: start.startedBy?.personId ?? null,
+    startedByLabel: start.startedBy?.label ?? null,
   };
   const excluded = new Set(start.excluded ?? []);
   const stepRows = () =>
@@ -138,7 +148,7 @@ export async function insertRun(
       const stored = sqliteDate(now);
       const date = (value: string | null) => (value === null ? null : sqliteDate(value));
       const writes: Write[] = [
-        { sql: INSERT_RUN, values: [runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop] },
+        { sql: INSERT_RUN, values: [runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop, runRow.startedById, runRow.startedByLabel] },
       ];
       for (const node of definition.nodes) {
         const kept = carried.get(node.id);

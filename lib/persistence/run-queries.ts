@@ -18,7 +18,7 @@ import type { Prisma } from "./generated/sqlite/client";
  * approval-queries); callers import them all from here.
  */
 export { countPendingApprovals, getApprovalDetail, listApprovals } from "./approval-queries";
-export { createRun, IdempotencyKeyTaken, insertRun, type RunStart } from "./run-creation";
+export { createRun, IdempotencyKeyTaken, insertRun, type RunStart, type RunStarter } from "./run-creation";
 export { readEvents, readEventTexts, runExists, runOutcome, runStatus, type EventText } from "./run-event-queries";
 export { definitionOfRun, findErrorWorkflowVersion, findRunnableVersion, parsedDefinition, rememberedDefinition, type RunnableVersion } from "./run-versions";
 
@@ -55,6 +55,8 @@ export interface RunFilter {
   limit?: number;
   /** Runs created before this run id (ids sort by creation time). */
   before?: string;
+  /** Only runs of the workflows this matches (the caller's visible workflows, lib/server/access/workflow-access.ts). */
+  workflows?: Prisma.WorkflowWhereInput | null;
 }
 
 export async function listRuns(filter: RunFilter = {}, database: StudioDatabase = getDatabase()): Promise<RunSummary[]> {
@@ -66,6 +68,7 @@ export async function listRuns(filter: RunFilter = {}, database: StudioDatabase 
       ...(filter.trigger ? { trigger: filter.trigger } : { trigger: { not: "for-each" } }),
       ...(filter.workflowId ? { workflowId: filter.workflowId } : {}),
       ...(filter.before ? { id: { lt: filter.before } } : {}),
+      ...(filter.workflows ? { workflow: filter.workflows } : {}),
     },
     orderBy: { id: "desc" },
     take: Math.min(filter.limit ?? 50, 500),

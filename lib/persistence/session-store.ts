@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { RoleSchema, type Role } from "@/lib/contracts/roles";
 import { SignInMethodSchema, type SessionView, type SignInMethod } from "@/lib/validations/access";
 import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
 import { readDate, statement } from "./prepared";
@@ -16,6 +17,8 @@ export type { SignInMethod };
 export interface SessionRecord {
   id: string;
   person: string;
+  /** Whose it is; null for a session made before people existed (the first owner's). */
+  personId: string | null;
   method: SignInMethod;
   clientAddress: string;
   createdAt: string;
@@ -28,13 +31,18 @@ export const SESSION_DAYS = 14;
 /** `lastSeenAt` is written at most this often, so a busy page does not write on every request. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
+/** A live session with its person's role now (null for a pre-people session: the first owner's). */
+export interface LiveSession extends SessionRecord {
+  role: Role | null;
+}
+
 /** The id a cookie's secret is stored under. */
 export function sessionIdOf(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
 export async function createSession(
-  fields: { person: string; method: SignInMethod; clientAddress: string },
+  fields: { person: string; personId: string; method: SignInMethod; clientAddress: string },
   database: StudioDatabase = getDatabase(),
   now = new Date(),
 ): Promise<{ secret: string; session: SessionRecord }> {
@@ -46,17 +54,24 @@ export async function createSession(
   return { secret, session: toRecord(row) };
 }
 
-/** The live session a cookie's secret belongs to, or null (unknown, ended or expired). */
-export async function findSession(secret: string, database: StudioDatabase = getDatabase(), now = new Date()): Promise<SessionRecord | null> {
+/**
+ * The live session a cookie's secret belongs to, with its person's role read
+ * in the same query (a role change counts from the next request), or null:
+ * unknown, ended, expired, or its person deactivated.
+ */
+export async function findSession(secret: string, database: StudioDatabase = getDatabase(), now = new Date()): Promise<LiveSession | null> {
   const id = sessionIdOf(secret);
   const connection = await sqliteConnection(database);
-  let session: SessionRecord | null;
+  let session: LiveSession | null = null;
   if (connection) {
-    const row = statement(connection.database, `SELECT * FROM "StudioSession" WHERE "id" = ?`).get(id) as Record<string, unknown> | undefined;
-    session = row ? toRecord(row) : null;
+    const row = statement(
+      connection.database,
+      `SELECT s.*, p."role" AS "personRole", p."active" AS "personActive" FROM "StudioSession" s LEFT JOIN "Person" p ON p."id" = s."personId" WHERE s."id" = ?`,
+    ).get(id) as Record<string, unknown> | undefined;
+    if (row && (row.personId === null || row.personActive === 1)) session = { ...toRecord(row), role: row.personRole === null ? null : RoleSchema.parse(row.personRole) };
   } else {
-    const row = await database.studioSession.findUnique({ where: { id } });
-    session = row ? toRecord(row) : null;
+    const row = await database.studioSession.findUnique({ where: { id }, include: { account: { select: { role: true, active: true } } } });
+    if (row && (row.account === null || row.account.active)) session = { ...toRecord(row), role: row.account ? RoleSchema.parse(row.account.role) : null };
   }
   if (!session || Date.parse(session.expiresAt) <= now.getTime()) return null;
   if (now.getTime() - Date.parse(session.lastSeenAt) > LAST_SEEN_RESOLUTION_MS) {
@@ -74,19 +89,39 @@ export async function endSession(id: string, database: StudioDatabase = getDatab
   return (await database.studioSession.deleteMany({ where: { id } })).count > 0;
 }
 
-/** Ends every session but `keepId` (sign out everywhere else); returns how many ended. */
-export async function endOtherSessions(keepId: string | null, database: StudioDatabase = getDatabase()): Promise<number> {
-  return (await database.studioSession.deleteMany({ where: keepId ? { id: { not: keepId } } : {} })).count;
+/**
+ * Ends every session of one person but `keepId` (sign out everywhere else);
+ * returns how many ended. `includeUnowned`: the first owner's call also ends
+ * the sessions made before people existed, which are theirs.
+ */
+export async function endOtherSessions(
+  keepId: string | null,
+  person: { id: string; includeUnowned: boolean },
+  database: StudioDatabase = getDatabase(),
+): Promise<number> {
+  const whose = person.includeUnowned ? { OR: [{ personId: person.id }, { personId: null }] } : { personId: person.id };
+  return (await database.studioSession.deleteMany({ where: { ...whose, ...(keepId ? { id: { not: keepId } } : {}) } })).count;
 }
 
-export async function listSessions(database: StudioDatabase = getDatabase(), now = new Date()): Promise<SessionRecord[]> {
-  const rows = await database.studioSession.findMany({ where: { expiresAt: { gt: now } }, orderBy: { lastSeenAt: "desc" } });
+/** Ends every session of a person at once (they were deactivated, or their password was reset). */
+export async function endSessionsOf(personId: string, database: StudioDatabase = getDatabase()): Promise<number> {
+  return (await database.studioSession.deleteMany({ where: { personId } })).count;
+}
+
+/** The live sessions of one person (`includeUnowned`: and those made before people existed, for the first owner). */
+export async function listSessions(
+  person: { id: string; includeUnowned: boolean },
+  database: StudioDatabase = getDatabase(),
+  now = new Date(),
+): Promise<SessionRecord[]> {
+  const whose = person.includeUnowned ? { OR: [{ personId: person.id }, { personId: null }] } : { personId: person.id };
+  const rows = await database.studioSession.findMany({ where: { expiresAt: { gt: now }, ...whose }, orderBy: { lastSeenAt: "desc" } });
   return rows.map(toRecord);
 }
 
 /** Sessions as listed to people: the start of the digest as the id, and which one is the caller's. */
 export function sessionViews(sessions: SessionRecord[], currentId: string | null): SessionView[] {
-  return sessions.map(({ id, ...session }) => ({ ...session, id: id.slice(0, 12), current: id === currentId }));
+  return sessions.map(({ id, personId: _personId, ...session }) => ({ ...session, id: id.slice(0, 12), current: id === currentId }));
 }
 
 export async function deleteExpiredSessions(database: StudioDatabase = getDatabase(), now = new Date()): Promise<number> {
@@ -98,6 +133,7 @@ function toRecord(row: Record<string, unknown>): SessionRecord {
   return {
     id: String(row.id),
     person: String(row.person),
+    personId: row.personId === null || row.personId === undefined ? null : String(row.personId),
     method: SignInMethodSchema.parse(row.method),
     clientAddress: String(row.clientAddress ?? ""),
     createdAt: date(row.createdAt),

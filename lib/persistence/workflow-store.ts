@@ -1,3 +1,4 @@
+import type { Prisma } from "./generated/sqlite/client";
 import { withFreshHookIds } from "@/nodes/webhook/definition";
 import {
   WorkflowDefinitionSchema,
@@ -62,13 +63,15 @@ export interface SaveWorkflowOptions {
 export async function createWorkflow(
   definition: WorkflowDefinitionInput,
   database: StudioDatabase = getDatabase(),
+  /** Whose it is; null: the first owner's (example workflows, the command line). */
+  ownerId: string | null = null,
 ): Promise<WorkflowDetail> {
   const parsed = WorkflowDefinitionSchema.parse(definition);
   const id = newId();
   const versionId = newId();
   const [workflow] = await database.$transaction([
     database.workflow.create({
-      data: { id, name: parsed.name, description: parsed.description, latestVersion: 1 },
+      data: { id, name: parsed.name, description: parsed.description, latestVersion: 1, ownerId },
     }),
     database.workflowVersion.create({
       data: { id: versionId, workflowId: id, version: 1, definition: JSON.stringify(parsed) },
@@ -77,9 +80,10 @@ export async function createWorkflow(
   return { ...workflowFields(workflow), definition: parsed };
 }
 
-/** Every workflow, most recently changed first, with its newest run's status. */
-export async function listWorkflows(database: StudioDatabase = getDatabase()): Promise<WorkflowSummary[]> {
+/** Every workflow, newest change first; `visible`: only those it matches (the caller's, lib/server/access/workflow-access.ts). */
+export async function listWorkflows(database: StudioDatabase = getDatabase(), visible: Prisma.WorkflowWhereInput | null = null): Promise<WorkflowSummary[]> {
   const rows = await database.workflow.findMany({
+    ...(visible ? { where: visible } : {}),
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     include: { runs: { orderBy: { createdAt: "desc" }, take: 1, select: { status: true, createdAt: true } } },
   });
@@ -182,10 +186,12 @@ export async function duplicateWorkflow(
   id: string,
   name?: string,
   database: StudioDatabase = getDatabase(),
+  copy: { ownerId?: string | null; adapt?: (definition: WorkflowDefinition) => WorkflowDefinition } = {},
 ): Promise<WorkflowDetail> {
   const source = await getWorkflow(id, database);
   const copyName = name?.trim() || `${source.name} (copy)`.slice(0, 200);
-  return createWorkflow(withFreshHookIds({ ...source.definition, name: copyName }), database);
+  const definition = withFreshHookIds({ ...source.definition, name: copyName });
+  return createWorkflow(copy.adapt ? copy.adapt(definition) : definition, database, copy.ownerId ?? null);
 }
 
 function workflowFields(workflow: {

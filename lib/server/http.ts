@@ -3,7 +3,10 @@ import type { ApiErrorBody, ApiIssue } from "@/lib/contracts/api-error";
 import { ConflictError, NotFoundError, SecretKeyMismatchError } from "@/lib/persistence";
 import { fieldPath } from "@/lib/tools/validation";
 import { addressingRefusal } from "./access/addressing";
+import { HttpError } from "./http-error";
+import { authorize } from "./access/authorize";
 import { authenticate, type Principal } from "./access/principal";
+import { ROUTE_ACCESS, type RouteKey } from "./access/route-access";
 
 /** Bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -15,17 +18,7 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
  */
 export const MAX_BODY_DEPTH = 100;
 
-/** An error with an HTTP status and a message written for the caller. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = "HttpError";
-  }
-}
+export { HttpError } from "./http-error";
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(data), {
@@ -35,11 +28,13 @@ export function json(data: unknown, status = 200, headers: Record<string, string
 }
 
 export function toApiIssues(error: z.ZodError): ApiIssue[] {
-  return error.issues.map((issue) => ({
-    path: fieldPath(issue.path),
-    message: issue.message.replace(/^Invalid input: /, ""),
-    code: issue.code,
-  }));
+  return error.issues.flatMap((issue): ApiIssue[] => {
+    // A field the body may not carry (ownerId, role, createdBy…): named one by one, so a mass assignment is refused by name.
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: fieldPath([...issue.path, key]), message: "is not a field this request takes; leave it out", code: issue.code }));
+    }
+    return [{ path: fieldPath(issue.path), message: issue.message.replace(/^Invalid input: /, ""), code: issue.code }];
+  });
 }
 
 /** A failed call's answer, shaped by the contract every client reads (lib/contracts/api-error.ts). */
@@ -161,14 +156,7 @@ export function readQuery<Schema extends z.ZodType>(request: Request, schema: Sc
   return schema.parse(params);
 }
 
-/** An id from the path: short, printable; anything else cannot name a record, so 404. */
-export const PathIdSchema = z.string().min(1).max(200).regex(/^[A-Za-z0-9_.:-]+$/);
-
-export function pathId(value: string, kind: string): string {
-  const parsed = PathIdSchema.safeParse(value);
-  if (!parsed.success) throw new NotFoundError(kind, value.slice(0, 200));
-  return parsed.data;
-}
+export { pathId, PathIdSchema } from "./path-id";
 
 type Handler<Context> = (request: Request, context: Context, principal: Principal) => Promise<Response>;
 type PublicHandler<Context> = (request: Request, context: Context) => Promise<Response>;
@@ -178,24 +166,34 @@ export const SIGN_IN_FIRST = "Sign in first: open the sign-in link the studio pr
 
 /**
  * Wraps a route handler: the request must be addressed to this studio and, if
- * it changes something, come from its own pages (403 otherwise), and carry a
- * credential (401 otherwise); the handler receives who sent it. Every failure
- * becomes a clear 4xx (or an honest 5xx with nothing internal leaked): zod ->
- * 422, not found -> 404, conflict -> 409. proxy.ts runs the same checks
- * first, so a route is never open by accident.
+ * it changes something, come from its own pages (403 otherwise), carry a
+ * credential (401 otherwise), and hold what the route's entry in ROUTE_ACCESS
+ * says it needs (403 naming the scope, or 404 for what the caller may not
+ * see); the handler receives who sent it. Every failure becomes a clear 4xx
+ * (or an honest 5xx with nothing internal leaked): zod -> 422, not found ->
+ * 404, conflict -> 409. proxy.ts runs the first checks too, so a route is
+ * never open by accident.
  */
-export function route<Context>(handler: Handler<Context>): PublicHandler<Context> {
+export function route<Context>(key: RouteKey, handler: Handler<Context>): PublicHandler<Context> {
+  const access = ROUTE_ACCESS[key];
   return async (request, context) => {
     const refusal = addressingRefusal(request);
     if (refusal) return failure({ error: refusal.message }, refusal.status);
     try {
       const principal = await authenticate(request);
       if (!principal) return failure({ error: SIGN_IN_FIRST }, 401);
+      await authorize(principal, access, await paramsOf(context), request);
       return await handler(request, context, principal);
     } catch (error) {
       return errorResponse(error);
     }
   };
+}
+
+/** The path's parameters Next hands a route (a promise since Next 15); none for a route without any. */
+async function paramsOf(context: unknown): Promise<Record<string, string | string[] | undefined>> {
+  if (context === null || typeof context !== "object" || !("params" in context)) return {};
+  return ((await (context as { params: unknown }).params) ?? {}) as Record<string, string | string[] | undefined>;
 }
 
 /** A route open without a credential (signing in, /api/mcp with its own token); still refused when misaddressed or cross-site. */

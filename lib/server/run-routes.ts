@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { PERSON_TRIGGER } from "@/lib/contracts/run-trigger";
 import { NotFoundError } from "@/lib/persistence";
 import { readEventTexts, runStatus } from "@/lib/persistence/run-queries";
 import { StartRunBodySchema } from "@/lib/validations/run";
 import { FINISHED_RUN_STATUSES } from "@/lib/workflow/run-types";
 import { runEventStream } from "./event-stream";
 import { json, pathId, readBody, route } from "./http";
+import { starterOf } from "./access/principal";
 import { startRun } from "./runs";
 import { startStudio } from "./studio";
 
@@ -18,10 +20,10 @@ import { startStudio } from "./studio";
 type IdContext = { params: Promise<{ id: string }> };
 
 /** POST /api/workflows/{id}/runs: starts a run with the given inputs; 422 with every problem when the inputs or the workflow are not valid. */
-export const startRunRoute = route(async (request, { params }: IdContext) => {
+export const startRunRoute = route("POST /api/workflows/[id]/runs", async (request, { params }: IdContext, principal) => {
   const id = pathId((await params).id, "workflow");
   const body = await readBody(request, StartRunBodySchema.optional());
-  return json({ run: await startRun(id, body ?? { inputs: {} }) }, 201);
+  return json({ run: await startRun(id, body ?? { inputs: {} }, PERSON_TRIGGER, starterOf(principal)) }, 201);
 });
 
 const SeqSchema = z.coerce.number().int().min(0).catch(0);
@@ -31,7 +33,7 @@ const SeqSchema = z.coerce.number().int().min(0).catch(0);
  * sequence number as the id. A client reconnecting with Last-Event-ID (or
  * ?after=N) gets exactly what it missed, then live events.
  */
-export const runEventsRoute = route(async (request, { params }: IdContext) => {
+export const runEventsRoute = route("GET /api/runs/[id]/events", async (request, { params }: IdContext) => {
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
   if ((await runStatus(id, studio.database)) === null) throw new NotFoundError("run", id);

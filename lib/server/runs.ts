@@ -1,5 +1,5 @@
 import { PERSON_TRIGGER, type RunTrigger } from "@/lib/contracts/run-trigger";
-import { findRunnableVersion, type RunDetail, type RunnableVersion, type RunStart } from "@/lib/persistence/run-queries";
+import { findRunnableVersion, type RunDetail, type RunnableVersion, type RunStart, type RunStarter } from "@/lib/persistence/run-queries";
 import type { StartRunBody } from "@/lib/validations/run";
 import { checkRunStart } from "./run-start-checks";
 import { startStudio } from "./studio";
@@ -9,10 +9,10 @@ import { startStudio } from "./studio";
  * against the tools and secrets (422 with every problem, nothing written),
  * then creates the run and hands it to the engine.
  */
-export async function startRun(workflowId: string, body: StartRunBody, trigger: RunTrigger = PERSON_TRIGGER): Promise<RunDetail> {
+export async function startRun(workflowId: string, body: StartRunBody, trigger: RunTrigger = PERSON_TRIGGER, startedBy: RunStarter | null = null): Promise<RunDetail> {
   const studio = await startStudio();
   const version = await findRunnableVersion(workflowId, body.version, studio.database);
-  return startCheckedRun(version, body.inputs, { trigger });
+  return startCheckedRun(version, body.inputs, { trigger, startedBy });
 }
 
 /**

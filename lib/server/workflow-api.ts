@@ -1,4 +1,5 @@
-import { createWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
+import { seesEveryWorkflow } from "@/lib/contracts/roles";
+import { createWorkflow, duplicateWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import { placeStackedNodes } from "@/lib/workflow/place-nodes";
@@ -10,7 +11,7 @@ import { validateWorkflow, type ValidationResult } from "@/lib/workflow/validate
 import type { ToolPool } from "@/lib/tools";
 import { clientAddress, type Principal } from "./access/principal";
 import { workflowLookup } from "./error-workflows";
-import { requireRecentSignIn } from "./access/recent-sign-in";
+import { requirePrivilegedRole, requireRecentSignIn } from "./access/recent-sign-in";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
@@ -37,14 +38,18 @@ export async function saveWorkflowAs(
   refuseLiteralSecrets(definition, studio.pool());
   const previous = id === null ? null : (await getWorkflow(id)).definition;
   const introduced = introducedPrivilegedSettings(definition, previous);
+  // Holding such a setting, not only choosing it: an editor changing a bypass workflow's steps would run them unasked.
+  const held = introduced.length > 0 ? introduced : introducedPrivilegedSettings(definition, null);
+  if (held.length > 0) requirePrivilegedRole(principal, `Saving a workflow where ${held[0]!.description}`);
   if (introduced.length > 0) requireRecentSignIn(principal, `Saving a workflow where ${introduced[0]!.description}`);
   // Each MCP tool node remembers its server, so a name that later changes hands is caught before a run. A workflow
   // written without places (a script, the API) is laid out, so its cards do not all open on one spot.
   const recorded = withMcpServersRecorded(placeStackedNodes(definition), studio.pool());
-  const saved = id === null ? await createWorkflow(recorded) : await saveWorkflow(id, recorded, options);
+  const saved = id === null ? await createWorkflow(recorded, studio.database, principal.personId) : await saveWorkflow(id, recorded, options);
   if (introduced.length > 0) {
     await recordAudit({
       actor: principal.person,
+      actorId: principal.personId,
       action: "workflow-privileged-settings",
       target: saved.id,
       detail: { workflow: saved.name, version: saved.latestVersion, settings: introduced },
@@ -63,10 +68,11 @@ export async function importWorkflow(request: Request, principal: Principal, def
   const studio = await startStudio();
   refuseLiteralSecrets(definition, studio.pool());
   const safe = withoutPrivilegedSettings(withFreshHookIds(definition));
-  const workflow = await createWorkflow(withMcpServersRecorded(placeStackedNodes(safe.definition), studio.pool()));
+  const workflow = await createWorkflow(withMcpServersRecorded(placeStackedNodes(safe.definition), studio.pool()), studio.database, principal.personId);
   if (safe.dropped.length > 0) {
     await recordAudit({
       actor: principal.person,
+      actorId: principal.personId,
       action: "workflow-imported-without-privileges",
       target: workflow.id,
       detail: { workflow: workflow.name, dropped: safe.dropped },
@@ -84,4 +90,14 @@ function refuseLiteralSecrets(definition: WorkflowDefinition, pool: ToolPool): v
   throw new HttpError(422, `${literal.map((each) => each.path).join(", ")}: ${message}. Nothing was saved.`, {
     issues: literal.map((each) => ({ path: each.path, message, code: "custom" })),
   });
+}
+
+/**
+ * Copies a workflow as the caller's. Someone who may not choose the settings
+ * that let actions run unasked gets the copy without them, as an import does.
+ */
+export async function duplicateAs(principal: Principal, id: string, name: string | undefined): Promise<WorkflowDetail> {
+  const studio = await startStudio();
+  const adapt = seesEveryWorkflow(principal.role) ? undefined : (definition: WorkflowDefinition) => withoutPrivilegedSettings(definition).definition;
+  return duplicateWorkflow(id, name, studio.database, { ownerId: principal.personId, adapt });
 }

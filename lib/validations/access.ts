@@ -21,6 +21,16 @@ export const AuditActionSchema = z.enum([
   "workflow-unpublished",
   "run-deleted",
   "retention-changed",
+  "access-refused",
+  "profile-changed",
+  "password-changed",
+  "token-created",
+  "token-revoked",
+  "person-invited",
+  "invitation-revoked",
+  "invitation-accepted",
+  "person-changed",
+  "workflow-shared",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

@@ -47,6 +47,10 @@ export class ApiClient {
     return this.request("PUT", path, body, options);
   }
 
+  patch(path: string, body?: unknown, options: RequestOptions = {}): Promise<ApiResponse> {
+    return this.request("PATCH", path, body, options);
+  }
+
   delete(path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     return this.request("DELETE", path, undefined, options);
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "./api-client";
 import { removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
 import { cookieOf, rawRequest } from "./raw-http";
-import { everyRoute, plausibleBody } from "./routes";
+import { everyCredentialedRoute, plausibleBody } from "./routes";
 import { connectEventStream } from "./sse-client";
 import { setupStudioServer } from "./studio-server";
 
@@ -28,7 +28,7 @@ async function signIn(name: string, password = PASSWORD) {
 
 describe("with STUDIO_PASSWORD set", () => {
   it("answers every API route, the event streams included, with 401 without a session", async () => {
-    const routes = everyRoute().filter(([, url]) => url !== "/api/auth/login" && url !== "/api/auth/logout");
+    const routes = everyCredentialedRoute();
     expect(routes.length).toBeGreaterThan(15);
     for (const [method, url] of routes) {
       const response = await anonymous.request(method, url, plausibleBody(method));

@@ -6,7 +6,7 @@ import { stdioCommandText, StdioServerConfigSchema } from "@/lib/validations/mcp
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { cookieOf, rawRequest, type RawResponse } from "./raw-http";
-import { everyPage, everyRoute, plausibleBody } from "./routes";
+import { everyCredentialedRoute, everyPage, everyRoute, everySignedInPage, plausibleBody } from "./routes";
 import { testRunFolder, testRunMarker } from "../support/test-run";
 import { freePort, REPO_ROOT, startCommand, setupStudioServer } from "./studio-server";
 
@@ -101,14 +101,14 @@ describe("the default start (no password, no STUDIO_TOKEN)", () => {
   });
 
   it("answers every API route with 401 and every page with the sign-in page when no credential is sent", async () => {
-    const routes = everyRoute().filter(([, url]) => url !== "/api/auth/login" && url !== "/api/auth/logout");
+    const routes = everyCredentialedRoute();
     expect(routes.length).toBeGreaterThan(20);
     for (const [method, url] of routes) {
       const response = await rawRequest(`${server.url}${url}`, { method, body: plausibleBody(method) });
       expect(response.status, `${method} ${url}`).toBe(401);
       expect(bodyOf(response).error, `${method} ${url}`).toMatch(url === "/api/mcp" ? /MCP token/ : /Sign in first/);
     }
-    const pages = everyPage().filter((page) => page !== "/login");
+    const pages = everySignedInPage();
     expect(pages.length).toBeGreaterThan(6);
     for (const page of pages) {
       const response = await rawRequest(`${server.url}${page}`);

@@ -313,7 +313,9 @@ describe("hostile input on every route", () => {
   it("answers 400 for a path that is not valid percent-encoding, and 405 for methods a route lacks", async () => {
     const requests = [
       () => labelled("GET bad encoding", api.get("/api/workflows/%E0%A4%A")),
-      ...routes.map((route) => () => labelled(`PATCH ${route.template}`, api.request("PATCH", fill(route.template), { name: "x" }))),
+      ...routes
+        .filter((route) => !route.methods.includes("PATCH"))
+        .map((route) => () => labelled(`PATCH ${route.template}`, api.request("PATCH", fill(route.template), { name: "x" }))),
     ];
     await expectRefusedWithoutWrites(requests, { expected: (status, label) => expect(status, label).toBe(label.startsWith("PATCH") ? 405 : 400) });
   });

@@ -28,9 +28,25 @@ export function everyRoute(): [string, string][] {
   );
 }
 
+/** Routes that answer without any credential by design (signing in and out, joining with an invitation). */
+const WITHOUT_CREDENTIAL = new Set(["/api/auth/login", "/api/auth/logout", "/api/invitations/accept"]);
+
+/** Every route that needs a credential (the MCP endpoint's is its own token). */
+export function everyCredentialedRoute(): [string, string][] {
+  return everyRoute().filter(([, url]) => !WITHOUT_CREDENTIAL.has(url));
+}
+
 /** Every page's URL, ids replaced by `x`. */
 export function everyPage(): string[] {
   return walk(APP, "page.tsx").map(urlOf);
+}
+
+/** Pages shown without signing in: the sign-in page, and an invitation link's page (which says what the link is). */
+const OPEN_PAGES = new Set(["/login", "/invite/x"]);
+
+/** Every page that needs a signed-in person. */
+export function everySignedInPage(): string[] {
+  return everyPage().filter((page) => !OPEN_PAGES.has(page));
 }
 
 /** A body that would pass most routes' parsing, so a refusal is the door's and not the parser's. */

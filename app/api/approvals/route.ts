@@ -1,4 +1,5 @@
 import { listApprovals } from "@/lib/persistence/run-queries";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { json, readQuery, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import { ListApprovalsQuerySchema } from "@/lib/validations/run";
@@ -6,7 +7,7 @@ import { ListApprovalsQuerySchema } from "@/lib/validations/run";
 export const dynamic = "force-dynamic";
 
 /** What each approval is about: the run, node, tool, operation, masked arguments and a preview of what would happen. */
-export const GET = route(async (request) => {
+export const GET = route("GET /api/approvals", async (request, _context, principal) => {
   await startStudio();
-  return json({ approvals: await listApprovals(readQuery(request, ListApprovalsQuerySchema)) });
+  return json({ approvals: await listApprovals({ ...readQuery(request, ListApprovalsQuerySchema), workflows: visibleWorkflows(principal) }) });
 });

@@ -1,5 +1,6 @@
 import { countPendingApprovals } from "@/lib/persistence/run-queries";
 import { sseResponse } from "@/lib/server/event-stream";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import type { RunEvent } from "@/lib/workflow/run-types";
@@ -25,17 +26,24 @@ const INTERESTING = new Set<RunEvent["type"]>([
  * `{ type, runId, nodeId, pendingApprovals }`. Clients refetch what they show
  * on each message; nothing here needs replaying.
  */
-export const GET = route(async (request) => {
+export const GET = route("GET /api/events", async (request, _context, principal) => {
   const studio = await startStudio();
+  // Only what the caller may see: runs of their workflows, and the approvals waiting on those (checked per event, so a
+  // share given or taken away counts from the next one).
+  const visible = visibleWorkflows(principal);
+  const concerns = async (runId: string) =>
+    visible === null || (await studio.database.run.count({ where: { id: runId, workflow: visible } })) > 0;
   return sseResponse(request.signal, async (channel) => {
     channel.onClose(
       studio.bus.subscribeAll((event) => {
         if (!INTERESTING.has(event.type)) return;
-        void countPendingApprovals(studio.database).then((pendingApprovals) =>
-          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals }),
-        );
+        void (async () => {
+          if (!(await concerns(event.runId))) return;
+          const pendingApprovals = await countPendingApprovals(studio.database, visible);
+          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals });
+        })().catch((error: unknown) => console.error("[studio] the live feed could not send a change", error));
       }),
     );
-    channel.send("pending-approvals", { pendingApprovals: await countPendingApprovals(studio.database) });
+    channel.send("pending-approvals", { pendingApprovals: await countPendingApprovals(studio.database, visible) });
   });
 });

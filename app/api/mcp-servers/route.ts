@@ -7,7 +7,7 @@ import { McpServerBodySchema } from "@/lib/validations/mcp-server";
 export const dynamic = "force-dynamic";
 
 /** Every MCP server with its connection state, error and tools. */
-export const GET = route(async () => {
+export const GET = route("GET /api/mcp-servers", async () => {
   const studio = await startStudio();
   const servers = await listMcpServers(studio.database);
   return json({ servers: servers.map((server) => serverView(server, studio.mcp.statusOf(server.id))) });
@@ -17,7 +17,7 @@ export const GET = route(async () => {
  * Adds a server and connects to it (an enabled one; a stdio one only with its
  * command confirmed, see saveMcpServer); the answer says whether that worked.
  */
-export const POST = route(async (request, _context, principal) => {
+export const POST = route("POST /api/mcp-servers", async (request, _context, principal) => {
   const studio = await startStudio();
   const body = await readBody(request, McpServerBodySchema);
   const server = await saveMcpServer(studio, request, principal, null, body);

@@ -7,13 +7,13 @@ import { CreateSecretBodySchema } from "@/lib/validations/secret";
 export const dynamic = "force-dynamic";
 
 /** Names, descriptions, tools and times: never a value. */
-export const GET = route(async () => {
+export const GET = route("GET /api/secrets", async () => {
   await startStudio();
   return json({ secrets: await listSecrets() });
 });
 
 /** Stores a secret encrypted. `problem` is the tool's checkSecret answer: set is not the same as usable. */
-export const POST = route(async (request) => {
+export const POST = route("POST /api/secrets", async (request) => {
   const studio = await startStudio();
   const body = await readBody(request, CreateSecretBodySchema);
   const secret = await createSecret(body);

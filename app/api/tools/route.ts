@@ -5,7 +5,7 @@ import { catalogEntry } from "@/lib/server/tool-catalog";
 export const dynamic = "force-dynamic";
 
 /** The catalog the palette renders. */
-export const GET = route(async () => {
+export const GET = route("GET /api/tools", async () => {
   const studio = await startStudio();
   return json({ tools: studio.pool().all().map(catalogEntry) });
 });

@@ -1,4 +1,5 @@
 import { listWorkflows } from "@/lib/persistence";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { json, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import { saveWorkflowAs } from "@/lib/server/workflow-api";
@@ -6,9 +7,9 @@ import { CreateWorkflowBodySchema } from "@/lib/validations/workflow";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async () => {
-  await startStudio();
-  return json({ workflows: await listWorkflows() });
+export const GET = route("GET /api/workflows", async (_request, _context, principal) => {
+  const { database } = await startStudio();
+  return json({ workflows: await listWorkflows(database, visibleWorkflows(principal)) });
 });
 
 /**
@@ -16,7 +17,7 @@ export const GET = route(async () => {
  * validation says what is missing. Choosing bypass mode or an open policy
  * needs a recent sign-in (saveWorkflowAs).
  */
-export const POST = route(async (request, _context, principal) => {
+export const POST = route("POST /api/workflows", async (request, _context, principal) => {
   const definition = await readBody(request, CreateWorkflowBodySchema);
   return json({ workflow: await saveWorkflowAs(request, principal, null, definition) }, 201);
 });

@@ -6,26 +6,31 @@ import { getRunDetail, readEvents, type RunDetail } from "@/lib/persistence/run-
 import { TIMELINE_LIMIT } from "@/lib/run-view/apply-event";
 import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
 import { startStudio } from "@/lib/server/studio";
+import { pageScopesOnWorkflow, pagePrincipal } from "@/lib/server/access/page-access";
 
 export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string }> };
 
+/** The run, or the 404 page for one that does not exist or whose workflow the viewer may not see. */
 async function loadRun(id: string): Promise<RunDetail> {
   const studio = await startStudio();
+  const principal = await pagePrincipal();
+  let run: RunDetail;
   try {
-    return await getRunDetail(id, studio.database);
+    run = await getRunDetail(id, studio.database);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
+  await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
+  return run;
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { id } = await params;
   try {
-    const studio = await startStudio();
-    const run = await getRunDetail(id, studio.database);
+    const run = await loadRun(id);
     return { title: `Run of ${run.workflowName}` };
   } catch {
     return { title: "Run" };

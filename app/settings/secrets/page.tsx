@@ -4,12 +4,16 @@ import { toSecretRow, type SecretTool } from "@/components/secrets/secret-types"
 import { listSecrets } from "@/lib/persistence";
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
+import { NoAccess } from "@/components/ui/no-access";
+import { pagePrincipal } from "@/lib/server/access/page-access";
 
 export const metadata: Metadata = { title: "Secrets" };
 export const dynamic = "force-dynamic";
 
 export default async function SecretsPage() {
   const studio = await startStudio();
+  const principal = await pagePrincipal();
+  if (!principal.scopes.has("secret:use")) return <NoAccess title="Secrets" scope="secret:use" role={principal.role} />;
   const secrets = await listSecrets();
   const tools = studio.pool().all().map(catalogEntry);
   const secretTools: SecretTool[] = tools

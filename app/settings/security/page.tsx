@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { SecurityOverview } from "@/components/security/security-overview";
 import { listAudit } from "@/lib/persistence/audit-store";
 import { listSessions, sessionViews } from "@/lib/persistence/session-store";
-import { authenticate, studioPassword } from "@/lib/server/access/principal";
+import { pagePrincipal } from "@/lib/server/access/page-access";
+import { studioPassword } from "@/lib/server/access/principal";
 import { studioBaseUrl } from "@/lib/server/access/announce";
 import { startStudio } from "@/lib/server/studio";
 
@@ -12,11 +12,15 @@ export const dynamic = "force-dynamic";
 
 export default async function SecurityPage() {
   await startStudio();
-  const principal = await authenticate({ headers: await headers() });
-  const [sessions, entries] = await Promise.all([listSessions(), listAudit({ limit: 200 })]);
+  const principal = await pagePrincipal();
+  // The security log is for those who may read it; everyone sees their own browsers.
+  const [sessions, entries] = await Promise.all([
+    listSessions({ id: principal.personId, includeUnowned: principal.firstOwner }),
+    principal.scopes.has("audit:read") ? listAudit({ limit: 200 }) : Promise.resolve(null),
+  ]);
   return (
     <SecurityOverview
-      sessions={sessionViews(sessions, principal?.sessionId ?? null)}
+      sessions={sessionViews(sessions, principal.sessionId)}
       entries={entries}
       hasPassword={studioPassword() !== null}
       baseUrl={studioBaseUrl()}

@@ -4,6 +4,7 @@ import { WorkflowEditor } from "@/components/editor/workflow-editor";
 import { getWorkflow, NotFoundError, type WorkflowDetail } from "@/lib/persistence";
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
+import { pageScopesOnWorkflow, pagePrincipal } from "@/lib/server/access/page-access";
 
 export const dynamic = "force-dynamic";
 
@@ -13,6 +14,10 @@ type Props = { params: Promise<{ id: string }> };
 async function loadWorkflow(id: string): Promise<WorkflowDetail> {
   await startStudio();
   if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(id)) notFound();
+  const principal = await pagePrincipal();
+  const { database } = await startStudio();
+  // One the viewer may not see is the same 404 as one that does not exist.
+  await pageScopesOnWorkflow(principal, id, database);
   try {
     return await getWorkflow(id);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { firstOwner } from "@/lib/persistence/people-store";
 import { readEnvironment } from "@/lib/env";
 import { deleteExpiredSessions } from "@/lib/persistence/session-store";
 import type { StudioDatabase } from "@/lib/persistence";
@@ -21,6 +22,8 @@ export async function prepareAccess(database: StudioDatabase): Promise<void> {
   const fromEnvironment = readEnvironment().STUDIO_TOKEN !== undefined;
   accessToken();
   await deleteExpiredSessions(database);
+  // The first owner exists from the first start: the access token, and everything made before people existed, are theirs.
+  await firstOwner(database);
   console.log(`[studio] sign in by opening this link (it holds the access token${fromEnvironment ? " from STUDIO_TOKEN" : `, kept in ${accessTokenFilePath()}`}):`);
   console.log(`[studio]     ${signInLink(studioBaseUrl())}`);
 }

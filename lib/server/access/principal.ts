@@ -1,14 +1,21 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readEnvironment } from "@/lib/env";
+import { ROLE_SCOPES, type Role, type Scope } from "@/lib/contracts/roles";
+import { firstOwnerId } from "@/lib/persistence/people-store";
+import { findLiveToken, isPersonalToken } from "@/lib/persistence/personal-token-store";
 import { findSession } from "@/lib/persistence/session-store";
 import { isAccessToken } from "./access-token";
 
 /**
  * Who is making a request. Every request that reads or changes anything needs
- * one of two credentials, on loopback too and with no password set:
- * - a session cookie, made by signing in (the password, the access token, or
- *   the sign-in link the studio prints), ended on the server by signing out;
- * - `Authorization: Bearer <access token>`, for scripts, the CLI and tests.
+ * a credential, on loopback too and with no password set:
+ * - a session cookie, made by signing in (a person's password, the access
+ *   token, or the sign-in link the studio prints), ended on the server by
+ *   signing out;
+ * - `Authorization: Bearer <access token>`: the first owner's machine
+ *   credential, for scripts, the CLI and tests;
+ * - `Authorization: Bearer nsp_…`: a person's personal access token, with the
+ *   scopes it was given (never more than their role's now).
  */
 
 export const SESSION_COOKIE = "studio_session";
@@ -18,12 +25,21 @@ export const LOCAL_USER = "local user";
 export const TOKEN_USER = "access token";
 
 export interface Principal {
+  /** How what they do is recorded: their name (for the access token, "access token"; for a personal token, with its name). */
   person: string;
-  via: "session" | "token";
-  /** The session's id (for signing out and confirming), null for the bearer token. */
+  personId: string;
+  role: Role;
+  /** What this credential may do at most: the role's scopes, narrowed by a personal token's. A workflow's share narrows further. */
+  scopes: ReadonlySet<Scope>;
+  via: "session" | "token" | "personal-token";
+  /** A personal token's name; null otherwise. */
+  tokenName: string | null;
+  /** The session's id (for signing out and confirming), null for a bearer token. */
   sessionId: string | null;
-  /** Epoch ms of the last time this person proved who they are; now, for the token. */
+  /** Epoch ms of the last time this person proved who they are; now, for a bearer token. */
   authenticatedAt: number;
+  /** Whether they are the studio's first owner, whose are the sessions and workflows made before people existed. */
+  firstOwner: boolean;
 }
 
 export function studioPassword(): string | null {
@@ -61,12 +77,50 @@ export function bearerToken(request: Pick<Request, "headers">): string | null {
 /** The request's person, or null when it carries no valid credential. Takes a page's `headers()` too. */
 export async function authenticate(request: Pick<Request, "headers">): Promise<Principal | null> {
   const token = bearerToken(request);
-  if (token !== null) return isAccessToken(token) ? { person: TOKEN_USER, via: "token", sessionId: null, authenticatedAt: Date.now() } : null;
+  if (token !== null) {
+    if (isPersonalToken(token)) {
+      const live = await findLiveToken(token);
+      if (!live) return null;
+      const allowed = new Set(ROLE_SCOPES[live.role]);
+      const ownerId = await firstOwnerId();
+      return {
+        person: `${live.personName} (token ${live.name})`,
+        personId: live.personId,
+        role: live.role,
+        scopes: new Set(live.scopes.filter((scope) => allowed.has(scope))),
+        via: "personal-token",
+        tokenName: live.name,
+        sessionId: null,
+        authenticatedAt: Date.now(),
+        firstOwner: live.personId === ownerId,
+      };
+    }
+    if (!isAccessToken(token)) return null;
+    return ownerPrincipal(TOKEN_USER, { via: "token", sessionId: null, authenticatedAt: Date.now() });
+  }
   const secret = readCookie(request, SESSION_COOKIE);
   if (!secret || secret.length > 200) return null;
   const session = await findSession(secret);
   if (!session) return null;
-  return { person: session.person, via: "session", sessionId: session.id, authenticatedAt: Date.parse(session.authenticatedAt) };
+  const authenticatedAt = Date.parse(session.authenticatedAt);
+  // Made before people existed: the first owner's.
+  if (session.personId === null || session.role === null) return ownerPrincipal(session.person, { via: "session", sessionId: session.id, authenticatedAt });
+  const ownerId = await firstOwnerId();
+  return {
+    person: session.person,
+    personId: session.personId,
+    role: session.role,
+    scopes: new Set(ROLE_SCOPES[session.role]),
+    via: "session",
+    tokenName: null,
+    sessionId: session.id,
+    authenticatedAt,
+    firstOwner: session.personId === ownerId,
+  };
+}
+
+async function ownerPrincipal(person: string, how: Pick<Principal, "via" | "sessionId" | "authenticatedAt">): Promise<Principal> {
+  return { person, personId: await firstOwnerId(), role: "owner", scopes: new Set(ROLE_SCOPES.owner), tokenName: null, firstOwner: true, ...how };
 }
 
 /**
@@ -84,3 +138,8 @@ export function sessionCookie(secret: string, maxAgeSeconds: number, request: Re
 }
 
 export const CLEARED_SESSION_COOKIE = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+
+/** Who a run started by this request is recorded as started by. */
+export function starterOf(principal: Principal): { personId: string; label: string } {
+  return { personId: principal.personId, label: principal.person };
+}

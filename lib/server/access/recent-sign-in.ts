@@ -1,3 +1,4 @@
+import { ROLE_TITLES, seesEveryWorkflow } from "@/lib/contracts/roles";
 import { HttpError } from "../http";
 import type { Principal } from "./principal";
 
@@ -17,4 +18,14 @@ export function requireRecentSignIn(principal: Principal, what: string, now = Da
     `${what} lets commands run on this machine without asking anyone, so confirm it is you first: enter your password or the access token again.`,
     { reauthenticate: true },
   );
+}
+
+/**
+ * The same changes are an owner's or an admin's to make: an editor may build
+ * and run, but not take away the approvals that stand between a model and
+ * the machine.
+ */
+export function requirePrivilegedRole(principal: Principal, what: string): void {
+  if (seesEveryWorkflow(principal.role)) return;
+  throw new HttpError(403, `${what} lets commands run without asking anyone, so only an owner or admin may choose it; your role is ${ROLE_TITLES[principal.role]}.`);
 }

@@ -8,13 +8,13 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_request, { params }: Context) => {
+export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context) => {
   await startStudio();
   return json({ approval: await getApprovalDetail(pathId((await params).id, "approval")) });
 });
 
 /** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions. */
-export const POST = route(async (request, { params }: Context, principal) => {
+export const POST = route("POST /api/approvals/[id]", async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
   return json({ approval: await decideApproval(id, body, principal.person) });

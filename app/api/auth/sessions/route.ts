@@ -6,15 +6,15 @@ import { requireRecentSignIn } from "@/lib/server/access/recent-sign-in";
 
 export const dynamic = "force-dynamic";
 
-/** The signed-in browsers: who, how, from where, last seen; the caller's own is marked. Never the cookie's secret. */
-export const GET = route(async (_request, _context, principal) => {
-  return json({ sessions: sessionViews(await listSessions(), principal.sessionId) });
+/** The caller's signed-in browsers: who, how, from where, last seen; the caller's own is marked. Never the cookie's secret. */
+export const GET = route("GET /api/auth/sessions", async (_request, _context, principal) => {
+  return json({ sessions: sessionViews(await listSessions({ id: principal.personId, includeUnowned: principal.firstOwner }), principal.sessionId) });
 });
 
-/** Signs out every other browser. */
-export const DELETE = route(async (request, _context, principal) => {
+/** Signs out every other browser of the caller. */
+export const DELETE = route("DELETE /api/auth/sessions", async (request, _context, principal) => {
   requireRecentSignIn(principal, "Signing out every other browser");
-  const ended = await endOtherSessions(principal.sessionId);
-  await recordAudit({ actor: principal.person, action: "sessions-ended", detail: { ended }, clientAddress: clientAddress(request) });
+  const ended = await endOtherSessions(principal.sessionId, { id: principal.personId, includeUnowned: principal.firstOwner });
+  await recordAudit({ actor: principal.person, actorId: principal.personId, action: "sessions-ended", detail: { ended }, clientAddress: clientAddress(request) });
   return json({ ended });
 });

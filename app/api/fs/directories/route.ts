@@ -10,7 +10,7 @@ const DirectoryQuerySchema = z.object({
 });
 
 /** The sub-folders of `path` (default: the first browse root), confined to the browse roots. */
-export const GET = route(async (request) => {
+export const GET = route("GET /api/fs/directories", async (request) => {
   const query = readQuery(request, DirectoryQuerySchema);
   try {
     const listing = await listDirectories(query.path, { roots: await browseRoots(), includeHidden: query.hidden === "true" });

@@ -8,7 +8,7 @@ import { startStudio } from "@/lib/server/studio";
 export const dynamic = "force-dynamic";
 
 /** The run with its status, per-node states and outputs, and its approvals. */
-export const GET = route(async (_request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = route("GET /api/runs/[id]", async (_request, { params }: { params: Promise<{ id: string }> }) => {
   await startStudio();
   const id = pathId((await params).id, "run");
   return json({ run: await getRunDetail(id) });
@@ -19,7 +19,7 @@ export const GET = route(async (_request, { params }: { params: Promise<{ id: st
  * running or waiting (cancel it first), 404 when there is no such run. Recorded in the security log, since a run's
  * record (what ran, who approved it) is gone for good.
  */
-export const DELETE = route(async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
+export const DELETE = route("DELETE /api/runs/[id]", async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
   const deleted = await deleteRun(id, studio.database);

@@ -16,7 +16,7 @@ async function nameFrom(context: Context): Promise<string> {
 }
 
 /** Replaces the value, description or tool; the value is never returned. */
-export const PUT = route(async (request, context: Context) => {
+export const PUT = route("PUT /api/secrets/[name]", async (request, context: Context) => {
   const studio = await startStudio();
   const name = await nameFrom(context);
   const body = await readBody(request, UpdateSecretBodySchema);
@@ -25,14 +25,14 @@ export const PUT = route(async (request, context: Context) => {
   return json({ secret, problem: value === undefined ? "" : secretProblem(studio.pool(), secret.tool, value) });
 });
 
-export const DELETE = route(async (_request, context: Context) => {
+export const DELETE = route("DELETE /api/secrets/[name]", async (_request, context: Context) => {
   await startStudio();
   const name = await nameFrom(context);
   await deleteSecret(name);
   return new Response(null, { status: 204 });
 });
 
-export const GET = route(async (_request, context: Context) => {
+export const GET = route("GET /api/secrets/[name]", async (_request, context: Context) => {
   await startStudio();
   const name = await nameFrom(context);
   const secret = (await listSecrets()).find((each) => each.name === name);

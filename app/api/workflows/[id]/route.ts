@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route(async (_request, { params }: Context) => {
+export const GET = route("GET /api/workflows/[id]", async (_request, { params }: Context) => {
   await startStudio();
   const id = pathId((await params).id, "workflow");
   return json({ workflow: await getWorkflow(id) });
@@ -21,14 +21,14 @@ const SaveQuerySchema = z.object({
 });
 
 /** Saves a new version (newly choosing bypass mode or an open policy needs a recent sign-in). */
-export const PUT = route(async (request, { params }: Context, principal) => {
+export const PUT = route("PUT /api/workflows/[id]", async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "workflow");
   const { expectedVersion } = readQuery(request, SaveQuerySchema);
   const definition = await readBody(request, UpdateWorkflowBodySchema);
   return json({ workflow: await saveWorkflowAs(request, principal, id, definition, expectedVersion === undefined ? {} : { expectedVersion }) });
 });
 
-export const DELETE = route(async (_request, { params }: Context) => {
+export const DELETE = route("DELETE /api/workflows/[id]", async (_request, { params }: Context) => {
   await startStudio();
   const id = pathId((await params).id, "workflow");
   await deleteWorkflow(id);

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
  * whatever the file chose; `dropped` lists each setting that was removed, so
  * the studio can say so.
  */
-export const POST = route(async (request, _context, principal) => {
+export const POST = route("POST /api/workflows/import", async (request, _context, principal) => {
   const definition = await readBody(request, CreateWorkflowBodySchema);
   return json(await importWorkflow(request, principal, definition), 201);
 });

@@ -10,7 +10,7 @@ const ValidateQuerySchema = z.object({
 });
 
 /** Every problem of a definition at once, each with its node and field, plus its derived requirements. */
-export const POST = route(async (request) => {
+export const POST = route("POST /api/workflows/validate", async (request) => {
   const { workflowId } = readQuery(request, ValidateQuerySchema);
   const body = await readBody(request, z.unknown());
   const { valid, problems, requirements } = await validateWithStudio(body, workflowId ?? null);

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 type Context = { params: Promise<{ id: string }> };
 
 /** A person confirms the exact command they were shown (`{ command }`, see stdioCommandText); the server then starts. 409 if it changed meanwhile. */
-export const POST = route(async (request, context: Context, principal) => {
+export const POST = route("POST /api/mcp-servers/[id]/confirm", async (request, context: Context, principal) => {
   const studio = await startStudio();
   const id = pathId((await context.params).id, "MCP server");
   const { command } = await readBody(request, ConfirmCommandBodySchema);

@@ -5,7 +5,7 @@ import { startStudio } from "@/lib/server/studio";
 export const dynamic = "force-dynamic";
 
 /** Stops a run: its running tools are aborted and its pending approvals fail. 409 when it has already finished. */
-export const POST = route(async (_request, { params }: { params: Promise<{ id: string }> }, principal) => {
+export const POST = route("POST /api/runs/[id]/cancel", async (_request, { params }: { params: Promise<{ id: string }> }, principal) => {
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
   const before = await getRunDetail(id);

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
  * Runs a finished run again from the start with the same inputs, on the version it ran or the workflow's newest
  * (body `{ "version": "same" | "latest" }`; 422 naming the field otherwise); 201 with the new run, 409 while it runs.
  */
-export const POST = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
+export const POST = route("POST /api/runs/[id]/rerun", async (request, { params }: { params: Promise<{ id: string }> }) => {
   const id = pathId((await params).id, "run");
   const body = await readBody(request, RerunBodySchema);
   return json({ run: await runAgain(id, body) }, 201);

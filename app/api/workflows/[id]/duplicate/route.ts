@@ -1,13 +1,12 @@
-import { duplicateWorkflow } from "@/lib/persistence";
 import { json, pathId, readBody, route } from "@/lib/server/http";
-import { startStudio } from "@/lib/server/studio";
+import { duplicateAs } from "@/lib/server/workflow-api";
 import { DuplicateWorkflowBodySchema } from "@/lib/validations/workflow";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
-  await startStudio();
+/** A copy of the workflow, the caller's; without the settings that let actions run unasked unless they may choose those. */
+export const POST = route("POST /api/workflows/[id]/duplicate", async (request, { params }: { params: Promise<{ id: string }> }, principal) => {
   const id = pathId((await params).id, "workflow");
   const body = await readBody(request, DuplicateWorkflowBodySchema.optional());
-  return json({ workflow: await duplicateWorkflow(id, body?.name) }, 201);
+  return json({ workflow: await duplicateAs(principal, id, body?.name) }, 201);
 });

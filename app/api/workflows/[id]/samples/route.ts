@@ -10,7 +10,7 @@ type Context = { params: Promise<{ id: string }> };
  * Each node's sample output for mapping fields (its pin, else its newest run output, marked with which) and the
  * newest run's inputs, secrets masked; `?nodeIds=a,b` for only those nodes (422 naming `nodeIds` when one is no node id).
  */
-export const GET = route(async (request, { params }: Context) => {
+export const GET = route("GET /api/workflows/[id]/samples", async (request, { params }: Context) => {
   const id = pathId((await params).id, "workflow");
   return json({ samples: await workflowSamples(id, readQuery(request, SampleQuerySchema)) });
 });

@@ -4,7 +4,7 @@ import { startStudio } from "@/lib/server/studio";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_request, { params }: { params: Promise<{ id: string }> }) => {
+export const GET = route("GET /api/workflows/[id]/versions", async (_request, { params }: { params: Promise<{ id: string }> }) => {
   await startStudio();
   const id = pathId((await params).id, "workflow");
   return json({ versions: await listVersions(id) });

@@ -5,7 +5,7 @@ import { startStudio } from "@/lib/server/studio";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (_request, { params }: { params: Promise<{ id: string; version: string }> }) => {
+export const GET = route("GET /api/workflows/[id]/versions/[version]", async (_request, { params }: { params: Promise<{ id: string; version: string }> }) => {
   await startStudio();
   const { id: rawId, version: rawVersion } = await params;
   const id = pathId(rawId, "workflow");

@@ -12,21 +12,21 @@ async function ids(params: Params["params"]): Promise<{ workflowId: string; node
 }
 
 /** Listens on the webhook node of a saved version at its test address (/hooks-test/…) for one delivery; 201 with the listen. */
-export const POST = route(async (request, { params }: Params) => {
+export const POST = route("POST /api/workflows/[id]/webhooks/[nodeId]/listen", async (request, { params }: Params) => {
   const { workflowId, nodeId } = await ids(params);
   const body = await readBody(request, ListenForTestBodySchema);
   return json({ listen: await listenForTest(workflowId, nodeId, body) }, 201);
 });
 
 /** Follows a listen (Server-Sent Events): `listening`, then `captured` with the masked request and the run, `expired` or `stopped`. */
-export const GET = route(async (request, { params }: Params) => {
+export const GET = route("GET /api/workflows/[id]/webhooks/[nodeId]/listen", async (request, { params }: Params) => {
   const { workflowId, nodeId } = await ids(params);
   const { listen } = readQuery(request, ListenQuerySchema);
   return listenStream(workflowId, nodeId, listen, request.signal);
 });
 
 /** Stops a listen that has not had its delivery. */
-export const DELETE = route(async (request, { params }: Params) => {
+export const DELETE = route("DELETE /api/workflows/[id]/webhooks/[nodeId]/listen", async (request, { params }: Params) => {
   const { workflowId, nodeId } = await ids(params);
   const { listen } = readQuery(request, ListenQuerySchema);
   return json({ stopped: await stopListening(workflowId, nodeId, listen) });

@@ -1,0 +1,120 @@
+import { RoleSchema, type Role } from "@/lib/contracts/roles";
+import { getDatabase, type StudioDatabase } from "./database";
+import { newId } from "./ids";
+import { isUniqueViolation } from "./prisma-errors";
+
+/**
+ * The people who sign in (lib/contracts/roles.ts for their roles). The owner
+ * is made the first time anyone needs them: the first sign-in, or a studio
+ * upgraded from the days of one identity, whose workflows, sessions and token
+ * are the owner's from then on.
+ */
+
+export interface PersonRecord {
+  id: string;
+  login: string;
+  displayName: string;
+  role: Role;
+  active: boolean;
+  hasPassword: boolean;
+  createdAt: string;
+  createdBy: string | null;
+  lastSignInAt: string | null;
+}
+
+/** The owner's sign-in name until they choose one. */
+export const FIRST_OWNER_LOGIN = "owner";
+
+type PersonRow = {
+  id: string;
+  login: string;
+  displayName: string;
+  role: string;
+  active: boolean;
+  passwordHash: string | null;
+  createdAt: Date;
+  createdBy: string | null;
+  lastSignInAt: Date | null;
+};
+
+export function toPersonRecord(row: PersonRow): PersonRecord {
+  return {
+    id: row.id,
+    login: row.login,
+    displayName: row.displayName,
+    role: RoleSchema.parse(row.role),
+    active: row.active,
+    hasPassword: row.passwordHash !== null,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+    lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+  };
+}
+
+const OWNER_KEY = Symbol.for("neurosurfer.owner-id");
+type GlobalWithOwner = typeof globalThis & { [OWNER_KEY]?: Map<StudioDatabase, string> };
+
+/**
+ * The studio's first owner (the one the access token and pre-people sessions
+ * belong to), made on first need. Two processes making it at once meet at the
+ * unique sign-in name, and both then read the one that landed. The id is
+ * kept per process: the first owner is never deleted, only renamed.
+ */
+export async function firstOwner(database: StudioDatabase = getDatabase()): Promise<PersonRecord> {
+  const existing = await database.person.findFirst({ where: { role: "owner" }, orderBy: { createdAt: "asc" } });
+  if (existing) return rememberOwner(database, toPersonRecord(existing));
+  try {
+    const created = await database.person.create({ data: { id: newId(), login: FIRST_OWNER_LOGIN, displayName: "Owner", role: "owner" } });
+    return rememberOwner(database, toPersonRecord(created));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await database.person.findFirst({ where: { role: "owner" }, orderBy: { createdAt: "asc" } });
+    if (!raced) throw error;
+    return rememberOwner(database, toPersonRecord(raced));
+  }
+}
+
+function rememberOwner(database: StudioDatabase, owner: PersonRecord): PersonRecord {
+  const holder = globalThis as GlobalWithOwner;
+  (holder[OWNER_KEY] ??= new Map()).set(database, owner.id);
+  return owner;
+}
+
+/** The first owner's id, read once per process and database (every request with the access token needs it). */
+export async function firstOwnerId(database: StudioDatabase = getDatabase()): Promise<string> {
+  return (globalThis as GlobalWithOwner)[OWNER_KEY]?.get(database) ?? (await firstOwner(database)).id;
+}
+
+export async function findPerson(id: string, database: StudioDatabase = getDatabase()): Promise<PersonRecord | null> {
+  const row = await database.person.findUnique({ where: { id } });
+  return row ? toPersonRecord(row) : null;
+}
+
+/** A person by sign-in name (case does not matter), with their password's hash for checking it. */
+export async function findPersonByLogin(login: string, database: StudioDatabase = getDatabase()): Promise<(PersonRecord & { passwordHash: string | null }) | null> {
+  const row = await database.person.findUnique({ where: { login: normalizeLogin(login) } });
+  return row ? { ...toPersonRecord(row), passwordHash: row.passwordHash } : null;
+}
+
+/** The person's stored password hash, for checking a password they give again; null when they have none. */
+export async function passwordHashOf(personId: string, database: StudioDatabase = getDatabase()): Promise<string | null> {
+  return (await database.person.findUnique({ where: { id: personId }, select: { passwordHash: true } }))?.passwordHash ?? null;
+}
+
+/** Whether anyone here signs in with a password of their own (the sign-in page then offers it). */
+export async function somePersonHasPassword(database: StudioDatabase = getDatabase()): Promise<boolean> {
+  return (await database.person.count({ where: { active: true, passwordHash: { not: null } }, take: 1 })) > 0;
+}
+
+export function normalizeLogin(login: string): string {
+  return login.trim().toLowerCase();
+}
+
+export async function listPeople(database: StudioDatabase = getDatabase()): Promise<PersonRecord[]> {
+  const rows = await database.person.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(toPersonRecord);
+}
+
+export async function recordSignIn(personId: string, database: StudioDatabase = getDatabase(), now = new Date()): Promise<void> {
+  await database.person.updateMany({ where: { id: personId }, data: { lastSignInAt: now } });
+}
