@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./lib/tools/builtin/web/chromium";
 import { folderPrefix, newRunId, SERVER_MARKER } from "./scripts/test-leftovers.mjs";
 
 /**
@@ -48,17 +49,8 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      executablePath: DEFAULT_CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     viewport: { width: 1440, height: 900 },
     screenshot: "on",

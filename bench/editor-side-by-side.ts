@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { CHROMIUM_ARGS } from "../lib/tools/builtin/web/chromium";
 import { freePort, REPO_ROOT, startWeb, type WebProcess } from "./studio-process";
 
 const SIZES = (process.argv[2] ?? "1000,2000").split(",").map(Number);
@@ -27,7 +28,6 @@ const ANCHOR_PACKAGES = ["next", "react", "react-dom", "@xyflow/react"];
 function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(path.join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 }
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 const VIEWPORT = { width: 1440, height: 900 };
 
 /** The anchor page as a one-page Next app, built once per sitting. */

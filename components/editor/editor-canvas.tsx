@@ -7,13 +7,8 @@ import {
   MiniMap,
   ReactFlow,
   type EdgeTypes,
-  type IsValidConnection,
   type NodeTypes,
-  type OnConnect,
-  type OnDelete,
-  type OnEdgesChange,
-  type OnInit,
-  type OnNodesChange,
+  type ReactFlowProps,
   useStore,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
@@ -54,20 +49,16 @@ const DEFAULT_EDGE_OPTIONS = { interactionWidth: 16, type: INSERTABLE_EDGE };
 /** The class on the edge a palette item is dragged over (app/globals.css): dropped there, it goes into that edge. */
 const DROP_TARGET_CLASS = "edge-drop-target";
 
-interface EditorCanvasProps {
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-  onNodesChange: OnNodesChange<FlowNode>;
-  onEdgesChange: OnEdgesChange<FlowEdge>;
-  onConnect: OnConnect;
-  isValidConnection: IsValidConnection<FlowEdge>;
-  onDelete: OnDelete<FlowNode, FlowEdge>;
-  onInit: OnInit<FlowNode, FlowEdge>;
+/** React Flow's own props, which the canvas hands on to it as they are: the nodes and edges, and what it reports of them. */
+type ForwardedProps = Required<
+  Pick<ReactFlowProps<FlowNode, FlowEdge>, "nodes" | "edges" | "onNodesChange" | "onEdgesChange" | "onConnect" | "isValidConnection" | "onDelete" | "onInit" | "onNodeDragStop">
+>;
+
+interface EditorCanvasProps extends ForwardedProps {
   /** A palette item dropped at a point on the screen, onto the edge `edgeId` if it fell on one. */
   onDropItem: (item: PaletteItem, clientPoint: { x: number; y: number }, edgeId: string | null) => void;
   /** An edge's + was pressed: pick a step to insert into it. */
   onInsertOnEdge: (edgeId: string) => void;
-  onNodeDragStop: () => void;
   /** A card's menu was asked for (right click, or the context-menu key on a focused card), at a point on the screen. */
   onNodeMenu: (nodeId: string, clientPoint: { x: number; y: number }) => void;
   /** A card was tapped or clicked (not dragged), or Enter pressed on it: its settings are wanted. */
@@ -132,7 +123,7 @@ function ZoomVariable({ canvas }: { canvas: RefObject<HTMLDivElement | null> }) 
   return null;
 }
 
-function FlowCanvas(props: EditorCanvasProps) {
+function FlowCanvas({ onDropItem, onInsertOnEdge, onNodeMenu, onNodeOpen, showMiniMap, ...flowProps }: EditorCanvasProps) {
   const canvasRef = useRef<HTMLDivElement>(null);
   // The edge a dragged palette item is over, marked in the DOM (not state): a drag re-renders nothing.
   const dropTarget = useRef<SVGGElement | null>(null);
@@ -154,36 +145,28 @@ function FlowCanvas(props: EditorCanvasProps) {
     if (!item) return;
     event.preventDefault();
     const point = { x: event.clientX, y: event.clientY };
-    props.onDropItem(item, point, edgeAt(point)?.dataset.id ?? null);
+    onDropItem(item, point, edgeAt(point)?.dataset.id ?? null);
   };
   return (
-    <EdgeInsertContext value={props.onInsertOnEdge}>
+    <EdgeInsertContext value={onInsertOnEdge}>
       <ReactFlow<FlowNode, FlowEdge>
         ref={canvasRef}
-        nodes={props.nodes}
-        edges={props.edges}
+        {...flowProps}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
-        onNodesChange={props.onNodesChange}
-        onEdgesChange={props.onEdgesChange}
-        onConnect={props.onConnect}
-        isValidConnection={props.isValidConnection}
-        onDelete={props.onDelete}
-        onInit={props.onInit}
-        onNodeDragStop={props.onNodeDragStop}
         onNodeContextMenu={(event, node) => {
           event.preventDefault();
           // From the keyboard the event has no pointer position: open beside the card instead.
           const box = (event.target as HTMLElement).closest(".react-flow__node")?.getBoundingClientRect();
           const fromKeyboard = event.clientX === 0 && event.clientY === 0;
-          props.onNodeMenu(node.id, fromKeyboard && box ? { x: box.left + 16, y: box.bottom } : { x: event.clientX, y: event.clientY });
+          onNodeMenu(node.id, fromKeyboard && box ? { x: box.left + 16, y: box.bottom } : { x: event.clientX, y: event.clientY });
         }}
-        onNodeClick={(_event, node) => props.onNodeOpen(node.id)}
+        onNodeClick={(_event, node) => onNodeOpen(node.id)}
         onKeyDown={(event) => {
           // React Flow selects a card on Enter; the card's settings open as well, as a click on it does.
           if (event.key !== "Enter" || !(event.target instanceof HTMLElement) || !event.target.classList.contains("react-flow__node")) return;
           const nodeId = event.target.dataset.id;
-          if (nodeId) props.onNodeOpen(nodeId);
+          if (nodeId) onNodeOpen(nodeId);
         }}
         onDragOver={onDragOver}
         onDragLeave={(event) => {
@@ -206,7 +189,7 @@ function FlowCanvas(props: EditorCanvasProps) {
         <PanButtons />
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="var(--line-strong)" />
         <Controls showInteractive={false} />
-        {props.showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}
+        {showMiniMap ? <MiniMap pannable zoomable ariaLabel="Overview of the workflow" className="max-lg:hidden" /> : null}
       </ReactFlow>
     </EdgeInsertContext>
   );

@@ -21,7 +21,6 @@ import {
 } from "@/lib/validations/mcp-server";
 import { CommandReview } from "./command-review";
 
-const FORM_ID = "mcp-server-form";
 const FIELDS: FieldPath<McpServerFormValues>[] = ["name", "transport", "toolPrefix", "maxCallSeconds", "command", "args", "env", "cwd", "url", "headers"];
 
 /**
@@ -110,7 +109,6 @@ export function McpServerDialog({
 
   return (
     <FormDialog
-      formId={FORM_ID}
       onSubmit={submit}
       onClose={onClose}
       wide

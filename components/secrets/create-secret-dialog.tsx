@@ -1,10 +1,7 @@
 "use client";
 
 import { useWatch } from "react-hook-form";
-import { FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { useRestoreFocus } from "@/components/ui/use-restore-focus";
-import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import {
   CreateSecretBodySchema,
@@ -14,13 +11,12 @@ import {
   type CreateSecretBody,
   type CreateSecretInput,
 } from "@/lib/validations/secret";
-import { applyApiError } from "./apply-api-error";
 import { fieldSentence as sentence } from "./form-issues";
+import { SecretFormDialog, useSecretForm } from "./secret-form";
 import { SecretValueInput } from "./secret-value-input";
 import type { SecretSaveResponse, SecretTool } from "./secret-types";
 import { ToolSelectField } from "./tool-select";
 
-const FORM_ID = "create-secret-form";
 const FIELDS = ["name", "value", "description", "tool"] as const;
 
 /** Stores a new secret. The form and POST /api/secrets parse with the same schema. */
@@ -33,19 +29,17 @@ export function CreateSecretDialog({
   onClose: () => void;
   onSaved: (response: SecretSaveResponse) => void;
 }) {
-  useRestoreFocus();
-  const { register, control, handleSubmit, setError, formState } = useZodForm<CreateSecretInput, CreateSecretBody>(CreateSecretBodySchema, { name: "", value: "", description: "", tool: null });
-  const { errors, isSubmitting } = formState;
+  const form = useSecretForm<CreateSecretInput, CreateSecretBody>(
+    CreateSecretBodySchema,
+    { name: "", value: "", description: "", tool: null },
+    FIELDS,
+    async (body) => onSaved(await api<SecretSaveResponse>("/api/secrets", { body })),
+    "name",
+  );
+  const { register, control } = form;
+  const { errors } = form.formState;
   const typedName = useWatch({ control, name: "name" })?.trim() ?? "";
   const exampleName = SecretNameSchema.safeParse(typedName).success ? typedName : "NAME";
-
-  const submit = handleSubmit(async (body) => {
-    try {
-      onSaved(await api<SecretSaveResponse>("/api/secrets", { body }));
-    } catch (error) {
-      applyApiError(error, setError, FIELDS, "name");
-    }
-  });
 
   const nameHelp = (
     <>
@@ -57,17 +51,12 @@ export function CreateSecretDialog({
   const descriptionHelp = SecretDescriptionSchema.meta()?.description;
 
   return (
-    <FormDialog
-      formId={FORM_ID}
-      onSubmit={submit}
+    <SecretFormDialog
+      form={form}
       onClose={onClose}
       title="New secret"
       description="A password, key or connection URL that workflows use without showing it."
-      pending={isSubmitting}
       submitLabel="Save secret"
-      pendingLabel="Saving…"
-      error={errors.root?.server?.message}
-      errorTitle="Not saved"
     >
       <Field id="secret-name" label="Name" required help={nameHelp} error={sentence(errors.name?.message)}>
         <input
@@ -94,6 +83,6 @@ export function CreateSecretDialog({
         />
       </Field>
       <ToolSelectField id="secret-tool" control={control} tools={tools} />
-    </FormDialog>
+    </SecretFormDialog>
   );
 }

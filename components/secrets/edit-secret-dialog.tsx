@@ -1,9 +1,6 @@
 "use client";
 
-import { FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import { useRestoreFocus } from "@/components/ui/use-restore-focus";
-import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import {
   SecretDescriptionSchema,
@@ -11,12 +8,10 @@ import {
   type UpdateSecretBody,
   type UpdateSecretInput,
 } from "@/lib/validations/secret";
-import { applyApiError } from "./apply-api-error";
 import { fieldSentence as sentence } from "./form-issues";
+import { SecretFormDialog, useSecretForm } from "./secret-form";
 import { secretPath, type SecretRow, type SecretSaveResponse, type SecretTool } from "./secret-types";
 import { ToolSelectField } from "./tool-select";
-
-const FORM_ID = "edit-secret-form";
 
 /** The description and tool of a secret; its value is left as it is. */
 export function EditSecretDialog({
@@ -30,32 +25,26 @@ export function EditSecretDialog({
   onClose: () => void;
   onSaved: (response: SecretSaveResponse) => void;
 }) {
-  useRestoreFocus();
-  const { register, control, handleSubmit, setError, formState } = useZodForm<UpdateSecretInput, UpdateSecretBody>(UpdateSecretBodySchema, { description: secret.description, tool: secret.tool });
-  const { errors, isSubmitting } = formState;
-
-  const submit = handleSubmit(async (body) => {
-    try {
+  const form = useSecretForm<UpdateSecretInput, UpdateSecretBody>(
+    UpdateSecretBodySchema,
+    { description: secret.description, tool: secret.tool },
+    ["description", "tool"],
+    async (body) => {
       const update = { description: body.description ?? "", tool: body.tool ?? null };
       onSaved(await api<SecretSaveResponse>(secretPath(secret.name), { method: "PUT", body: update }));
-    } catch (error) {
-      applyApiError(error, setError, ["description", "tool"] as const);
-    }
-  });
+    },
+  );
+  const { register, control } = form;
+  const { errors } = form.formState;
 
   const descriptionHelp = SecretDescriptionSchema.meta()?.description;
   return (
-    <FormDialog
-      formId={FORM_ID}
-      onSubmit={submit}
+    <SecretFormDialog
+      form={form}
       onClose={onClose}
       title={`Edit ${secret.name}`}
       description="The value stays as it is; replace it separately."
-      pending={isSubmitting}
       submitLabel="Save changes"
-      pendingLabel="Saving…"
-      error={errors.root?.server?.message}
-      errorTitle="Not saved"
     >
       <Field id="secret-edit-description" label="Description" help={descriptionHelp} error={sentence(errors.description?.message)}>
         <input
@@ -67,6 +56,6 @@ export function EditSecretDialog({
         />
       </Field>
       <ToolSelectField id="secret-edit-tool" control={control} tools={tools} />
-    </FormDialog>
+    </SecretFormDialog>
   );
 }

@@ -52,9 +52,7 @@ export function Dialog({ open, onClose, title, description, children, footer, wi
   );
 }
 
-interface FormDialogProps {
-  /** The form's id, so the submit button in the footer (outside the form) submits it. */
-  formId: string;
+export interface FormDialogProps {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onClose: () => void;
   title: string;
@@ -85,7 +83,6 @@ interface FormDialogProps {
  * Cancel and a submit button that says when it is pending.
  */
 export function FormDialog({
-  formId,
   onSubmit,
   onClose,
   title,
@@ -101,6 +98,8 @@ export function FormDialog({
   instead,
   children,
 }: FormDialogProps) {
+  // Only ties the footer's submit button to the form (the footer is outside it), so the dialog names it itself.
+  const formId = useId();
   return (
     <Dialog
       open

@@ -10,8 +10,6 @@ import { starterDefinition } from "./starter-definition";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
 import { WorkflowNameField } from "./workflow-name-field";
 
-const FORM_ID = "new-workflow-form";
-
 interface FormErrors {
   name?: string;
   description?: string;
@@ -54,7 +52,6 @@ export function NewWorkflowDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <FormDialog
-      formId={FORM_ID}
       onSubmit={submit}
       onClose={onClose}
       title="New workflow"

@@ -10,8 +10,6 @@ import type { WorkflowListItem } from "./workflow-list-item";
 import { useRestoreFocus } from "@/components/ui/use-restore-focus";
 import { WorkflowNameField } from "./workflow-name-field";
 
-const FORM_ID = "rename-workflow-form";
-
 type Detail = WorkflowDetailResponse["workflow"];
 
 /**
@@ -90,7 +88,6 @@ export function RenameWorkflowDialog({
 
   return (
     <FormDialog
-      formId={FORM_ID}
       onSubmit={submit}
       onClose={onClose}
       title="Rename workflow"

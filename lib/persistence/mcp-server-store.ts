@@ -75,6 +75,8 @@ function toColumns(config: McpServerConfig) {
   };
 }
 
+type ServerColumns = ReturnType<typeof toColumns> & Partial<ReturnType<typeof confirmationColumns>>;
+
 function nameTaken(name: string): ConflictError {
   return new ConflictError("MCP server", name, `An MCP server named ${name} already exists. Choose another name.`);
 }
@@ -104,7 +106,6 @@ export async function getMcpServer(id: string, database: StudioDatabase = getDat
   return toRecord(row);
 }
 
-/** Throws ConflictError when the name is taken, ZodError on invalid input. */
 /**
  * `confirmedBy`: the person who was shown the stdio command and confirmed it
  * (null: stored unconfirmed, so it does not start). Throws ConflictError when
@@ -115,13 +116,7 @@ export async function createMcpServer(
   database: StudioDatabase = getDatabase(),
   confirmedBy: string | null = null,
 ): Promise<McpServerRecord> {
-  const config = McpServerConfigSchema.parse(input);
-  try {
-    return toRecord(await database.mcpServer.create({ data: { id: newId(), ...toColumns(config), ...confirmationColumns(config, confirmedBy) } }));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken(config.name);
-    throw error;
-  }
+  return storeConfig(input, confirmedBy, (columns) => database.mcpServer.create({ data: { id: newId(), ...columns } }));
 }
 
 /**
@@ -135,11 +130,28 @@ export async function replaceMcpServer(
   database: StudioDatabase = getDatabase(),
   confirmedBy: string | null = null,
 ): Promise<McpServerRecord> {
+  return storeConfig(input, confirmedBy, (columns) =>
+    database.mcpServer.update({ where: { id }, data: columns }).catch((error: unknown) => {
+      if (isRecordNotFound(error)) throw new NotFoundError("MCP server", id);
+      throw error;
+    }),
+  );
+}
+
+/**
+ * What creating and replacing share: the configuration parsed (ZodError), turned
+ * into columns with `confirmedBy`'s confirmation, written by `write`, and a name
+ * another server has already reported as a ConflictError.
+ */
+async function storeConfig(
+  input: McpServerConfigInput,
+  confirmedBy: string | null,
+  write: (columns: ServerColumns) => Promise<McpServerRow>,
+): Promise<McpServerRecord> {
   const config = McpServerConfigSchema.parse(input);
   try {
-    return toRecord(await database.mcpServer.update({ where: { id }, data: { ...toColumns(config), ...confirmationColumns(config, confirmedBy) } }));
+    return toRecord(await write({ ...toColumns(config), ...confirmationColumns(config, confirmedBy) }));
   } catch (error) {
-    if (isRecordNotFound(error)) throw new NotFoundError("MCP server", id);
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }

@@ -4,7 +4,7 @@ import { BUSY_TRANSACTION, sqliteConnection, type StudioDatabase } from "./datab
 import { ConflictError, NotFoundError } from "./errors";
 import { readDate, statement } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
-import { parsedDefinition, rememberedDefinition } from "./run-queries";
+import { parsedDefinition, rememberedDefinition, type RunnableVersion } from "./run-queries";
 import { dropQueued } from "./schedule-store";
 
 /**
@@ -84,18 +84,14 @@ export async function publishedState(workflowId: string, database: StudioDatabas
   return { publishedVersion: workflow.publishedVersion, publishedAt: workflow.publishedAt?.toISOString() ?? null, webhooks: workflow.webhookEndpoints };
 }
 
-/** A live webhook as a delivery finds it: where it points and the published definition (parsed once per version). */
-export interface LiveWebhook {
+/**
+ * A live webhook as a delivery finds it: where it points, and the published version a delivery's run starts from
+ * (its `latestVersion` the workflow's newest, which may be newer than the published one).
+ */
+export interface LiveWebhook extends RunnableVersion {
   path: string;
   hookId: string;
   nodeId: string;
-  workflowId: string;
-  workflowName: string;
-  versionId: string;
-  version: number;
-  /** The workflow's newest version (the published one may be older). */
-  latestVersion: number;
-  definition: WorkflowDefinition;
 }
 
 const FIND_LIVE_WEBHOOK = `SELECT e."path", e."hookId", e."nodeId", e."workflowId", e."versionId", w."name" AS "workflowName", w."latestVersion" AS "latestVersion", v."version"

@@ -18,7 +18,8 @@ import { isUniqueViolation } from "./prisma-errors";
  * process's (`getDatabase()`).
  */
 
-export interface WorkflowSummary {
+/** A workflow's own columns, as the list and the editor both show them. */
+interface WorkflowFields {
   id: string;
   name: string;
   description: string;
@@ -27,19 +28,15 @@ export interface WorkflowSummary {
   publishedVersion: number | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface WorkflowSummary extends WorkflowFields {
   /** The newest run's status (running, succeeded, ...), or null when it never ran. */
   lastRunStatus: string | null;
   lastRunAt: Date | null;
 }
 
-export interface WorkflowDetail {
-  id: string;
-  name: string;
-  description: string;
-  latestVersion: number;
-  publishedVersion: number | null;
-  createdAt: Date;
-  updatedAt: Date;
+export interface WorkflowDetail extends WorkflowFields {
   definition: WorkflowDefinition;
 }
 
@@ -194,15 +191,8 @@ export async function duplicateWorkflow(
   return createWorkflow(copy.adapt ? copy.adapt(definition) : definition, database, copy.ownerId ?? null);
 }
 
-function workflowFields(workflow: {
-  id: string;
-  name: string;
-  description: string;
-  latestVersion: number;
-  publishedVersion: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}): Omit<WorkflowDetail, "definition"> {
+/** Only the workflow's own columns of a row that may carry more (versions, runs). */
+function workflowFields(workflow: WorkflowFields): WorkflowFields {
   return {
     id: workflow.id,
     name: workflow.name,

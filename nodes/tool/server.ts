@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { createToolContext, parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
-import { ApprovalIOHandler } from "@/lib/workflow/approvals/approval-io-handler";
+import { parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
 import { fieldName } from "@/lib/workflow/field-path";
 import { maskSecretInputs } from "@/lib/workflow/mask-secret-inputs";
 import { nodeProgressOf } from "@/lib/workflow/node-progress";
 import type { StepOutput } from "@/lib/workflow/run-types";
 import { ParkedRun, RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
-import { findReferences, resolveTemplates } from "@/lib/workflow/templates";
+import { boundArgumentsOf, stepToolContext } from "@/lib/workflow/step-tool-context";
+import { findReferences } from "@/lib/workflow/templates";
 import type { WorkflowRequirement } from "@/lib/contracts/workflow-problem";
 import type { NodeExecutionContext, NodeKindServer, NodeValidationContext, StepResult } from "../node-kind-server";
 import type { ToolNode } from "./definition";
@@ -158,40 +158,30 @@ async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promi
   const tool = context.pool().get(node.tool);
   // An MCP server that is still connecting, or comes back later, may offer it again.
   if (!tool || tool.name !== node.tool) throw new StepFailure(`The tool "${node.tool}" is not available.`, undefined, { kind: "unavailable" });
-  const resolved = resolveTemplates(node.arguments, context.scope()) as Record<string, unknown>;
-  const boundArgs = node.operation ? { ...resolved, operation: node.operation } : resolved;
+  const boundArgs = boundArgumentsOf(node.arguments, node.operation, context.scope());
   const recordedArgs = maskSecretInputs(tool, boundArgs);
 
   // A wait let go by this process (a park, a shutdown) reaches the tool as a failed request; it is no failure of the step.
   let letGo = false;
-  const io = new ApprovalIOHandler(
-    (request) =>
+  const ctx = stepToolContext(context, {
+    tool,
+    operation: node.operation,
+    recordedArguments: recordedArgs,
+    settings: node.settings,
+    waitFor: (request) =>
       context.waitFor(request).catch((error: unknown) => {
         if (error instanceof ParkedRun) letGo = true;
         throw error;
       }),
-    { runId: context.runId, nodeId: node.id },
-    { tool, operation: node.operation, arguments: recordedArgs },
-    (message) => context.emit("node-notified", { message }),
-  );
-  const ctx = createToolContext({
-    io,
-    cwd: context.workingDirectory,
-    settings: node.settings,
-    signal: context.signal,
-    secrets: context.secrets,
+    approvals: { nodeId: node.id },
     events: {
       emit: (event) => {
         void context.emit("node-progress", nodeProgressOf(event)).catch((error) => context.log("Could not record a progress event", error));
       },
     },
-    permissions: {
-      mode: context.mode,
-      guardrails: context.guardrails,
-      planApproved: context.planApproved,
-      grants: context.grants,
-      persistGrant: context.persistGrant,
-    },
+    mode: context.mode,
+    planApproved: context.planApproved,
+    persistGrant: context.persistGrant,
   });
   const exclusive = !tool.isConcurrencySafe(boundArgs as never);
   const result = await context.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));

@@ -1,5 +1,4 @@
 import {
-  createToolContext,
   parseSecretReference,
   type Guardrails,
   type PermissionMode,
@@ -9,7 +8,7 @@ import {
   type ToolPool,
   type WriteGrant,
 } from "@/lib/tools";
-import { ApprovalIOHandler, type ApprovalWaiter } from "../approvals/approval-io-handler";
+import type { ApprovalWaiter } from "../approvals/approval-io-handler";
 import type { AgentNode, ToolNode } from "../definition";
 import type { ReadWriteLock } from "../read-write-lock";
 import type { RunEventPayload, RunEventType } from "@/lib/contracts/run-event";
@@ -21,6 +20,7 @@ import { createAgentModel, type AgentModelFactory } from "./agent-model";
 import { agentToolsFor } from "./agent-tools";
 import { AgentFailure, runAgent, type PreparedCall } from "./run-agent";
 import { maskSecretInputs } from "../mask-secret-inputs";
+import { boundArgumentsOf, stepToolContext } from "../step-tool-context";
 
 /** Recorded tool results are cut to this many characters in events; the model still reads them whole. */
 const RECORDED_RESULT_LIMIT = 4000;
@@ -130,38 +130,28 @@ export async function runAgentStep(
       },
       prepareCall: async (agentTool, call, turn, planApproved): Promise<PreparedCall> => {
         const tool = agentTool.tool;
-        const resolved = resolveTemplates(agentTool.boundArguments, host.scope()) as Record<string, unknown>;
-        const boundArgs = agentTool.operation ? { ...resolved, operation: agentTool.operation } : resolved;
+        const boundArgs = boundArgumentsOf(agentTool.boundArguments, agentTool.operation, host.scope());
         const hidden = new Set([...tool.secretInputs, ...Object.keys(boundArgs)]);
         const given = call.input !== null && typeof call.input === "object" && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
         const modelArgs = Object.fromEntries(Object.entries(given).filter(([key]) => !hidden.has(key)));
         const recorded = { ...modelArgs, ...maskSecretInputs(tool, boundArgs) };
         const approvals: Record<string, unknown>[] = [];
-        const io = new ApprovalIOHandler(
-          async (request) => {
+        const ctx = stepToolContext(host, {
+          tool,
+          operation: agentTool.operation,
+          recordedArguments: recorded,
+          settings: agentTool.settings,
+          waitFor: async (request) => {
             const approval = await host.waitFor(request);
             approvals.push({ id: approval.id, kind: approval.kind, status: approval.status, decision: approval.decision, feedback: approval.feedback });
             return approval;
           },
-          { runId: host.runId, nodeId: node.id, keyPrefix: `${node.id}:${turn}:${call.callId}` },
-          { tool, operation: agentTool.operation, arguments: recorded },
-          (message) => host.emit("node-notified", { message }),
-        );
-        const ctx = createToolContext({
-          io,
-          cwd: host.workingDirectory,
-          settings: agentTool.settings,
-          signal: host.signal,
-          secrets: host.secrets,
+          approvals: { nodeId: node.id, keyPrefix: `${node.id}:${turn}:${call.callId}` },
           events,
           extra,
-          permissions: {
-            mode,
-            guardrails: host.guardrails,
-            planApproved,
-            grants: host.grants,
-            persistGrant: (grant) => host.store.addGrant(host.workflowId, grant, null),
-          },
+          mode,
+          planApproved,
+          persistGrant: (grant) => host.store.addGrant(host.workflowId, grant, null),
         });
         return {
           tool: agentTool.nodeId ? lockedTool(tool, boundArgs, host.lock) : tool,

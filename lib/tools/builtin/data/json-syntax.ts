@@ -93,14 +93,7 @@ class JsonScanner {
   }
 
   private object(depth: number): void {
-    this.index += 1;
-    this.whitespace();
-    if (this.text[this.index] === "}") {
-      this.index += 1;
-      return;
-    }
-    for (;;) {
-      this.whitespace();
+    this.members("}", "a property value", () => {
       if (this.text[this.index] !== '"') {
         this.fail(
           this.text[this.index] === "}"
@@ -114,42 +107,42 @@ class JsonScanner {
       this.index += 1;
       this.whitespace();
       this.value(depth + 1);
-      this.whitespace();
-      const next = this.text[this.index];
-      if (next === ",") {
-        this.index += 1;
-        continue;
-      }
-      if (next === "}") {
-        this.index += 1;
-        return;
-      }
-      this.fail(`expected ',' or '}' after a property value, found ${this.describeHere()}`);
-    }
+    });
   }
 
   private array(depth: number): void {
+    this.members("]", "an array element", () => {
+      if (this.text[this.index] === "]") this.fail("trailing comma before ']'");
+      this.value(depth + 1);
+    });
+  }
+
+  /**
+   * An object's or an array's members, from its opening bracket to `close`: the
+   * two differ only in what one member is (`member`, called at its first
+   * character) and what the error says comes before a missing comma (`after`).
+   */
+  private members(close: "}" | "]", after: string, member: () => void): void {
     this.index += 1;
     this.whitespace();
-    if (this.text[this.index] === "]") {
+    if (this.text[this.index] === close) {
       this.index += 1;
       return;
     }
     for (;;) {
       this.whitespace();
-      if (this.text[this.index] === "]") this.fail("trailing comma before ']'");
-      this.value(depth + 1);
+      member();
       this.whitespace();
       const next = this.text[this.index];
       if (next === ",") {
         this.index += 1;
         continue;
       }
-      if (next === "]") {
+      if (next === close) {
         this.index += 1;
         return;
       }
-      this.fail(`expected ',' or ']' after an array element, found ${this.describeHere()}`);
+      this.fail(`expected ',' or '${close}' after ${after}, found ${this.describeHere()}`);
     }
   }
 

@@ -3,7 +3,8 @@ import { AutoApproveIOHandler } from "../../io-handler";
 import type { Tool } from "../../tool";
 import { defaultGuardrails } from "../../permissions/guardrails";
 import { createToolContext, type ToolContext } from "../../tool-context";
-import { BrowseTool, chromiumPath } from "./browse";
+import { BrowseTool } from "./browse";
+import { chromiumPath } from "./chromium";
 import { startTestServer, type TestServer } from "./test-server";
 
 const browseTool = new BrowseTool();

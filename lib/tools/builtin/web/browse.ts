@@ -12,30 +12,12 @@ import { checkOutbound } from "../../net/outbound";
 import { startGuardedProxy, type GuardedProxy } from "../../net/guarded-proxy";
 import { hostOf } from "../../net/outbound";
 import { httpUrl } from "./web-support";
-
-/** Debian's Chromium; `CHROMIUM_PATH` points elsewhere. */
-export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
-
-/**
- * Flags for a headless Chromium on a closed network: without the networking
- * ones it floods the network with refused background connections.
- */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM_ARGS, chromiumPath } from "./chromium";
 
 const VIEWPORT = { width: 1280, height: 800 };
 /** Starting the browser is not the page's fault, so it does not count against the call's time limit. */
 const LAUNCH_TIMEOUT_MS = 30_000;
 
-/** The Chromium binary this machine would use. */
 /**
  * Whether Chromium is installed, looked at again at most every few seconds:
  * the catalog asks on every pool() (every run, every delivery), and a
@@ -50,10 +32,6 @@ function chromiumPresent(): boolean {
     chromiumSeen = { path, present: existsSync(/*turbopackIgnore: true*/ path), at: now };
   }
   return chromiumSeen.present;
-}
-
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH?.trim() || DEFAULT_CHROMIUM_PATH;
 }
 
 const BrowseArgs = z.object({
