@@ -42,8 +42,10 @@ export default defineConfig({
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Ceilings, not waits: on a 2-core machine beside other work, the canvas's first draw alone took over 10 s (load 16),
+  // and a long flow over 60 s. A test that passes returns as soon as what it waits for appears.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   // The HTML report keeps every attached screenshot (playwright-report/, not committed).
   reporter: [["list"], ["html", { open: "never" }]],
   use: {
