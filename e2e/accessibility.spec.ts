@@ -93,6 +93,7 @@ const STATES: PageState[] = [
   },
   { name: "secrets", open: (page) => heading(page, "/settings/secrets", "Secrets") },
   { name: "MCP", open: (page) => heading(page, "/settings/mcp", /MCP/) },
+  { name: "people", open: (page) => heading(page, "/settings/people", "People") },
   { name: "security", open: (page) => heading(page, "/settings/security", /Security/) },
   { name: "data retention", open: (page) => heading(page, "/settings/retention", "Data retention") },
   { name: "sign-in", signedOut: true, open: (page) => heading(page, "/login", /Sign in/) },

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../tests/support/scripted-openai-server";
-import { createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
+import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
 
 /**
  * The run view watched while the run happens, not after: an agent streaming
@@ -64,6 +64,8 @@ test("an agent's streamed text, its tool call and its approval appear live, once
   const heading = page.getByRole("heading", { level: 1, name });
 
   // While the model is still answering: its words are in the agent's panel, the tool it may call reads "attached".
+  // A choice made before React hydrates the picker is put back to the server's "The whole run".
+  await whenHydrated(page.getByLabel("Show node"));
   await page.getByLabel("Show node").selectOption("agent");
   const text = page.getByLabel("The agent's text");
   await expect(text).toContainText("Reading the folder first, then I will write the note.");

@@ -21,6 +21,8 @@ interface EditorToolbarProps {
   /** Resolves with the saved version, or null when it could not be saved (a dialog then says why and takes focus). */
   onSave: () => Promise<number | null>;
   onVersions: () => void;
+  /** Opens who else may see the workflow; absent when the person may not change that. */
+  onShare?: () => void;
   onAutoLayout: () => void;
   onFitView: () => void;
   /** Opens the list of every node, to bring one into view and focus (cards out of view are not in the Tab order). */
@@ -111,6 +113,11 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           <Button size="sm" onClick={props.onVersions}>
             Versions
           </Button>
+          {props.onShare ? (
+            <Button size="sm" onClick={props.onShare} title="Who else may see this workflow, and what they may do on it">
+              Share
+            </Button>
+          ) : null}
         </MoreCommands>
         <Button size="sm" onClick={saveFromButton} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
           Save

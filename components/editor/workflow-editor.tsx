@@ -29,6 +29,7 @@ import { kindsAtLimit, startsRunsOf, type NodeKind } from "@/nodes/definitions";
 import { EditorCanvas } from "./editor-canvas";
 import { DrawerToggle, SidePanel, useEditorDrawers } from "./editor-drawers";
 import { EditorToolbar } from "./editor-toolbar";
+import { ShareDialog } from "./share-dialog";
 import { GoToNodeDialog } from "./go-to-node-dialog";
 import { InspectorPanel, preloadNodeInspector } from "./inspector-panel";
 import type { WorkflowSettings } from "./workflow-settings-panel";
@@ -60,6 +61,8 @@ interface WorkflowEditorProps {
   publishedVersion: number | null;
   definition: WorkflowDefinition;
   tools: CatalogTool[];
+  /** Whether the person may change who else sees it (it is theirs, or they are an owner or admin of the studio). */
+  canShare?: boolean;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -75,7 +78,7 @@ export function WorkflowEditor(props: WorkflowEditorProps) {
   );
 }
 
-function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools }: WorkflowEditorProps) {
+function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools, canShare = false }: WorkflowEditorProps) {
   const document = useEditorDocument(loadedDefinition, loadedVersion);
   const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
   const validation = useValidation(definition, workflowId);
@@ -87,6 +90,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(NONE);
   const [notice, setNotice] = useState<string | null>(null);
   const [versionsOpen, setVersionsOpen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
   const [runOpen, setRunOpen] = useState(false);
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
@@ -376,6 +380,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           running={startingRun}
           onSave={save}
           onVersions={() => setVersionsOpen(true)}
+          onShare={canShare ? () => setShareOpen(true) : undefined}
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
           onGoToNode={openGoTo}
@@ -464,6 +469,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onClose={() => setVersionsOpen(false)}
           onRestore={restoreVersion}
         />
+        {shareOpen ? <ShareDialog workflowId={workflowId} workflowName={definition.name} onClose={() => setShareOpen(false)} /> : null}
         <InsertStepDialog
           edgeName={edgeInsertion.pickingFor === null ? null : (flowEdges.find((edge) => edge.id === edgeInsertion.pickingFor)?.ariaLabel ?? "Connection")}
           tools={tools}

@@ -7,6 +7,7 @@ import { usePathname } from "next/navigation";
 export const SETTINGS_PAGES = [
   { href: "/settings/secrets", label: "Secrets" },
   { href: "/settings/mcp", label: "MCP" },
+  { href: "/settings/people", label: "People" },
   { href: "/settings/security", label: "Security" },
   { href: "/settings/retention", label: "Data retention" },
 ] as const;

@@ -5,8 +5,10 @@ import { useEffect, useRef } from "react";
 /**
  * Calls `onChange` when the studio's feed (/api/events) reports a change in
  * runs or approvals, at most once per `throttleMs` (the last change in a
- * burst always gets its call). Also calls it after a dropped feed comes back,
- * since changes may have been missed meanwhile.
+ * burst always gets its call). Also calls it when the feed opens, first time
+ * and after a drop: the page's data was read before the feed was listening
+ * (rendered on the server, then hydrated), and a change in between would
+ * otherwise stay unseen until the next one.
  */
 export function useChangeFeed(onChange: () => void, throttleMs = 750): void {
   const callback = useRef(onChange);
@@ -17,7 +19,6 @@ export function useChangeFeed(onChange: () => void, throttleMs = 750): void {
   useEffect(() => {
     let lastCall = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let opened = false;
     const fire = () => {
       timer = undefined;
       lastCall = Date.now();
@@ -30,11 +31,8 @@ export function useChangeFeed(onChange: () => void, throttleMs = 750): void {
     };
     const source = new EventSource("/api/events");
     source.addEventListener("change", schedule);
-    source.addEventListener("pending-approvals", () => {
-      // The first message of every connection; after a reconnect, catch up.
-      if (opened) schedule();
-      opened = true;
-    });
+    // The first message of every connection: catch up with what changed before it.
+    source.addEventListener("pending-approvals", schedule);
     return () => {
       source.close();
       if (timer) clearTimeout(timer);

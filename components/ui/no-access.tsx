@@ -7,7 +7,7 @@ export function NoAccess({ title, scope, role }: { title: string; scope: Scope; 
     <>
       <PageHeader title={title} />
       <p role="alert" className="rounded-md bg-caution-soft px-4 py-3 text-sm text-caution">
-        This page needs the {scope} scope ({SCOPE_DESCRIPTIONS[scope]}); your role, {ROLE_TITLES[role]}, does not include it. Ask an owner or admin of the studio if you need it.
+        This page needs the {scope} scope ({SCOPE_DESCRIPTIONS[scope]}); your role, {ROLE_TITLES[role]}, does not include it. An owner or admin can change your role on Settings → People.
       </p>
     </>
   );

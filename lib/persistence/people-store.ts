@@ -115,6 +115,11 @@ export async function listPeople(database: StudioDatabase = getDatabase()): Prom
   return rows.map(toPersonRecord);
 }
 
+/** The active people but `except` by name only, for pickers (sharing a workflow): no login, role or dates. */
+export async function listColleagues(except: string, database: StudioDatabase = getDatabase()): Promise<{ id: string; displayName: string }[]> {
+  return database.person.findMany({ where: { active: true, id: { not: except } }, select: { id: true, displayName: true }, orderBy: [{ displayName: "asc" }, { id: "asc" }] });
+}
+
 export async function recordSignIn(personId: string, database: StudioDatabase = getDatabase(), now = new Date()): Promise<void> {
   await database.person.updateMany({ where: { id: personId }, data: { lastSignInAt: now } });
 }

@@ -149,6 +149,13 @@ describe("people and roles", () => {
   });
 
   it("a workflow an editor makes is theirs: other editors do not see it until it is shared", async () => {
+    // The names they may share with: the other active people, by name only.
+    const { people } = await editor.client.expect(200, "GET", "/api/people/directory");
+    const names = (people as { id: string; displayName: string }[]).map((person) => person.displayName);
+    expect(names).toEqual(expect.arrayContaining(["Abe", "Otto", "Vera"]));
+    expect(names).not.toContain("Edda");
+    expect(Object.keys((people as object[])[0]!).sort()).toEqual(["displayName", "id"]);
+    expect((await approver.client.get("/api/people/directory")).status).toBe(403);
     const own = (await editor.client.expect(201, "POST", "/api/workflows", simple("Edda's own"))).workflow.id as string;
     expect((await outsider.client.get(`/api/workflows/${own}`)).status).toBe(404);
     expect((await owner.get(`/api/workflows/${own}`)).status).toBe(200);

@@ -5,13 +5,14 @@ import { getWorkflow, NotFoundError, type WorkflowDetail } from "@/lib/persisten
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
 import { pageScopesOnWorkflow, pagePrincipal } from "@/lib/server/access/page-access";
+import { mayShare } from "@/lib/server/access/workflow-access";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
 /** The workflow, or a 404 for an id that names none (including ids no workflow could have). */
-async function loadWorkflow(id: string): Promise<WorkflowDetail> {
+async function loadWorkflow(id: string): Promise<WorkflowDetail & { canShare: boolean }> {
   await startStudio();
   if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(id)) notFound();
   const principal = await pagePrincipal();
@@ -19,7 +20,8 @@ async function loadWorkflow(id: string): Promise<WorkflowDetail> {
   // One the viewer may not see is the same 404 as one that does not exist.
   await pageScopesOnWorkflow(principal, id, database);
   try {
-    return await getWorkflow(id);
+    const workflow = await getWorkflow(id);
+    return { ...workflow, canShare: await mayShare(principal, id, database) };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
@@ -35,5 +37,5 @@ export default async function WorkflowEditorPage({ params }: Props) {
   const workflow = await loadWorkflow((await params).id);
   const studio = await startStudio();
   const tools = studio.pool().all().map(catalogEntry);
-  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} publishedVersion={workflow.publishedVersion} definition={workflow.definition} tools={tools} />;
+  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} publishedVersion={workflow.publishedVersion} definition={workflow.definition} tools={tools} canShare={workflow.canShare} />;
 }

@@ -59,6 +59,8 @@ export const ROUTE_ACCESS = {
   "GET /api/mcp-token": studio("mcp:manage"),
   "POST /api/mcp-token": studio("mcp:manage"),
   "GET /api/people": studio("people:manage"),
+  // Names to share a workflow with: whoever may build workflows may pick a colleague.
+  "GET /api/people/directory": studio("workflow:edit"),
   "PATCH /api/people/[id]": studio("people:manage"),
   "POST /api/people/invitations": studio("people:manage"),
   "DELETE /api/people/invitations/[id]": studio("people:manage"),

@@ -26,7 +26,7 @@ export async function scopesOnWorkflow(principal: Principal, workflowId: string,
 
 /** The scopes on a workflow with this owner and these shares (those matching the principal), or null. */
 function scopesFrom(principal: Principal, row: { ownerId: string | null; shares: { role: string }[] }): ReadonlySet<Scope> | null {
-  if (row.ownerId === principal.personId || (row.ownerId === null && principal.firstOwner)) return principal.scopes;
+  if (ownsWorkflow(principal, row.ownerId)) return principal.scopes;
   if (row.shares.length === 0) return null;
   const granted = new Set(row.shares.flatMap((share) => ROLE_SCOPES[ShareRoleSchema.parse(share.role)]));
   return new Set([...principal.scopes].filter((scope) => granted.has(scope)));
@@ -55,4 +55,15 @@ export async function workflowIdsWith(principal: Principal, scope: Scope, databa
   if (filter === null) return null;
   const rows = await database.workflow.findMany({ where: filter, select: { id: true, ownerId: true, shares: { where: shareOf(principal), select: { role: true } } } });
   return new Set(rows.filter((row) => scopesFrom(principal, row)?.has(scope)).map((row) => row.id));
+}
+
+/** Whether `principal` may change who else sees the workflow: it is theirs, or they see every workflow (owners, admins). */
+export async function mayShare(principal: Principal, workflowId: string, database: StudioDatabase): Promise<boolean> {
+  if (seesEveryWorkflow(principal.role)) return true;
+  const row = await database.workflow.findUnique({ where: { id: workflowId }, select: { ownerId: true } });
+  return row !== null && ownsWorkflow(principal, row.ownerId);
+}
+
+function ownsWorkflow(principal: Principal, ownerId: string | null): boolean {
+  return ownerId === principal.personId || (ownerId === null && principal.firstOwner);
 }

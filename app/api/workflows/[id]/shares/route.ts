@@ -1,9 +1,9 @@
 import { PutSharesBodySchema } from "@/lib/contracts/people";
-import { seesEveryWorkflow } from "@/lib/contracts/roles";
 import { NotFoundError } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { listShares, replaceShares } from "@/lib/persistence/share-store";
 import { clientAddress } from "@/lib/server/access/principal";
+import { mayShare } from "@/lib/server/access/workflow-access";
 import { HttpError, json, pathId, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 
@@ -21,10 +21,9 @@ export const GET = route("GET /api/workflows/[id]/shares", async (_request, { pa
 export const PUT = route("PUT /api/workflows/[id]/shares", async (request, { params }: Context, principal) => {
   const { database } = await startStudio();
   const id = pathId((await params).id, "workflow");
-  const workflow = await database.workflow.findUnique({ where: { id }, select: { ownerId: true, name: true } });
+  const workflow = await database.workflow.findUnique({ where: { id }, select: { name: true } });
   if (!workflow) throw new NotFoundError("workflow", id);
-  const theirs = workflow.ownerId === principal.personId || (workflow.ownerId === null && principal.firstOwner);
-  if (!theirs && !seesEveryWorkflow(principal.role)) throw new HttpError(403, "Only the workflow's owner, or an owner or admin of the studio, may change who it is shared with.");
+  if (!(await mayShare(principal, id, database))) throw new HttpError(403, "Only the workflow's owner, or an owner or admin of the studio, may change who it is shared with.");
   const body = await readBody(request, PutSharesBodySchema);
   await replaceShares(id, body.shares, principal.person, database);
   await recordAudit({ actor: principal.person, actorId: principal.personId, action: "workflow-shared", target: id, detail: { workflow: workflow.name, shares: body.shares }, clientAddress: clientAddress(request) }, database);
