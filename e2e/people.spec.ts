@@ -78,6 +78,16 @@ test("the owner invites an approver, who joins in another browser, sees only wha
   await expect(approver.getByRole("link", { name: hidden })).toHaveCount(0);
   await snap(approver, testInfo, "approver: only the shared workflow");
 
+  // Opened, the workflow is shown read-only: no palette, no save, no run, every field of the inspector disabled.
+  await approver.getByRole("link", { name: shared }).click();
+  const toolbar = approver.getByRole("toolbar", { name: "Workflow" });
+  await expect(toolbar).toContainText("View only");
+  await expect(toolbar.getByRole("button", { name: /^(Save|Run|Undo|Versions|Share)$/ })).toHaveCount(0);
+  await expect(approver.getByRole("navigation", { name: "Node palette" })).toHaveCount(0);
+  await expect(approver.getByTestId("read-only-note")).toBeVisible();
+  await expect(approver.getByRole("textbox", { name: "Name" })).toBeDisabled();
+  await snap(approver, testInfo, "approver: the workflow, view only");
+
   // The approver decides in the inbox; the write goes ahead.
   await approver.goto("/inbox");
   const card = approver.getByRole("article").filter({ hasText: shared });

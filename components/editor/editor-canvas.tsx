@@ -65,6 +65,8 @@ interface EditorCanvasProps extends ForwardedProps {
   onNodeOpen: (nodeId: string) => void;
   /** Off for very large workflows, where drawing every node twice would cost more than it shows. */
   showMiniMap: boolean;
+  /** Looked at, not changed: cards stay where they are, nothing connects, deletes, drops or inserts. */
+  readOnly?: boolean;
 }
 
 function readPaletteItem(event: DragEvent): PaletteItem | null {
@@ -123,7 +125,7 @@ function ZoomVariable({ canvas }: { canvas: RefObject<HTMLDivElement | null> }) 
   return null;
 }
 
-function FlowCanvas({ onDropItem, onInsertOnEdge, onNodeMenu, onNodeOpen, showMiniMap, ...flowProps }: EditorCanvasProps) {
+function FlowCanvas({ onDropItem, onInsertOnEdge, onNodeMenu, onNodeOpen, showMiniMap, readOnly = false, ...flowProps }: EditorCanvasProps) {
   const canvasRef = useRef<HTMLDivElement>(null);
   // The edge a dragged palette item is over, marked in the DOM (not state): a drag re-renders nothing.
   const dropTarget = useRef<SVGGElement | null>(null);
@@ -148,7 +150,7 @@ function FlowCanvas({ onDropItem, onInsertOnEdge, onNodeMenu, onNodeOpen, showMi
     onDropItem(item, point, edgeAt(point)?.dataset.id ?? null);
   };
   return (
-    <EdgeInsertContext value={onInsertOnEdge}>
+    <EdgeInsertContext value={readOnly ? null : onInsertOnEdge}>
       <ReactFlow<FlowNode, FlowEdge>
         ref={canvasRef}
         {...flowProps}
@@ -172,8 +174,10 @@ function FlowCanvas({ onDropItem, onInsertOnEdge, onNodeMenu, onNodeOpen, showMi
         onDragLeave={(event) => {
           if (!event.currentTarget.contains(event.relatedTarget as Node | null)) markDropTarget(null);
         }}
-        onDrop={onDrop}
-        deleteKeyCode={DELETE_KEYS}
+        onDrop={readOnly ? undefined : onDrop}
+        deleteKeyCode={readOnly ? null : DELETE_KEYS}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
         selectionKeyCode="Shift"
         multiSelectionKeyCode={MULTI_SELECT_KEYS}
         onlyRenderVisibleElements

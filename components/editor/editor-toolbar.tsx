@@ -37,6 +37,10 @@ interface EditorToolbarProps {
   publishing: boolean;
   onPublish: () => void;
   onUnpublish: () => void;
+  /** Shown, not changed (the person lacks workflow:edit on it): no undo, layout, versions to restore, save or publish. */
+  readOnly?: boolean;
+  /** Whether the person may start runs of it (workflow:run). */
+  mayRun?: boolean;
 }
 
 const SHORTCUT = "Ctrl/⌘+";
@@ -44,7 +48,8 @@ const SHORTCUT = "Ctrl/⌘+";
 /** The editor's header: which workflow and version, whether it is saved, and its commands. */
 export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
   const { name, version, dirty, saving, problemCount, warningCount, checking } = props;
-  const status = workflowStatus({ errors: problemCount, warnings: warningCount, checking });
+  // A read-only view is not checked (checking is for those who change it): it claims no state.
+  const status = props.readOnly ? null : workflowStatus({ errors: problemCount, warnings: warningCount, checking });
   const savedState = useRef<HTMLSpanElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Saving disables the Save button, which would drop keyboard focus on the page's body: it goes to the saved state instead.
@@ -92,7 +97,14 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
       </div>
       <div className="ml-auto flex flex-wrap items-center gap-1.5 max-sm:flex-nowrap" role="toolbar" aria-label="Workflow">
         {/* From sm up these sit in the row; on a phone in the list More opens below the header. */}
+        {props.readOnly ? (
+          <span className="whitespace-nowrap rounded-full bg-surface-sunken px-2 py-0.5 text-xs font-medium text-muted" title="You may look at this workflow, not change it">
+            View only
+          </span>
+        ) : null}
         <MoreCommands>
+          {props.readOnly ? null : (
+          <>
           <Button size="sm" variant="ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${SHORTCUT}Z)`}>
             Undo
           </Button>
@@ -103,29 +115,39 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           <Button size="sm" variant="ghost" onClick={props.onAutoLayout} title="Arrange the nodes left to right">
             Auto-layout
           </Button>
+          </>
+          )}
           <Button size="sm" variant="ghost" onClick={props.onFitView} title="Show the whole workflow">
             Fit view
           </Button>
           <Button size="sm" variant="ghost" onClick={props.onGoToNode} title={`Find a node and give it focus (${SHORTCUT}K)`} aria-keyshortcuts="Control+K Meta+K">
             Go to node…
           </Button>
-          <span aria-hidden="true" className="mx-1 h-5 w-px bg-line max-sm:hidden" />
-          <Button size="sm" onClick={props.onVersions}>
-            Versions
-          </Button>
+          {props.readOnly && !props.onShare ? null : <span aria-hidden="true" className="mx-1 h-5 w-px bg-line max-sm:hidden" />}
+          {props.readOnly ? null : (
+            <Button size="sm" onClick={props.onVersions}>
+              Versions
+            </Button>
+          )}
           {props.onShare ? (
             <Button size="sm" onClick={props.onShare} title="Who else may see this workflow, and what they may do on it">
               Share
             </Button>
           ) : null}
         </MoreCommands>
-        <Button size="sm" onClick={saveFromButton} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
-          Save
-        </Button>
-        <PublishControl {...props} />
-        <Button size="sm" variant="primary" onClick={props.onRun} disabled={props.running || saving}>
-          {props.running ? "Starting…" : "Run"}
-        </Button>
+        {props.readOnly ? null : (
+          <>
+            <Button size="sm" onClick={saveFromButton} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>
+              Save
+            </Button>
+            <PublishControl {...props} />
+          </>
+        )}
+        {props.mayRun === false ? null : (
+          <Button size="sm" variant="primary" onClick={props.onRun} disabled={props.running || saving}>
+            {props.running ? "Starting…" : "Run"}
+          </Button>
+        )}
       </div>
     </div>
   );

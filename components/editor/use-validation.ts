@@ -23,13 +23,15 @@ export interface ValidationState {
 }
 
 /** Checks the definition (a draft of the saved workflow `workflowId`) with the server ~400 ms after it last changed; the newest answer wins. */
-export function useValidation(definition: WorkflowDefinition, workflowId: string): ValidationState {
+export function useValidation(definition: WorkflowDefinition, workflowId: string, enabled = true): ValidationState {
   const [problems, setProblems] = useState<readonly WorkflowProblem[]>(NO_PROBLEMS);
   // A check is due as soon as the editor opens: "checking" until the first answer.
-  const [checking, setChecking] = useState(true);
+  const [checking, setChecking] = useState(enabled);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
+    // Checking is for those who change it (POST /api/workflows/validate needs workflow:edit); a read-only view shows none.
+    if (!enabled) return;
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
       setChecking(true);
@@ -52,7 +54,7 @@ export function useValidation(definition: WorkflowDefinition, workflowId: string
       window.clearTimeout(timer);
       controller.abort();
     };
-  }, [definition, workflowId]);
+  }, [definition, workflowId, enabled]);
 
   const showProblems = useCallback((next: readonly WorkflowProblem[]) => setProblems(next), []);
 

@@ -61,9 +61,22 @@ interface WorkflowEditorProps {
   publishedVersion: number | null;
   definition: WorkflowDefinition;
   tools: CatalogTool[];
-  /** Whether the person may change who else sees it (it is theirs, or they are an owner or admin of the studio). */
-  canShare?: boolean;
+  /** What the person may do on it (their scopes on the workflow); everything but sharing when left out. */
+  access?: EditorAccess;
 }
+
+/** What the editor offers, from the person's scopes on the workflow: the server checks each again. */
+export interface EditorAccess {
+  /** Change it (workflow:edit): without it the editor shows the workflow read-only. */
+  edit: boolean;
+  /** Start runs of it (workflow:run). */
+  run: boolean;
+  /** Change who else sees it: it is theirs, or they are an owner or admin of the studio. */
+  share: boolean;
+}
+
+const FULL_ACCESS: EditorAccess = { edit: true, run: true, share: false };
+const ignoreChange = () => {};
 
 const NONE: ReadonlySet<string> = new Set();
 /** Above this many nodes the minimap is left out: it would draw every node a second time. */
@@ -78,10 +91,16 @@ export function WorkflowEditor(props: WorkflowEditorProps) {
   );
 }
 
-function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools, canShare = false }: WorkflowEditorProps) {
+function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loadedPublishedVersion, definition: loadedDefinition, tools, access = FULL_ACCESS }: WorkflowEditorProps) {
   const document = useEditorDocument(loadedDefinition, loadedVersion);
-  const { definition, version, dirty, commit, preview, settle, undo, redo, markSaved, reset } = document;
-  const validation = useValidation(definition, workflowId);
+  const { definition, version, dirty, settle, markSaved, reset } = document;
+  // Read-only (no workflow:edit): nothing the page does changes the definition, whatever control is reached.
+  const readOnly = !access.edit;
+  const commit = readOnly ? ignoreChange : document.commit;
+  const preview = readOnly ? ignoreChange : document.preview;
+  const undo = readOnly ? ignoreChange : document.undo;
+  const redo = readOnly ? ignoreChange : document.redo;
+  const validation = useValidation(definition, workflowId, !readOnly);
   const { screenToFlowPosition } = useReactFlow<FlowNode, FlowEdge>();
   const canvasRef = useRef<HTMLDivElement>(null);
 
@@ -315,7 +334,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
 
   const openGoTo = useCallback(() => setGoToOpen(true), []);
   const closeGoTo = useCallback(() => setGoToOpen(false), []);
-  useEditorShortcuts({ save, openGoTo, undo, redo });
+  const saveShortcut = useCallback(() => (readOnly ? null : save()), [readOnly, save]);
+  useEditorShortcuts({ save: saveShortcut, openGoTo, undo, redo });
 
   // ---- inspector --------------------------------------------------------------
   const selectedNode = useMemo<WorkflowNode | undefined>(() => {
@@ -380,7 +400,9 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           running={startingRun}
           onSave={save}
           onVersions={() => setVersionsOpen(true)}
-          onShare={canShare ? () => setShareOpen(true) : undefined}
+          onShare={access.share ? () => setShareOpen(true) : undefined}
+          readOnly={readOnly}
+          mayRun={access.run}
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
           onGoToNode={openGoTo}
@@ -394,9 +416,11 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onUnpublish={() => void changePublished(false)}
         />
         <div className="relative flex min-h-0 flex-1">
-          <SidePanel drawers={drawers} drawer="palette" side="left" title="Add nodes" closeLabel="the node list" wideWidth="lg:w-64">
-            <NodePalette tools={tools} kindsAtLimit={paletteKindsAtLimit} onAdd={addAtCentre} />
-          </SidePanel>
+          {readOnly ? null : (
+            <SidePanel drawers={drawers} drawer="palette" side="left" title="Add nodes" closeLabel="the node list" wideWidth="lg:w-64">
+              <NodePalette tools={tools} kindsAtLimit={paletteKindsAtLimit} onAdd={addAtCentre} />
+            </SidePanel>
+          )}
           <div ref={canvasRef} className="relative min-w-0 flex-1">
             <EditorCanvas
               nodes={flowNodes}
@@ -410,8 +434,9 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onDropItem={onDropItem}
               onInsertOnEdge={edgeInsertion.openPicker}
               onNodeDragStop={settle}
-              onNodeMenu={openNodeMenu}
+              onNodeMenu={readOnly ? ignoreChange : openNodeMenu}
               onNodeOpen={openNode}
+              readOnly={readOnly}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
             {menu ? <NodeMenu target={menu} onClose={closeNodeMenu} onSelect={selectOne} /> : null}
@@ -436,6 +461,13 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
             ) : null}
           </div>
           <SidePanel drawers={drawers} drawer="inspector" side="right" title="Inspector" closeLabel="the inspector" label="Inspector" wideWidth="lg:w-96">
+            {readOnly ? (
+              <p className="m-4 mb-0 rounded-md bg-surface-sunken px-3 py-2 text-xs text-muted" data-testid="read-only-note">
+                You may look at this workflow, not change it: that needs the workflow:edit scope on it.
+              </p>
+            ) : null}
+            {/* Read-only, every field and button of the inspector is disabled by the browser itself. */}
+            <fieldset disabled={readOnly} className="contents">
             <InspectorPanel
               workflowId={workflowId}
               definition={definition}
@@ -451,11 +483,16 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onRemoveEdge={removeEdge}
               onSettingsChange={onSettingsChange}
             />
+            </fieldset>
           </SidePanel>
           <div className="pointer-events-none absolute inset-x-0 top-0 z-10 flex justify-between gap-2 p-2 lg:hidden">
-            <DrawerToggle drawers={drawers} drawer="palette">
-              <span aria-hidden="true" className="text-base leading-none">+</span> Nodes
-            </DrawerToggle>
+            {readOnly ? (
+              <span />
+            ) : (
+              <DrawerToggle drawers={drawers} drawer="palette">
+                <span aria-hidden="true" className="text-base leading-none">+</span> Nodes
+              </DrawerToggle>
+            )}
             <DrawerToggle drawers={drawers} drawer="inspector">
               Inspector
             </DrawerToggle>

@@ -154,7 +154,18 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
             <TimeAgo value={run.startedAt} now={now} />{" "}
-            by <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span> · {/* "running for 12 s" differs between the server's clock and the browser's (suppressHydrationWarning covers its own element only). */}
+            by{" "}
+            {run.startedBy ? (
+              <>
+                <span className="font-medium text-foreground" data-testid="run-starter">
+                  {run.startedBy.name}
+                </span>{" "}
+                (<span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span>)
+              </>
+            ) : (
+              <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span>
+            )}{" "}
+            · {/* "running for 12 s" differs between the server's clock and the browser's (suppressHydrationWarning covers its own element only). */}
             <span className="whitespace-nowrap" suppressHydrationWarning>
               {duration}
             </span>

@@ -127,6 +127,11 @@ export const RunSummarySchema = RunRecordSchema.extend({
   totalApprovals: z.number().int().nonnegative(),
   /** How many of them still wait for a person. */
   pendingApprovals: z.number().int().nonnegative(),
+  /**
+   * The person who started it (Run, Run again, Retry, a test run), named as they were then; null when a
+   * trigger did (a webhook, a schedule, an MCP client, another run) or it was started before people existed.
+   */
+  startedBy: z.object({ personId: z.string(), name: z.string() }).nullable(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

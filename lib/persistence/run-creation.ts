@@ -186,6 +186,7 @@ export async function insertRun(
     durationMs: null,
     totalApprovals: 0,
     pendingApprovals: 0,
+    startedBy: start.startedBy ? { personId: start.startedBy.personId, name: start.startedBy.label } : null,
     definition: definition,
     steps: definition.nodes.map((node) => {
       const kept = carried.get(node.id);

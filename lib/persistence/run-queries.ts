@@ -180,5 +180,6 @@ function summarise(row: SummaryRow, approvals: { total: number; pending: number 
     durationMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.startedAt) : null,
     totalApprovals: approvals.total,
     pendingApprovals: approvals.pending,
+    startedBy: row.startedById !== null ? { personId: row.startedById, name: row.startedByLabel ?? "someone" } : null,
   };
 }

@@ -1,5 +1,5 @@
 import { FINISHED_RUN_STATUSES, type RerunKind, type RunDetail } from "@/lib/contracts/run";
-import { findRunnableVersion, getRunDetail, type RunnableVersion } from "@/lib/persistence/run-queries";
+import { findRunnableVersion, getRunDetail, type RunnableVersion, type RunStarter } from "@/lib/persistence/run-queries";
 import type { RerunBody } from "@/lib/validations/run";
 import { HttpError } from "./http";
 import { rerunStart } from "./rerun-start";
@@ -16,7 +16,7 @@ import { startStudio } from "./studio";
  */
 
 /** POST /api/runs/{id}/retry. 409 unless the run failed or was cancelled. */
-export async function retryFromFailure(sourceRunId: string): Promise<RunDetail> {
+export async function retryFromFailure(sourceRunId: string, startedBy: RunStarter | null = null): Promise<RunDetail> {
   const studio = await startStudio();
   const source = await getRunDetail(sourceRunId, studio.database);
   refuseUnfinished(source, "retried");
@@ -24,16 +24,16 @@ export async function retryFromFailure(sourceRunId: string): Promise<RunDetail> 
     throw new HttpError(409, "The run succeeded: no step failed, so there is nothing to retry from. Use Run again to run it from the start.");
   }
   const version = await findRunnableVersion(source.workflowId, source.version, studio.database);
-  return startRerun(source, version, "retry-from-failure");
+  return startRerun(source, version, "retry-from-failure", startedBy);
 }
 
 /** POST /api/runs/{id}/rerun. 409 while the run has not finished. */
-export async function runAgain(sourceRunId: string, body: RerunBody): Promise<RunDetail> {
+export async function runAgain(sourceRunId: string, body: RerunBody, startedBy: RunStarter | null = null): Promise<RunDetail> {
   const studio = await startStudio();
   const source = await getRunDetail(sourceRunId, studio.database);
   refuseUnfinished(source, "run again");
   const version = await findRunnableVersion(source.workflowId, body.version === "same" ? source.version : undefined, studio.database);
-  return startRerun(source, version, "run-again");
+  return startRerun(source, version, "run-again", startedBy);
 }
 
 function refuseUnfinished(source: RunDetail, what: string): void {
@@ -42,6 +42,7 @@ function refuseUnfinished(source: RunDetail, what: string): void {
   throw new HttpError(409, `The run has not finished (it is ${status}), so it cannot be ${what} yet. Wait for it to finish, or cancel it first.`);
 }
 
-function startRerun(source: RunDetail, version: RunnableVersion, kind: RerunKind): Promise<RunDetail> {
-  return startCheckedRun(version, source.inputs, rerunStart(source, version, kind));
+/** The new run is the person's who asked for it, not the source run's starter's. */
+function startRerun(source: RunDetail, version: RunnableVersion, kind: RerunKind, startedBy: RunStarter | null): Promise<RunDetail> {
+  return startCheckedRun(version, source.inputs, { ...rerunStart(source, version, kind), startedBy });
 }

@@ -3,7 +3,7 @@ import type { RunTrigger } from "@/lib/contracts/run-trigger";
 import type { TestRunPreview } from "@/lib/contracts/test-run";
 import type { StudioDatabase } from "@/lib/persistence";
 import { listPins, newestRunInputs, newestStepOutputs } from "@/lib/persistence/pin-store";
-import { findRunnableVersion, type RunnableVersion } from "@/lib/persistence/run-queries";
+import { findRunnableVersion, type RunnableVersion, type RunStarter } from "@/lib/persistence/run-queries";
 import { startsRunsOf } from "@/nodes/definitions";
 import { buildGraph } from "@/lib/workflow/scheduler";
 import { planTestRun, type TestRunMode, type TestRunPlan } from "@/lib/workflow/test-run-plan";
@@ -46,7 +46,7 @@ export async function previewTestRun(workflowId: string, query: TestRunQuery): P
 }
 
 /** POST /api/workflows/{id}/test-runs: starts the test run; 422 naming `nodeId`, `values.<node>` or `inputs.<field>`. */
-export async function startTestRun(workflowId: string, body: TestRunBody): Promise<RunDetail> {
+export async function startTestRun(workflowId: string, body: TestRunBody, startedBy: RunStarter | null = null): Promise<RunDetail> {
   const studio = await startStudio();
   const version = await findRunnableVersion(workflowId, body.version, studio.database);
   // Typed values are stored with the run as its kept steps' outputs: a stored secret's value is refused, as in a pin.
@@ -64,7 +64,7 @@ export async function startTestRun(workflowId: string, body: TestRunBody): Promi
   }
   const inputs = body.inputs ?? (await newestInputsFor(version, studio.database)) ?? {};
   const trigger: RunTrigger = { kind: "person", nodeId: null, test: true, testOf: { nodeId: body.nodeId, mode: body.mode } };
-  return startCheckedRun(version, inputs, { trigger, carried: plan.carried, excluded: plan.excluded }, new Set(plan.runs));
+  return startCheckedRun(version, inputs, { trigger, carried: plan.carried, excluded: plan.excluded, startedBy }, new Set(plan.runs));
 }
 
 /** The plan for testing `nodeId` in `version`, with the workflow's pins and newest outputs; 422 for a node that cannot be tested. */

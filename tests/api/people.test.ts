@@ -140,7 +140,14 @@ describe("people and roles", () => {
     expect(await owner.counts()).toEqual(before);
     // The editor may: edit, run.
     await editor.client.expect(200, "PUT", `/api/workflows/${workflowId}`, simple("Shared work, edited"));
-    await editor.client.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} });
+    const edited = (await editor.client.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run;
+    // Each run names who started it, a run again the person who asked for it, not the source's starter.
+    expect(edited.startedBy).toEqual({ personId: editor.id, name: "Edda" });
+    await owner.waitForRun(edited.id as string);
+    const again = (await owner.expect(201, "POST", `/api/runs/${edited.id}/rerun`, { version: "same" })).run;
+    // The owner's client holds the studio's access token: the run is the first owner's, named as the security log names that credential.
+    const me = (await owner.expect(200, "GET", "/api/me")).person;
+    expect((await editor.client.expect(200, "GET", `/api/runs/${again.id}`)).run.startedBy).toEqual({ personId: me.id, name: "access token" });
     // And the refusals are in the security log, naming who and what.
     const log: Json[] = (await owner.expect(200, "GET", "/api/audit")).entries;
     expect(log.filter((entry) => entry.action === "access-refused" && entry.actor === "Vera").map((entry) => entry.detail.scope)).toEqual(

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { WorkflowEditor } from "@/components/editor/workflow-editor";
+import { WorkflowEditor, type EditorAccess } from "@/components/editor/workflow-editor";
 import { getWorkflow, NotFoundError, type WorkflowDetail } from "@/lib/persistence";
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
@@ -12,16 +12,17 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ id: string }> };
 
 /** The workflow, or a 404 for an id that names none (including ids no workflow could have). */
-async function loadWorkflow(id: string): Promise<WorkflowDetail & { canShare: boolean }> {
+async function loadWorkflow(id: string): Promise<WorkflowDetail & { access: EditorAccess }> {
   await startStudio();
   if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(id)) notFound();
   const principal = await pagePrincipal();
   const { database } = await startStudio();
   // One the viewer may not see is the same 404 as one that does not exist.
-  await pageScopesOnWorkflow(principal, id, database);
+  const scopes = await pageScopesOnWorkflow(principal, id, database);
   try {
     const workflow = await getWorkflow(id);
-    return { ...workflow, canShare: await mayShare(principal, id, database) };
+    const access = { edit: scopes.has("workflow:edit"), run: scopes.has("workflow:run"), share: await mayShare(principal, id, database) };
+    return { ...workflow, access };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
@@ -37,5 +38,5 @@ export default async function WorkflowEditorPage({ params }: Props) {
   const workflow = await loadWorkflow((await params).id);
   const studio = await startStudio();
   const tools = studio.pool().all().map(catalogEntry);
-  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} publishedVersion={workflow.publishedVersion} definition={workflow.definition} tools={tools} canShare={workflow.canShare} />;
+  return <WorkflowEditor workflowId={workflow.id} version={workflow.latestVersion} publishedVersion={workflow.publishedVersion} definition={workflow.definition} tools={tools} access={workflow.access} />;
 }
