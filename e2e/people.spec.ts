@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures/test";
 import { startRun, pendingApprovalIds, runStatus } from "./fixtures/approvals";
 import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated, writeWorkflow } from "./fixtures/studio";
@@ -103,5 +104,19 @@ test("the owner invites an approver, who joins in another browser, sees only wha
   // The owner's security log names them: joining, and a refusal if any.
   await page.goto("/settings/security");
   await expect(page.getByRole("listitem").filter({ hasText: `${name} joined with an invitation` }).first()).toBeVisible();
-  await snap(page, testInfo, "security log: the approver joined");
+  // Filtered to them, the log shows only their entries; the export takes the same filters.
+  await whenHydrated(page.getByRole("combobox", { name: "Who" }));
+  await page.getByRole("combobox", { name: "Who" }).selectOption({ label: name });
+  const log = page.getByRole("region", { name: "Security log" });
+  await expect(log.getByRole("listitem").first()).toContainText(name);
+  await expect(log.getByRole("listitem").filter({ hasNotText: name })).toHaveCount(0);
+  await snap(page, testInfo, "security log: the approver's entries");
+  const downloading = page.waitForEvent("download");
+  await log.getByRole("link", { name: "Export CSV" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^security-log-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe("at,actor,actorId,action,target,clientAddress,detail");
+  expect(csv).toContain(`"${name}"`);
+  expect(csv).toContain('"invitation-accepted"');
 });

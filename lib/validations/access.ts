@@ -31,6 +31,7 @@ export const AuditActionSchema = z.enum([
   "invitation-accepted",
   "person-changed",
   "workflow-shared",
+  "audit-exported",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
@@ -38,12 +39,41 @@ export const AuditEntrySchema = z.object({
   id: z.string(),
   at: z.string().describe("ISO 8601"),
   actor: z.string(),
+  /** The person who did it, when one did (null: before people existed, or no one signed in, e.g. a failed sign-in). */
+  actorId: z.string().nullable(),
   action: AuditActionSchema,
   target: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()),
   clientAddress: z.string(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+/** A day ("2026-12-04") or a moment ("2026-12-04T10:00:00Z"), as the log's date filters take it. */
+const MomentSchema = z
+  .string()
+  .max(40)
+  .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)), "expected a date such as 2026-12-04, or a date and time in ISO 8601");
+
+/** What of the security log to read (GET /api/audit, and its export): newest first, filtered, a page at a time. */
+export const AuditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** The `nextCursor` of the page before: entries older than it. */
+  before: z.string().regex(/^[0-9A-Za-z]{1,40}$/, "expected the nextCursor of a page").optional(),
+  action: AuditActionSchema.optional(),
+  /** The person who acted (their id). */
+  actorId: z.string().min(1).max(200).optional(),
+  /** From this moment on (a day: from its start, UTC). */
+  from: MomentSchema.optional(),
+  /** Before this moment (a day: up to its end, UTC). */
+  to: MomentSchema.optional(),
+});
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+export const AuditPageSchema = z.object({ entries: z.array(AuditEntrySchema), nextCursor: z.string().nullable() });
+export type AuditPage = z.infer<typeof AuditPageSchema>;
+
+export const AUDIT_EXPORT_FORMATS = ["csv", "jsonl"] as const;
+export const AuditExportQuerySchema = AuditQuerySchema.omit({ limit: true, before: true }).extend({ format: z.enum(AUDIT_EXPORT_FORMATS) });
 
 /** A signed-in browser as listed: never its cookie's secret, only the start of the stored digest. */
 export const SessionViewSchema = z.object({

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { SecurityOverview } from "@/components/security/security-overview";
 import { listAudit } from "@/lib/persistence/audit-store";
+import { listPeople } from "@/lib/persistence/people-store";
 import { listSessions, sessionViews } from "@/lib/persistence/session-store";
 import { pagePrincipal } from "@/lib/server/access/page-access";
 import { studioPassword } from "@/lib/server/access/principal";
@@ -14,14 +15,16 @@ export default async function SecurityPage() {
   await startStudio();
   const principal = await pagePrincipal();
   // The security log is for those who may read it; everyone sees their own browsers.
-  const [sessions, entries] = await Promise.all([
+  const mayReadLog = principal.scopes.has("audit:read");
+  const [sessions, firstPage, people] = await Promise.all([
     listSessions({ id: principal.personId, includeUnowned: principal.firstOwner }),
-    principal.scopes.has("audit:read") ? listAudit({ limit: 200 }) : Promise.resolve(null),
+    mayReadLog ? listAudit({ limit: 100 }) : null,
+    mayReadLog ? listPeople() : null,
   ]);
   return (
     <SecurityOverview
       sessions={sessionViews(sessions, principal.sessionId)}
-      entries={entries}
+      log={firstPage && people ? { firstPage, people: people.map(({ id, displayName }) => ({ id, displayName })) } : null}
       hasPassword={studioPassword() !== null}
       baseUrl={studioBaseUrl()}
     />

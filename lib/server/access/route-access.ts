@@ -37,6 +37,7 @@ export const ROUTE_ACCESS = {
   "GET /api/approvals/[id]": onApproval("run:read"),
   "POST /api/approvals/[id]": onApproval("approval:decide"),
   "GET /api/audit": studio("audit:read"),
+  "GET /api/audit/export": studio("audit:read"),
   "POST /api/auth/confirm": signedIn,
   "GET /api/auth/sessions": signedIn,
   "DELETE /api/auth/sessions": signedIn,
