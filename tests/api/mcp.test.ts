@@ -8,6 +8,7 @@ import { withCommandConfirmed } from "@/lib/validations/mcp-server";
 import { startHttpTestServer, testServerCommand, type HttpTestServer } from "@/tests/support/test-mcp-servers";
 import { ApiClient, type Json } from "./api-client";
 import { chain } from "./fixtures";
+import { invitePerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
 // MCP end to end against the real studio: servers over stdio and HTTP, their
@@ -290,6 +291,34 @@ describe("workflows served at /api/mcp", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("serves a personal access token with workflow:run the workflows its person may run, and the runs are theirs", async () => {
+    const edda = await invitePerson(api, "edda-mcp", "editor", "Edda");
+    const shared = (await api.createWorkflow(noteWorkflow("Shared with Edda", { mcpPolicy: "open" }, "echo"))).id as string;
+    await api.createWorkflow(noteWorkflow("Not for Edda", { mcpPolicy: "open" }, "echo"));
+    await api.expect(200, "PUT", `/api/workflows/${shared}/shares`, { shares: [{ subject: { personId: edda.id }, role: "editor" }] });
+    const { token } = await edda.client.expect(201, "POST", "/api/me/tokens", { name: "laptop agent", scopes: ["workflow:read", "workflow:run"], expiresInDays: 30 });
+    const client = await connect(token as string);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("shared_with_edda");
+      expect(names).not.toContain("not_for_edda");
+      expect(names).not.toContain("served_echo");
+      const result = await client.callTool({ name: "shared_with_edda", arguments: { text: "from Edda's agent" } });
+      expect(result).toMatchObject({ content: [{ type: "text", text: "from Edda's agent" }] });
+      await expect(client.callTool({ name: "not_for_edda", arguments: { text: "x" } })).rejects.toThrow(/No workflow is served as "not_for_edda"/);
+    } finally {
+      await client.close();
+    }
+    const [run] = (await api.expect(200, "GET", `/api/runs?workflowId=${shared}`)).runs;
+    expect(run.trigger.kind).toBe("mcp");
+    expect(run.startedBy).toEqual({ personId: edda.id, name: "Edda (token laptop agent)" });
+    // A token that may only read is told what it lacks, not served.
+    const { token: reader } = await edda.client.expect(201, "POST", "/api/me/tokens", { name: "reader", scopes: ["workflow:read"], expiresInDays: 30 });
+    const refused = await new ApiClient(server.url, { token: reader as string }).post("/api/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { headers: { accept: "application/json, text/event-stream" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/workflow:run/);
   });
 
   it("regenerating the token locks out the old one", async () => {

@@ -4,6 +4,7 @@ import { ROUTE_ACCESS, type RouteAccess } from "@/lib/server/access/route-access
 import { ApiClient, type Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { plausibleBody } from "./routes";
+import { invitePerson, PERSON_PASSWORD } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -17,17 +18,9 @@ import { setupStudioServer } from "./studio-server";
 const server = setupStudioServer();
 let owner: ApiClient;
 let anonymous: ApiClient;
-const PASSWORD = "correct horse battery";
 
 /** Invites someone with `role` and joins as them; their browser's client. */
-async function join(login: string, role: Role): Promise<{ client: ApiClient; id: string }> {
-  const { link } = await owner.expect(201, "POST", "/api/people/invitations", { role, note: `for ${login}` });
-  const secret = new URL(link as string).pathname.split("/").pop()!;
-  const joined = await anonymous.post("/api/invitations/accept", { secret, login, displayName: login[0]!.toUpperCase() + login.slice(1), password: PASSWORD });
-  expect(joined.status, joined.text).toBe(201);
-  const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
-  return { client: new ApiClient(server.url, { cookie }), id: joined.body.person.id as string };
-}
+const join = (login: string, role: Role) => invitePerson(owner, login, role);
 
 /** 403 when `role` lacks the route's scope (a viewer on a workflow shared with viewers has the viewer's); null when it may pass the check. */
 function refusedFor(role: Role, access: RouteAccess): 403 | null {
@@ -197,11 +190,11 @@ describe("people and roles", () => {
     expect(weak.status).toBe(422);
     expect(weak.body.issues).toEqual([expect.objectContaining({ path: "password", message: expect.stringContaining("at least 12 characters") })]);
     // A role in the body is not the invitation's to change: refused by name.
-    const escalating = await anonymous.post("/api/invitations/accept", { secret, login: "wendy", displayName: "Wendy", password: PASSWORD, role: "owner" });
+    const escalating = await anonymous.post("/api/invitations/accept", { secret, login: "wendy", displayName: "Wendy", password: PERSON_PASSWORD, role: "owner" });
     expect(escalating.status).toBe(422);
     expect(escalating.body.issues).toEqual([expect.objectContaining({ path: "role", message: expect.stringContaining("not a field") })]);
-    await anonymous.post("/api/invitations/accept", { secret, login: "wendy", displayName: "Wendy", password: PASSWORD }).then((response) => expect(response.status).toBe(201));
-    const again = await anonymous.post("/api/invitations/accept", { secret, login: "wendy2", displayName: "Wendy", password: PASSWORD });
+    await anonymous.post("/api/invitations/accept", { secret, login: "wendy", displayName: "Wendy", password: PERSON_PASSWORD }).then((response) => expect(response.status).toBe(201));
+    const again = await anonymous.post("/api/invitations/accept", { secret, login: "wendy2", displayName: "Wendy", password: PERSON_PASSWORD });
     expect(again.status).toBe(410);
     expect(again.body.error).toMatch(/used already/);
     const people: Json[] = (await owner.expect(200, "GET", "/api/people")).people;
@@ -219,7 +212,7 @@ describe("people and roles", () => {
     await owner.expect(200, "PATCH", `/api/people/${viewer.id}`, { active: false });
     expect((await viewer.client.get(`/api/runs/${runId}`)).status).toBe(401);
     expect((await new ApiClient(server.url, { token }).get(`/api/runs/${runId}`)).status).toBe(401);
-    const signIn = await anonymous.post("/api/auth/login", { name: "vera", password: PASSWORD });
+    const signIn = await anonymous.post("/api/auth/login", { name: "vera", password: PERSON_PASSWORD });
     expect(signIn.status).toBe(401);
   });
 });
