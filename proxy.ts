@@ -57,6 +57,9 @@ function isOpen(pathname: string): boolean {
     pathname.startsWith("/invite/") ||
     pathname === "/api/auth/login" ||
     pathname === "/api/auth/logout" ||
+    // Single sign-on: going to the provider, and its answer (checked by the route).
+    pathname === "/api/auth/oidc/start" ||
+    pathname === "/api/auth/oidc/callback" ||
     // Holds the invitation's secret, checked once by the route.
     pathname === "/api/invitations/accept" ||
     // MCP clients carry the studio's MCP token instead of a session; the route checks it.

@@ -34,4 +34,23 @@ describe("readEnvironment", () => {
     expect(() => readEnvironment({ PORT: "70000" })).toThrow(/PORT: expected a port from 1 to 65535/);
     expect(() => readEnvironment({ DATABASE_URL: "file::memory:" })).toThrow(/DATABASE_URL/);
   });
+
+  it("reads single sign-on: its role map, and refuses a plain-http provider elsewhere or one without the client's id and secret", () => {
+    const environment = readEnvironment({
+      OIDC_ISSUER: "https://login.example.com/realms/team",
+      OIDC_CLIENT_ID: "studio",
+      OIDC_CLIENT_SECRET: "s3cret",
+      OIDC_ROLE_MAP: "studio admins=admin, builders=editor ,",
+    });
+    expect(environment.OIDC_ROLE_MAP).toEqual([
+      { group: "studio admins", role: "admin" },
+      { group: "builders", role: "editor" },
+    ]);
+    expect(environment.OIDC_GROUPS_CLAIM).toBe("groups");
+    expect(readEnvironment({ OIDC_ISSUER: "http://127.0.0.1:4000", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b" }).OIDC_ISSUER).toBe("http://127.0.0.1:4000");
+    expect(() => readEnvironment({ OIDC_ISSUER: "http://login.example.com", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b" })).toThrow(/OIDC_ISSUER: expected https/);
+    expect(() => readEnvironment({ OIDC_ISSUER: "https://login.example.com" })).toThrow(/OIDC_CLIENT_ID: expected a value.*OIDC_CLIENT_SECRET: expected a value/);
+    expect(() => readEnvironment({ OIDC_ROLE_MAP: "builders=superuser" })).toThrow(/OIDC_ROLE_MAP: expected group=role pairs/);
+    expect(() => readEnvironment({ OIDC_DEFAULT_ROLE: "root" })).toThrow(/OIDC_DEFAULT_ROLE/);
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROLES, type Role } from "@/lib/contracts/roles";
 
 /**
  * The studio's environment, parsed in one place. Every variable is optional;
@@ -106,6 +107,46 @@ export const EnvironmentSchema = z.object({
       .default(3000),
   ),
   HOST: z.preprocess(unsetWhenEmpty, z.string().min(1).default("127.0.0.1")),
+  OIDC_ISSUER: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .url({ protocol: /^https?$/, error: "expected the identity provider's issuer URL, such as https://login.example.com/realms/team" })
+      .refine((url) => url.startsWith("https:") || isLoopbackUrl(url), "expected https (plain http only for a provider on this machine)")
+      .describe("Single sign-on: the OpenID Connect provider's issuer URL. With it, the sign-in page offers the provider.")
+      .optional(),
+  ),
+  OIDC_CLIENT_ID: z.preprocess(unsetWhenEmpty, z.string().max(500).describe("Single sign-on: the studio's client id at the provider.").optional()),
+  OIDC_CLIENT_SECRET: z.preprocess(unsetWhenEmpty, z.string().max(2000).describe("Single sign-on: the studio's client secret at the provider.").optional()),
+  OIDC_GROUPS_CLAIM: z.preprocess(unsetWhenEmpty, z.string().max(200).describe("Single sign-on: the claim that lists a person's groups; default groups.").default("groups")),
+  OIDC_ROLE_MAP: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .transform((value) => value.split(",").map((pair) => pair.trim()).filter((pair) => pair !== ""))
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(new RegExp(`^[^=]+=(${ROLES.join("|")})$`), `expected group=role pairs separated by commas, each role one of ${ROLES.join(", ")}`)
+            .transform((pair) => {
+              const at = pair.lastIndexOf("=");
+              return { group: pair.slice(0, at).trim(), role: pair.slice(at + 1) as Role };
+            }),
+        ),
+      )
+      .describe("Single sign-on: which provider group gives which role, e.g. studio-admins=admin,builders=editor; the highest role a person's groups give wins.")
+      .default([]),
+  ),
+  OIDC_DEFAULT_ROLE: z.preprocess(
+    unsetWhenEmpty,
+    z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` }).describe("Single sign-on: the role of someone in no mapped group; unset, they are refused.").optional(),
+  ),
+  OIDC_LABEL: z.preprocess(unsetWhenEmpty, z.string().max(60).describe('Single sign-on: the provider\'s name on the sign-in button ("Sign in with …"); default single sign-on.').default("single sign-on")),
+}).superRefine((environment, context) => {
+  if (!environment.OIDC_ISSUER) return;
+  for (const variable of ["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const) {
+    if (!environment[variable]) context.addIssue({ code: "custom", path: [variable], message: "expected a value: single sign-on (OIDC_ISSUER) needs the studio's client id and secret at the provider" });
+  }
 });
 
 export type Environment = z.infer<typeof EnvironmentSchema>;
@@ -132,6 +173,11 @@ export function readEnvironment(source: Readonly<Record<string, string | undefin
   const variables = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
   const lines = result.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
   throw new EnvironmentError(`Invalid environment: ${lines.join("; ")}. Fix or unset the variable and start again.`, variables);
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function isBase64OfLength(value: string, bytes: number): boolean {

@@ -8,7 +8,7 @@ import { api } from "@/lib/client/api";
 import type { SessionView, SignInMethod } from "@/lib/validations/access";
 import { SecurityLog, type SecurityLogProps } from "./security-log";
 
-const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link" };
+const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link", oidc: "single sign-on" };
 
 /** The Security page: who is signed in where, and the log of sign-ins and privileged changes. */
 export function SecurityOverview({ sessions, log, hasPassword, baseUrl }: { sessions: SessionView[]; log: SecurityLogProps | null; hasPassword: boolean; baseUrl: string }) {

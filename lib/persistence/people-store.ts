@@ -123,3 +123,43 @@ export async function listColleagues(except: string, database: StudioDatabase = 
 export async function recordSignIn(personId: string, database: StudioDatabase = getDatabase(), now = new Date()): Promise<void> {
   await database.person.updateMany({ where: { id: personId }, data: { lastSignInAt: now } });
 }
+
+/** Who single sign-on says someone is: their identity at the provider, the names it gives, and the role their groups map to. */
+export interface SingleSignOnIdentity {
+  /** "<issuer> <subject>": the provider's stable id for them, never their e-mail (which can change hands). */
+  subject: string;
+  /** What they would like to sign in as (preferred_username or e-mail); made unique here. */
+  login: string;
+  displayName: string;
+  role: Role;
+}
+
+/**
+ * The person single sign-on signs in: the one already linked to `identity`'s
+ * subject, given the role their groups map to now (the provider is where
+ * roles are kept); or a new person, never linked to an existing account by a
+ * matching e-mail (that would hand someone's account to whoever the provider
+ * lets claim the address). Null when the linked person was deactivated here.
+ */
+export async function personForSingleSignOn(identity: SingleSignOnIdentity, database: StudioDatabase = getDatabase()): Promise<PersonRecord | null> {
+  const linked = await database.person.findUnique({ where: { oidcSubject: identity.subject } });
+  if (linked) {
+    if (!linked.active) return null;
+    return toPersonRecord(await database.person.update({ where: { id: linked.id }, data: { role: identity.role, displayName: identity.displayName } }));
+  }
+  const base = normalizeLogin(identity.login).replace(/[^a-z0-9._@+-]/g, "-").replace(/^[^a-z0-9]+/, "").slice(0, 90) || "person";
+  for (let attempt = 1; attempt <= 50; attempt += 1) {
+    const login = attempt === 1 && base.length >= 2 ? base : `${base}-${attempt}`;
+    try {
+      const row = await database.person.create({
+        data: { id: newId(), login, displayName: identity.displayName, role: identity.role, oidcSubject: identity.subject, createdBy: null },
+      });
+      return toPersonRecord(row);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // The subject landed meanwhile (two sign-ins at once): that person, as above.
+      if (await database.person.findUnique({ where: { oidcSubject: identity.subject }, select: { id: true } })) return personForSingleSignOn(identity, database);
+    }
+  }
+  throw new Error(`No free sign-in name near “${base}” for a single sign-on person.`);
+}

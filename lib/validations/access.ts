@@ -5,7 +5,7 @@ import { z } from "zod";
  * see them: sign-in methods, signed-in browsers, and the security log.
  */
 
-export const SignInMethodSchema = z.enum(["password", "token", "link"]);
+export const SignInMethodSchema = z.enum(["password", "token", "link", "oidc"]);
 export type SignInMethod = z.infer<typeof SignInMethodSchema>;
 
 export const AuditActionSchema = z.enum([

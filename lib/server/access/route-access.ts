@@ -128,6 +128,9 @@ export const OPEN_ROUTES = [
   // Holds the invitation's secret: checked by the handler, once.
   "POST /api/invitations/accept",
   "POST /api/auth/logout",
+  // Single sign-on: the flow's own checks (state, nonce, PKCE, the ID token) stand in for a session.
+  "GET /api/auth/oidc/start",
+  "GET /api/auth/oidc/callback",
   "GET /api/mcp",
   "POST /api/mcp",
   "DELETE /api/mcp",

@@ -73,11 +73,17 @@ export async function signIn(credential: Credential, request: Request): Promise<
   recordLoginSuccess(address);
   const method: SignInMethod = credential.kind === "password" ? "password" : credential.method;
   const { person, label } = signedIn;
+  return { ok: true, person: label, setCookie: await openSession(person, label, method, request) };
+}
+
+/** A new server-side session of `person`, recorded as `label`, logged; its cookie's Set-Cookie value. */
+export async function openSession(person: PersonRecord, label: string, method: SignInMethod, request: Request): Promise<string> {
+  const address = clientAddress(request);
   const { secret } = await createSession({ person: label, personId: person.id, method, clientAddress: address });
   await recordSignIn(person.id);
   console.log(`[studio] ${label} signed in from ${address} (${method})`);
   await recordAudit({ actor: label, actorId: person.id, action: "sign-in", detail: { with: method }, clientAddress: address });
-  return { ok: true, person: label, setCookie: sessionCookie(secret, SESSION_DAYS * 24 * 3600, request) };
+  return sessionCookie(secret, SESSION_DAYS * 24 * 3600, request);
 }
 
 /**
