@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
-import { snap } from "./fixtures/studio";
+import { createWorkflow, snap, uniqueName } from "./fixtures/studio";
 
 /** A secret is stored, listed masked (its value nowhere in the page), checked by its tool, replaced and deleted. */
 
@@ -12,13 +12,15 @@ function rowOf(page: Page, name: string) {
   return page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 }
 
-test("create a secret for SQL Database, see it masked and checked, replace its value, delete it", async ({ page }, testInfo) => {
+test("create a secret for SQL Database, see it masked and checked, replace its value, limit it to a workflow, delete it", async ({ page, request }, testInfo) => {
+  const reportName = uniqueName("Weekly report", testInfo);
+  await createWorkflow(request, { name: reportName, nodes: [{ id: "in", kind: "input", position: { x: 0, y: 0 }, fields: [] }], edges: [] });
   // Reached as the help texts say, "Settings → Secrets": the header's Settings, then its Secrets tab.
   await page.goto("/workflows");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true }).click();
   await expect(page).toHaveURL(/\/settings\/secrets$/);
   const settingsTabs = page.getByRole("navigation", { name: "Settings" });
-  await expect(settingsTabs.getByRole("link")).toHaveText(["Secrets", "MCP", "Security", "Data retention"]);
+  await expect(settingsTabs.getByRole("link")).toHaveText(["Secrets", "MCP", "People", "Security", "Data retention"]);
   await expect(settingsTabs.getByRole("link", { name: "Secrets" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 1, name: "Secrets" })).toBeVisible();
@@ -60,6 +62,19 @@ test("create a secret for SQL Database, see it masked and checked, replace its v
   expect(await page.content()).not.toContain(USABLE_VALUE);
   expect(await page.content()).not.toContain("planted-pw-5b8e2d");
   await snap(page, testInfo, "value replaced, no warning");
+
+  // Limit it to one workflow: the list says which; other workflows' steps are refused it.
+  await page.getByRole("button", { name: `Edit ${NAME}` }).click();
+  const edit = page.getByRole("dialog", { name: `Edit ${NAME}` });
+  await edit.getByRole("radio", { name: "Only the workflows chosen below" }).check();
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  // None chosen is not a choice: the field says so and nothing is saved.
+  await expect(edit.getByRole("group", { name: "Usable by" })).toContainText("Choose at least one workflow");
+  await edit.getByRole("checkbox", { name: reportName }).check();
+  await snap(page, testInfo, "secret limited to one workflow");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit).toBeHidden();
+  await expect(rowOf(page, NAME).getByTestId("secret-usable-by")).toHaveText(`only “${reportName}”`);
 
   // Delete it, after saying what stops working.
   await page.getByRole("button", { name: `Delete ${NAME}` }).click();

@@ -14,24 +14,27 @@ import {
 import { fieldSentence as sentence } from "./form-issues";
 import { SecretFormDialog, useSecretForm } from "./secret-form";
 import { SecretValueInput } from "./secret-value-input";
-import type { SecretSaveResponse, SecretTool } from "./secret-types";
+import type { SecretSaveResponse, SecretTool, SecretWorkflowChoice } from "./secret-types";
 import { ToolSelectField } from "./tool-select";
+import { UsableByField } from "./usable-by-field";
 
-const FIELDS = ["name", "value", "description", "tool"] as const;
+const FIELDS = ["name", "value", "description", "tool", "workflows"] as const;
 
 /** Stores a new secret. The form and POST /api/secrets parse with the same schema. */
 export function CreateSecretDialog({
   tools,
+  workflows,
   onClose,
   onSaved,
 }: {
   tools: readonly SecretTool[];
+  workflows: readonly SecretWorkflowChoice[];
   onClose: () => void;
   onSaved: (response: SecretSaveResponse) => void;
 }) {
   const form = useSecretForm<CreateSecretInput, CreateSecretBody>(
     CreateSecretBodySchema,
-    { name: "", value: "", description: "", tool: null },
+    { name: "", value: "", description: "", tool: null, workflows: null },
     FIELDS,
     async (body) => onSaved(await api<SecretSaveResponse>("/api/secrets", { body })),
     "name",
@@ -83,6 +86,7 @@ export function CreateSecretDialog({
         />
       </Field>
       <ToolSelectField id="secret-tool" control={control} tools={tools} />
+      <UsableByField id="secret-workflows" control={control} workflows={workflows} />
     </SecretFormDialog>
   );
 }

@@ -10,27 +10,30 @@ import {
 } from "@/lib/validations/secret";
 import { fieldSentence as sentence } from "./form-issues";
 import { SecretFormDialog, useSecretForm } from "./secret-form";
-import { secretPath, type SecretRow, type SecretSaveResponse, type SecretTool } from "./secret-types";
+import { secretPath, type SecretRow, type SecretSaveResponse, type SecretTool, type SecretWorkflowChoice } from "./secret-types";
 import { ToolSelectField } from "./tool-select";
+import { UsableByField } from "./usable-by-field";
 
-/** The description and tool of a secret; its value is left as it is. */
+/** The description, tool and workflows of a secret; its value is left as it is. */
 export function EditSecretDialog({
   secret,
   tools,
+  workflows,
   onClose,
   onSaved,
 }: {
   secret: SecretRow;
   tools: readonly SecretTool[];
+  workflows: readonly SecretWorkflowChoice[];
   onClose: () => void;
   onSaved: (response: SecretSaveResponse) => void;
 }) {
   const form = useSecretForm<UpdateSecretInput, UpdateSecretBody>(
     UpdateSecretBodySchema,
-    { description: secret.description, tool: secret.tool },
-    ["description", "tool"],
+    { description: secret.description, tool: secret.tool, workflows: secret.workflows },
+    ["description", "tool", "workflows"],
     async (body) => {
-      const update = { description: body.description ?? "", tool: body.tool ?? null };
+      const update = { description: body.description ?? "", tool: body.tool ?? null, workflows: body.workflows ?? null };
       onSaved(await api<SecretSaveResponse>(secretPath(secret.name), { method: "PUT", body: update }));
     },
   );
@@ -56,6 +59,7 @@ export function EditSecretDialog({
         />
       </Field>
       <ToolSelectField id="secret-edit-tool" control={control} tools={tools} />
+      <UsableByField id="secret-edit-workflows" control={control} workflows={workflows} />
     </SecretFormDialog>
   );
 }

@@ -11,7 +11,7 @@ import { DeleteSecretDialog } from "./delete-secret-dialog";
 import { EditSecretDialog } from "./edit-secret-dialog";
 import { ReplaceSecretValueDialog } from "./replace-secret-value-dialog";
 import { savedButUnusableMessage } from "./secret-problem";
-import { toSecretRow, type SecretRow, type SecretSaveResponse, type SecretTool } from "./secret-types";
+import { toSecretRow, type SecretRow, type SecretSaveResponse, type SecretTool, type SecretWorkflowChoice } from "./secret-types";
 
 type OpenDialog =
   | { kind: "create" }
@@ -39,8 +39,11 @@ export function SecretList({
   initialSecrets,
   secretTools,
   toolTitles,
+  workflows,
 }: {
   initialSecrets: SecretRow[];
+  /** The workflows a secret can be limited to, by name. */
+  workflows: SecretWorkflowChoice[];
   /** The tools that declare secret inputs, for the Tool picker. */
   secretTools: SecretTool[];
   /** Every installed tool's title by name, for secrets tied to any of them. */
@@ -120,6 +123,7 @@ export function SecretList({
                 key={secret.name}
                 secret={secret}
                 toolTitle={titleOf(secret.tool)}
+                usableBy={usableByText(secret.workflows, workflows)}
                 warning={warning}
                 onReplace={() => setDialog({ kind: "replace", secret })}
                 onEdit={() => setDialog({ kind: "edit", secret })}
@@ -131,13 +135,13 @@ export function SecretList({
       )}
 
       {dialog?.kind === "create" ? (
-        <CreateSecretDialog tools={secretTools} onClose={closeDialog} onSaved={(response) => saved(response, "Saved")} />
+        <CreateSecretDialog tools={secretTools} workflows={workflows} onClose={closeDialog} onSaved={(response) => saved(response, "Saved")} />
       ) : null}
       {dialog?.kind === "replace" ? (
         <ReplaceSecretValueDialog secret={dialog.secret} onClose={closeDialog} onSaved={(response) => saved(response, "Replaced the value of")} />
       ) : null}
       {dialog?.kind === "edit" ? (
-        <EditSecretDialog secret={dialog.secret} tools={secretTools} onClose={closeDialog} onSaved={(response) => saved(response, "Updated")} />
+        <EditSecretDialog secret={dialog.secret} tools={secretTools} workflows={workflows} onClose={closeDialog} onSaved={(response) => saved(response, "Updated")} />
       ) : null}
       {dialog?.kind === "delete" ? (
         <DeleteSecretDialog
@@ -157,9 +161,20 @@ export function SecretList({
   );
 }
 
+/** "only Daily report and Sync" for a limited secret (a removed workflow counted, not named); "" for every workflow. */
+function usableByText(limitedTo: string[] | null, workflows: readonly SecretWorkflowChoice[]): string {
+  if (limitedTo === null) return "";
+  const names = limitedTo.flatMap((id) => workflows.find((workflow) => workflow.id === id)?.name ?? []);
+  const gone = limitedTo.length - names.length;
+  const listed = names.length <= 3 ? names.map((name) => `“${name}”`).join(", ") : `${names.length} workflows`;
+  if (names.length === 0) return gone > 0 ? "only workflows since deleted: no workflow can use it" : "no workflow can use it";
+  return `only ${listed}${gone > 0 ? ` (and ${gone} deleted)` : ""}`;
+}
+
 function SecretTableRow({
   secret,
   toolTitle,
+  usableBy,
   warning,
   onReplace,
   onEdit,
@@ -167,6 +182,8 @@ function SecretTableRow({
 }: {
   secret: SecretRow;
   toolTitle: string | null;
+  /** Which workflows may use it, in words; "" for every workflow. */
+  usableBy: string;
   warning: string;
   onReplace: () => void;
   onEdit: () => void;
@@ -188,6 +205,11 @@ function SecretTableRow({
         </CardCell>
         <CardCell part="detail" label={toolTitle ? "Tool" : undefined} className="px-3 py-3.5 text-sm">
           {toolTitle ? <span className="text-foreground">{toolTitle}</span> : <span className="text-muted">any tool</span>}
+          {usableBy ? (
+            <span className="mt-0.5 block text-xs text-muted" data-testid="secret-usable-by">
+              {usableBy}
+            </span>
+          ) : null}
         </CardCell>
         <CardCell part="detail" className="px-3 py-3.5 text-sm max-sm:order-last max-sm:w-full">
           {secret.description ? (

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ZodError } from "zod";
+import { SecretRefused } from "@/lib/tools/secrets";
 import { openDatabase, type StudioDatabase } from "./database";
 import { ConflictError, NotFoundError } from "./errors";
 import {
@@ -36,13 +37,13 @@ describe("secret store", () => {
 
   it("creates, lists (metadata only), replaces, resolves and deletes", async () => {
     const created = await createSecret({ name: "DB_URL", value: "postgres://u:p@h/db", description: "Main DB", tool: "sql" }, database);
-    expect(created).toEqual({ name: "DB_URL", description: "Main DB", tool: "sql", createdAt: expect.any(Date), updatedAt: expect.any(Date) });
+    expect(created).toEqual({ name: "DB_URL", description: "Main DB", tool: "sql", workflows: null, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
     await createSecret({ name: "API_KEY", value: "k-1" }, database);
 
     const listed = await listSecrets(database);
     expect(listed.map((secret) => secret.name)).toEqual(["API_KEY", "DB_URL"]);
     expect(JSON.stringify(listed)).not.toContain("postgres://");
-    expect(Object.keys(listed[0]!).sort()).toEqual(["createdAt", "description", "name", "tool", "updatedAt"]);
+    expect(Object.keys(listed[0]!).sort()).toEqual(["createdAt", "description", "name", "tool", "updatedAt", "workflows"]);
 
     expect(await resolveSecret("DB_URL", database)).toBe("postgres://u:p@h/db");
     await replaceSecret("DB_URL", { value: "postgres://u:new@h/db" }, database);
@@ -58,6 +59,20 @@ describe("secret store", () => {
 
     await deleteSecret("API_KEY", database);
     expect(await resolveSecret("API_KEY", database)).toBeUndefined();
+  });
+
+  it("gives a secret limited to workflows to their steps only, and to uses outside any workflow", async () => {
+    await createSecret({ name: "BILLING_DB", value: "postgres://b@h/billing", workflows: ["wf-billing", "wf-billing"] }, database);
+    expect((await listSecrets(database)).find((secret) => secret.name === "BILLING_DB")?.workflows).toEqual(["wf-billing"]);
+    const resolve = secretResolver(database);
+    expect(await resolve("BILLING_DB", { workflowId: "wf-billing" })).toBe("postgres://b@h/billing");
+    await expect(resolve("BILLING_DB", { workflowId: "wf-other" })).rejects.toThrow(SecretRefused);
+    await expect(resolve("BILLING_DB", { workflowId: "wf-other" })).rejects.toThrow(/^is limited to other workflows/);
+    // An MCP server's settings, say: a use of no workflow's run.
+    expect(await resolve("BILLING_DB")).toBe("postgres://b@h/billing");
+    await replaceSecret("BILLING_DB", { workflows: null }, database);
+    expect(await resolve("BILLING_DB", { workflowId: "wf-other" })).toBe("postgres://b@h/billing");
+    await expect(createSecret({ name: "NOWHERE", value: "x", workflows: [] }, database)).rejects.toThrow(/choose at least one workflow/);
   });
 
   it("answers typed errors: a taken name, an unknown name, a bad body", async () => {

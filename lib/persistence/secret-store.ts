@@ -1,4 +1,4 @@
-import type { SecretResolver } from "@/lib/tools/secrets";
+import { SecretRefused, type SecretResolver, type SecretUse } from "@/lib/tools/secrets";
 import {
   CreateSecretBodySchema,
   SecretNameSchema,
@@ -24,11 +24,27 @@ export interface SecretMetadata {
   name: string;
   description: string;
   tool: string | null;
+  /** The workflows whose steps may use it; null: every workflow. */
+  workflows: string[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-const METADATA = { name: true, description: true, tool: true, createdAt: true, updatedAt: true } as const;
+const METADATA = { name: true, description: true, tool: true, workflowIds: true, createdAt: true, updatedAt: true } as const;
+
+type MetadataRow = { name: string; description: string; tool: string | null; workflowIds: string | null; createdAt: Date; updatedAt: Date };
+
+function toMetadata({ workflowIds, ...row }: MetadataRow): SecretMetadata {
+  return { ...row, workflows: storedWorkflowIds(workflowIds) };
+}
+
+function storedWorkflowIds(column: string | null): string[] | null {
+  return column === null ? null : (JSON.parse(column) as string[]);
+}
+
+function workflowIdsColumn(workflows: readonly string[] | null): string | null {
+  return workflows === null ? null : JSON.stringify([...new Set(workflows)].sort());
+}
 
 const boxes = new WeakMap<StudioDatabase, Promise<SecretBox>>();
 
@@ -48,7 +64,7 @@ export function getSecretBox(database: StudioDatabase = getDatabase()): Promise<
 }
 
 export async function listSecrets(database: StudioDatabase = getDatabase()): Promise<SecretMetadata[]> {
-  return database.secret.findMany({ select: METADATA, orderBy: { name: "asc" } });
+  return (await database.secret.findMany({ select: METADATA, orderBy: { name: "asc" } })).map(toMetadata);
 }
 
 /** Throws ConflictError when the name is taken, ZodError on invalid input. */
@@ -56,15 +72,17 @@ export async function createSecret(input: CreateSecretInput, database: StudioDat
   const body = CreateSecretBodySchema.parse(input);
   const box = await getSecretBox(database);
   try {
-    return await database.secret.create({
+    const row = await database.secret.create({
       data: {
         name: body.name,
         description: body.description,
         tool: body.tool,
+        workflowIds: workflowIdsColumn(body.workflows),
         ciphertext: box.seal(body.value, secretContext(body.name)),
       },
       select: METADATA,
     });
+    return toMetadata(row);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw new ConflictError("secret", body.name, `A secret named ${body.name} already exists. Replace its value, or choose another name.`);
@@ -80,15 +98,17 @@ export async function replaceSecret(
   const body = UpdateSecretBodySchema.parse(input);
   const box = await getSecretBox(database);
   try {
-    return await database.secret.update({
+    const row = await database.secret.update({
       where: { name },
       data: {
         ...(body.value !== undefined ? { ciphertext: box.seal(body.value, secretContext(name)) } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),
         ...(body.tool !== undefined ? { tool: body.tool } : {}),
+        ...(body.workflows !== undefined ? { workflowIds: workflowIdsColumn(body.workflows) } : {}),
       },
       select: METADATA,
     });
+    return toMetadata(row);
   } catch (error) {
     if (isRecordNotFound(error)) throw new NotFoundError("secret", name);
     throw error;
@@ -101,17 +121,25 @@ export async function deleteSecret(name: string, database: StudioDatabase = getD
   if (count === 0) throw new NotFoundError("secret", name);
 }
 
-/** The plaintext, or undefined when no such secret exists. For the runner only: never send it to a client. */
-export async function resolveSecret(name: string, database: StudioDatabase = getDatabase()): Promise<string | undefined> {
+/**
+ * The plaintext, or undefined when no such secret exists. For the runner only:
+ * never send it to a client. With `use` (a step of a workflow's run), a secret
+ * limited to other workflows is refused (SecretRefused), before it is decrypted.
+ */
+export async function resolveSecret(name: string, database: StudioDatabase = getDatabase(), use?: SecretUse): Promise<string | undefined> {
   const parsed = SecretNameSchema.safeParse(name);
   if (!parsed.success) return undefined;
-  const row = await database.secret.findUnique({ where: { name: parsed.data }, select: { ciphertext: true } });
+  const row = await database.secret.findUnique({ where: { name: parsed.data }, select: { ciphertext: true, workflowIds: true } });
   if (!row) return undefined;
+  const allowed = storedWorkflowIds(row.workflowIds);
+  if (use && allowed !== null && !allowed.includes(use.workflowId)) {
+    throw new SecretRefused("is limited to other workflows: an owner or admin can let this one use it (Settings → Secrets, Usable by)");
+  }
   const box = await getSecretBox(database);
   return box.open(row.ciphertext, secretContext(parsed.data));
 }
 
 /** A SecretResolver (lib/tools) over this store, for tool contexts. */
 export function secretResolver(database: StudioDatabase = getDatabase()): SecretResolver {
-  return (name) => resolveSecret(name, database);
+  return (name, use) => resolveSecret(name, database, use);
 }

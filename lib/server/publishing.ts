@@ -1,3 +1,4 @@
+import { secretsOfWorkflow } from "@/lib/tools/secrets";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import type { StudioDatabase } from "@/lib/persistence/database";
 import { publishVersion, unpublish, type PublishedState } from "@/lib/persistence/publishing";
@@ -15,7 +16,7 @@ import { startStudio } from "./studio";
 export async function publishWorkflow(request: Request, principal: Principal, workflowId: string, version: number | undefined): Promise<PublishedState> {
   const studio = await startStudio();
   const published = await publishVersion(workflowId, version, studio.database, async (versionId, definition) => {
-    const validation = await validateForRun(versionId, definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, workflowId) });
+    const validation = await validateForRun(versionId, definition, { pool: studio.pool(), secrets: secretsOfWorkflow(studio.secrets, workflowId), workflows: workflowLookup(studio.database, workflowId) });
     const errors = validation.problems.filter((problem) => problem.severity === "error");
     if (errors.length > 0) {
       throw new HttpError(422, `This version cannot go live yet: ${errors.map((problem) => problem.message).join("; ")}`, { problems: validation.problems });

@@ -1,3 +1,4 @@
+import { secretsOfWorkflow } from "@/lib/tools/secrets";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
 import type { StudioDatabase } from "@/lib/persistence";
 import type { RunnableVersion } from "@/lib/persistence/run-queries";
@@ -23,7 +24,7 @@ export async function checkRunStart(
     const issues = toApiIssues(inputs.error).map((issue) => ({ ...issue, path: `inputs.${issue.path}` }));
     throw new HttpError(422, `The run's inputs are not valid: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`, { issues });
   }
-  const validation = await validateForRun(version.versionId, definition, { pool: context.pool, secrets: context.secrets, workflows: workflowLookup(context.database, version.workflowId) });
+  const validation = await validateForRun(version.versionId, definition, { pool: context.pool, secrets: secretsOfWorkflow(context.secrets, version.workflowId), workflows: workflowLookup(context.database, version.workflowId) });
   // A test run (runningNodes): only problems of the workflow as a whole and of the nodes that will run stop it.
   const errors = validation.problems.filter(
     (problem) => problem.severity === "error" && (!runningNodes || problem.nodeId === null || runningNodes.has(problem.nodeId)),

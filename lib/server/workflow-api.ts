@@ -1,3 +1,4 @@
+import { secretsOfWorkflow } from "@/lib/tools/secrets";
 import { seesEveryWorkflow } from "@/lib/contracts/roles";
 import { createWorkflow, duplicateWorkflow, getWorkflow, saveWorkflow, type SaveWorkflowOptions, type WorkflowDetail } from "@/lib/persistence";
 import { recordAudit } from "@/lib/persistence/audit-store";
@@ -18,7 +19,8 @@ import { startStudio } from "./studio";
 /** Validates a definition against the process's tools, stored secrets and workflows (`workflowId`: the saved workflow it is a draft of). */
 export async function validateWithStudio(definition: unknown, workflowId: string | null = null): Promise<ValidationResult> {
   const studio = await startStudio();
-  return validateWorkflow(definition, { pool: studio.pool(), secrets: studio.secrets, workflows: workflowLookup(studio.database, workflowId) });
+  const secrets = workflowId === null ? studio.secrets : secretsOfWorkflow(studio.secrets, workflowId);
+  return validateWorkflow(definition, { pool: studio.pool(), secrets, workflows: workflowLookup(studio.database, workflowId) });
 }
 
 /**

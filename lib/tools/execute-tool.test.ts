@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AutoApproveIOHandler } from "./io-handler";
 import { defineOperation } from "./operation";
-import { secretsFromRecord } from "./secrets";
+import { SecretRefused, secretsFromRecord } from "./secrets";
 import { RecordingIOHandler } from "./testing/recording-io-handler";
 import { operationsInputModel, Tool } from "./tool";
 import { createToolContext, type ToolContext, type ToolEvent } from "./tool-context";
@@ -188,6 +188,18 @@ describe("secret inputs", () => {
   it("says which secret is missing and where to set it", async () => {
     const result = await new EchoTool().run({ message: "hi" }, context({ secrets }), { boundArgs: { token: "${MISSING}" } });
     expect(result.content).toBe("`token`: the secret ${MISSING} is not set. Store it in Settings → Secrets under the name MISSING.");
+  });
+
+  it("refuses a secret its resolver may not give here (limited to other workflows), naming the input and not the value", async () => {
+    const limited = (name: string) => {
+      if (name === "BILLING_TOKEN") throw new SecretRefused("is limited to other workflows");
+      return undefined;
+    };
+    const tool = new EchoTool();
+    const result = await tool.run({ message: "hi" }, context({ secrets: limited }), { boundArgs: { token: "${BILLING_TOKEN}" } });
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe("`token`: the secret ${BILLING_TOKEN} is limited to other workflows.");
+    expect(tool.received).toEqual([]);
   });
 
   it("tells set from usable with checkSecret, without echoing the value", async () => {

@@ -2,7 +2,7 @@ import { confinePath, PathConfinementError, relativeToRoot, resolveRoot } from "
 import { canonicalJson } from "./permissions/approval-digest";
 import { checkPermissions } from "./permissions/gate";
 import { pathRefusal } from "./permissions/path-rules";
-import { parseSecretReference, SecretMasker } from "./secrets";
+import { lookUpSecret, parseSecretReference, SecretMasker } from "./secrets";
 import type { RunOptions, ToolBase } from "./tool-base";
 import type { ToolContext, ToolEventSink } from "./tool-context";
 import type { ToolErrorKind } from "./tool-error";
@@ -150,13 +150,12 @@ async function resolveSecretInputs(
     const reference = parseSecretReference(raw);
     let value = raw;
     if (reference) {
-      const resolved = await ctx.secrets(reference);
-      if (resolved === undefined) {
-        throw new CallRefused(
-          `\`${input}\`: the secret \${${reference}} is not set. Store it in Settings → Secrets under the name ${reference}.`,
-        );
+      const found = await lookUpSecret(ctx.secrets, reference);
+      if (found.value === undefined) {
+        const help = found.problem === "is not set" ? ` Store it in Settings → Secrets under the name ${reference}.` : "";
+        throw new CallRefused(`\`${input}\`: the secret \${${reference}} ${found.problem}.${help}`);
       }
-      value = resolved;
+      value = found.value;
     }
     masker.add(value);
     const problem = tool.checkSecret(input, value);

@@ -2,7 +2,29 @@
  * Looks up a stored secret by name. The host provides it (the studio reads its
  * encrypted store; a script may read the environment). `undefined` = not set.
  */
-export type SecretResolver = (name: string) => string | undefined | Promise<string | undefined>;
+export type SecretResolver = (name: string, use?: SecretUse) => string | undefined | Promise<string | undefined>;
+
+/** Who asks for a secret: a step of a run of this workflow. Left out for a use outside any workflow's run. */
+export interface SecretUse {
+  workflowId: string;
+}
+
+/**
+ * A secret that exists but may not be used here (it is limited to other
+ * workflows). A resolver throws it; the executor turns it into a refusal the
+ * model can read, naming the input, never the value.
+ */
+export class SecretRefused extends Error {
+  readonly marker = "neurosurfer.secret-refused";
+  constructor(message: string) {
+    super(message);
+    this.name = "SecretRefused";
+  }
+  /** By its marker, not instanceof: the server's bundles may each hold their own copy of this class. */
+  static isInstance(error: unknown): error is SecretRefused {
+    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.secret-refused";
+  }
+}
 
 const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
@@ -17,6 +39,22 @@ export function secretsFromRecord(record: Readonly<Record<string, string | undef
 }
 
 export const NO_SECRETS: SecretResolver = () => undefined;
+
+/** `secrets` as the steps of `workflowId`'s runs see them: a secret limited to other workflows is refused. */
+export function secretsOfWorkflow(secrets: SecretResolver, workflowId: string): SecretResolver {
+  return (name) => secrets(name, { workflowId });
+}
+
+/** A stored secret's value, or what keeps it from use here, worded to follow "The secret NAME " ("is not set", "is limited to …"). */
+export async function lookUpSecret(secrets: SecretResolver, name: string): Promise<{ value: string; problem: "" } | { value: undefined; problem: string }> {
+  try {
+    const value = await secrets(name);
+    return value === undefined ? { value: undefined, problem: "is not set" } : { value, problem: "" };
+  } catch (error) {
+    if (SecretRefused.isInstance(error)) return { value: undefined, problem: error.message };
+    throw error;
+  }
+}
 
 /** The text a masked secret is replaced with. */
 export const SECRET_MASK = "••••••";

@@ -27,11 +27,20 @@ export const SecretToolSchema = z
   .nullable()
   .meta({ title: "Tool", description: "The tool whose credential picker offers this secret, if any." });
 
+/** The workflows whose steps may use the secret (their ids); null: every workflow. */
+export const SecretWorkflowsSchema = z
+  .array(z.string().trim().min(1).max(200))
+  .min(1, "choose at least one workflow, or let every workflow use it")
+  .max(500, "a secret can be limited to at most 500 workflows")
+  .nullable()
+  .meta({ title: "Usable by", description: "The workflows whose steps may use it; every workflow when not limited." });
+
 export const CreateSecretBodySchema = z.object({
   name: SecretNameSchema,
   value: SecretValueSchema,
   description: SecretDescriptionSchema.default(""),
   tool: SecretToolSchema.default(null),
+  workflows: SecretWorkflowsSchema.default(null),
 });
 export type CreateSecretBody = z.infer<typeof CreateSecretBodySchema>;
 export type CreateSecretInput = z.input<typeof CreateSecretBodySchema>;
@@ -41,6 +50,7 @@ export const UpdateSecretBodySchema = z.object({
   value: SecretValueSchema.optional(),
   description: SecretDescriptionSchema.optional(),
   tool: SecretToolSchema.optional(),
+  workflows: SecretWorkflowsSchema.optional(),
 });
 export type UpdateSecretBody = z.infer<typeof UpdateSecretBodySchema>;
 export type UpdateSecretInput = z.input<typeof UpdateSecretBodySchema>;

@@ -1,4 +1,4 @@
-import { parseSecretReference } from "@/lib/tools";
+import { lookUpSecret, parseSecretReference } from "@/lib/tools";
 import { AgentStepFailure, runAgentStep } from "@/lib/workflow/agent/agent-step";
 import { AGENT_CONTROL_TOOLS } from "@/lib/workflow/agent/agent-tools";
 import { RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
@@ -39,8 +39,8 @@ async function checkAgentNode(node: AgentNode, context: NodeValidationContext): 
     if (!reference) {
       error("apiKey", "This API key is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.");
     } else {
-      const stored = await context.secrets(reference);
-      const problem = stored === undefined ? "is not set" : stored.trim() === "" ? "is empty" : "";
+      const found = await lookUpSecret(context.secrets, reference);
+      const problem = found.value === undefined ? found.problem : found.value.trim() === "" ? "is empty" : "";
       requirements.push({ nodeId: node.id, kind: "secret", name: reference, field: "apiKey", satisfied: problem === "", problem });
       if (problem) error("apiKey", `The secret ${reference} ${problem}. Store the provider's API key in Settings → Secrets under that name.`);
     }

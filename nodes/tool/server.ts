@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
+import { lookUpSecret, parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
 import { fieldName } from "@/lib/workflow/field-path";
 import { maskSecretInputs } from "@/lib/workflow/mask-secret-inputs";
 import { nodeProgressOf } from "@/lib/workflow/node-progress";
@@ -143,8 +143,8 @@ async function checkSecretInput(
     error(field, "This secret is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.");
     return;
   }
-  const stored = await secrets(reference);
-  const problem = stored === undefined ? "is not set" : tool.checkSecret(input, stored);
+  const found = await lookUpSecret(secrets, reference);
+  const problem = found.value === undefined ? found.problem : tool.checkSecret(input, found.value);
   requirements.push({ nodeId: node.id, kind: "secret", name: reference, field: input, satisfied: problem === "", problem });
   if (problem) error(field, `The secret ${reference} ${problem}. ${tool.credentialHelp}`.trim());
 }

@@ -1,4 +1,5 @@
 import { parseSecretReference } from "@/lib/tools/contracts";
+import { lookUpSecret } from "@/lib/tools/secrets";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import type { NodeKindServer } from "../node-kind-server";
 import { HOOK_PATH, hookPath, type WebhookNode } from "./definition";
@@ -20,8 +21,8 @@ export const webhookServer: NodeKindServer<WebhookNode> = {
       if (!name) {
         error("secret", node.authentication === "header-token" ? "Pick the stored secret senders must present as the token." : "Pick the stored secret that signs the deliveries (the sender's signing secret).");
       } else {
-        const stored = await secrets(name);
-        const problem = stored === undefined ? "is not set" : stored.trim() === "" ? "is empty" : "";
+        const found = await lookUpSecret(secrets, name);
+        const problem = found.value === undefined ? found.problem : found.value.trim() === "" ? "is empty" : "";
         requirements.push({ nodeId: node.id, kind: "secret", name, field: "secret", satisfied: problem === "", problem });
         if (problem) error("secret", `The secret ${name} ${problem}. Store it in Settings → Secrets under that name.`);
       }

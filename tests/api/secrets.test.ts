@@ -50,14 +50,14 @@ describe("secrets", () => {
     });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      secret: { name: "SALES_DB", description: "The sales database", tool: "sql", createdAt: expect.any(String), updatedAt: expect.any(String) },
+      secret: { name: "SALES_DB", description: "The sales database", tool: "sql", workflows: null, createdAt: expect.any(String), updatedAt: expect.any(String) },
       problem: "",
     });
 
     const listed = await api.expect(200, "GET", "/api/secrets");
     expect(listed.secrets).toContainEqual(expect.objectContaining({ name: "SALES_DB", tool: "sql" }));
     const one = await api.expect(200, "GET", "/api/secrets/SALES_DB");
-    expect(Object.keys(one.secret).sort()).toEqual(["createdAt", "description", "name", "tool", "updatedAt"]);
+    expect(Object.keys(one.secret).sort()).toEqual(["createdAt", "description", "name", "tool", "updatedAt", "workflows"]);
 
     const unusable = await api.post("/api/secrets", { name: "BROKEN_DB", value: `mysql-ish ${PLANTED}`, tool: "sql" });
     expect(unusable.status).toBe(201);
@@ -134,6 +134,48 @@ describe("secrets", () => {
     ];
     for (const text of everything) expect(text).not.toContain(PLANTED);
     expect(server.logs()).not.toContain(PLANTED);
+  });
+
+  it("keeps a secret limited to some workflows from every other workflow's steps, and says so where it is used", async () => {
+    const check = (name: string) => ({
+      name,
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "database", kind: "tool", tool: "sql", operation: "test_connection", arguments: { dsn: "${BILLING_DB}" } },
+      ],
+      edges: chain("in", "database"),
+    });
+    const billing = await api.createWorkflow(check("Billing report"));
+    const other = await api.createWorkflow(check("Someone else's report"));
+    const value = `postgresql://billing:${PLANTED}@127.0.0.1:1/billing`;
+
+    // A workflow id that names none: refused naming the item, nothing stored.
+    const unknown = await api.post("/api/secrets", { name: "BILLING_DB", value, tool: "sql", workflows: [billing.id, "01NOSUCHWORKFLOW0000000000"] });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.issues.map((issue: Json) => issue.path)).toEqual(["workflows.1"]);
+    expect((await api.get("/api/secrets/BILLING_DB")).status).toBe(404);
+
+    const made = await api.expect(201, "POST", "/api/secrets", { name: "BILLING_DB", value, tool: "sql", workflows: [billing.id] });
+    expect(made.secret.workflows).toEqual([billing.id]);
+    // Another workflow's run is refused before it starts, naming the step's field and why; its check says the same.
+    const refused = await api.post(`/api/workflows/${other.id}/runs`, { inputs: {} });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toMatch(/BILLING_DB is limited to other workflows/);
+    const validation = await api.expect(200, "POST", `/api/workflows/validate?workflowId=${other.id}`, check("Someone else's report"));
+    expect(validation.requirements).toEqual([expect.objectContaining({ name: "BILLING_DB", satisfied: false, problem: expect.stringMatching(/^is limited to other workflows/) })]);
+    // Its own workflow uses it: the step reaches for the database (nothing listens there), with no word of a limit.
+    const run = await api.startRun(billing.id);
+    const step = (await api.waitForRun(run.id)).steps.find((each: Json) => each.nodeId === "database");
+    expect(step.status).toBe("failed");
+    expect(step.error).toMatch(/connect|refused|reach/i);
+    expect(step.error).not.toMatch(/limited/);
+
+    // Let the other one use it too: it runs.
+    const widened = await api.expect(200, "PUT", "/api/secrets/BILLING_DB", { workflows: [other.id, billing.id] });
+    expect(widened.secret.workflows).toEqual([billing.id, other.id].sort());
+    await api.startRun(other.id);
+    // Back to every workflow.
+    expect((await api.expect(200, "PUT", "/api/secrets/BILLING_DB", { workflows: null })).secret.workflows).toBeNull();
   });
 
   it("never stores the value unencrypted, in the database, its journal or anywhere in the data folder", async () => {

@@ -1,6 +1,6 @@
 import { createSecret, listSecrets } from "@/lib/persistence";
 import { json, readBody, route } from "@/lib/server/http";
-import { secretProblem } from "@/lib/server/secrets";
+import { refuseUnknownWorkflows, secretProblem } from "@/lib/server/secrets";
 import { startStudio } from "@/lib/server/studio";
 import { CreateSecretBodySchema } from "@/lib/validations/secret";
 
@@ -16,6 +16,7 @@ export const GET = route("GET /api/secrets", async () => {
 export const POST = route("POST /api/secrets", async (request) => {
   const studio = await startStudio();
   const body = await readBody(request, CreateSecretBodySchema);
+  await refuseUnknownWorkflows(body.workflows, studio.database);
   const secret = await createSecret(body);
   return json({ secret, problem: secretProblem(studio.pool(), body.tool, body.value) }, 201);
 });

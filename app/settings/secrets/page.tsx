@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { SecretList } from "@/components/secrets/secret-list";
 import { toSecretRow, type SecretTool } from "@/components/secrets/secret-types";
-import { listSecrets } from "@/lib/persistence";
+import { listSecrets, listWorkflows } from "@/lib/persistence";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
 import { NoAccess } from "@/components/ui/no-access";
@@ -14,12 +15,13 @@ export default async function SecretsPage() {
   const studio = await startStudio();
   const principal = await pagePrincipal();
   if (!principal.scopes.has("secret:use")) return <NoAccess title="Secrets" scope="secret:use" role={principal.role} />;
-  const secrets = await listSecrets();
+  const [secrets, workflows] = await Promise.all([listSecrets(), listWorkflows(studio.database, visibleWorkflows(principal))]);
   const tools = studio.pool().all().map(catalogEntry);
   const secretTools: SecretTool[] = tools
     .filter((tool) => tool.secretInputs.length > 0)
     .map((tool) => ({ name: tool.name, title: tool.title, credentialHelp: tool.secretInputs[0]?.credentialHelp ?? "" }))
     .sort((a, b) => a.title.localeCompare(b.title));
   const toolTitles = Object.fromEntries(tools.map((tool) => [tool.name, tool.title]));
-  return <SecretList initialSecrets={secrets.map(toSecretRow)} secretTools={secretTools} toolTitles={toolTitles} />;
+  const choices = workflows.map(({ id, name }) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
+  return <SecretList initialSecrets={secrets.map(toSecretRow)} secretTools={secretTools} toolTitles={toolTitles} workflows={choices} />;
 }

@@ -1,4 +1,5 @@
 import { parseSecretReference } from "@/lib/tools/contracts";
+import { lookUpSecret, secretsOfWorkflow } from "@/lib/tools/secrets";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import { countRejection, findLiveWebhook, runOfDelivery, type LiveWebhook } from "@/lib/persistence/publishing";
 import { IdempotencyKeyTaken, runOutcome } from "@/lib/persistence/run-queries";
@@ -80,7 +81,7 @@ export async function deliver(studio: Studio, request: HookRequest, address: Hoo
   if (raw === "too-large") return rejected(413, `The body is larger than this webhook's limit of ${node.maxBodyKilobytes} KB.`);
 
   const secretName = parseSecretReference(node.secret);
-  const secret = secretName ? await studio.secrets(secretName) : undefined;
+  const secret = secretName ? (await lookUpSecret(secretsOfWorkflow(studio.secrets, webhook.workflowId), secretName)).value : undefined;
   if (node.authentication !== "none" && (secret === undefined || secret === "")) {
     console.error(`[studio] webhook ${prefix}${webhook.path}: its secret ${secretName ?? "(none picked)"} is not set; deliveries are refused until it is`);
     const testProblem =
@@ -154,7 +155,7 @@ async function startDeliveryRun(
     const problem = `The delivery does not give the run's inputs: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`;
     return { kind: "refused", problem, reply: reply(422, { error: problem, issues }, cors) };
   }
-  const validation = await validateForRun(webhook.versionId, webhook.definition, { pool: studio.pool(), secrets: studio.secrets });
+  const validation = await validateForRun(webhook.versionId, webhook.definition, { pool: studio.pool(), secrets: secretsOfWorkflow(studio.secrets, webhook.workflowId) });
   if (!validation.valid) {
     const problems = validation.problems.map((problem) => problem.message).join("; ");
     if (options.test) {

@@ -1,3 +1,4 @@
+import { secretsOfWorkflow } from "@/lib/tools/secrets";
 import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
 import { findRunnableVersion, type RunnableVersion } from "@/lib/persistence/run-queries";
@@ -244,7 +245,7 @@ export class Scheduler {
   /** Starts the run for one slot, or learns why none started. */
   private async fire(schedule: LiveSchedule, firing: PlannedFiring, queuedId?: string): Promise<"started" | FiringHeld | "refused"> {
     const { version, node, compiled } = schedule;
-    const validation = await validateForRun(version.versionId, version.definition, { pool: this.options.pool(), secrets: this.options.secrets });
+    const validation = await validateForRun(version.versionId, version.definition, { pool: this.options.pool(), secrets: secretsOfWorkflow(this.options.secrets, version.workflowId) });
     if (!validation.valid) {
       this.options.log(`schedule ${schedule.key}: version ${version.version} cannot run now, slot ${firing.slot.toISOString()} starts nothing: ${validation.problems.map((problem) => problem.message).join("; ")}`);
       return "refused";

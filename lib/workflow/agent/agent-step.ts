@@ -1,4 +1,5 @@
 import {
+  lookUpSecret,
   parseSecretReference,
   type Guardrails,
   type PermissionMode,
@@ -83,8 +84,12 @@ export async function runAgentStep(
   if (node.apiKey) {
     const reference = parseSecretReference(node.apiKey);
     if (!reference) throw new AgentStepFailure("The API key is written into the workflow in plain text. Store it in Settings → Secrets and reference it as ${NAME}.", input);
-    apiKey = await host.secrets(reference);
-    if (apiKey === undefined) throw new AgentStepFailure(`The secret ${reference} is not set. Store the provider's API key in Settings → Secrets under that name.`, input);
+    const found = await lookUpSecret(host.secrets, reference);
+    if (found.value === undefined) {
+      const help = found.problem === "is not set" ? " Store the provider's API key in Settings → Secrets under that name." : "";
+      throw new AgentStepFailure(`The secret ${reference} ${found.problem}.${help}`, input);
+    }
+    apiKey = found.value;
   }
   let model;
   try {

@@ -3,6 +3,7 @@
  * the engine: the run's inputs and scope, tools, secrets, grants, and
  * callbacks that wait, emit and log for this node only.
  */
+import { secretsOfWorkflow } from "@/lib/tools/secrets";
 import type { NodeExecutionContext } from "@/nodes/node-kind-server";
 import type { WorkflowNode } from "../definition";
 import type { ActiveRun } from "./active-run";
@@ -21,7 +22,8 @@ export function executionContext(engine: EngineContext, run: ActiveRun, node: Wo
     scope: () => run.scope(),
     store: engine.options.store,
     pool: () => engine.options.pool(),
-    secrets: engine.options.secrets,
+    // Bound to this run's workflow: a secret limited to other workflows is refused to its steps.
+    secrets: secretsOfWorkflow(engine.options.secrets, run.workflowId),
     workingDirectory: engine.workingDirectory,
     mode: run.definition.mode,
     guardrails: run.definition.guardrails,

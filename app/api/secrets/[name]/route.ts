@@ -1,6 +1,6 @@
 import { deleteSecret, listSecrets, NotFoundError, replaceSecret, resolveSecret } from "@/lib/persistence";
 import { json, readBody, route } from "@/lib/server/http";
-import { secretProblem } from "@/lib/server/secrets";
+import { refuseUnknownWorkflows, secretProblem } from "@/lib/server/secrets";
 import { startStudio } from "@/lib/server/studio";
 import { SecretNameSchema, UpdateSecretBodySchema } from "@/lib/validations/secret";
 
@@ -20,6 +20,7 @@ export const PUT = route("PUT /api/secrets/[name]", async (request, context: Con
   const studio = await startStudio();
   const name = await nameFrom(context);
   const body = await readBody(request, UpdateSecretBodySchema);
+  await refuseUnknownWorkflows(body.workflows, studio.database);
   const secret = await replaceSecret(name, body);
   const value = body.value ?? (await resolveSecret(name));
   return json({ secret, problem: value === undefined ? "" : secretProblem(studio.pool(), secret.tool, value) });

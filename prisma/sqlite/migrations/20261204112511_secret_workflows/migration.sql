@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Secret" ADD COLUMN "workflowIds" TEXT;
