@@ -181,7 +181,7 @@ test("an imported workflow that asked to run everything arrives in default mode,
 
 // The fixture every spec uses (fixtures/test.ts) fails the test on any console error or uncaught exception.
 test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, browserErrors }) => {
-  for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/people", "/settings/security", "/settings/retention"]) {
+  for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/people", "/settings/security", "/settings/retention", "/settings/account"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     // React has hydrated (or re-rendered after a mismatch, logging it) once it has attached itself to the header's button.

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { findPerson, passwordHashOf } from "@/lib/persistence/people-store";
-import { passwordProblem } from "@/lib/contracts/people";
+import { passwordProblem, SetPasswordBodySchema } from "@/lib/contracts/people";
 import { hashPassword, verifyPassword } from "@/lib/server/access/password-hash";
 import { clientAddress } from "@/lib/server/access/principal";
 import { requireRecentSignIn } from "@/lib/server/access/recent-sign-in";
@@ -10,8 +9,6 @@ import { fieldProblem } from "@/lib/server/people";
 import { startStudio } from "@/lib/server/studio";
 
 export const dynamic = "force-dynamic";
-
-const SetPasswordBodySchema = z.strictObject({ currentPassword: z.string().max(200).optional(), newPassword: z.string().max(200) });
 
 /**
  * Sets the caller's own password: with the current one when they have one,
