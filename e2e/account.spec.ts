@@ -1,14 +1,15 @@
 import { sidewaysOverflow, SCREEN_SIZES } from "./fixtures/accessibility";
 import { expect, test } from "./fixtures/test";
-import { snap, whenHydrated } from "./fixtures/studio";
+import { ageSessions, snap, whenHydrated } from "./fixtures/studio";
 
 /**
  * Settings → Account, as a person who joined by invitation uses it: they
  * change the name others see (the header says it), make a token with one
  * scope that a script then uses (what the scope allows answers, the rest is
  * refused), revoke it (it stops at once), and change their password (a wrong
- * current one first) and sign in with the new one. On a phone nothing
- * scrolls sideways.
+ * current one first), sign in elsewhere with the new one, and confirm it is
+ * them with it before signing that browser out. On a phone nothing scrolls
+ * sideways.
  */
 /**
  * The studio is shared by the specs that run after this one: the sign-in page offers the token first and the Share
@@ -136,16 +137,35 @@ test("a person changes their name, makes, uses and revokes a token, and changes 
   expect(await sidewaysOverflow(page)).toBe(0);
   await snap(page, testInfo, "account: on a phone");
 
-  // Signed out, and in again with the new password.
+  // Another browser signs in with the new password; the old one no longer works.
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await page.getByLabel("Your name").fill(login);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByText("That password is not right.")).toBeVisible();
-  await page.getByLabel("Password", { exact: true }).fill(newPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("banner")).toContainText(renamed);
+  const second = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const other = await second.newPage();
+  await other.goto("/login");
+  await other.getByLabel("Your name").fill(login);
+  await other.getByLabel("Password", { exact: true }).fill(password);
+  await other.getByRole("button", { name: "Sign in" }).click();
+  await expect(other.getByText("That password is not right.")).toBeVisible();
+  await other.getByLabel("Password", { exact: true }).fill(newPassword);
+  await other.getByRole("button", { name: "Sign in" }).click();
+  await expect(other.getByRole("banner")).toContainText(renamed);
+
+  // Ten minutes on, signing that browser out asks who they are again: for their password, as they hold no access token.
+  ageSessions(login);
+  await page.goto("/settings/security");
+  await whenHydrated(page.getByRole("button", { name: "Sign out 1 other" }));
+  await page.getByRole("button", { name: "Sign out 1 other" }).click();
+  const confirm = page.getByRole("dialog", { name: "Confirm it is you" });
+  const proof = confirm.getByLabel("Password", { exact: true });
+  await proof.fill(password);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(confirm.getByText("That password is not right.")).toBeVisible();
+  await snap(page, testInfo, "account: confirm it is you, with the person's own password");
+  await proof.fill(newPassword);
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Signed out every other browser." })).toBeVisible();
+  expect((await second.request.get("/api/me")).status()).toBe(401);
+  await second.close();
   await theirs.close();
 });
