@@ -156,6 +156,7 @@ test("a person changes their name, makes, uses and revokes a token, and changes 
   await whenHydrated(page.getByRole("button", { name: "Sign out 1 other" }));
   await page.getByRole("button", { name: "Sign out 1 other" }).click();
   const confirm = page.getByRole("dialog", { name: "Confirm it is you" });
+  await expect(confirm).toContainText("would let whoever sits at this one lock you out of the others, so confirm it is you first: enter your password again.");
   const proof = confirm.getByLabel("Password", { exact: true });
   await proof.fill(password);
   await confirm.getByRole("button", { name: "Confirm" }).click();

@@ -25,7 +25,7 @@ export const PUT = route("PUT /api/me/password", async (request, _context, princ
   if (current !== null) {
     if (!body.currentPassword || !(await verifyPassword(body.currentPassword, current))) throw fieldProblem("currentPassword", "that is not your current password");
   } else {
-    requireRecentSignIn(principal, "Setting your password");
+    requireRecentSignIn(principal, "Setting your password", "decides who can sign in as you from now on");
   }
   const problem = passwordProblem(body.newPassword, person.login);
   if (problem) throw fieldProblem("newPassword", problem);
