@@ -142,7 +142,7 @@ test("a person changes their name, makes, uses and revokes a token, and changes 
   const second = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const other = await second.newPage();
   await other.goto("/login");
-  await other.getByLabel("Your name").fill(login);
+  await other.getByLabel("Sign-in name").fill(login);
   await other.getByLabel("Password", { exact: true }).fill(password);
   await other.getByRole("button", { name: "Sign in" }).click();
   await expect(other.getByText("That password is not right.")).toBeVisible();
