@@ -3,7 +3,8 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { ReauthenticationPrompt } from "@/components/access/reauthentication-prompt";
 import { SiteHeader } from "@/components/site-header";
-import { authenticate, studioPassword } from "@/lib/server/access/principal";
+import { authenticate } from "@/lib/server/access/principal";
+import { identityProofs } from "@/lib/server/access/sign-in";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -21,6 +22,7 @@ export const viewport: Viewport = {
 
 export default async function RootLayout({ children }: Readonly<{ children: ReactNode }>) {
   const principal = await authenticate({ headers: await headers() });
+  const proofs = principal ? await identityProofs(principal) : null;
   return (
     <html lang="en">
       <body className="flex min-h-dvh flex-col bg-background text-foreground">
@@ -34,7 +36,7 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-10 sm:px-6">
           {children}
         </main>
-        {principal ? <ReauthenticationPrompt hasPassword={studioPassword() !== null} /> : null}
+        {proofs ? <ReauthenticationPrompt proofs={proofs} /> : null}
       </body>
     </html>
   );

@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures/test";
 import { blockingViolations, COLOUR_RULES, contrastRatio, SCREEN_SIZES, sidewaysOverflow, switchColorScheme, type ScreenSize } from "./fixtures/accessibility";
 import { pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { cancelRun } from "./fixtures/cancel-run";
-import { createWorkflow, workspace, writeWorkflow } from "./fixtures/studio";
+import { createWorkflow, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
 
 /**
  * Every page and state of the studio through axe-core (WCAG 2.2 AA), in the
@@ -96,6 +96,16 @@ const STATES: PageState[] = [
   { name: "people", open: (page) => heading(page, "/settings/people", "People") },
   { name: "security", open: (page) => heading(page, "/settings/security", /Security/) },
   { name: "data retention", open: (page) => heading(page, "/settings/retention", "Data retention") },
+  { name: "account", open: (page) => heading(page, "/settings/account", "Your account") },
+  {
+    name: "make a token dialog",
+    continues: true,
+    open: async (page) => {
+      await whenHydrated(page.getByRole("button", { name: "Make a token" }));
+      await page.getByRole("button", { name: "Make a token" }).click();
+      await expect(page.getByRole("dialog", { name: "Make a token" })).toBeVisible();
+    },
+  },
   { name: "sign-in", signedOut: true, open: (page) => heading(page, "/login", /Sign in/) },
   {
     name: "editor, a node selected",

@@ -2,11 +2,9 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import Database from "better-sqlite3";
 import type { Browser, BrowserContext } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
-import { sqliteDate } from "@/lib/persistence/prepared";
-import { accessToken, signInLink, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
+import { accessToken, ageSessions, signInLink, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
 
 /**
  * The door, seen from a browser: another site framing the studio, a fresh
@@ -17,16 +15,6 @@ import { accessToken, signInLink, snap, uniqueName, whenHydrated, workspace } fr
 /** A browser with no session, as on a first visit. */
 async function freshContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ storageState: { cookies: [], origins: [] } });
-}
-
-/** Makes every session's last proof of identity ten minutes old, as if the person signed in and walked away. */
-function ageSessions(): void {
-  const database = new Database(path.join(process.env.E2E_DATA_DIR!, "studio.db"));
-  try {
-    database.prepare(`UPDATE "StudioSession" SET "authenticatedAt" = ?`).run(sqliteDate(new Date(Date.now() - 10 * 60_000).toISOString()));
-  } finally {
-    database.close();
-  }
 }
 
 test.describe("framing", () => {
@@ -181,7 +169,7 @@ test("an imported workflow that asked to run everything arrives in default mode,
 
 // The fixture every spec uses (fixtures/test.ts) fails the test on any console error or uncaught exception.
 test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, browserErrors }) => {
-  for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/people", "/settings/security", "/settings/retention"]) {
+  for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/people", "/settings/security", "/settings/retention", "/settings/account"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     // React has hydrated (or re-rendered after a mismatch, logging it) once it has attached itself to the header's button.

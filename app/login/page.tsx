@@ -32,7 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <h1 className="text-xl font-semibold">Sign in to the studio</h1>
       <p className="mb-6 mt-1 text-sm text-muted">
         {hasPassword
-          ? "Sign in with your name and password. Your name is recorded on what you run and the approvals you decide."
+          ? "Sign in with your sign-in name and password. Your name is recorded on what you run and the approvals you decide."
           : "Open the sign-in link the studio printed when it started, or paste its access token here. Nothing is served without it, so a web page you visit cannot reach the studio."}
       </p>
       {problem ? (
@@ -51,7 +51,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <p className="mb-5 text-center text-xs text-muted">or</p>
         </>
       ) : null}
-      <LoginForm next={next} hasPassword={hasPassword} />
+      <LoginForm next={next} hasPassword={hasPassword} studioPassword={studioPassword() !== null} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { SettingsTabs } from "@/components/navigation/settings-tabs";
 
-/** Secrets, MCP, Security and Data retention: the studio's settings, one header entry, a tab each. */
+/** Secrets, MCP, People, Security, Data retention and the person's own Account: one header entry, a tab each. */
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   return (
     <>

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { registerReauthenticationPrompt } from "@/lib/client/reauthentication";
+import type { IdentityProofs } from "@/lib/validations/sign-in";
 
 interface Pending {
   reason: string;
@@ -14,10 +15,12 @@ interface Pending {
 /**
  * "Confirm it is you": shown when a privileged change (a stdio MCP server's
  * command, bypass mode, an open shell policy…) comes a while after signing
- * in. The password or the access token opens such changes for a few minutes;
- * the change that asked is then sent again by `api()`.
+ * in. The person's password (or, for the first owner, the access token) opens
+ * such changes for a few minutes; the change that asked is then sent again by
+ * `api()`. It asks for what the server accepts from this person: an invited
+ * person has no access token to give.
  */
-export function ReauthenticationPrompt({ hasPassword }: { hasPassword: boolean }) {
+export function ReauthenticationPrompt({ proofs }: { proofs: IdentityProofs }) {
   const [pending, setPending] = useState<Pending | null>(null);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -48,13 +51,13 @@ export function ReauthenticationPrompt({ hasPassword }: { hasPassword: boolean }
     event.preventDefault();
     const secret = String(new FormData(event.currentTarget).get("credential") ?? "");
     if (!secret) {
-      setError(hasPassword ? "Enter your password or the access token." : "Enter the access token.");
+      setError(`Enter ${proofs.password && proofs.token ? "your password or the access token" : proofs.token ? "the access token" : "your password"}.`);
       return;
     }
     setBusy(true);
     try {
-      // The password and the token are told apart by trying the password first when the studio has one.
-      const attempts = hasPassword ? [{ password: secret }, { token: secret }] : [{ token: secret }];
+      // The password and the token are told apart by trying the password first when both would do.
+      const attempts = [...(proofs.password ? [{ password: secret }] : []), ...(proofs.token ? [{ token: secret }] : [])];
       let last = "That is not right.";
       for (const body of attempts) {
         const response = await fetch("/api/auth/confirm", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -96,11 +99,11 @@ export function ReauthenticationPrompt({ hasPassword }: { hasPassword: boolean }
       <form id="reauthenticate-form" onSubmit={submit} noValidate>
         <Field
           id={id}
-          label={hasPassword ? "Password or access token" : "Access token"}
-          help="The access token is in the file access-token in the studio's data folder, and in the link it printed when it started."
+          label={proofs.password && proofs.token ? "Password or access token" : proofs.token ? "Access token" : "Password"}
+          help={proofs.token ? "The access token is in the file access-token in the studio's data folder, and in the link it printed when it started." : undefined}
           error={error}
         >
-          <input name="credential" type="password" autoComplete="current-password" autoFocus className={CONTROL_CLASS} {...fieldAria(id, { help: true, error })} />
+          <input name="credential" type="password" autoComplete="current-password" autoFocus className={CONTROL_CLASS} {...fieldAria(id, { help: proofs.token, error })} />
         </Field>
       </form>
     </Dialog>

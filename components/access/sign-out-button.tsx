@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { expectSignOut } from "@/lib/client/api";
 
 /** Ends the session on the server, then shows the sign-in page. */
 export function SignOutButton() {
@@ -11,6 +12,7 @@ export function SignOutButton() {
       disabled={busy}
       onClick={async () => {
         setBusy(true);
+        expectSignOut();
         await fetch("/api/auth/logout", { method: "POST" }).catch(() => undefined);
         window.location.href = new URL("/login", window.location.origin).href;
       }}

@@ -13,14 +13,16 @@ interface FieldErrors {
   form?: string;
 }
 
+const NAME_HELP = "With the studio's password (STUDIO_PASSWORD), any name: it is recorded on what you run and decide.";
 const TOKEN_HELP = "Printed by the studio when it starts (with a sign-in link that fills this in), and kept in the file access-token in its data folder.";
 
 /**
- * Signs in with the password and the person's name (recorded on their
- * decisions), or with the access token the studio printed when it started.
- * Without a password set, the token is the only way.
+ * Signs in with a sign-in name and password (a person's own; or the
+ * studio's one password with any name, recorded on their decisions), or with
+ * the access token the studio printed when it started. Without a password
+ * set, the token is the only way.
  */
-export function LoginForm({ next, hasPassword }: { next: string; hasPassword: boolean }) {
+export function LoginForm({ next, hasPassword, studioPassword = false }: { next: string; hasPassword: boolean; studioPassword?: boolean }) {
   const [method, setMethod] = useState<Method>(hasPassword ? "password" : "token");
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
@@ -32,7 +34,7 @@ export function LoginForm({ next, hasPassword }: { next: string; hasPassword: bo
     const password = String(form.get("password") ?? "");
     const token = String(form.get("token") ?? "").trim();
     const found: FieldErrors = {};
-    if (method === "password" && !name) found.name = "Enter your name, so decisions say who made them.";
+    if (method === "password" && !name) found.name = studioPassword ? "Enter your sign-in name, or the name to record on what you do." : "Enter your sign-in name.";
     if (method === "password" && !password) found.password = "Enter the password.";
     if (method === "token" && !token) found.token = "Paste the access token.";
     setErrors(found);
@@ -84,8 +86,8 @@ export function LoginForm({ next, hasPassword }: { next: string; hasPassword: bo
       ) : null}
       {method === "password" ? (
         <>
-          <Field id="name" label="Your name" error={errors.name}>
-            <input name="name" autoComplete="name" className={CONTROL_CLASS} {...fieldAria("name", { error: errors.name })} />
+          <Field id="name" label="Sign-in name" help={studioPassword ? NAME_HELP : undefined} error={errors.name}>
+            <input name="name" autoComplete="username" className={CONTROL_CLASS} {...fieldAria("name", { help: studioPassword, error: errors.name })} />
           </Field>
           <Field id="password" label="Password" error={errors.password}>
             <input name="password" type="password" autoComplete="current-password" className={CONTROL_CLASS} {...fieldAria("password", { error: errors.password })} />

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { SignOutButton } from "../access/sign-out-button";
@@ -77,7 +78,9 @@ export function MainMenu({ person, role, children }: { person: string; role: Rol
           </nav>
           <div className="flex items-center justify-between gap-2 border-t border-line pt-2 lg:ml-auto lg:border-0 lg:pt-0">
             <span className="flex items-center gap-2 text-sm text-muted" title="Signed in as">
-              {person}
+              <Link href="/settings/account" className="rounded-sm hover:text-foreground hover:underline" aria-label={`${person}: your account`}>
+                {person}
+              </Link>
               <span className="rounded-full bg-surface-sunken px-2 py-0.5 text-xs font-medium text-foreground">{ROLE_TITLES[role]}</span>
             </span>
             <SignOutButton />

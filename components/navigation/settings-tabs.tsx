@@ -10,6 +10,7 @@ export const SETTINGS_PAGES = [
   { href: "/settings/people", label: "People" },
   { href: "/settings/security", label: "Security" },
   { href: "/settings/retention", label: "Data retention" },
+  { href: "/settings/account", label: "Account" },
 ] as const;
 
 /** The tabs along the top of every Settings page, as n8n's settings list its sections. */

@@ -3,9 +3,9 @@
 import { useState } from "react";
 import type { z } from "zod";
 import { applyApiError } from "@/components/secrets/apply-api-error";
-import { Button } from "@/components/ui/button";
-import { Dialog, FormDialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/dialog";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { ShownOnceDialog } from "@/components/ui/shown-once-dialog";
 import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import { InviteBodySchema, type InvitationView } from "@/lib/contracts/people";
@@ -29,7 +29,6 @@ export function InviteDialog({ myRole, onInvited, onClose }: { myRole: Role; onI
   const form = useZodForm<Input, z.output<typeof InviteBodySchema>>(InviteBodySchema, { role: "editor", note: "", expiresInHours: 72 });
   const { errors, isSubmitting } = form.formState;
   const [link, setLink] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   // Only an owner makes an owner.
   const roles = ROLES.filter((role) => role !== "owner" || myRole === "owner");
 
@@ -45,28 +44,14 @@ export function InviteDialog({ myRole, onInvited, onClose }: { myRole: Role; onI
 
   if (link !== null) {
     return (
-      <Dialog
-        open
-        onClose={onClose}
+      <ShownOnceDialog
         title="Invitation made"
         description="Send this link to the person. It works once, and is not shown again."
-        footer={
-          <Button variant="primary" onClick={onClose}>
-            Done
-          </Button>
-        }
-      >
-        <div className="space-y-3">
-          <input readOnly value={link} aria-label="Invitation link" className={`${CONTROL_CLASS} font-mono text-xs`} onFocus={(event) => event.currentTarget.select()} />
-          <Button
-            onClick={() => {
-              void navigator.clipboard?.writeText(link).then(() => setCopied(true));
-            }}
-          >
-            {copied ? "Copied" : "Copy link"}
-          </Button>
-        </div>
-      </Dialog>
+        label="Invitation link"
+        value={link}
+        copyLabel="Copy link"
+        onClose={onClose}
+      />
     );
   }
 

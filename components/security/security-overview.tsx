@@ -6,12 +6,20 @@ import { ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
 import { api } from "@/lib/client/api";
 import type { SessionView, SignInMethod } from "@/lib/validations/access";
+import type { IdentityProofs } from "@/lib/validations/sign-in";
 import { SecurityLog, type SecurityLogProps } from "./security-log";
 
 const METHODS: Record<SignInMethod, string> = { password: "password", token: "access token", link: "sign-in link", oidc: "single sign-on" };
 
+/** How the person looking signs in, in the words of the page's description. */
+function signInText(proofs: IdentityProofs): string {
+  if (proofs.password && proofs.token) return "Sign in with your password or the access token.";
+  if (proofs.password) return "Sign in with your sign-in name and password.";
+  return "Sign in with the access token, or set a password on Settings → Account.";
+}
+
 /** The Security page: who is signed in where, and the log of sign-ins and privileged changes. */
-export function SecurityOverview({ sessions, log, hasPassword, baseUrl }: { sessions: SessionView[]; log: SecurityLogProps | null; hasPassword: boolean; baseUrl: string }) {
+export function SecurityOverview({ sessions, log, proofs, baseUrl }: { sessions: SessionView[]; log: SecurityLogProps | null; proofs: IdentityProofs; baseUrl: string }) {
   const [rows, setRows] = useState(sessions);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -41,9 +49,7 @@ export function SecurityOverview({ sessions, log, hasPassword, baseUrl }: { sess
     <>
       <PageHeader
         title="Security"
-        description={`Who is signed in to ${baseUrl}, and a log of sign-ins and of the changes that let commands run without asking. ${
-          hasPassword ? "Sign in with the password or the access token." : "Sign in with the access token (set STUDIO_PASSWORD to add a password)."
-        }`}
+        description={`Who is signed in to ${baseUrl}, and a log of sign-ins and of the changes that let commands run without asking. ${signInText(proofs)}`}
       />
       {error ? (
         <div className="mb-4">

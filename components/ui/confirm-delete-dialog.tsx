@@ -11,6 +11,10 @@ interface ConfirmDeleteDialogProps {
   title: string;
   /** The danger button's label, e.g. "Delete secret". */
   confirmLabel: string;
+  /** The danger button's label while it works ("Revoking…"). */
+  pendingLabel?: string;
+  /** The error's heading when it fails ("Not revoked"). */
+  errorTitle?: string;
   /** The API path to DELETE. */
   path: string;
   /** What is lost, in words. */
@@ -21,8 +25,18 @@ interface ConfirmDeleteDialogProps {
   focusAfter: () => HTMLElement | null;
 }
 
-/** Asks before deleting something through the API; "already gone" counts as deleted. */
-export function ConfirmDeleteDialog({ title, confirmLabel, path, children, onClose, onDeleted, focusAfter }: ConfirmDeleteDialogProps) {
+/** Asks before deleting (or revoking) something through the API; "already gone" counts as done. */
+export function ConfirmDeleteDialog({
+  title,
+  confirmLabel,
+  pendingLabel = "Deleting…",
+  errorTitle = "Not deleted",
+  path,
+  children,
+  onClose,
+  onDeleted,
+  focusAfter,
+}: ConfirmDeleteDialogProps) {
   useRestoreFocus(focusAfter);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +69,7 @@ export function ConfirmDeleteDialog({ title, confirmLabel, path, children, onClo
             Cancel
           </Button>
           <Button variant="danger" onClick={remove} disabled={pending}>
-            {pending ? "Deleting…" : confirmLabel}
+            {pending ? pendingLabel : confirmLabel}
           </Button>
         </>
       }
@@ -63,7 +77,7 @@ export function ConfirmDeleteDialog({ title, confirmLabel, path, children, onClo
       <div className="text-sm leading-relaxed">{children}</div>
       {error ? (
         <div className="mt-4">
-          <ErrorNotice title="Not deleted">{error}</ErrorNotice>
+          <ErrorNotice title={errorTitle}>{error}</ErrorNotice>
         </div>
       ) : null}
     </Dialog>

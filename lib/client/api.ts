@@ -17,6 +17,17 @@ export class ApiError extends Error {
 }
 
 /**
+ * Set once the person signs out: the requests still under way (a live list's
+ * fetch, the inbox count) are refused from then on, and must not send the
+ * page to the sign-in page with a `next` of their own, racing the sign-out's.
+ */
+let signingOut = false;
+
+export function expectSignOut(): void {
+  signingOut = true;
+}
+
+/**
  * Calls the studio's API with JSON in and out. Failures throw an ApiError
  * carrying the server's message, which is written to be shown as is.
  *
@@ -56,7 +67,7 @@ async function request<T>(path: string, init: { method?: string; body?: unknown;
     return {};
   })) as Record<string, unknown>;
   if (!response.ok) {
-    if (response.status === 401 && typeof window !== "undefined") {
+    if (response.status === 401 && typeof window !== "undefined" && !signingOut) {
       // A full page load on purpose: the session is gone, so nothing on this page is worth keeping.
       window.location.href = new URL(`/login?next=${encodeURIComponent(window.location.pathname)}`, window.location.origin).href;
     }

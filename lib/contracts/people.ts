@@ -60,15 +60,21 @@ export const InvitationViewSchema = z.object({
 });
 export type InvitationView = z.infer<typeof InvitationViewSchema>;
 
+/** A sign-in name: what a person types to sign in. */
+export const LoginSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(LOGIN_PATTERN, "use 2 to 100 letters, digits and . _ @ + - (an e-mail address works), starting with a letter or digit");
+
+/** The name others see: in the header, the People page, the security log, who started a run. */
+export const DisplayNameSchema = z.string().trim().min(1, "enter the name others will see").max(100, "use at most 100 characters");
+
 export const AcceptInvitationBodySchema = z.strictObject({
   secret: z.string().min(10).max(200),
-  login: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(LOGIN_PATTERN, "use 2 to 100 letters, digits and . _ @ + - (an e-mail address works), starting with a letter or digit"),
-  displayName: z.string().trim().min(1, "enter the name others will see").max(100),
-  password: z.string().max(200),
+  login: LoginSchema,
+  displayName: DisplayNameSchema,
+  password: z.string().max(MAX_PASSWORD_LENGTH),
 });
 export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBodySchema>;
 
@@ -77,8 +83,42 @@ export const ChangePersonBodySchema = z
   .refine((body) => body.role !== undefined || body.active !== undefined, { message: "send a role or active", path: ["role"] });
 export type ChangePersonBody = z.infer<typeof ChangePersonBodySchema>;
 
+/** Who is asking, as GET /api/me answers: their person, how they came in, and what this credential may do. */
+export const MeViewSchema = z.object({
+  person: PersonViewSchema,
+  via: z.enum(["session", "token", "personal-token"]),
+  /** A personal token's name when the request carried one. */
+  tokenName: z.string().nullable(),
+  /** What this credential may do: the role's scopes in a browser, a token's own (never more than the role's). */
+  scopes: z.array(ScopeSchema),
+});
+export type MeView = z.infer<typeof MeViewSchema>;
+
+/** PATCH /api/me: the caller's own sign-in name or shown name; never their role. */
+export const ChangeMeBodySchema = z
+  .strictObject({ login: LoginSchema.optional(), displayName: DisplayNameSchema.optional() })
+  .refine((body) => body.login !== undefined || body.displayName !== undefined, { message: "send a login or a displayName", path: ["login"] });
+export type ChangeMeBody = z.infer<typeof ChangeMeBodySchema>;
+
+/** The Account page's name form: the shown name alone (PATCH /api/me takes it as is). */
+export const ChangeNameBodySchema = z.strictObject({ displayName: DisplayNameSchema });
+
+/**
+ * PUT /api/me/password. `currentPassword` is asked of everyone who has one;
+ * the first owner who came in by the sign-in link and has none sets theirs
+ * after a recent sign-in instead.
+ */
+export const SetPasswordBodySchema = z.strictObject({
+  currentPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+  newPassword: z.string().max(MAX_PASSWORD_LENGTH),
+});
+export type SetPasswordBody = z.infer<typeof SetPasswordBodySchema>;
+
+/** How long a new token works, as the token form offers it; null: until it is revoked. */
+export const TOKEN_EXPIRY_DAYS = [7, 30, 90, null] as const;
+
 export const CreateTokenBodySchema = z.strictObject({
-  name: z.string().trim().min(1, "name the token after what will use it").max(100),
+  name: z.string().trim().min(1, "give the token a name: say what will use it (a script, the CLI, an MCP client)").max(100, "use at most 100 characters"),
   scopes: z.array(ScopeSchema).min(1, "choose at least one scope").max(20),
   /** Days until it stops working; null for a token that does not expire (say why in its name). */
   expiresInDays: z.number().int().min(1).max(366).nullable().default(90),

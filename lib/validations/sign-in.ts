@@ -21,3 +21,9 @@ export type SignInBody = z.infer<typeof SignInBodySchema>;
 export const ConfirmIdentityBodySchema = z
   .object({ password: z.string().max(1000).optional(), token: z.string().trim().max(1000).optional() })
   .refine((body) => Boolean(body.password) !== Boolean(body.token), { path: ["password"], message: "enter the password or the access token" });
+
+/** What "Confirm it is you" may ask this person for: their password (their own, or for the first owner the studio's), the access token (the first owner's). */
+export interface IdentityProofs {
+  password: boolean;
+  token: boolean;
+}

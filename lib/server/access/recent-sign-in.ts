@@ -11,13 +11,11 @@ import type { Principal } from "./principal";
  */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
 
-export function requireRecentSignIn(principal: Principal, what: string, now = Date.now()): void {
+export function requireRecentSignIn(principal: Principal, what: string, because = "lets commands run on this machine without asking anyone", now = Date.now()): void {
   if (principal.via === "token" || now - principal.authenticatedAt <= RECENT_SIGN_IN_MS) return;
-  throw new HttpError(
-    403,
-    `${what} lets commands run on this machine without asking anyone, so confirm it is you first: enter your password or the access token again.`,
-    { reauthenticate: true },
-  );
+  // Only the first owner holds the access token; anyone else proves it with their own password.
+  const proof = principal.firstOwner ? "your password or the access token" : "your password";
+  throw new HttpError(403, `${what} ${because}, so confirm it is you first: enter ${proof} again.`, { reauthenticate: true });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { findPersonByLogin, firstOwner, passwordHashOf, recordSignIn, type PersonRecord } from "@/lib/persistence/people-store";
 import { createSession, SESSION_DAYS, type SignInMethod } from "@/lib/persistence/session-store";
+import type { IdentityProofs } from "@/lib/validations/sign-in";
 import { isAccessToken } from "./access-token";
 import { loginRetryAfter, recordLoginAttempt, recordLoginFailure, recordLoginSuccess } from "./login-throttle";
 import { verifyPassword } from "./password-hash";
@@ -84,6 +85,12 @@ export async function openSession(person: PersonRecord, label: string, method: S
   console.log(`[studio] ${label} signed in from ${address} (${method})`);
   await recordAudit({ actor: label, actorId: person.id, action: "sign-in", detail: { with: method }, clientAddress: address });
   return sessionCookie(secret, SESSION_DAYS * 24 * 3600, request);
+}
+
+/** What {@link provesIdentity} can accept from this person, so the confirmation dialog asks for that and nothing else. */
+export async function identityProofs(principal: Principal): Promise<IdentityProofs> {
+  const ownPassword = (await passwordHashOf(principal.personId)) !== null;
+  return { password: ownPassword || (principal.firstOwner && studioPassword() !== null), token: principal.firstOwner };
 }
 
 /**

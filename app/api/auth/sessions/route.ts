@@ -13,7 +13,7 @@ export const GET = route("GET /api/auth/sessions", async (_request, _context, pr
 
 /** Signs out every other browser of the caller. */
 export const DELETE = route("DELETE /api/auth/sessions", async (request, _context, principal) => {
-  requireRecentSignIn(principal, "Signing out every other browser");
+  requireRecentSignIn(principal, "Signing out every other browser", "would let whoever sits at this one lock you out of the others");
   const ended = await endOtherSessions(principal.sessionId, { id: principal.personId, includeUnowned: principal.firstOwner });
   await recordAudit({ actor: principal.person, actorId: principal.personId, action: "sessions-ended", detail: { ended }, clientAddress: clientAddress(request) });
   return json({ ended });

@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { findPerson, passwordHashOf } from "@/lib/persistence/people-store";
-import { passwordProblem } from "@/lib/contracts/people";
+import { passwordProblem, SetPasswordBodySchema } from "@/lib/contracts/people";
 import { hashPassword, verifyPassword } from "@/lib/server/access/password-hash";
 import { clientAddress } from "@/lib/server/access/principal";
 import { requireRecentSignIn } from "@/lib/server/access/recent-sign-in";
@@ -10,8 +9,6 @@ import { fieldProblem } from "@/lib/server/people";
 import { startStudio } from "@/lib/server/studio";
 
 export const dynamic = "force-dynamic";
-
-const SetPasswordBodySchema = z.strictObject({ currentPassword: z.string().max(200).optional(), newPassword: z.string().max(200) });
 
 /**
  * Sets the caller's own password: with the current one when they have one,
@@ -28,7 +25,7 @@ export const PUT = route("PUT /api/me/password", async (request, _context, princ
   if (current !== null) {
     if (!body.currentPassword || !(await verifyPassword(body.currentPassword, current))) throw fieldProblem("currentPassword", "that is not your current password");
   } else {
-    requireRecentSignIn(principal, "Setting your password");
+    requireRecentSignIn(principal, "Setting your password", "decides who can sign in as you from now on");
   }
   const problem = passwordProblem(body.newPassword, person.login);
   if (problem) throw fieldProblem("newPassword", problem);
