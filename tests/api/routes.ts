@@ -1,3 +1,4 @@
+import { OPEN_ROUTES } from "@/lib/server/access/route-access";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./studio-server";
@@ -28,8 +29,11 @@ export function everyRoute(): [string, string][] {
   );
 }
 
-/** Routes that answer without any credential by design (signing in and out, joining with an invitation). */
-const WITHOUT_CREDENTIAL = new Set(["/api/auth/login", "/api/auth/logout", "/api/invitations/accept"]);
+/**
+ * Routes that answer without any credential by design (signing in and out, single sign-on, joining with an
+ * invitation): the route table's open routes, but the MCP endpoint, which asks for its own token (a 401 without).
+ */
+const WITHOUT_CREDENTIAL = new Set(OPEN_ROUTES.map((key) => key.split(" ")[1]!).filter((url) => url !== "/api/mcp"));
 
 /** Every route that needs a credential (the MCP endpoint's is its own token). */
 export function everyCredentialedRoute(): [string, string][] {
