@@ -139,8 +139,10 @@ test("a stdio MCP server's command is shown before it runs, and runs only after 
   await expect.poll(() => existsSync(marker)).toBe(true);
 
   await page.goto("/settings/security");
-  await expect(page.getByText("confirmed an MCP server's command").first()).toBeVisible();
-  await expect(page.getByText(/confirmed who they are/).first()).toBeVisible();
+  // In the log's entries (the log's What filter lists the same words as its options).
+  const entries = page.getByRole("region", { name: "Security log" }).getByRole("listitem");
+  await expect(entries.filter({ hasText: "confirmed an MCP server's command" }).first()).toBeVisible();
+  await expect(entries.filter({ hasText: /confirmed who they are/ }).first()).toBeVisible();
   await snap(page, testInfo, "the security page with the confirmation logged");
   await context.close();
 });
