@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { getWorkflow, listWorkflows } from "@/lib/persistence";
+import { everyWorkflow, getWorkflow } from "@/lib/persistence";
 import { isServingToken } from "@/lib/persistence/mcp-server-store";
 import type { JsonSchema } from "@/lib/tools";
 import type { InputField } from "@/lib/workflow/definition";
@@ -57,9 +57,7 @@ export function inputJsonSchema(fields: readonly InputField[]): JsonSchema {
 
 /** Every saved workflow as a tool; names are unique, the oldest workflow keeping the plain slug. */
 export async function servedWorkflows(studio: Studio): Promise<ServedWorkflow[]> {
-  const summaries = (await listWorkflows(studio.database)).sort(
-    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
-  );
+  const summaries = await everyWorkflow(studio.database);
   const taken = new Set<string>();
   const served: ServedWorkflow[] = [];
   for (const summary of summaries) {
