@@ -3,6 +3,7 @@ import { ROLE_SCOPES, type Role } from "@/lib/contracts/roles";
 import { ROUTE_ACCESS, type RouteAccess } from "@/lib/server/access/route-access";
 import { ApiClient, type Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { joinAs, PASSWORD } from "./people-fixtures";
 import { plausibleBody } from "./routes";
 import { setupStudioServer } from "./studio-server";
 
@@ -17,17 +18,8 @@ import { setupStudioServer } from "./studio-server";
 const server = setupStudioServer();
 let owner: ApiClient;
 let anonymous: ApiClient;
-const PASSWORD = "correct horse battery";
-
 /** Invites someone with `role` and joins as them; their browser's client. */
-async function join(login: string, role: Role): Promise<{ client: ApiClient; id: string }> {
-  const { link } = await owner.expect(201, "POST", "/api/people/invitations", { role, note: `for ${login}` });
-  const secret = new URL(link as string).pathname.split("/").pop()!;
-  const joined = await anonymous.post("/api/invitations/accept", { secret, login, displayName: login[0]!.toUpperCase() + login.slice(1), password: PASSWORD });
-  expect(joined.status, joined.text).toBe(201);
-  const cookie = (joined.headers.get("set-cookie") ?? "").split(";")[0]!;
-  return { client: new ApiClient(server.url, { cookie }), id: joined.body.person.id as string };
-}
+const join = (login: string, role: Role) => joinAs(server.url, owner, login, role);
 
 /** 403 when `role` lacks the route's scope (a viewer on a workflow shared with viewers has the viewer's); null when it may pass the check. */
 function refusedFor(role: Role, access: RouteAccess): 403 | null {
