@@ -155,6 +155,12 @@ async function main(): Promise<void> {
         const median = timings[1]!;
         console.log(`${label.padEnd(44)} ${String(median.status).padEnd(6)} ${ms(median.firstByteMs).padStart(10)} ${ms(median.firstRowMs).padStart(10)} ${ms(median.totalMs).padStart(9)} ${size(median.bytes).padStart(10)}`);
       }
+      // What the pages say they hold: the count above each table.
+      for (const urlPath of ["/workflows", "/runs", "/runs?status=failed"]) {
+        const page = await web.client.request("GET", urlPath);
+        const count = /data-testid="list-count"><span>([^<]+)<\/span>/.exec(page.body)?.[1] ?? "no count found";
+        console.log(`${urlPath}: "${count}"`);
+      }
       // Ten people opening each list at once.
       const began = performance.now();
       await Promise.all(Array.from({ length: 10 }, (_, index) => timeRequest(web, index % 2 ? "/runs" : "/workflows", "href=")));
