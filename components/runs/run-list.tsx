@@ -107,8 +107,11 @@ export function RunList({ initialRuns, initialPage, initialError = null, query }
             </option>
           ))}
         </ListSelect>
-        <DateFilter label="From" value={query.from} onChange={(value) => change({ from: value })} />
-        <DateFilter label="To" value={query.to} onChange={(value) => change({ to: value })} />
+        {/* The two days as one: they wrap to the next line together, not To alone. */}
+        <div role="group" aria-label="Made between" className="flex flex-wrap items-center gap-3 max-sm:w-full">
+          <DateFilter label="From" value={query.from} onChange={(value) => change({ from: value })} />
+          <DateFilter label="To" value={query.to} onChange={(value) => change({ to: value })} />
+        </div>
         {query.workflowId !== undefined ? (
           <Link href={runListHref({ ...query, workflowId: undefined, cursor: undefined })} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
             One workflow only: show every workflow&rsquo;s runs
