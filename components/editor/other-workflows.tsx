@@ -2,17 +2,13 @@
 
 import { useEffect, useState } from "react";
 import { api } from "@/lib/client/api";
+import type { WorkflowChoice, WorkflowChoicesResponse } from "@/lib/contracts/workflow-list";
 
-/** A saved workflow as a picker of other workflows lists it (GET /api/workflows). */
-export interface WorkflowChoice {
-  id: string;
-  name: string;
-  latestVersion: number;
-  publishedVersion: number | null;
-}
+export type { WorkflowChoice };
 
 /**
- * Every saved workflow but `selfId` (null while loading), or why they could
+ * The saved workflows but `selfId` (null while loading), by name, as many as
+ * GET /api/workflows/choices gives (MAX_WORKFLOW_CHOICES), or why they could
  * not be listed: what the error-workflow picker and a Sub-workflow step
  * choose from (neither may name the workflow itself).
  */
@@ -21,7 +17,7 @@ export function useOtherWorkflows(selfId: string | null): { workflows: WorkflowC
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const controller = new AbortController();
-    api<{ workflows: WorkflowChoice[] }>("/api/workflows", { signal: controller.signal })
+    api<WorkflowChoicesResponse>("/api/workflows/choices", { signal: controller.signal })
       .then(({ workflows: listed }) => setWorkflows(listed.filter((each) => each.id !== selfId)))
       .catch(() => {
         if (!controller.signal.aborted) setError("The list of workflows could not be loaded.");
@@ -40,7 +36,7 @@ export function WorkflowOptions({ chosen, workflows }: { chosen: string; workflo
   const known = workflows?.some((each) => each.id === chosen) ?? false;
   return (
     <>
-      {chosen !== "" && !known ? <option value={chosen}>{workflows === null ? "Loading…" : `A workflow no longer here (${chosen})`}</option> : null}
+      {chosen !== "" && !known ? <option value={chosen}>{workflows === null ? "Loading…" : `A workflow not listed here (${chosen})`}</option> : null}
       {(workflows ?? []).map((each) => (
         <option key={each.id} value={each.id}>
           {each.name}

@@ -1,13 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { formatCount, ListCount, ListPager, ListSearch, ListSelect, useListNavigation } from "@/components/ui/list-controls";
 import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { api, ApiError } from "@/lib/client/api";
+import type { ListPage } from "@/lib/contracts/list-page";
 import type { RunSummary } from "@/lib/contracts/run";
+import type { RunListQuery } from "@/lib/contracts/run-list";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
@@ -17,7 +19,7 @@ import { formatDuration } from "@/lib/run-view/format-time";
 import { TimeAgo } from "./time-ago";
 import { CancelRunDialog, type CancelTarget } from "./cancel-run-button";
 import { deleteRefusal, DeleteRunDialog, type DeleteTarget } from "./delete-run-button";
-import type { RunStatusFilterValue } from "@/lib/run-view/run-status-filters";
+import { runListHref } from "./run-list-query";
 import { RunStatusFilter } from "./run-status-filter";
 import { useChangeFeed } from "./use-change-feed";
 import { useNow } from "./use-now";
@@ -25,50 +27,40 @@ import { useNow } from "./use-now";
 interface RunListProps {
   /** Null when the server could not read them; `initialError` says why. */
   initialRuns: RunSummary[] | null;
+  initialPage: ListPage | null;
   initialError?: string | null;
-  initialStatus: RunStatusFilterValue;
-  /** Only runs started this way; null for every start. */
-  initialTrigger: RunTriggerKind | null;
-}
-
-interface RunFilters {
-  status: RunStatusFilterValue;
-  trigger: RunTriggerKind | null;
-}
-
-/** The filters as a query string (the page's address and the API's). */
-function filterQuery({ status, trigger }: RunFilters): string {
-  const query = new URLSearchParams();
-  if (status !== "all") query.set("status", status);
-  if (trigger) query.set("trigger", trigger);
-  const text = query.toString();
-  return text ? `?${text}` : "";
+  /** What the address asks for: filters, search, order, cursor. */
+  query: RunListQuery;
 }
 
 const ACTIVE = new Set(["running", "awaiting_input"]);
 
-/** Every run, newest first, filtered by status (kept in the URL) and refreshed as runs change. */
-export function RunList({ initialRuns, initialError = null, initialStatus, initialTrigger }: RunListProps) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const [filters, setFilters] = useState<RunFilters>({ status: initialStatus, trigger: initialTrigger });
-  const { status } = filters;
+/**
+ * The runs, a page at a time, filtered, searched and ordered by the address
+ * (so a page can be linked and Back returns to the one before), and read
+ * again as runs change.
+ */
+export function RunList({ initialRuns, initialPage, initialError = null, query }: RunListProps) {
+  const { navigate, pending } = useListNavigation();
   const [runs, setRuns] = useState<RunSummary[] | null>(initialRuns);
+  const [page, setPage] = useState<ListPage | null>(initialPage);
   const [error, setError] = useState<string | null>(initialError);
   const [loading, setLoading] = useState(false);
   const request = useRef(0);
   const [cancelTarget, setCancelTarget] = useState<CancelTarget | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<DeleteTarget | null>(null);
   const table = useRef<HTMLDivElement>(null);
+  const apiPath = `/api/runs${runListHref(query).slice("/runs".length)}`;
 
-  const load = useCallback(async (filter: RunFilters) => {
+  const load = useCallback(async () => {
     const ticket = ++request.current;
     setLoading(true);
     try {
-      const { runs: fresh } = await api<{ runs: RunSummary[] }>(`/api/runs${filterQuery(filter)}`);
-      // A slower answer to an older filter must not replace a newer one.
+      const fresh = await api<{ runs: RunSummary[]; page: ListPage }>(apiPath);
+      // A slower answer must not replace a newer one.
       if (ticket !== request.current) return;
-      setRuns(fresh);
+      setRuns(fresh.runs);
+      setPage(fresh.page);
       setError(null);
     } catch (caught) {
       if (ticket !== request.current) return;
@@ -76,52 +68,61 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
     } finally {
       if (ticket === request.current) setLoading(false);
     }
-  }, []);
+  }, [apiPath]);
 
-  const filtersRef = useRef(filters);
-  useEffect(() => {
-    filtersRef.current = filters;
-  }, [filters]);
-  useChangeFeed(useCallback(() => void load(filtersRef.current), [load]));
+  // This page again whenever runs change (the first page gains the new ones; a later page stays where its cursor is).
+  useChangeFeed(useCallback(() => void load(), [load]));
 
-  function changeFilters(next: RunFilters) {
-    setFilters(next);
-    router.replace(`${pathname}${filterQuery(next)}`, { scroll: false });
-    void load(next);
-  }
+  const change = (next: Partial<RunListQuery>) => navigate(runListHref({ ...query, ...next, cursor: undefined }));
+  const filtered = query.status !== undefined || query.trigger !== undefined || query.search !== undefined || query.from !== undefined || query.to !== undefined || query.workflowId !== undefined;
 
   const anyActive = runs?.some((run) => ACTIVE.has(run.status)) ?? false;
   const now = useNow(1000, anyActive);
   const relativeNow = useNow(30_000);
+  const countText = page ? formatCount(page.total, "run", "runs") + (filtered ? " match these filters" : "") : "";
 
   return (
     <div className="space-y-4" ref={table}>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div className="flex flex-wrap items-center gap-3">
-          <RunStatusFilter value={status} onChange={(next) => changeFilters({ ...filters, status: next })} />
-          <label className="flex items-center gap-2 whitespace-nowrap text-sm text-muted">
-            Started by
-            <select
-              className={`${CONTROL_CLASS} w-auto py-1.5`}
-              value={filters.trigger ?? ""}
-              onChange={(event) => changeFilters({ ...filters, trigger: (event.target.value || null) as RunTriggerKind | null })}
-            >
-              {/* Items of a For each loop are listed under their loop's step; "For each step" lists them here. */}
-              <option value="">Anything but loop items</option>
-              {RUN_TRIGGER_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {RUN_TRIGGER_LABELS[kind]}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        {loading && runs !== null ? <Spinner label="Refreshing" /> : null}
+      <div className="flex flex-wrap items-center gap-3">
+        <ListSearch
+          key={query.search ?? ""}
+          label="Search runs by workflow name"
+          placeholder="Search by workflow name"
+          value={query.search ?? ""}
+          onSearch={(text) => change({ search: text || undefined })}
+        />
+        <ListSelect label="Order" value={query.direction} onChange={(value) => change({ direction: value === "asc" ? "asc" : "desc" })}>
+          <option value="desc">Newest first</option>
+          <option value="asc">Oldest first</option>
+        </ListSelect>
       </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <RunStatusFilter value={query.status ?? "all"} onChange={(next) => change({ status: next === "all" ? undefined : next })} />
+        <ListSelect label="Started by" value={query.trigger ?? ""} onChange={(value) => change({ trigger: (value || undefined) as RunTriggerKind | undefined })}>
+          {/* Items of a For each loop are listed under their loop's step; "For each step" lists them here. */}
+          <option value="">Anything but loop items</option>
+          {RUN_TRIGGER_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {RUN_TRIGGER_LABELS[kind]}
+            </option>
+          ))}
+        </ListSelect>
+        {/* The two days as one: they wrap to the next line together, not To alone. */}
+        <div role="group" aria-label="Made between" className="flex flex-wrap items-center gap-3 max-sm:w-full">
+          <DateFilter label="From" value={query.from} onChange={(value) => change({ from: value })} />
+          <DateFilter label="To" value={query.to} onChange={(value) => change({ to: value })} />
+        </div>
+        {query.workflowId !== undefined ? (
+          <Link href={runListHref({ ...query, workflowId: undefined, cursor: undefined })} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+            One workflow only: show every workflow&rsquo;s runs
+          </Link>
+        ) : null}
+      </div>
+      <ListCount text={countText} busy={pending || (loading && runs !== null)} />
       {error ? (
         <ErrorNotice title="Could not load the runs">
           <p>{error}</p>
-          <Button size="sm" className="mt-2" onClick={() => void load(filters)}>
+          <Button size="sm" className="mt-2" onClick={() => void load()}>
             Try again
           </Button>
         </ErrorNotice>
@@ -132,22 +133,24 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
         ) : null
       ) : runs.length === 0 ? (
         <EmptyState
-          title={status === "all" && !filters.trigger ? "No runs yet" : "No runs match these filters"}
+          title={!filtered && query.cursor === undefined ? "No runs yet" : query.cursor !== undefined ? "No more runs" : "No runs match these filters"}
           action={
-            status === "all" && !filters.trigger ? (
+            !filtered && query.cursor === undefined ? (
               <Link href="/workflows" className="text-sm font-medium text-accent underline-offset-4 hover:underline">
                 Open a workflow to run it
               </Link>
             ) : undefined
           }
         >
-          {status === "all" && !filters.trigger
+          {!filtered && query.cursor === undefined
             ? "Runs appear here as soon as a workflow starts, and update live while they run."
-            : "Choose another status or start, or All and Anything, to see the other runs."}
+            : query.cursor !== undefined
+              ? "This page is past the last run: go back to the first page."
+              : "Choose another status, start or time, clear the search, or All and Anything, to see the other runs."}
         </EmptyState>
       ) : (
         <RowCardTable
-          caption="Runs, newest first"
+          caption={`${countText}, ${query.direction === "asc" ? "oldest" : "newest"} first`}
           head={
             <>
               <th scope="col" className="px-4 py-2.5">Status</th>
@@ -169,7 +172,12 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
           ))}
         </RowCardTable>
       )}
-      <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load(filters)} />
+      <ListPager
+        label="Pages of runs"
+        firstHref={query.cursor !== undefined ? runListHref({ ...query, cursor: undefined }) : null}
+        nextHref={page?.nextCursor ? runListHref({ ...query, cursor: page.nextCursor }) : null}
+      />
+      <CancelRunDialog target={cancelTarget} onClose={() => setCancelTarget(null)} onSettled={() => void load()} />
       {deleteTarget ? (
         <DeleteRunDialog
           target={deleteTarget}
@@ -179,13 +187,25 @@ export function RunList({ initialRuns, initialError = null, initialStatus, initi
             setDeleteTarget(null);
             // Off the list at once; the reload brings whatever else changed.
             setRuns((current) => current?.filter((run) => run.id !== gone) ?? null);
-            void load(filters);
+            void load();
           }}
           // The row and its Delete button are gone: focus goes to the list's first link, or the filters when it is empty.
           focusAfter={() => table.current?.querySelector<HTMLElement>("tbody a, select") ?? null}
         />
       ) : null}
     </div>
+  );
+}
+
+/** A day the runs were made on or after (From) or on or before (To); cleared, no limit. */
+function DateFilter({ label, value, onChange }: { label: string; value: string | undefined; onChange: (value: string | undefined) => void }) {
+  // The address may hold a moment; the box shows its day.
+  const day = value?.slice(0, 10) ?? "";
+  return (
+    <label className="flex items-center gap-2 text-sm text-muted max-sm:w-full max-sm:justify-between">
+      <span className="whitespace-nowrap">{label}</span>
+      <input type="date" className={`${CONTROL_CLASS} w-auto min-w-0 py-1.5`} value={day} onChange={(event) => onChange(event.target.value || undefined)} />
+    </label>
   );
 }
 

@@ -2,8 +2,11 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { formatCount, ListCount, ListPager, ListSearch, ListSelect, useListNavigation } from "@/components/ui/list-controls";
 import { EmptyState, ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
+import type { ListPage } from "@/lib/contracts/list-page";
+import type { WorkflowListQuery } from "@/lib/contracts/workflow-list";
 import { DeleteWorkflowDialog } from "./delete-workflow-dialog";
 import { downloadJson } from "./download-json";
 import { ImportWorkflowButton } from "./import-workflow-button";
@@ -13,6 +16,7 @@ import { columnsOf, RowCardTable, type RowCardColumn } from "@/components/ui/row
 import { StatusMessage, type StatusMessageValue } from "./status-message";
 import { workflowPath, type WorkflowDetailResponse } from "./workflow-detail";
 import { exportFileName, sortByUpdated, toListItem, type WorkflowListItem } from "./workflow-list-item";
+import { SORT_CHOICES, sortChoiceOf, workflowListHref } from "./workflow-list-query";
 import { WorkflowRow, type WorkflowAction } from "./workflow-row";
 
 type OpenDialog = { kind: "new" } | { kind: "rename"; workflow: WorkflowListItem } | { kind: "delete"; workflow: WorkflowListItem } | null;
@@ -27,9 +31,26 @@ const WORKFLOW_COLUMNS: readonly RowCardColumn[] = [
   { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5 text-right", widthClassName: "w-0 md:w-[19rem]" },
 ];
 
-/** The workflow list with everything done to workflows as a whole: create, import, rename, duplicate, export, delete. */
-export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowListItem[] }) {
+interface WorkflowListProps {
+  /** The page the server rendered, and what it was asked for (from the address). */
+  initialWorkflows: WorkflowListItem[];
+  initialPage: ListPage;
+  query: WorkflowListQuery;
+}
+
+type ListedWorkflows = { workflows: Parameters<typeof toListItem>[0][]; page: ListPage };
+
+/**
+ * The workflow list, a page at a time, searched and ordered by the address,
+ * with everything done to workflows as a whole: create, import, rename,
+ * duplicate, export, delete.
+ */
+export function WorkflowList({ initialWorkflows, initialPage, query }: WorkflowListProps) {
   const [workflows, setWorkflows] = useState(initialWorkflows);
+  const [page, setPage] = useState(initialPage);
+  const { navigate, pending } = useListNavigation();
+  const apiPath = `/api/workflows${workflowListHref(query).slice("/workflows".length)}`;
+  const newestChangeFirst = query.sort === "updatedAt" && query.direction === "desc";
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [busy, setBusy] = useState<{ id: string; action: WorkflowAction } | null>(null);
   const [message, setMessage] = useState<StatusMessageValue | null>(null);
@@ -39,32 +60,43 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
   /** Reads the list again, so runs and saves made elsewhere show too. */
   const reload = useCallback(async () => {
     try {
-      const { workflows: latest } = await api<{ workflows: Parameters<typeof toListItem>[0][] }>("/api/workflows");
-      setWorkflows(latest.map(toListItem));
+      const latest = await api<ListedWorkflows>(apiPath);
+      setWorkflows(latest.workflows.map(toListItem));
+      setPage(latest.page);
       setListError(null);
     } catch (error) {
       setListError(error instanceof Error ? error.message : String(error));
     }
-  }, []);
+  }, [apiPath]);
 
   // Back and forward restore this page as it was first rendered: read the list again, so renames, copies and imports made since show.
   useEffect(() => {
     const controller = new AbortController();
-    api<{ workflows: Parameters<typeof toListItem>[0][] }>("/api/workflows", { signal: controller.signal })
-      .then(({ workflows: latest }) => setWorkflows(latest.map(toListItem)))
+    api<ListedWorkflows>(apiPath, { signal: controller.signal })
+      .then((latest) => {
+        setWorkflows(latest.workflows.map(toListItem));
+        setPage(latest.page);
+      })
       // The list as rendered stays; the next action that fails reloads it and says why.
       .catch(() => undefined);
     return () => controller.abort();
-  }, []);
+  }, [apiPath]);
 
-  /** Shows a workflow the server just returned at once, before the reload confirms it. */
-  const upsert = useCallback((detail: WorkflowDetailResponse["workflow"]) => {
-    setWorkflows((current) => {
-      const previous = current.find((item) => item.id === detail.id);
-      const item = toListItem({ ...detail, lastRunStatus: previous?.lastRunStatus ?? null });
-      return sortByUpdated([item, ...current.filter((each) => each.id !== detail.id)]);
-    });
-  }, []);
+  /** Shows a workflow the server just returned at once (first, when the newest change is), then reads the page again to place it. */
+  const upsert = useCallback(
+    (detail: WorkflowDetailResponse["workflow"]) => {
+      setWorkflows((current) => {
+        const previous = current.find((item) => item.id === detail.id);
+        const item = toListItem({ ...detail, lastRunStatus: previous?.lastRunStatus ?? null });
+        if (newestChangeFirst) return sortByUpdated([item, ...current.filter((each) => each.id !== detail.id)]);
+        return previous ? current.map((each) => (each.id === detail.id ? item : each)) : [item, ...current];
+      });
+      void reload();
+    },
+    [newestChangeFirst, reload],
+  );
+  const searching = query.search !== undefined;
+  const countText = `${formatCount(page.total, "workflow", "workflows")}${searching ? ` named like “${query.search}”` : ""}`;
 
   async function act(action: WorkflowAction, workflow: WorkflowListItem) {
     if (action === "rename" || action === "delete") {
@@ -137,7 +169,38 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
         </div>
       ) : null}
 
-      {workflows.length === 0 ? (
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <ListSearch
+          key={query.search ?? ""}
+          label="Search workflows"
+          placeholder="Search by name"
+          value={query.search ?? ""}
+          onSearch={(text) => navigate(workflowListHref({ ...query, search: text || undefined, cursor: undefined }))}
+        />
+        <ListSelect
+          label="Order"
+          value={sortChoiceOf(query)}
+          onChange={(value) => {
+            const choice = SORT_CHOICES.find((each) => each.value === value) ?? SORT_CHOICES[0]!;
+            navigate(workflowListHref({ ...query, sort: choice.sort, direction: choice.direction, cursor: undefined }));
+          }}
+        >
+          {SORT_CHOICES.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </ListSelect>
+      </div>
+      <div className="mb-3">
+        <ListCount text={countText} busy={pending} />
+      </div>
+
+      {workflows.length === 0 && (searching || query.cursor !== undefined) ? (
+        <EmptyState title={searching ? "No workflow is named like that" : "No more workflows"}>
+          {searching ? "Search for part of a name, or clear the search to see every workflow." : "This page is past the last workflow: go back to the first page."}
+        </EmptyState>
+      ) : workflows.length === 0 ? (
         <EmptyState
           title="No workflows yet"
           action={
@@ -153,7 +216,7 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
         // Below md (200 % zoom) the version, last run and update time fold under the name and the actions stack, so the
         // name keeps the row's width instead of the table scrolling it out of sight; below sm (a phone) each row is a card.
         <RowCardTable
-          caption={`${workflows.length} ${workflows.length === 1 ? "workflow" : "workflows"}, most recently changed first`}
+          caption={`${countText}, ${SORT_CHOICES.find((choice) => choice.value === sortChoiceOf(query))?.caption ?? ""}`}
           tableClassName="sm:table-fixed md:min-w-[44rem]"
           {...columnsOf(WORKFLOW_COLUMNS)}
         >
@@ -167,6 +230,11 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
           ))}
         </RowCardTable>
       )}
+      <ListPager
+        label="Pages of workflows"
+        firstHref={query.cursor !== undefined ? workflowListHref({ ...query, cursor: undefined }) : null}
+        nextHref={page.nextCursor !== null ? workflowListHref({ ...query, cursor: page.nextCursor }) : null}
+      />
 
       {dialog?.kind === "new" ? <NewWorkflowDialog onClose={closeDialog} /> : null}
       {dialog?.kind === "rename" ? (
@@ -187,6 +255,7 @@ export function WorkflowList({ initialWorkflows }: { initialWorkflows: WorkflowL
           focusAfter={() => heading.current}
           onDeleted={() => {
             setWorkflows((current) => current.filter((item) => item.id !== dialog.workflow.id));
+            void reload();
             setMessage({ tone: "neutral", text: `Deleted “${dialog.workflow.name}”.` });
             closeDialog();
           }}

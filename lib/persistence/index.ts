@@ -30,12 +30,12 @@ export {
   duplicateWorkflow,
   getVersion,
   getWorkflow,
+  everyWorkflow,
   listVersions,
-  listWorkflows,
   saveWorkflow,
   type SaveWorkflowOptions,
   type WorkflowDetail,
-  type WorkflowSummary,
   type WorkflowVersionDetail,
   type WorkflowVersionSummary,
 } from "./workflow-store";
+export { listWorkflowChoices, listWorkflows, type WorkflowSummary } from "./workflow-list";

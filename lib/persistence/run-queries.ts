@@ -2,13 +2,13 @@ import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type { ApprovalDetail } from "@/lib/contracts/approval";
 import { CHILD_RUN_KINDS, MAX_LISTED_RERUNS, RERUN_KINDS, type RerunLink, type RunDetail, type RunLink, type RunSummary } from "@/lib/contracts/run";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
-import type { RunTriggerKind } from "@/lib/contracts/run-trigger";
 import type { RunStatus } from "@/lib/workflow/run-types";
 
 export type { ApprovalDetail, RunDetail, RunSummary };
 import { BUSY_TRANSACTION, getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
-import { CANCELS_CHANNEL, runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toRunRecord, toStepRecord } from "./run-store";
+import { CANCELS_CHANNEL, runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toStepRecord } from "./run-store";
+import { summariseRun } from "./run-summary";
 import type { Prisma } from "./generated/sqlite/client";
 
 /**
@@ -20,6 +20,7 @@ import type { Prisma } from "./generated/sqlite/client";
 export { countPendingApprovals, getApprovalDetail, listApprovals } from "./approval-queries";
 export { createRun, IdempotencyKeyTaken, insertRun, type RunStart, type RunStarter } from "./run-creation";
 export { readEvents, readEventTexts, runExists, runOutcome, runStatus, type EventText } from "./run-event-queries";
+export { listRuns } from "./run-list";
 export { definitionOfRun, findErrorWorkflowVersion, findRunnableVersion, parsedDefinition, rememberedDefinition, type RunnableVersion } from "./run-versions";
 
 /**
@@ -45,43 +46,6 @@ export async function requestCancel(
     await transaction.$executeRawUnsafe("SELECT pg_notify($1, $2)", CANCELS_CHANNEL, runId);
     return true;
   }, BUSY_TRANSACTION);
-}
-
-export interface RunFilter {
-  status?: RunStatus;
-  /** What started the runs. */
-  trigger?: RunTriggerKind;
-  workflowId?: string;
-  limit?: number;
-  /** Runs created before this run id (ids sort by creation time). */
-  before?: string;
-  /** Only runs of the workflows this matches (the caller's visible workflows, lib/server/access/workflow-access.ts). */
-  workflows?: Prisma.WorkflowWhereInput | null;
-}
-
-export async function listRuns(filter: RunFilter = {}, database: StudioDatabase = getDatabase()): Promise<RunSummary[]> {
-  const rows = await database.run.findMany({
-    where: {
-      ...(filter.status ? { status: filter.status } : {}),
-      // A For each item's run is listed under its loop's step (the run page's item list), not among the runs: a loop
-      // over a thousand items would bury everything else. Asking for them by what started them lists them.
-      ...(filter.trigger ? { trigger: filter.trigger } : { trigger: { not: "for-each" } }),
-      ...(filter.workflowId ? { workflowId: filter.workflowId } : {}),
-      ...(filter.before ? { id: { lt: filter.before } } : {}),
-      ...(filter.workflows ? { workflow: filter.workflows } : {}),
-    },
-    orderBy: { id: "desc" },
-    take: Math.min(filter.limit ?? 50, 500),
-    include: {
-      version: { select: { version: true } },
-      workflow: { select: { name: true } },
-      _count: { select: { approvals: true } },
-    },
-  });
-  // The pending part of each count: one relation cannot be counted twice in one query.
-  const pending = await database.approval.groupBy({ by: ["runId"], where: { runId: { in: rows.map((row) => row.id) }, status: "pending" }, _count: { _all: true } });
-  const pendingByRun = new Map(pending.map((group) => [group.runId, group._count._all]));
-  return rows.map((row) => summarise(row, { total: row._count.approvals, pending: pendingByRun.get(row.id) ?? 0 }));
 }
 
 export async function getRunDetail(runId: string, database: StudioDatabase = getDatabase()): Promise<RunDetail> {
@@ -116,7 +80,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
     }),
   ]);
   return {
-    ...summarise(row, { total: row.approvals.length, pending: row.approvals.filter((approval) => approval.status === "pending").length }),
+    ...summariseRun(row, { total: row.approvals.length, pending: row.approvals.filter((approval) => approval.status === "pending").length }),
     definition,
     steps: row.steps.map(toStepRecord).sort((left, right) => (order.get(left.nodeId) ?? 0) - (order.get(right.nodeId) ?? 0)),
     approvals: row.approvals.map(toApprovalRecord),
@@ -167,19 +131,4 @@ function toRunLink(row: { id: string; workflowId: string; status: string; workfl
 export async function errorWorkflowRunOf(failedRunId: string, database: StudioDatabase = getDatabase()): Promise<string | null> {
   const row = await database.run.findFirst({ where: { sourceRunId: failedRunId, trigger: "error-workflow" }, select: { id: true } });
   return row?.id ?? null;
-}
-
-
-type SummaryRow = Parameters<typeof toRunRecord>[0] & { workflow: { name: string } };
-
-function summarise(row: SummaryRow, approvals: { total: number; pending: number }): RunSummary {
-  const record = toRunRecord(row);
-  return {
-    ...record,
-    workflowName: row.workflow.name,
-    durationMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.startedAt) : null,
-    totalApprovals: approvals.total,
-    pendingApprovals: approvals.pending,
-    startedBy: row.startedById !== null ? { personId: row.startedById, name: row.startedByLabel ?? "someone" } : null,
-  };
 }

@@ -12,9 +12,9 @@ import {
   getVersion,
   getWorkflow,
   listVersions,
-  listWorkflows,
   saveWorkflow,
 } from "./workflow-store";
+import { listWorkflows } from "./workflow-list";
 
 function definition(name: string, output = "{{ inputs.topic }}"): WorkflowDefinitionInput {
   return {
@@ -83,7 +83,7 @@ describe("workflow store", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await database.run.create({ data: { id: "r2", workflowId: older.id, versionId: version.id, status: "succeeded", inputs: "{}" } });
 
-    const listed = await listWorkflows(database);
+    const listed = (await listWorkflows({}, null, database)).items;
     expect(listed.map((workflow) => [workflow.name, workflow.lastRunStatus])).toEqual([
       ["Newer", null],
       ["Older", "succeeded"],

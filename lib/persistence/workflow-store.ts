@@ -1,10 +1,10 @@
-import type { Prisma } from "./generated/sqlite/client";
 import { withFreshHookIds } from "@/nodes/webhook/definition";
 import {
   WorkflowDefinitionSchema,
   type WorkflowDefinition,
   type WorkflowDefinitionInput,
 } from "@/lib/workflow/definition";
+import type { Prisma } from "./generated/sqlite/client";
 import { getDatabase, type StudioDatabase } from "./database";
 import { ConflictError, NotFoundError } from "./errors";
 import { newId } from "./ids";
@@ -19,7 +19,7 @@ import { isUniqueViolation } from "./prisma-errors";
  */
 
 /** A workflow's own columns, as the list and the editor both show them. */
-interface WorkflowFields {
+export interface WorkflowFields {
   id: string;
   name: string;
   description: string;
@@ -28,12 +28,6 @@ interface WorkflowFields {
   publishedVersion: number | null;
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface WorkflowSummary extends WorkflowFields {
-  /** The newest run's status (running, succeeded, ...), or null when it never ran. */
-  lastRunStatus: string | null;
-  lastRunAt: Date | null;
 }
 
 export interface WorkflowDetail extends WorkflowFields {
@@ -77,18 +71,10 @@ export async function createWorkflow(
   return { ...workflowFields(workflow), definition: parsed };
 }
 
-/** Every workflow, newest change first; `visible`: only those it matches (the caller's, lib/server/access/workflow-access.ts). */
-export async function listWorkflows(database: StudioDatabase = getDatabase(), visible: Prisma.WorkflowWhereInput | null = null): Promise<WorkflowSummary[]> {
-  const rows = await database.workflow.findMany({
-    ...(visible ? { where: visible } : {}),
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    include: { runs: { orderBy: { createdAt: "desc" }, take: 1, select: { status: true, createdAt: true } } },
-  });
-  return rows.map(({ runs, ...workflow }) => ({
-    ...workflowFields(workflow),
-    lastRunStatus: runs[0]?.status ?? null,
-    lastRunAt: runs[0]?.createdAt ?? null,
-  }));
+/** Every workflow's own columns, oldest first (what the MCP endpoint serves as tools); lists page instead (workflow-list.ts). */
+export async function everyWorkflow(database: StudioDatabase = getDatabase(), visible: Prisma.WorkflowWhereInput | null = null): Promise<WorkflowFields[]> {
+  const rows = await database.workflow.findMany({ ...(visible ? { where: visible } : {}), orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(workflowFields);
 }
 
 /** The workflow with its newest definition; NotFoundError for an unknown id. */
@@ -192,7 +178,7 @@ export async function duplicateWorkflow(
 }
 
 /** Only the workflow's own columns of a row that may carry more (versions, runs). */
-function workflowFields(workflow: WorkflowFields): WorkflowFields {
+export function workflowFields(workflow: WorkflowFields): WorkflowFields {
   return {
     id: workflow.id,
     name: workflow.name,

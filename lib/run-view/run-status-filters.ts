@@ -11,9 +11,3 @@ export const RUN_STATUS_FILTERS: readonly { value: RunStatusFilterValue; label: 
   { value: "failed", label: "Failed" },
   { value: "cancelled", label: "Cancelled" },
 ];
-
-/** The filter a `?status=` value asks for; anything unknown means all. */
-export function statusFilterFrom(value: string | string[] | undefined | null): RunStatusFilterValue {
-  const candidate = Array.isArray(value) ? value[0] : value;
-  return RUN_STATUS_FILTERS.find((option) => option.value === candidate)?.value ?? "all";
-}

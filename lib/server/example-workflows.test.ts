@@ -17,13 +17,13 @@ afterAll(async () => {
 describe("the example workflows", () => {
   it("are created on a first start, once: deleting them does not bring them back", async () => {
     expect(await seedExampleWorkflows(temp.database, temp.folder)).toBe(true);
-    const [example] = await listWorkflows(temp.database);
+    const [example] = (await listWorkflows({}, null, temp.database)).items;
     expect(example?.name).toContain("agent");
     expect(await seedExampleWorkflows(temp.database, temp.folder)).toBe(false);
-    expect(await listWorkflows(temp.database)).toHaveLength(1);
+    expect((await listWorkflows({}, null, temp.database)).page.total).toBe(1);
     await deleteWorkflow(example!.id, temp.database);
     expect(await seedExampleWorkflows(temp.database, temp.folder)).toBe(false);
-    expect(await listWorkflows(temp.database)).toHaveLength(0);
+    expect((await listWorkflows({}, null, temp.database)).page.total).toBe(0);
   });
 
   it("is a valid workflow with an agent and three attached tools", async () => {

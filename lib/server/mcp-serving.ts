@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { getWorkflow, listWorkflows } from "@/lib/persistence";
+import { everyWorkflow, getWorkflow } from "@/lib/persistence";
 import { isServingToken } from "@/lib/persistence/mcp-server-store";
 import { isPersonalToken } from "@/lib/persistence/personal-token-store";
 import type { JsonSchema } from "@/lib/tools";
@@ -69,9 +69,7 @@ export type McpCaller = { kind: "studio" } | { kind: "person"; principal: Princi
 export async function servedWorkflows(studio: Studio, caller: McpCaller = { kind: "studio" }): Promise<ServedWorkflow[]> {
   const runnable = caller.kind === "person" ? await workflowIdsWith(caller.principal, "workflow:run", studio.database) : null;
   const visible = caller.kind === "person" ? visibleWorkflows(caller.principal) : null;
-  const summaries = (await listWorkflows(studio.database, visible)).filter((summary) => runnable === null || runnable.has(summary.id)).sort(
-    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
-  );
+  const summaries = (await everyWorkflow(studio.database, visible)).filter((summary) => runnable === null || runnable.has(summary.id));
   const taken = new Set<string>();
   const served: ServedWorkflow[] = [];
   for (const summary of summaries) {

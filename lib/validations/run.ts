@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { ApprovalDecisionSchema, ApprovalStatusSchema } from "@/lib/contracts/approval";
 import { RunStatusSchema } from "@/lib/contracts/run-status";
-import { RunTriggerKindSchema } from "@/lib/contracts/run-trigger";
 import { PinnedOutputSchema } from "@/lib/contracts/pins";
 
 /** POST /workflows/:id/runs */
@@ -22,15 +21,6 @@ export const RerunBodySchema = z.object({
   version: z.enum(RERUN_VERSIONS).describe('"same": the version the run ran; "latest": the workflow\'s newest version'),
 });
 export type RerunBody = z.infer<typeof RerunBodySchema>;
-
-/** GET /runs */
-export const ListRunsQuerySchema = z.object({
-  status: RunStatusSchema.optional(),
-  trigger: RunTriggerKindSchema.optional(),
-  workflowId: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: z.string().max(200).optional(),
-});
 
 /** POST /approvals/:id */
 export const DecisionBodySchema = z.object({

@@ -147,15 +147,31 @@ export class ApiClient {
   }
 
   /** Counts of everything a request could write, to show that a refused one wrote nothing. */
+  /**
+   * Every row of a paged list (GET /api/runs or /api/workflows with `query`), following each page's nextCursor, 200 at a time.
+   * @example const runs = await api.everyRow("runs", `workflowId=${id}`);
+   */
+  async everyRow(list: "runs" | "workflows", query = ""): Promise<Json[]> {
+    const rows: Json[] = [];
+    let cursor: string | null = null;
+    do {
+      const suffix: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+      const body: Json = await this.expect(200, "GET", `/api/${list}?limit=200${query ? `&${query}` : ""}${suffix}`);
+      rows.push(...(body[list] as Json[]));
+      cursor = body.page.nextCursor as string | null;
+    } while (cursor !== null);
+    return rows;
+  }
+
   async counts(): Promise<Record<string, number>> {
-    const workflows: Json[] = (await this.expect(200, "GET", "/api/workflows")).workflows;
+    const workflows = await this.everyRow("workflows");
     const versions = await Promise.all(
       workflows.map(async (workflow) => (await this.expect(200, "GET", `/api/workflows/${workflow.id}/versions`)).versions.length as number),
     );
     return {
       workflows: workflows.length,
       versions: versions.reduce((sum, count) => sum + count, 0),
-      runs: (await this.expect(200, "GET", "/api/runs?limit=500")).runs.length,
+      runs: (await this.expect(200, "GET", "/api/runs?limit=1")).page.total,
       approvals: (await this.expect(200, "GET", "/api/approvals?limit=1000")).approvals.length,
       pendingApprovals: (await this.expect(200, "GET", "/api/approvals?status=pending&limit=1000")).approvals.length,
       secrets: (await this.expect(200, "GET", "/api/secrets")).secrets.length,

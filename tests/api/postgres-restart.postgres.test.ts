@@ -85,7 +85,7 @@ describe("a PostgreSQL restart under load", () => {
           const response = await api.post(`/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest }).catch(() => null);
           if (response?.status === 200) decided.add(approval.id);
         }
-        const listed = await api.get("/api/runs?limit=500").catch(() => null);
+        const listed = await api.get("/api/runs?limit=200").catch(() => null);
         if (listed?.status !== 200) return undefined;
         const ours = (listed.body.runs as Json[]).filter((run) => runs.includes(run.id));
         return ours.length === runs.length && ours.every((run) => ["succeeded", "failed", "cancelled"].includes(run.status)) ? ours : undefined;

@@ -213,7 +213,7 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
     const finished = await waitFor(
       async () => {
         await decidePending();
-        const listed = (await api.expect(200, "GET", "/api/runs?limit=500")).runs as Json[];
+        const listed = await api.everyRow("runs");
         const ours = listed.filter((run) => runs.includes(run.id));
         return ours.length === runs.length && ours.every((run) => ["succeeded", "failed", "cancelled"].includes(run.status)) ? ours : undefined;
       },

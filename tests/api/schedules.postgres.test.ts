@@ -37,7 +37,7 @@ describe("schedules on PostgreSQL with several processes", () => {
     // Published through one process: the others see it within their refresh.
     await first.expect(200, "POST", `/api/workflows/${id}/publish`, {});
     const publishedAt = Date.now();
-    const runsOf = async (): Promise<Json[]> => (await second.expect(200, "GET", `/api/runs?workflowId=${id}&limit=500`)).runs;
+    const runsOf = async (): Promise<Json[]> => await second.everyRow("runs", `workflowId=${id}`);
     // Past the others' refresh (5 s), so every process has been firing for several seconds.
     await waitFor(async () => (Date.now() > publishedAt + 12_000 && (await runsOf()).length >= 8 ? true : undefined), {
       timeoutMs: 60_000,

@@ -41,7 +41,7 @@ async function createAndPublish(definition: Json): Promise<string> {
 }
 
 async function runsOf(workflowId: string): Promise<Json[]> {
-  const runs: Json[] = (await api.expect(200, "GET", `/api/runs?workflowId=${workflowId}&limit=500`)).runs;
+  const runs: Json[] = await api.everyRow("runs", `workflowId=${workflowId}`);
   return runs.sort((left, right) => Date.parse(left.trigger.slot) - Date.parse(right.trigger.slot));
 }
 

@@ -72,7 +72,7 @@ function deliver(url: string, body: unknown, headers: Record<string, string> = {
 }
 
 async function runsOf(workflowId: string): Promise<Json[]> {
-  return (await api.expect(200, "GET", `/api/runs?workflowId=${workflowId}&limit=500`)).runs;
+  return await api.everyRow("runs", `workflowId=${workflowId}`);
 }
 
 const NAME_FIELD = [{ name: "name", type: "string", required: true }];

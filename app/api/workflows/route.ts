@@ -1,15 +1,19 @@
 import { listWorkflows } from "@/lib/persistence";
 import { visibleWorkflows } from "@/lib/server/access/workflow-access";
-import { json, readBody, route } from "@/lib/server/http";
+import { WorkflowListQuerySchema } from "@/lib/contracts/workflow-list";
+import { json, readBody, readQuery, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import { saveWorkflowAs } from "@/lib/server/workflow-api";
 import { CreateWorkflowBodySchema } from "@/lib/validations/workflow";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route("GET /api/workflows", async (_request, _context, principal) => {
+/** A page of the workflows the caller may see (lib/contracts/workflow-list.ts): `{ workflows, page: { nextCursor, total } }`. */
+export const GET = route("GET /api/workflows", async (request, _context, principal) => {
   const { database } = await startStudio();
-  return json({ workflows: await listWorkflows(database, visibleWorkflows(principal)) });
+  const query = readQuery(request, WorkflowListQuerySchema);
+  const { items, page } = await listWorkflows(query, visibleWorkflows(principal), database);
+  return json({ workflows: items, page });
 });
 
 /**

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { SecretList } from "@/components/secrets/secret-list";
 import { toSecretRow, type SecretTool } from "@/components/secrets/secret-types";
-import { listSecrets, listWorkflows } from "@/lib/persistence";
+import { everyWorkflow, listSecrets } from "@/lib/persistence";
 import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
@@ -15,7 +15,7 @@ export default async function SecretsPage() {
   const studio = await startStudio();
   const principal = await pagePrincipal();
   if (!principal.scopes.has("secret:use")) return <NoAccess title="Secrets" scope="secret:use" role={principal.role} />;
-  const [secrets, workflows] = await Promise.all([listSecrets(), listWorkflows(studio.database, visibleWorkflows(principal))]);
+  const [secrets, workflows] = await Promise.all([listSecrets(), everyWorkflow(studio.database, visibleWorkflows(principal))]);
   const tools = studio.pool().all().map(catalogEntry);
   const secretTools: SecretTool[] = tools
     .filter((tool) => tool.secretInputs.length > 0)

@@ -85,6 +85,8 @@ export const ROUTE_ACCESS = {
   "POST /api/workflows": studio("workflow:edit"),
   "POST /api/workflows/import": studio("workflow:edit"),
   "POST /api/workflows/validate": studio("workflow:edit"),
+  // Names to pick from (error workflow, Sub-workflow step): only those the caller sees.
+  "GET /api/workflows/choices": listed("workflow:read"),
   "GET /api/workflows/[id]": onWorkflow("workflow:read"),
   "PUT /api/workflows/[id]": onWorkflow("workflow:edit"),
   "DELETE /api/workflows/[id]": onWorkflow("workflow:edit"),

@@ -1,0 +1,17 @@
+import type { RunSummary } from "@/lib/contracts/run";
+import { toRunRecord } from "./run-store";
+
+type SummaryRow = Parameters<typeof toRunRecord>[0] & { workflow: { name: string } };
+
+/** A stored run as lists and its page show it: its record, its workflow's name, how long it took, its approvals. */
+export function summariseRun(row: SummaryRow, approvals: { total: number; pending: number }): RunSummary {
+  const record = toRunRecord(row);
+  return {
+    ...record,
+    workflowName: row.workflow.name,
+    durationMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.startedAt) : null,
+    totalApprovals: approvals.total,
+    pendingApprovals: approvals.pending,
+    startedBy: row.startedById !== null ? { personId: row.startedById, name: row.startedByLabel ?? "someone" } : null,
+  };
+}
