@@ -77,6 +77,9 @@ test("the owner invites an approver, who joins in another browser, sees only wha
   await expect(approver.getByRole("banner")).toContainText("Approver");
   await expect(approver.getByRole("link", { name: shared })).toBeVisible();
   await expect(approver.getByRole("link", { name: hidden })).toHaveCount(0);
+  // What an approver may not do is not offered: no New, Import, Rename, Duplicate or Delete; Export is.
+  await expect(approver.getByRole("button", { name: /^(New workflow|Import JSON|Rename|Duplicate|Delete)\b/ })).toHaveCount(0);
+  await expect(approver.getByRole("button", { name: `Export ${shared}` })).toBeVisible();
   await snap(approver, testInfo, "approver: only the shared workflow");
 
   // Opened, the workflow is shown read-only: no palette, no save, no run, every field of the inspector disabled.

@@ -18,5 +18,5 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
   const principal = await pagePrincipal();
   const { items, page } = await listWorkflows(query, visibleWorkflows(principal), database);
   const key = JSON.stringify(query);
-  return <WorkflowList key={key} initialWorkflows={items.map(toListItem)} initialPage={page} query={query} />;
+  return <WorkflowList key={key} initialWorkflows={items.map(toListItem)} initialPage={page} query={query} mayEdit={principal.scopes.has("workflow:edit")} />;
 }

@@ -36,6 +36,11 @@ interface WorkflowListProps {
   initialWorkflows: WorkflowListItem[];
   initialPage: ListPage;
   query: WorkflowListQuery;
+  /**
+   * Whether the person's role may make and change workflows (workflow:edit): without it the list offers only Export
+   * (no New, Import, Rename, Duplicate or Delete). A share that narrows one workflow is checked by the server as ever.
+   */
+  mayEdit?: boolean;
 }
 
 type ListedWorkflows = { workflows: Parameters<typeof toListItem>[0][]; page: ListPage };
@@ -45,7 +50,7 @@ type ListedWorkflows = { workflows: Parameters<typeof toListItem>[0][]; page: Li
  * with everything done to workflows as a whole: create, import, rename,
  * duplicate, export, delete.
  */
-export function WorkflowList({ initialWorkflows, initialPage, query }: WorkflowListProps) {
+export function WorkflowList({ initialWorkflows, initialPage, query, mayEdit = true }: WorkflowListProps) {
   const [workflows, setWorkflows] = useState(initialWorkflows);
   const [page, setPage] = useState(initialPage);
   const { navigate, pending } = useListNavigation();
@@ -138,26 +143,32 @@ export function WorkflowList({ initialWorkflows, initialPage, query }: WorkflowL
       <div ref={heading} tabIndex={-1} className="outline-none">
         <PageHeader
           title="Workflows"
-          description="Chains of tools that run on this machine. Open one to build it on the canvas, or import one exported from another studio."
+          description={
+            mayEdit
+              ? "Chains of tools that run on this machine. Open one to build it on the canvas, or import one exported from another studio."
+              : "Chains of tools that run on this machine, shared with you. Open one to see how it is built; changing workflows needs the workflow:edit scope."
+          }
           actions={
-            <>
-              <ImportWorkflowButton
-                onImported={(workflow, dropped) => {
-                  upsert(workflow);
-                  setMessage(
-                    dropped.length === 0
-                      ? { tone: "safe", text: `Imported “${workflow.name}”.` }
-                      : {
-                          tone: "caution",
-                          text: `Imported “${workflow.name}” in default mode: imported workflows always ask before acting, so these settings of the file were dropped: ${dropped
-                            .map((setting) => setting.description)
-                            .join("; ")}. Choose them again in its settings if you trust it.`,
-                        },
-                  );
-                }}
-              />
-              {newButton}
-            </>
+            mayEdit ? (
+              <>
+                <ImportWorkflowButton
+                  onImported={(workflow, dropped) => {
+                    upsert(workflow);
+                    setMessage(
+                      dropped.length === 0
+                        ? { tone: "safe", text: `Imported “${workflow.name}”.` }
+                        : {
+                            tone: "caution",
+                            text: `Imported “${workflow.name}” in default mode: imported workflows always ask before acting, so these settings of the file were dropped: ${dropped
+                              .map((setting) => setting.description)
+                              .join("; ")}. Choose them again in its settings if you trust it.`,
+                          },
+                    );
+                  }}
+                />
+                {newButton}
+              </>
+            ) : undefined
           }
         />
       </div>
@@ -204,9 +215,11 @@ export function WorkflowList({ initialWorkflows, initialPage, query }: WorkflowL
         <EmptyState
           title="No workflows yet"
           action={
-            <Button variant="primary" onClick={() => setDialog({ kind: "new" })}>
-              Create your first workflow
-            </Button>
+            mayEdit ? (
+              <Button variant="primary" onClick={() => setDialog({ kind: "new" })}>
+                Create your first workflow
+              </Button>
+            ) : undefined
           }
         >
           A workflow takes the inputs you give it, passes them through tools (read files, query a database, search the web) and
@@ -225,6 +238,7 @@ export function WorkflowList({ initialWorkflows, initialPage, query }: WorkflowL
               key={workflow.id}
               workflow={workflow}
               busy={busy?.id === workflow.id ? busy.action : null}
+              mayEdit={mayEdit}
               onAction={(action, target) => void act(action, target)}
             />
           ))}

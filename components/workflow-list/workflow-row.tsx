@@ -13,9 +13,12 @@ export type WorkflowAction = "rename" | "duplicate" | "export" | "delete";
 export function WorkflowRow({
   workflow,
   busy,
+  mayEdit,
   onAction,
 }: {
   workflow: WorkflowListItem;
+  /** Whether Rename, Duplicate and Delete are offered (the person's role may change workflows); Export always is. */
+  mayEdit: boolean;
   /** The action in progress on this row, if any. */
   busy: WorkflowAction | null;
   onAction: (action: WorkflowAction, workflow: WorkflowListItem) => void;
@@ -63,10 +66,10 @@ export function WorkflowRow({
       <CardCell part="actions" className="whitespace-nowrap py-3 pl-3 pr-4 text-right">
         {/* In the narrow column beside the name (sm to md) the buttons stack as one even column, not a ragged right edge. */}
         <CardActions className="gap-0.5 sm:flex-col sm:items-stretch md:flex-row md:items-center">
-          {action("rename", "Rename", "Renaming…")}
-          {action("duplicate", "Duplicate", "Duplicating…")}
+          {mayEdit ? action("rename", "Rename", "Renaming…") : null}
+          {mayEdit ? action("duplicate", "Duplicate", "Duplicating…") : null}
           {action("export", "Export", "Exporting…")}
-          {action("delete", "Delete", "Deleting…", "text-caution! hover:bg-caution-soft!")}
+          {mayEdit ? action("delete", "Delete", "Deleting…", "text-caution! hover:bg-caution-soft!") : null}
         </CardActions>
       </CardCell>
     </RowCard>
