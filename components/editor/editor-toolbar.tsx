@@ -103,20 +103,7 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
           </span>
         ) : null}
         <MoreCommands>
-          {props.readOnly ? null : (
-          <>
-          <Button size="sm" variant="ghost" onClick={props.onUndo} disabled={!props.canUndo} title={`Undo (${SHORTCUT}Z)`}>
-            Undo
-          </Button>
-          <Button size="sm" variant="ghost" onClick={props.onRedo} disabled={!props.canRedo} title={`Redo (${SHORTCUT}Shift+Z)`}>
-            Redo
-          </Button>
-          <span aria-hidden="true" className="mx-1 h-5 w-px bg-line max-sm:hidden" />
-          <Button size="sm" variant="ghost" onClick={props.onAutoLayout} title="Arrange the nodes left to right">
-            Auto-layout
-          </Button>
-          </>
-          )}
+          {props.readOnly ? null : <EditingCommands {...props} />}
           <Button size="sm" variant="ghost" onClick={props.onFitView} title="Show the whole workflow">
             Fit view
           </Button>
@@ -152,6 +139,24 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
     </div>
   );
 });
+
+/** Undo, redo and auto-layout: commands that change the workflow, absent from a read-only view. */
+function EditingCommands({ canUndo, canRedo, onUndo, onRedo, onAutoLayout }: EditorToolbarProps) {
+  return (
+    <>
+      <Button size="sm" variant="ghost" onClick={onUndo} disabled={!canUndo} title={`Undo (${SHORTCUT}Z)`}>
+        Undo
+      </Button>
+      <Button size="sm" variant="ghost" onClick={onRedo} disabled={!canRedo} title={`Redo (${SHORTCUT}Shift+Z)`}>
+        Redo
+      </Button>
+      <span aria-hidden="true" className="mx-1 h-5 w-px bg-line max-sm:hidden" />
+      <Button size="sm" variant="ghost" onClick={onAutoLayout} title="Arrange the nodes left to right">
+        Auto-layout
+      </Button>
+    </>
+  );
+}
 
 /**
  * Which version is live (its triggers start runs) and the button that makes
