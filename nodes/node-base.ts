@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ApprovalPolicySchema } from "@/lib/contracts/approval-policy";
 import { NodeExecutionSchema } from "@/lib/contracts/execution-settings";
 
 // The fields every node kind shares. Its own module so lib/workflow/definition.ts and
@@ -31,4 +32,14 @@ export const nodeBase = {
  */
 export const failureHandling = {
   execution: NodeExecutionSchema.optional(),
+};
+
+/**
+ * Spread into the schema of a kind whose steps can wait for a person (a tool,
+ * an agent): who decides its approvals and how many must
+ * (lib/contracts/approval-policy.ts); unset, the workflow's policy for the
+ * approval's kind.
+ */
+export const approvalPolicy = {
+  approvals: ApprovalPolicySchema.optional(),
 };

@@ -14,8 +14,10 @@ import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import { DIGEST_MISMATCH } from "@/lib/validations/run";
-import { approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalKind, type ApprovalRecord, type ApprovalSummary } from "@/lib/contracts/approval";
+import { approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalKind, type ApprovalRecord, type ApprovalSummary, type ApprovalVote } from "@/lib/contracts/approval";
+import type { ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { ApprovalPreview } from "./approval-preview";
+import { ApprovalQuorum, voteRecordedText } from "./approval-quorum";
 import { ArgumentList } from "./argument-list";
 
 /**
@@ -25,6 +27,9 @@ import { ArgumentList } from "./argument-list";
  * refuses it when the approval is no longer what was shown.
  */
 export type ApprovalCardData = ApprovalSummary & {
+  /** Who decides and the votes so far (the inbox's ApprovalDetail has them; a run view's event summary does not). */
+  policy?: ApprovalPolicy;
+  votes?: ApprovalVote[];
   runId: string;
   nodeLabel: string;
   workflowName: string;
@@ -101,6 +106,8 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [decided, setDecided] = useState<ApprovalRecord | null>(null);
+  // This person's approval counted toward a policy that needs several: the card says so and offers nothing more.
+  const [voted, setVoted] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
   const cardRef = useRef<HTMLElement>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
@@ -118,7 +125,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const label = approval.tool && approval.nodeLabel === approval.tool ? (tool ?? approval.nodeLabel) : approval.nodeLabel;
   const operation = operationTitle(toolTitles, approval.tool, approval.operation);
   const folder = alwaysFolderOf(approval.effect);
-  const pending = approval.status === "pending" && !decided && !stale;
+  const pending = approval.status === "pending" && !decided && !stale && !voted;
   const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
   // Several cards in the inbox show the same buttons: each says which step it decides, what that would do and,
   // where cards of several runs meet (the inbox), which run, as two runs of one workflow ask the same thing.
@@ -135,8 +142,9 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
         ...(feedback && feedback.trim() !== "" ? { feedback: feedback.trim() } : {}),
         ...(approval.digest ? { digest: approval.digest } : {}),
       };
-      const result = await api<{ approval: ApprovalRecord }>(`/api/approvals/${encodeURIComponent(approval.id)}`, { method: "POST", body });
-      setDecided(result.approval);
+      const result = await api<{ approval: ApprovalRecord & { policy: ApprovalPolicy; votes: ApprovalVote[] } }>(`/api/approvals/${encodeURIComponent(approval.id)}`, { method: "POST", body });
+      if (result.approval.status === "pending") setVoted(voteRecordedText(result.approval.policy, result.approval.votes));
+      else setDecided(result.approval);
       onDecided?.(result.approval);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 409 && caught.body.reason === DIGEST_MISMATCH) {
@@ -218,8 +226,13 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
         ) : null}
       </div>
 
-      <footer className="border-t border-line px-4 py-3" aria-live="polite">
-        {decided ? (
+      <footer className="space-y-2 border-t border-line px-4 py-3" aria-live="polite">
+        {approval.status === "pending" && !decided && !voted ? <ApprovalQuorum policy={approval.policy} votes={approval.votes} /> : null}
+        {voted ? (
+          <p role="status" className="text-sm font-medium text-safe" data-testid="approval-outcome">
+            {voted}
+          </p>
+        ) : decided ? (
           <p ref={outcomeRef} role="status" tabIndex={-1} className={`rounded-sm text-sm font-medium ${decided.decision === "deny" ? "text-caution" : "text-safe"}`} data-testid="approval-outcome">
             {outcomeText(decided, folder)}
           </p>

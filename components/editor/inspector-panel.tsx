@@ -92,6 +92,7 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
         onError: definition.onError,
         execution: definition.execution,
         errorWorkflowId: definition.errorWorkflowId,
+        approvals: definition.approvals,
       }}
       problems={props.generalProblems}
       onChange={props.onSettingsChange}

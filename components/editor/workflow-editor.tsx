@@ -51,6 +51,7 @@ import { useCanvasView } from "./use-canvas-view";
 import { useCardNames } from "./use-card-names";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useWorkflowSaving } from "./use-workflow-saving";
+import { ReadOnlyContext } from "./read-only-context";
 import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
 import { connectionMadeText, definitionNames, nodeAddedText } from "@/lib/editor/announcements";
 
@@ -467,23 +468,25 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               </p>
             ) : null}
             {/* Read-only, every field and button of the inspector is disabled by the browser itself. */}
-            <fieldset disabled={readOnly} className="contents">
-            <InspectorPanel
-              workflowId={workflowId}
-              definition={definition}
-              tools={tools}
-              node={selectedNode}
-              selectedCount={selectedNodes.size + selectedEdges.size}
-              problemsByNode={validation.byNode}
-              generalProblems={validation.general}
-              onNodeChange={onNodeChange}
-              onDeleteSelection={deleteSelection}
-              names={inspectorNames}
-              onConnect={connect}
-              onRemoveEdge={removeEdge}
-              onSettingsChange={onSettingsChange}
-            />
-            </fieldset>
+            <ReadOnlyContext.Provider value={readOnly}>
+              <fieldset disabled={readOnly} className="contents">
+              <InspectorPanel
+                workflowId={workflowId}
+                definition={definition}
+                tools={tools}
+                node={selectedNode}
+                selectedCount={selectedNodes.size + selectedEdges.size}
+                problemsByNode={validation.byNode}
+                generalProblems={validation.general}
+                onNodeChange={onNodeChange}
+                onDeleteSelection={deleteSelection}
+                names={inspectorNames}
+                onConnect={connect}
+                onRemoveEdge={removeEdge}
+                onSettingsChange={onSettingsChange}
+              />
+              </fieldset>
+            </ReadOnlyContext.Provider>
           </SidePanel>
           <div className="pointer-events-none absolute inset-x-0 top-0 z-10 flex justify-between gap-2 p-2 lg:hidden">
             {readOnly ? (

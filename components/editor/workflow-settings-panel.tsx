@@ -3,6 +3,7 @@
 import { useId, useMemo } from "react";
 import { SchemaForm } from "@/components/schema-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { ApprovalPoliciesSection } from "./approval-policies-section";
 import { useOtherWorkflows, WorkflowOptions } from "./other-workflows";
 import { ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
 import { ERROR_WORKFLOW_INPUTS } from "@/lib/contracts/run-trigger";
@@ -41,7 +42,7 @@ export const MODE_CHOICES: readonly { value: Mode; label: string; explanation: s
 /** A workflow's default on error: an error path is drawn per node, so it is no choice here. */
 const DEFAULT_ON_ERROR: readonly OnError[] = ["stop", "continue"];
 
-export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId">;
+export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId" | "approvals">;
 
 interface WorkflowSettingsPanelProps {
   /** The saved workflow these settings belong to: it is not offered as its own error workflow. */
@@ -141,6 +142,15 @@ export function WorkflowSettingsPanel({ workflowId, settings, problems, onChange
           error={errorWorkflowError || undefined}
           onChange={(value) => onChange("errorWorkflowId", value)}
         />
+      </section>
+      <section aria-labelledby={`${id}-approvers`} className="space-y-3 border-t border-line pt-5">
+        <div>
+          <h3 id={`${id}-approvers`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+            Who approves
+          </h3>
+          <p className="mt-1 text-xs leading-relaxed text-muted">Who may decide what waits for a person, and how many must approve. A step may set its own.</p>
+        </div>
+        <ApprovalPoliciesSection value={settings.approvals} onChange={(value) => onChange("approvals", value)} />
       </section>
       {otherProblems.length > 0 ? (
         <div className="rounded-lg border border-caution/40 bg-caution-soft p-3">

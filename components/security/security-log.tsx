@@ -126,7 +126,7 @@ export function SecurityLog({ firstPage, people }: SecurityLogProps) {
   const showOlder = () => {
     if (nextCursor === null) return;
     const query = filterQuery(filters);
-    query.set("before", nextCursor);
+    query.set("cursor", nextCursor);
     void read(query, true);
   };
   const exportHref = (format: "csv" | "jsonl") => {

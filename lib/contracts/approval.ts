@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApprovalPreviewSchema } from "@/lib/tools/contracts";
+import { ApprovalPolicySchema } from "./approval-policy";
 import { RunStatusSchema } from "./run-status";
 
 /**
@@ -75,6 +76,16 @@ export const ApprovalCallerSchema = z.object({
 });
 export type ApprovalCaller = z.infer<typeof ApprovalCallerSchema>;
 
+/** One person's vote toward an approval that needs several. */
+export const ApprovalVoteSchema = z.object({
+  personId: z.string(),
+  name: z.string(),
+  approve: z.boolean(),
+  feedback: z.string().nullable(),
+  at: z.string(),
+});
+export type ApprovalVote = z.infer<typeof ApprovalVoteSchema>;
+
 /** An approval with what the inbox shows beside it (GET /api/approvals, GET/POST /api/approvals/{id}). */
 export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
   workflowId: z.string(),
@@ -84,6 +95,12 @@ export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
   /** The node's label, else its tool's id. */
   nodeLabel: z.string(),
   runStatus: RunStatusSchema,
+  /** Who decides it and how many must (the step's policy, else its workflow's for the kind, else anyone who may decide). */
+  policy: ApprovalPolicySchema,
+  /** The approvals and denial cast so far toward a policy that needs several people, oldest first. */
+  votes: z.array(ApprovalVoteSchema),
+  /** The person who started its run (the policy may leave them out); null for a trigger or a schedule. */
+  startedById: z.string().nullable(),
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
 

@@ -4,6 +4,7 @@ import type { Prisma } from "./generated/sqlite/client";
  * workflow, its step and, for a called run's, the run and step that called it.
  */
 import type { ApprovalDetail } from "@/lib/contracts/approval";
+import { policyFor } from "@/lib/contracts/approval-policy";
 import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalStatus, RunStatus } from "@/lib/workflow/run-types";
@@ -23,7 +24,10 @@ export async function listApprovals(
     },
     orderBy: { createdAt: filter.status === "pending" ? "asc" : "desc" },
     take: Math.min(filter.limit ?? 200, 1000),
-    include: { run: { include: { workflow: { select: { name: true } }, version: { select: { definition: true } } } } },
+    include: {
+      run: { include: { workflow: { select: { name: true } }, version: { select: { definition: true } } } },
+      votes: { orderBy: { createdAt: "asc" } },
+    },
   });
   const definitions = new Map<string, WorkflowDefinition>();
   const definitionOf = (versionId: string, json: string) => {
@@ -69,6 +73,9 @@ export async function listApprovals(
         : null,
       nodeLabel: node?.label ?? (node?.kind === "tool" ? node.tool : row.nodeId === "__run__" ? "Plan" : row.nodeId),
       runStatus: row.run.status as RunStatus,
+      policy: policyFor(row.kind, node && "approvals" in node ? node.approvals : undefined, definition.approvals),
+      votes: row.votes.map((vote) => ({ personId: vote.personId, name: vote.name, approve: vote.approve, feedback: vote.feedback, at: vote.createdAt.toISOString() })),
+      startedById: row.run.startedById,
     };
   });
 }

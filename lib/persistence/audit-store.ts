@@ -1,4 +1,5 @@
-import { AuditActionSchema, type AuditAction, type AuditEntry, type AuditPage, type AuditQuery } from "@/lib/validations/access";
+import { decodeListCursor, LIST_PAGE_SIZE, nextCursorAfter } from "@/lib/contracts/list-page";
+import { AUDIT_ORDER, AuditActionSchema, type AuditAction, type AuditEntry, type AuditPage, type AuditQuery } from "@/lib/validations/access";
 import type { Prisma } from "./generated/sqlite/client";
 import { getDatabase, type StudioDatabase } from "./database";
 import { newId } from "./ids";
@@ -35,10 +36,15 @@ export async function recordAudit(entry: AuditEntryInput, database: StudioDataba
 
 /** One page of the log, newest first, filtered as `query` says; `nextCursor` reads the page after it (null: none). */
 export async function listAudit(query: Partial<AuditQuery> = {}, database: StudioDatabase = getDatabase()): Promise<AuditPage> {
-  const limit = query.limit ?? 100;
-  const rows = await database.auditEntry.findMany({ where: auditFilter(query), orderBy: { id: "desc" }, take: limit + 1 });
-  const page = rows.slice(0, limit);
-  return { entries: page.map(toAuditEntry), nextCursor: rows.length > limit ? page[page.length - 1]!.id : null };
+  const olderThan = query.cursor === undefined ? undefined : decodeListCursor(query.cursor)?.id;
+  const { entries, hasMore } = await readAuditPage(query, olderThan, query.limit ?? LIST_PAGE_SIZE, database);
+  return { entries, nextCursor: nextCursorAfter(entries, hasMore, AUDIT_ORDER, (entry) => entry.id) };
+}
+
+/** Up to `limit` entries older than the entry `olderThan` (from the newest when undefined), and whether more follow. */
+async function readAuditPage(query: AuditFilter, olderThan: string | undefined, limit: number, database: StudioDatabase): Promise<{ entries: AuditEntry[]; hasMore: boolean }> {
+  const rows = await database.auditEntry.findMany({ where: { ...auditFilter(query), ...(olderThan ? { id: { lt: olderThan } } : {}) }, orderBy: { id: "desc" }, take: limit + 1 });
+  return { entries: rows.slice(0, limit).map(toAuditEntry), hasMore: rows.length > limit };
 }
 
 /**
@@ -46,23 +52,25 @@ export async function listAudit(query: Partial<AuditQuery> = {}, database: Studi
  * year of log never holds more than one batch (ids grow with time, so the
  * last id of a batch is where the next one starts).
  */
-export async function* eachAuditEntry(query: Omit<Partial<AuditQuery>, "limit">, database: StudioDatabase = getDatabase(), batchSize = 500): AsyncGenerator<AuditEntry> {
-  let before = query.before;
+export async function* eachAuditEntry(query: AuditFilter, database: StudioDatabase = getDatabase(), batchSize = 500): AsyncGenerator<AuditEntry> {
+  let olderThan: string | undefined;
   for (;;) {
-    const page = await listAudit({ ...query, before, limit: batchSize }, database);
-    yield* page.entries;
-    if (page.nextCursor === null) return;
-    before = page.nextCursor;
+    const { entries, hasMore } = await readAuditPage(query, olderThan, batchSize, database);
+    yield* entries;
+    if (!hasMore) return;
+    olderThan = entries.at(-1)!.id;
   }
 }
 
-function auditFilter(query: Partial<AuditQuery>): Prisma.AuditEntryWhereInput {
+/** Which entries: the query without its page. */
+type AuditFilter = Omit<Partial<AuditQuery>, "limit" | "cursor">;
+
+function auditFilter(query: AuditFilter): Prisma.AuditEntryWhereInput {
   const at: Prisma.DateTimeFilter = {};
   if (query.from) at.gte = new Date(Date.parse(query.from));
   // A day alone means up to its end.
   if (query.to) at.lt = new Date(Date.parse(query.to) + (/^\d{4}-\d{2}-\d{2}$/.test(query.to) ? DAY_MS : 0));
   return {
-    ...(query.before ? { id: { lt: query.before } } : {}),
     ...(query.action ? { action: query.action } : {}),
     ...(query.actorId ? { actorId: query.actorId } : {}),
     ...(query.from || query.to ? { at } : {}),

@@ -31,10 +31,12 @@ export {
   getVersion,
   getWorkflow,
   everyWorkflow,
+  newestDefinitions,
   listVersions,
   saveWorkflow,
   type SaveWorkflowOptions,
   type WorkflowDetail,
+  type WorkflowFields,
   type WorkflowVersionDetail,
   type WorkflowVersionSummary,
 } from "./workflow-store";

@@ -14,6 +14,7 @@ import { newId } from "./ids";
 import { sqliteDate } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
 import type { Write } from "./run-commit-writes";
+import { starterOf } from "./run-summary";
 import { findRunnableVersion, type RunnableVersion } from "./run-versions";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 
@@ -186,7 +187,7 @@ export async function insertRun(
     durationMs: null,
     totalApprovals: 0,
     pendingApprovals: 0,
-    startedBy: start.startedBy ? { personId: start.startedBy.personId, name: start.startedBy.label } : null,
+    startedBy: starterOf(runRow),
     definition: definition,
     steps: definition.nodes.map((node) => {
       const kept = carried.get(node.id);

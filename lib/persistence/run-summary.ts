@@ -12,6 +12,11 @@ export function summariseRun(row: SummaryRow, approvals: { total: number; pendin
     durationMs: record.finishedAt ? Date.parse(record.finishedAt) - Date.parse(record.startedAt) : null,
     totalApprovals: approvals.total,
     pendingApprovals: approvals.pending,
-    startedBy: row.startedById !== null ? { personId: row.startedById, name: row.startedByLabel ?? "someone" } : null,
+    startedBy: starterOf(row),
   };
+}
+
+/** Who started a run, from its stored columns: a person and the name they had then, or nobody (a trigger, a schedule). */
+export function starterOf(row: { startedById: string | null; startedByLabel: string | null }): RunSummary["startedBy"] {
+  return row.startedById !== null ? { personId: row.startedById, name: row.startedByLabel ?? "someone" } : null;
 }

@@ -77,6 +77,29 @@ export async function everyWorkflow(database: StudioDatabase = getDatabase(), vi
   return rows.map(workflowFields);
 }
 
+/**
+ * The newest definition of each of `workflows`, by id, in a query per
+ * DEFINITION_BATCH of them rather than one per workflow (the MCP tool list
+ * of a studio with thousands of workflows).
+ */
+export async function newestDefinitions(
+  workflows: readonly Pick<WorkflowFields, "id" | "latestVersion">[],
+  database: StudioDatabase = getDatabase(),
+): Promise<Map<string, WorkflowDefinition>> {
+  const definitions = new Map<string, WorkflowDefinition>();
+  for (let start = 0; start < workflows.length; start += DEFINITION_BATCH) {
+    const batch = workflows.slice(start, start + DEFINITION_BATCH);
+    const rows = await database.workflowVersion.findMany({
+      where: { OR: batch.map((workflow) => ({ workflowId: workflow.id, version: workflow.latestVersion })) },
+      select: { workflowId: true, version: true, definition: true },
+    });
+    for (const row of rows) definitions.set(row.workflowId, parseStoredDefinition(row.definition, row.workflowId, row.version));
+  }
+  return definitions;
+}
+
+const DEFINITION_BATCH = 200;
+
 /** The workflow with its newest definition; NotFoundError for an unknown id. */
 export async function getWorkflow(id: string, database: StudioDatabase = getDatabase()): Promise<WorkflowDetail> {
   const workflow = await database.workflow.findUnique({ where: { id } });

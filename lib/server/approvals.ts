@@ -1,15 +1,24 @@
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
 import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
+import { refusalUnderPolicy, tally, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
+import type { StudioDatabase } from "@/lib/persistence";
+import { castVote, votesOn } from "@/lib/persistence/approval-votes";
+import { rolesOnWorkflow } from "./access/workflow-access";
+import { recordAudit } from "@/lib/persistence/audit-store";
+import { clientAddress, type Principal } from "./access/principal";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
 /**
  * Records a person's decision and resumes the waiting step: 422 for a
- * decision the approval's kind does not take, 409 when it was already
- * decided or when the digest the card rendered is not the approval's.
+ * decision the approval's kind does not take, 403 naming the policy when the
+ * person is not among its approvers, 409 when it was already decided or when
+ * the digest the card rendered is not the approval's. Under a policy that
+ * needs several people an approval is a vote: the step resumes when enough
+ * have approved, or at the first denial.
  */
-export async function decideApproval(id: string, body: DecisionBody, decidedBy: string | null): Promise<ApprovalDetail> {
+export async function decideApproval(id: string, body: DecisionBody, principal: Principal, request: Request): Promise<ApprovalDetail> {
   const studio = await startStudio();
   const approval = await getApprovalDetail(id, studio.database);
   const allowed = DECISIONS_BY_KIND[approval.kind];
@@ -31,6 +40,29 @@ export async function decideApproval(id: string, body: DecisionBody, decidedBy: 
       { approval, reason: DIGEST_MISMATCH },
     );
   }
+  const decider = { personId: principal.personId, roles: await rolesOnWorkflow(principal, approval.workflowId, studio.database) };
+  const refusal = refusalUnderPolicy(approval.policy, decider, approval.startedById, approval.votes, await approverNames(approval.policy, studio.database));
+  if (refusal !== null) {
+    await recordAudit(
+      {
+        actor: principal.person,
+        actorId: principal.personId,
+        action: "access-refused",
+        target: approval.workflowId,
+        detail: { policy: refusal, approval: id, request: `${request.method} ${new URL(request.url).pathname}` },
+        clientAddress: clientAddress(request),
+      },
+      studio.database,
+    );
+    throw new HttpError(403, refusal, { approval });
+  }
+  const decidedBy = principal.person;
+  if (approval.policy.required > 1) {
+    const cast = await castVote({ approvalId: id, personId: principal.personId, name: decidedBy, approve: body.decision !== "deny", feedback: body.feedback ?? null }, studio.database);
+    if (cast === "already") throw new HttpError(409, "You have decided this already: it waits for someone else.", { approval });
+    // Enough approvals, or a denial: the approval is decided (a race of the last two votes decides it once: engine.decide is conditional).
+    if (tally(approval.policy, await votesOn(id, studio.database)) === "waiting") return getApprovalDetail(id, studio.database);
+  }
   const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy });
   if (!result) throw new HttpError(404, `No approval "${id}" exists.`);
   if (!result.changed) throw alreadyDecided(await getApprovalDetail(id, studio.database));
@@ -40,4 +72,13 @@ export async function decideApproval(id: string, body: DecisionBody, decidedBy: 
 function alreadyDecided(approval: ApprovalDetail): HttpError {
   const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
   return new HttpError(409, `This approval was already ${approval.status}${by}; a decision cannot be changed.`, { approval });
+}
+
+/** The names of the people a policy names, for its refusals ("Only Ada or approvers may decide"). */
+async function approverNames(policy: ApprovalPolicy, database: StudioDatabase): Promise<(personId: string) => string | undefined> {
+  const ids = policy.approvers.flatMap((approver) => (approver.kind === "person" ? [approver.personId] : []));
+  if (ids.length === 0) return () => undefined;
+  const people = await database.person.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } });
+  const names = new Map(people.map((person) => [person.id, person.displayName]));
+  return (personId) => names.get(personId);
 }

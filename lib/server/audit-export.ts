@@ -18,7 +18,7 @@ export const AUDIT_EXPORT_TYPES: Record<AuditExportFormat, string> = {
   jsonl: "application/x-ndjson; charset=utf-8",
 };
 
-export function auditExportStream(query: Omit<Partial<AuditQuery>, "limit" | "before">, format: AuditExportFormat, database: StudioDatabase): ReadableStream<Uint8Array> {
+export function auditExportStream(query: Omit<Partial<AuditQuery>, "limit" | "cursor">, format: AuditExportFormat, database: StudioDatabase): ReadableStream<Uint8Array> {
   const entries = eachAuditEntry(query, database);
   const encoder = new TextEncoder();
   let headerSent = format !== "csv";

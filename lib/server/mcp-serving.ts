@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { everyWorkflow, getWorkflow } from "@/lib/persistence";
+import { everyWorkflow, newestDefinitions, type WorkflowFields } from "@/lib/persistence";
 import { isServingToken } from "@/lib/persistence/mcp-server-store";
 import { isPersonalToken } from "@/lib/persistence/personal-token-store";
 import type { JsonSchema } from "@/lib/tools";
@@ -67,26 +67,37 @@ export type McpCaller = { kind: "studio" } | { kind: "person"; principal: Princi
 
 /** Every saved workflow `caller` may run, as a tool; names are unique, the oldest workflow keeping the plain slug. */
 export async function servedWorkflows(studio: Studio, caller: McpCaller = { kind: "studio" }): Promise<ServedWorkflow[]> {
+  const named = await servedNames(studio, caller);
+  const definitions = await newestDefinitions(named.map(({ summary }) => summary), studio.database);
+  return named.flatMap(({ toolName, summary }) => {
+    const definition = definitions.get(summary.id);
+    // Deleted between the two reads: not served.
+    if (!definition) return [];
+    return [
+      {
+        toolName,
+        workflowId: summary.id,
+        title: summary.name,
+        description: summary.description || `Runs the workflow "${summary.name}" in Neurosurfer Studio and returns its output.`,
+        inputSchema: inputJsonSchema(inputFieldsOf(definition)),
+      },
+    ];
+  });
+}
+
+/** The tool name of each workflow `caller` may run, oldest first (a call needs only these, not the definitions). */
+async function servedNames(studio: Studio, caller: McpCaller): Promise<{ toolName: string; summary: WorkflowFields }[]> {
   const runnable = caller.kind === "person" ? await workflowIdsWith(caller.principal, "workflow:run", studio.database) : null;
   const visible = caller.kind === "person" ? visibleWorkflows(caller.principal) : null;
   const summaries = (await everyWorkflow(studio.database, visible)).filter((summary) => runnable === null || runnable.has(summary.id));
   const taken = new Set<string>();
-  const served: ServedWorkflow[] = [];
-  for (const summary of summaries) {
-    const { definition } = await getWorkflow(summary.id, studio.database);
+  return summaries.map((summary) => {
     const base = workflowToolName(summary.name);
     let toolName = base;
     for (let suffix = 2; taken.has(toolName); suffix += 1) toolName = `${base.slice(0, MAX_NAME_LENGTH - 4)}_${suffix}`;
     taken.add(toolName);
-    served.push({
-      toolName,
-      workflowId: summary.id,
-      title: summary.name,
-      description: summary.description || `Runs the workflow "${summary.name}" in Neurosurfer Studio and returns its output.`,
-      inputSchema: inputJsonSchema(inputFieldsOf(definition)),
-    });
-  }
-  return served;
+    return { toolName, summary };
+  });
 }
 
 /** Handles one request to /api/mcp: 401 without the token, else the MCP exchange. */
@@ -133,11 +144,12 @@ function buildServer(studio: Studio, caller: McpCaller): McpServer {
     })),
   }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const workflows = await servedWorkflows(studio, caller);
-    const workflow = workflows.find((each) => each.toolName === request.params.name);
-    if (!workflow) {
+    const workflows = await servedNames(studio, caller);
+    const served = workflows.find((each) => each.toolName === request.params.name);
+    if (!served) {
       throw new McpError(ErrorCode.InvalidParams, `No workflow is served as "${request.params.name}". Known: ${workflows.map((each) => each.toolName).join(", ") || "none"}.`);
     }
+    const workflow = { workflowId: served.summary.id, title: served.summary.name };
     let runId: string;
     try {
       const startedBy = caller.kind === "person" ? starterOf(caller.principal) : null;

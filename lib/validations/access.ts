@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkCursor, ListCursorTextSchema, ListDateSchema, ListLimitSchema } from "@/lib/contracts/list-page";
 
 /**
  * The shapes of the studio's access records as the API and the Security page
@@ -48,32 +49,33 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
-/** A day ("2026-12-04") or a moment ("2026-12-04T10:00:00Z"), as the log's date filters take it. */
-const MomentSchema = z
-  .string()
-  .max(40)
-  .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(Date.parse(value)), "expected a date such as 2026-12-04, or a date and time in ISO 8601");
+/** The log's one order: newest first, by id (ids grow with time). */
+export const AUDIT_ORDER = { sort: "newest", direction: "desc" } as const;
 
-/** What of the security log to read (GET /api/audit, and its export): newest first, filtered, a page at a time. */
-export const AuditQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  /** The `nextCursor` of the page before: entries older than it. */
-  before: z.string().regex(/^[0-9A-Za-z]{1,40}$/, "expected the nextCursor of a page").optional(),
+/** Which entries of the security log: by action, person and dates (GET /api/audit, and its export). */
+const AuditFilterSchema = z.object({
   action: AuditActionSchema.optional(),
   /** The person who acted (their id). */
   actorId: z.string().min(1).max(200).optional(),
   /** From this moment on (a day: from its start, UTC). */
-  from: MomentSchema.optional(),
+  from: ListDateSchema,
   /** Before this moment (a day: up to its end, UTC). */
-  to: MomentSchema.optional(),
+  to: ListDateSchema,
 });
+
+/** What of the security log to read: newest first, filtered, a page at a time, paged as every list is (lib/contracts/list-page.ts). */
+export const AuditQuerySchema = AuditFilterSchema.extend({
+  limit: ListLimitSchema,
+  /** The `nextCursor` of the page before: entries older than it. */
+  cursor: ListCursorTextSchema,
+}).superRefine((query, context) => checkCursor({ cursor: query.cursor, ...AUDIT_ORDER }, { newest: "text" }, context));
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
 export const AuditPageSchema = z.object({ entries: z.array(AuditEntrySchema), nextCursor: z.string().nullable() });
 export type AuditPage = z.infer<typeof AuditPageSchema>;
 
 export const AUDIT_EXPORT_FORMATS = ["csv", "jsonl"] as const;
-export const AuditExportQuerySchema = AuditQuerySchema.omit({ limit: true, before: true }).extend({ format: z.enum(AUDIT_EXPORT_FORMATS) });
+export const AuditExportQuerySchema = AuditFilterSchema.extend({ format: z.enum(AUDIT_EXPORT_FORMATS) });
 
 /** A signed-in browser as listed: never its cookie's secret, only the start of the stored digest. */
 export const SessionViewSchema = z.object({

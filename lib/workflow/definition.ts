@@ -1,6 +1,7 @@
 import { z } from "zod";
 // The framework's browser-safe entry, not its index (which reaches node:fs): this module stays browser-safe, like the node definitions it unites.
 import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
+import { WorkflowApprovalPoliciesSchema } from "@/lib/contracts/approval-policy";
 import { DefaultOnErrorActionSchema, WorkflowExecutionDefaultsSchema } from "@/lib/contracts/execution-settings";
 import { WorkflowNodeSchema } from "@/nodes/definitions";
 import { NodeIdSchema } from "@/nodes/node-base";
@@ -65,6 +66,8 @@ export const WorkflowDefinitionSchema = z
      * ERROR_WORKFLOW_INPUTS). A run it starts never starts another.
      */
     errorWorkflowId: z.string().trim().min(1, "choose a workflow, or leave it empty").max(64).optional(),
+    /** Who decides this workflow's approvals, per kind and by default (lib/contracts/approval-policy.ts); a node may set its own. */
+    approvals: WorkflowApprovalPoliciesSchema.optional(),
     nodes: z.array(WorkflowNodeSchema).max(5000),
     edges: z.array(WorkflowEdgeSchema).max(20_000).default([]),
   })

@@ -1,7 +1,7 @@
 import { z } from "zod";
 // The file itself, not the @/lib/tools index: that index reaches node:fs, and this module is in the editor's bundle.
 import { PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
-import { failureHandling, nodeBase } from "../node-base";
+import { approvalPolicy, failureHandling, nodeBase } from "../node-base";
 import type { NodeKindDefinition } from "../node-kind";
 
 /** Most turns an agent node may take unless its builder says otherwise. */
@@ -22,6 +22,7 @@ export type AgentProvider = z.infer<typeof AgentProviderSchema>;
 export const AgentNodeSchema = z.object({
   ...nodeBase,
   ...failureHandling,
+  ...approvalPolicy,
   kind: z.literal("agent"),
   provider: AgentProviderSchema.default("openai"),
   model: z.string().trim().max(200).default("").describe("The model id, e.g. gpt-4.1-mini, claude-sonnet-4-5 or llama3.1."),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { failureHandling, nodeBase } from "../node-base";
+import { approvalPolicy, failureHandling, nodeBase } from "../node-base";
 import type { NodeKindDefinition } from "../node-kind";
 
 /**
@@ -10,6 +10,7 @@ import type { NodeKindDefinition } from "../node-kind";
 export const ToolNodeSchema = z.object({
   ...nodeBase,
   ...failureHandling,
+  ...approvalPolicy,
   kind: z.literal("tool"),
   tool: z.string().min(1, "choose a tool"),
   operation: z.string().min(1).nullable().default(null),

@@ -19,6 +19,9 @@ const INTERESTING = new Set<RunEvent["type"]>([
   "run-cancelled",
 ]);
 
+const VISIBILITY_TTL_MS = 5_000;
+/** Runs whose answer a feed keeps at once: past it, the feed starts again (a busy studio has thousands of runs a day). */
+const MAX_KNOWN_RUNS = 1_000;
 
 /**
  * A live feed across runs for the navigation's inbox count and the run list:
@@ -28,11 +31,20 @@ const INTERESTING = new Set<RunEvent["type"]>([
  */
 export const GET = route("GET /api/events", async (request, _context, principal) => {
   const studio = await startStudio();
-  // Only what the caller may see: runs of their workflows, and the approvals waiting on those (checked per event, so a
-  // share given or taken away counts from the next one).
+  // Only what the caller may see: runs of their workflows, and the approvals waiting on those. A run's answer is kept for
+  // VISIBILITY_TTL_MS (a run sends several events in a burst, to every open feed), so a share given or taken away counts
+  // within that.
   const visible = visibleWorkflows(principal);
-  const concerns = async (runId: string) =>
-    visible === null || (await studio.database.run.count({ where: { id: runId, workflow: visible } })) > 0;
+  const known = new Map<string, { visible: boolean; at: number }>();
+  const concerns = async (runId: string) => {
+    if (visible === null) return true;
+    const kept = known.get(runId);
+    if (kept && Date.now() - kept.at < VISIBILITY_TTL_MS) return kept.visible;
+    const answer = (await studio.database.run.count({ where: { id: runId, workflow: visible } })) > 0;
+    if (known.size >= MAX_KNOWN_RUNS) known.clear();
+    known.set(runId, { visible: answer, at: Date.now() });
+    return answer;
+  };
   return sseResponse(request.signal, async (channel) => {
     channel.onClose(
       studio.bus.subscribeAll((event) => {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { RunView } from "@/components/runs/run-view";
 import { NotFoundError } from "@/lib/persistence";
 import { getRunDetail, readEvents, type RunDetail } from "@/lib/persistence/run-queries";
@@ -12,8 +13,12 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string }> };
 
-/** The run, or the 404 page for one that does not exist or whose workflow the viewer may not see. */
-async function loadRun(id: string): Promise<RunDetail> {
+/**
+ * The run, or the 404 page for one that does not exist or whose workflow the
+ * viewer may not see. Cached for the request: a big run is read once for the
+ * page and its title.
+ */
+const loadRun = cache(async (id: string): Promise<RunDetail> => {
   const studio = await startStudio();
   const principal = await pagePrincipal();
   let run: RunDetail;
@@ -25,7 +30,7 @@ async function loadRun(id: string): Promise<RunDetail> {
   }
   await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
   return run;
-}
+});
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { id } = await params;

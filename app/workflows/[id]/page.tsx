@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { WorkflowEditor, type EditorAccess } from "@/components/editor/workflow-editor";
 import { getWorkflow, NotFoundError, type WorkflowDetail } from "@/lib/persistence";
 import { startStudio } from "@/lib/server/studio";
@@ -11,12 +12,14 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ id: string }> };
 
-/** The workflow, or a 404 for an id that names none (including ids no workflow could have). */
-async function loadWorkflow(id: string): Promise<WorkflowDetail & { access: EditorAccess }> {
-  await startStudio();
+/**
+ * The workflow, or a 404 for an id that names none (including ids no workflow
+ * could have). Cached for the request: the page and its title read it once.
+ */
+const loadWorkflow = cache(async (id: string): Promise<WorkflowDetail & { access: EditorAccess }> => {
+  const { database } = await startStudio();
   if (!/^[A-Za-z0-9_.:-]{1,200}$/.test(id)) notFound();
   const principal = await pagePrincipal();
-  const { database } = await startStudio();
   // One the viewer may not see is the same 404 as one that does not exist.
   const scopes = await pageScopesOnWorkflow(principal, id, database);
   try {
@@ -27,7 +30,7 @@ async function loadWorkflow(id: string): Promise<WorkflowDetail & { access: Edit
     if (NotFoundError.isInstance(error)) notFound();
     throw error;
   }
-}
+});
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const workflow = await loadWorkflow((await params).id);

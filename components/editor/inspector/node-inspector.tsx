@@ -11,7 +11,8 @@ import type { Connection } from "@/lib/editor/definition-edits";
 import { ConnectionsSection } from "./connections-section";
 import { FailureSection } from "./failure-section";
 import { InspectorHeader } from "./inspector-header";
-import { ProblemList } from "./panel-section";
+import { PanelSection, ProblemList } from "./panel-section";
+import { NodeApprovalPolicy } from "../approval-policies-section";
 import { TestSection } from "./test-section";
 
 export interface NodeInspectorProps {
@@ -76,6 +77,19 @@ export function NodeInspector({ node, definition, tools, problems, onChange, onD
       {startsRunsOf(node.kind) === "on-trigger" ? null : <TestSection node={node} definition={definition} tools={tools} names={names} />}
       <ConnectionsSection node={node} definition={definition} names={names} onConnect={onConnect} onRemoveEdge={onRemoveEdge} />
       {failures ? <FailureSection node={node} defaults={defaults} problems={problems} onChange={onChange} /> : null}
+      {node.kind === "tool" || node.kind === "agent" ? (
+        <PanelSection title="Who approves" description="Who may decide this step's approvals, and how many must approve. Unset, the workflow's rule applies.">
+          <NodeApprovalPolicy
+            value={node.approvals}
+            onChange={(approvals) => {
+              const next = { ...node };
+              if (approvals) next.approvals = approvals;
+              else delete next.approvals;
+              onChange(next);
+            }}
+          />
+        </PanelSection>
+      ) : null}
     </div>
   );
 }

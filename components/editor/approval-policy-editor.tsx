@@ -1,0 +1,151 @@
+"use client";
+
+import { useEffect, useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { api } from "@/lib/client/api";
+import { describeApprovers, excludesStarter, MAX_REQUIRED_APPROVALS, type ApprovalPolicy, type Approver } from "@/lib/contracts/approval-policy";
+import { ROLE_TITLES, ROLES, type Role } from "@/lib/contracts/roles";
+import { useEditorReadOnly } from "./read-only-context";
+
+/** A colleague as the directory lists them (GET /api/people/directory): a name to pick, nothing more. */
+interface Colleague {
+  id: string;
+  displayName: string;
+}
+
+/** The people a builder may name as approvers; empty while loading or when the directory is not theirs to read. */
+export function useColleagues(): Colleague[] {
+  const [colleagues, setColleagues] = useState<Colleague[]>([]);
+  // A view-only editor's viewer may not read the directory: asking would only be refused (and logged as a refusal).
+  const readOnly = useEditorReadOnly();
+  useEffect(() => {
+    if (readOnly) return;
+    let live = true;
+    api<{ people: Colleague[] }>("/api/people/directory")
+      .then((answer) => live && setColleagues(answer.people))
+      // Without it the builder can still name roles; people they cannot list they cannot pick.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [readOnly]);
+  return colleagues;
+}
+
+interface ApprovalPolicyEditorProps {
+  /** Names the fields for assistive technology and tests, e.g. "Shell commands". */
+  label: string;
+  /** The policy set here; undefined: it follows `inherited`. */
+  value: ApprovalPolicy | undefined;
+  /** What applies when nothing is set here, in words ("the workflow's rule: anyone who may decide"). */
+  inherited: string;
+  colleagues: readonly Colleague[];
+  onChange: (policy: ApprovalPolicy | undefined) => void;
+}
+
+/**
+ * One approval policy: who may decide (anyone who may decide approvals on the
+ * workflow, or the roles and people named), how many different people must
+ * approve, and whether the person who started the run is left out.
+ */
+export function ApprovalPolicyEditor({ label, value, inherited, colleagues, onChange }: ApprovalPolicyEditorProps) {
+  const id = useId();
+  const nameOf = (personId: string) => colleagues.find((person) => person.id === personId)?.displayName;
+  if (!value) {
+    return (
+      <div className="flex items-center justify-between gap-2 text-xs">
+        <p className="text-muted">
+          <span className="font-medium text-foreground">{label}:</span> {inherited}
+        </p>
+        <Button size="sm" onClick={() => onChange({ approvers: [], required: 1 })} aria-label={`Set who approves: ${label}`}>
+          Set
+        </Button>
+      </div>
+    );
+  }
+  const set = (patch: Partial<ApprovalPolicy>) => onChange({ ...value, ...patch });
+  const add = (approver: Approver) => set({ approvers: [...value.approvers, approver] });
+  const remove = (index: number) => set({ approvers: value.approvers.filter((_, at) => at !== index) });
+  const unnamedRoles = ROLES.filter((role) => !value.approvers.some((approver) => approver.kind === "role" && approver.role === role));
+  const unnamedPeople = colleagues.filter((person) => !value.approvers.some((approver) => approver.kind === "person" && approver.personId === person.id));
+  const starterHelp = value.excludeStarter === undefined ? `Unset: ${value.required >= 2 ? "left out" : "may decide"} (left out when two or more must approve).` : undefined;
+  return (
+    <fieldset className="space-y-3 rounded-lg border border-line p-3" aria-label={`Who approves: ${label}`}>
+      <div className="flex items-center justify-between gap-2">
+        <legend className="text-xs font-semibold text-foreground">{label}</legend>
+        <Button size="sm" variant="ghost" onClick={() => onChange(undefined)} aria-label={`Follow ${inherited.replace(/\.$/, "")} for ${label}`}>
+          Reset
+        </Button>
+      </div>
+      <div className="space-y-1.5">
+        <p className="text-xs text-muted">Who may decide: {value.approvers.length === 0 ? "anyone who may decide approvals on this workflow" : describeApprovers(value.approvers, nameOf)}</p>
+        {value.approvers.length > 0 ? (
+          <ul className="flex flex-wrap gap-1.5">
+            {value.approvers.map((approver, index) => {
+              const name = approver.kind === "role" ? `${ROLE_TITLES[approver.role]}s` : (nameOf(approver.personId) ?? "a named person");
+              return (
+                <li key={`${approver.kind}-${approver.kind === "role" ? approver.role : approver.personId}`} className="flex items-center gap-1 rounded-full border border-line bg-surface-sunken px-2 py-0.5 text-xs">
+                  {name}
+                  <button type="button" className="rounded-full px-1 text-muted hover:text-foreground" aria-label={`Remove ${name} from ${label}`} onClick={() => remove(index)}>
+                    ×
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <select
+            aria-label={`Add a role to ${label}`}
+            className={`${CONTROL_CLASS} w-auto`}
+            value=""
+            onChange={(event) => event.target.value && add({ kind: "role", role: event.target.value as Role })}
+          >
+            <option value="">Add a role…</option>
+            {unnamedRoles.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_TITLES[role]}s
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label={`Add a person to ${label}`}
+            className={`${CONTROL_CLASS} w-auto`}
+            value=""
+            disabled={unnamedPeople.length === 0}
+            onChange={(event) => event.target.value && add({ kind: "person", personId: event.target.value })}
+          >
+            <option value="">Add a person…</option>
+            {unnamedPeople.map((person) => (
+              <option key={person.id} value={person.id}>
+                {person.displayName}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <Field id={`${id}-required`} label="Approvals needed" help={`Different people, 1 to ${MAX_REQUIRED_APPROVALS}; one denial ends it.`}>
+        <input
+          {...fieldAria(`${id}-required`, { help: true })}
+          type="number"
+          min={1}
+          max={MAX_REQUIRED_APPROVALS}
+          className={`${CONTROL_CLASS} w-24`}
+          value={value.required}
+          onChange={(event) => {
+            const required = Math.round(Number(event.target.value));
+            if (Number.isFinite(required)) set({ required: Math.min(MAX_REQUIRED_APPROVALS, Math.max(1, required)) });
+          }}
+        />
+      </Field>
+      <label className="flex items-start gap-2 text-xs">
+        <input type="checkbox" className="mt-0.5" checked={excludesStarter(value)} onChange={(event) => set({ excludeStarter: event.target.checked })} />
+        <span>
+          Not the person who started the run
+          {starterHelp ? <span className="block text-muted">{starterHelp}</span> : null}
+        </span>
+      </label>
+    </fieldset>
+  );
+}

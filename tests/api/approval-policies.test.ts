@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient, Json } from "./api-client";
+import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { invitePerson, type JoinedPerson } from "./people-fixtures";
+import { setupStudioServer } from "./studio-server";
+
+/**
+ * Who decides an approval, over HTTP: a step's or a workflow's policy names
+ * the approvers and how many must approve; the person who started the run is
+ * left out when two must; each person counts once; one denial ends it; a
+ * refusal names the policy, changes nothing and is in the security log.
+ */
+
+const server = setupStudioServer();
+let owner: ApiClient;
+let abe: JoinedPerson;
+let ada: JoinedPerson;
+let cy: JoinedPerson;
+let folder: string;
+
+/** A workflow of one shell step (writing `marker`) under `policy`, shared with every approver; started by the owner. */
+async function gatedRun(name: string, marker: string, policies: { node?: Json; workflow?: Json }): Promise<{ runId: string; approval: Json }> {
+  const shell = { ...shellNode("shell", folder, `echo done > ${marker}`), ...(policies.node ? { approvals: policies.node } : {}) };
+  const workflow = {
+    name,
+    ...(policies.workflow ? { approvals: policies.workflow } : {}),
+    nodes: [{ id: "in", kind: "input" }, shell, { id: "out", kind: "output", value: "x" }],
+    edges: chain("in", "shell", "out"),
+  };
+  const workflowId = (await owner.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
+  await owner.expect(200, "PUT", `/api/workflows/${workflowId}/shares`, { shares: [{ subject: { role: "approver" }, role: "approver" }] });
+  const runId = (await owner.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
+  return { runId, approval: await owner.waitForApproval(runId) };
+}
+
+const decide = (person: { client: ApiClient }, approval: Json, decision: "approve" | "deny") => person.client.post(`/api/approvals/${approval.id}`, { decision, digest: approval.digest });
+const ran = (marker: string) => {
+  try {
+    return readFileSync(path.join(folder, marker), "utf8").trim() === "done";
+  } catch {
+    return false;
+  }
+};
+
+describe("approval policies", () => {
+  beforeAll(async () => {
+    owner = server.client();
+    folder = workFolder("studio-policies-");
+    abe = await invitePerson(owner, "abe", "approver");
+    ada = await invitePerson(owner, "ada", "approver");
+    cy = await invitePerson(owner, "cy", "approver");
+  });
+
+  afterAll(() => removeWorkFolders());
+
+  it("needs two different people when the step says 2, never the starter, each once; the step runs after the second", async () => {
+    const { runId, approval } = await gatedRun("Two of them", "two.txt", { node: { required: 2 } });
+    expect(approval.policy).toEqual({ approvers: [], required: 2 });
+    const me = (await owner.expect(200, "GET", "/api/me")).person;
+    expect(approval.startedById).toBe(me.id);
+    const before = await owner.counts();
+    // The owner started the run: they may decide approvals, not this one.
+    const starter = await decide({ client: owner }, approval, "approve");
+    expect(starter.status).toBe(403);
+    expect(starter.body.error).toMatch(/started the run may not approve/);
+    expect(await owner.counts()).toEqual(before);
+
+    const first = await decide(abe, approval, "approve");
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.approval.status).toBe("pending");
+    expect(first.body.approval.votes).toEqual([expect.objectContaining({ personId: abe.id, name: "Abe", approve: true })]);
+    const again = await decide(abe, approval, "approve");
+    expect(again.status).toBe(403);
+    expect(again.body.error).toMatch(/already/);
+    expect(ran("two.txt")).toBe(false);
+
+    const second = await decide(ada, approval, "approve");
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.approval.status).toBe("approved");
+    expect(second.body.approval.votes.map((vote: Json) => vote.name)).toEqual(["Abe", "Ada"]);
+    expect((await owner.waitForRun(runId)).status).toBe("succeeded");
+    expect(ran("two.txt")).toBe(true);
+    // A third is too late: it was decided.
+    expect((await decide(cy, approval, "approve")).status).toBe(409);
+  });
+
+  it("ends at the first denial, though one approved", async () => {
+    const { runId, approval } = await gatedRun("Denied by one", "denied.txt", { workflow: { kinds: { shell: { required: 2 } } } });
+    expect(approval.policy.required).toBe(2);
+    await decide(abe, approval, "approve").then((answer) => expect(answer.status).toBe(200));
+    const denied = await decide(ada, approval, "deny");
+    expect(denied.body.approval.status).toBe("denied");
+    await owner.waitForRun(runId);
+    expect(ran("denied.txt")).toBe(false);
+  });
+
+  it("lets only the people a policy names decide, says who may, and logs the refusal", async () => {
+    const { runId, approval } = await gatedRun("Ada decides", "ada.txt", { workflow: { default: { approvers: [{ kind: "person", personId: ada.id }] } } });
+    const refused = await decide(abe, approval, "approve");
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe("Only Ada may decide this approval.");
+    expect((await owner.expect(200, "GET", `/api/approvals/${approval.id}`)).approval.status).toBe("pending");
+    const log: Json[] = (await owner.expect(200, "GET", `/api/audit?actorId=${abe.id}&action=access-refused`)).entries;
+    expect(log[0]!.detail).toMatchObject({ policy: "Only Ada may decide this approval.", approval: approval.id });
+    await decide(ada, approval, "approve").then((answer) => expect(answer.body.approval.status).toBe("approved"));
+    expect((await owner.waitForRun(runId)).status).toBe("succeeded");
+  });
+
+  it("refuses a policy that is not one when the workflow is saved, naming the field", async () => {
+    const refused = await owner.post("/api/workflows", {
+      name: "Bad policy",
+      approvals: { kinds: { shell: { required: 9 } } },
+      nodes: [{ id: "in", kind: "input" }],
+      edges: [],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.issues).toEqual([expect.objectContaining({ path: "approvals.kinds.shell.required", message: "at most 5 approvals" })]);
+  });
+});
