@@ -17,5 +17,5 @@ export const GET = route("GET /api/approvals/[id]", async (_request, { params }:
 export const POST = route("POST /api/approvals/[id]", async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
-  return json({ approval: await decideApproval(id, body, principal.person) });
+  return json({ approval: await decideApproval(id, body, principal, request) });
 });
