@@ -149,6 +149,22 @@ export interface OldStudio {
 
 const HOUR = 3600_000;
 
+/** What the security log recorded before people existed (lib/validations/access.ts then): each must still read. */
+export const PRE_PEOPLE_AUDIT_ACTIONS = [
+  "sign-in",
+  "sign-in-failed",
+  "sign-out",
+  "sessions-ended",
+  "identity-confirmed",
+  "mcp-command-confirmed",
+  "workflow-privileged-settings",
+  "workflow-imported-without-privileges",
+  "workflow-published",
+  "workflow-unpublished",
+  "run-deleted",
+  "retention-changed",
+] as const;
+
 /**
  * Fills the old database as a studio of one identity left it, a few hours of
  * use: three workflows (one with two versions, one published with a webhook),
@@ -369,7 +385,9 @@ export async function fillOldStudio(database: RawDatabase, dataDir: string, fold
   });
 
   // The security log and a browser signed in with the one password, as they were kept then.
-  await database.insert("AuditEntry", { id: newId(now - 31 * HOUR), at: at(31), actor: "Ada", action: "sign-in", detail: JSON.stringify({ with: "password" }), clientAddress: "127.0.0.1" });
+  for (const [index, action] of PRE_PEOPLE_AUDIT_ACTIONS.filter((each) => each !== "workflow-published").entries()) {
+    await database.insert("AuditEntry", { id: newId(now - (40 - index) * HOUR), at: at(40 - index), actor: "Ada", action, detail: JSON.stringify({ with: "password" }), clientAddress: "127.0.0.1" });
+  }
   await database.insert("AuditEntry", { id: newId(now - 10 * HOUR), at: at(10), actor: "Ada", action: "workflow-published", target: hook.id, detail: JSON.stringify({ workflow: "Incoming hook", version: 1 }), clientAddress: "127.0.0.1" });
   const sessionSecret = randomBytes(32).toString("base64url");
   await database.insert("StudioSession", {

@@ -8,7 +8,7 @@ import { ApiClient, type Json } from "./api-client";
 import { removeWorkFolders, workFolder } from "./fixtures";
 import { rawRequest } from "./raw-http";
 import { startStudioServer, testDatabaseProvider, type StudioServer } from "./studio-server";
-import { fillOldStudio, keysOfEveryTable, migrateBeforePeople, openRawDatabase, PEOPLE_MIGRATION, type OldStudio, type RawDatabase } from "./upgrade-fixtures";
+import { fillOldStudio, keysOfEveryTable, migrateBeforePeople, openRawDatabase, PEOPLE_MIGRATION, PRE_PEOPLE_AUDIT_ACTIONS, type OldStudio, type RawDatabase } from "./upgrade-fixtures";
 
 /**
  * The upgrade to people and roles, as a studio of one identity takes it: its
@@ -128,9 +128,12 @@ describe(`a studio of one identity upgraded to people and roles (${provider})`, 
     expect(readFileSync(path.join(old.noteFolder, "note.txt"), "utf8")).toBe("written after the upgrade");
     const log = (await ada.expect(200, "GET", "/api/audit?action=approval-decided")).entries as Json[];
     expect(log).toEqual([expect.objectContaining({ actor: "Ada", actorId: me.id, target: old.pendingApprovalId })]);
-    // The security log kept what it said before people too.
+    // The security log kept what it said before people too, every kind of entry of then, with no person.
     const older = (await ada.expect(200, "GET", "/api/audit?action=workflow-published")).entries as Json[];
     expect(older).toEqual([expect.objectContaining({ actor: "Ada", actorId: null, target: old.workflows.hook })]);
+    const everything = (await ada.expect(200, "GET", "/api/audit?limit=500")).entries as Json[];
+    const before = everything.filter((entry) => entry.actorId === null && entry.actor === "Ada");
+    expect(before.map((entry) => entry.action).sort()).toEqual([...PRE_PEOPLE_AUDIT_ACTIONS].sort());
   });
 
   it("still opens the secret sealed before: a run that uses it succeeds", async () => {
