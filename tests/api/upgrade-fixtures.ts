@@ -13,6 +13,7 @@ import { createSecretBox, SECRET_KEY_BYTES } from "@/lib/persistence/secret-box"
 import { SECRET_KEY_CHECK, SECRET_KEY_FILE, secretContext, sealKeyCheck } from "@/lib/persistence/secret-key";
 import { sessionIdOf } from "@/lib/persistence/session-store";
 import { EXAMPLES_SEEDED_KEY } from "@/lib/server/example-workflows";
+import { AuditActionSchema, type AuditAction } from "@/lib/validations/access";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import { BYPASS, chain, writeFileWorkflow } from "./fixtures";
 import { REPO_ROOT } from "./studio-server";
@@ -149,21 +150,12 @@ export interface OldStudio {
 
 const HOUR = 3600_000;
 
-/** What the security log recorded before people existed (lib/validations/access.ts then): each must still read. */
-export const PRE_PEOPLE_AUDIT_ACTIONS = [
-  "sign-in",
-  "sign-in-failed",
-  "sign-out",
-  "sessions-ended",
-  "identity-confirmed",
-  "mcp-command-confirmed",
-  "workflow-privileged-settings",
-  "workflow-imported-without-privileges",
-  "workflow-published",
-  "workflow-unpublished",
-  "run-deleted",
-  "retention-changed",
-] as const;
+/**
+ * What the security log recorded before people existed: its actions then were
+ * the first of today's, up to "retention-changed" (the list only grows, so
+ * every entry ever written still reads). Each must still read.
+ */
+export const PRE_PEOPLE_AUDIT_ACTIONS: readonly AuditAction[] = AuditActionSchema.options.slice(0, AuditActionSchema.options.indexOf("retention-changed") + 1);
 
 /**
  * Fills the old database as a studio of one identity left it, a few hours of
