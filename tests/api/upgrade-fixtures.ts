@@ -146,6 +146,8 @@ export interface OldStudio {
   mcpServerId: string;
   /** The cookie of a browser signed in before the upgrade (a session with no person). */
   sessionCookie: string;
+  /** That session's id, as the list of signed-in browsers shows its start. */
+  sessionId: string;
 }
 
 const HOUR = 3600_000;
@@ -406,5 +408,6 @@ export async function fillOldStudio(database: RawDatabase, dataDir: string, fold
     hookPath,
     mcpServerId,
     sessionCookie: `studio_session=${sessionSecret}`,
+    sessionId: sessionIdOf(sessionSecret),
   };
 }

@@ -152,4 +152,16 @@ describe(`a studio of one identity upgraded to people and roles (${provider})`, 
     expect(runs).toHaveLength(1);
     expect((await owner.waitForRun(runs[0].id as string)).status).toBe("succeeded");
   });
+
+  it("lists the browser signed in before people among the owner's, and signing out the others ends it", async () => {
+    const signedIn = await new ApiClient(server.url).post("/api/auth/login", { name: "Ada", password: PASSWORD });
+    const ada = new ApiClient(server.url, { cookie: signedIn.headers.get("set-cookie")!.split(";")[0]! });
+    const browser = new ApiClient(server.url, { cookie: old.sessionCookie });
+    const sessions = (await ada.expect(200, "GET", "/api/auth/sessions")).sessions as Json[];
+    expect(sessions).toContainEqual(expect.objectContaining({ id: old.sessionId.slice(0, 12), person: "Ada", method: "password", current: false }));
+    await browser.expect(200, "GET", "/api/me");
+    await ada.expect(200, "DELETE", "/api/auth/sessions");
+    expect((await browser.get("/api/me")).status).toBe(401);
+    await ada.expect(200, "GET", "/api/me");
+  });
 });
