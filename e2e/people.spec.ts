@@ -104,9 +104,10 @@ test("the owner invites an approver, who joins in another browser, sees only wha
   await expect(approver.getByRole("main").getByRole("alert")).toContainText("secret:use");
   await theirs.close();
 
-  // The owner's security log names them: joining, and a refusal if any.
+  // The owner's security log names them: joining, their decision, and a refusal if any.
   await page.goto("/settings/security");
   await expect(page.getByRole("listitem").filter({ hasText: `${name} joined with an invitation` }).first()).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: `${name} decided an approval in “${shared}”` }).first()).toBeVisible();
   // Filtered to them, the log shows only their entries; the export takes the same filters.
   await whenHydrated(page.getByRole("combobox", { name: "Who" }));
   await page.getByRole("combobox", { name: "Who" }).selectOption({ label: name });

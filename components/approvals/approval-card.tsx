@@ -74,7 +74,7 @@ function alwaysFolderOf(effect: Effect): string | null {
 }
 
 function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "decidedBy" | "feedback">, folder: string | null): string {
-  const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : "";
   switch (approval.decision) {
     case "once":
       return `Approved once${by}. The write goes ahead.`;

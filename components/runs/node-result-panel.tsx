@@ -307,7 +307,7 @@ const ERROR_KIND_WORDS: Record<StepErrorKind, string> = {
 };
 
 function decisionLine(approval: ApprovalView): string {
-  const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : "";
   switch (approval.decision) {
     case "once":
       return `Approved once${by}`;

@@ -31,6 +31,7 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "person-changed": "changed someone's role or access",
   "workflow-shared": "changed who a workflow is shared with",
   "audit-exported": "exported the security log",
+  "approval-decided": "decided an approval",
 };
 
 
@@ -40,6 +41,7 @@ function actionText(entry: AuditEntry): string {
   if (typeof workflow === "string" && entry.action === "workflow-published") return `published the workflow “${workflow}” (its triggers start runs)`;
   if (typeof workflow === "string" && entry.action === "workflow-unpublished") return `unpublished the workflow “${workflow}” (its triggers stopped)`;
   if (typeof workflow === "string" && entry.action === "run-deleted") return `deleted a run of “${workflow}”`;
+  if (typeof workflow === "string" && entry.action === "approval-decided") return `decided an approval in “${workflow}”`;
   return ACTIONS[entry.action] ?? entry.action;
 }
 
@@ -52,6 +54,7 @@ function detailText(entry: AuditEntry): string {
   if (typeof detail.with === "string") return `with the ${detail.with}`;
   if (entry.action === "run-deleted") return `run ${entry.target ?? ""}${Number(detail.runsDeleted) > 1 ? ` and the ${Number(detail.runsDeleted) - 1} run(s) it called` : ""}`;
   if (entry.action === "access-refused") return `${String(detail.request ?? "")}: needs ${String(detail.scope ?? "")}`;
+  if (entry.action === "approval-decided") return `${String(detail.decision ?? "")} (${String(detail.tool ?? detail.kind ?? "")}, run ${String(detail.runId ?? "")})`;
   if (entry.action === "retention-changed") return `${String(detail.scope ?? "")}: ${JSON.stringify(detail.policy ?? null)}`;
   return "";
 }

@@ -83,7 +83,7 @@ function eventLines(event: RunEvent): string[] {
     }
     case "approval-decided": {
       const approval = event.payload.approval;
-      const by = approval.decidedBy ? ` (by ${approval.decidedBy})` : "";
+      const by = approval.decidedBy ? ` (by ${approval.decidedBy.name})` : "";
       const feedback = approval.feedback ? `: ${approval.feedback}` : "";
       return [`${node} ${approvalTitle(approval)} → ${approval.decision ?? "no decision"}${by}${feedback}`];
     }

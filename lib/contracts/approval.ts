@@ -32,6 +32,14 @@ export const DECISIONS_BY_KIND: Readonly<Record<ApprovalKind, readonly ApprovalD
   ask: ["answer", "deny"],
 };
 
+/**
+ * Who decided an approval: the name shown ("Ada Lovelace", "access token",
+ * "ada (terminal)") and the person's id, null when no person was known (a
+ * decision made before people existed, or at the CLI's terminal).
+ */
+export const ApprovalDeciderSchema = z.object({ personId: z.string().nullable(), name: z.string() });
+export type ApprovalDecider = z.infer<typeof ApprovalDeciderSchema>;
+
 /** An approval as stored. */
 export const ApprovalRecordSchema = z.object({
   id: z.string(),
@@ -54,7 +62,7 @@ export const ApprovalRecordSchema = z.object({
   status: ApprovalStatusSchema,
   decision: ApprovalDecisionSchema.nullable(),
   feedback: z.string().nullable(),
-  decidedBy: z.string().nullable(),
+  decidedBy: ApprovalDeciderSchema.nullable(),
   decidedAt: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -53,7 +53,7 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
   "node-tool-call-started": call,
   "node-tool-call-finished": { ...call, isError: false, content: "Wrote a.txt", approvals: [] },
   "approval-requested": { approval },
-  "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: "Ada", decidedAt: "2026-12-01T00:00:01.000Z" } },
+  "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: { personId: "person-ada", name: "Ada" }, decidedAt: "2026-12-01T00:00:01.000Z" } },
 };
 
 /** Every sample as a stored event of run `r1`, numbered 1, 2, 3, … in the contract's order. */

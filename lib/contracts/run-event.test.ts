@@ -45,6 +45,13 @@ describe("the run event contract", () => {
     expect(event).toMatchObject({ type: "approval-requested", payload: { approval: { digest: "", effect: { kind: "text", text: "+hello" } } } });
   });
 
+  it("reads decision events stored when the decider was a name alone, as a decider with no person", () => {
+    const [decided] = sampleEvents().filter((event) => event.type === "approval-decided");
+    const approval = { ...(decided!.payload as { approval: Record<string, unknown> }).approval, decidedBy: "Ada Lovelace" };
+    const event = readRunEvent(JSON.stringify({ ...decided, payload: { approval } }));
+    expect(event).toMatchObject({ type: "approval-decided", payload: { approval: { decidedBy: { personId: null, name: "Ada Lovelace" } } } });
+  });
+
   it("checks payloads, not only envelopes", () => {
     expect(RunEventSchema.safeParse({ ...envelope, type: "node-started", payload: {} }).success).toBe(false);
     expect(RunEventSchema.safeParse({ ...envelope, type: "node-started", payload: { kind: "tool", attempt: 1 } }).success).toBe(true);

@@ -16,12 +16,16 @@ import { RunTriggerSchema } from "./run-trigger";
  * older version: fields added later are optional, never required.
  */
 
-/** An approval as an event carries it; events stored before approvals had an effect and a digest still read. */
+/**
+ * An approval as an event carries it; events stored before approvals had an
+ * effect and a digest, or before a decider was a person (a name alone), still read.
+ */
 const EventApprovalSchema = z.preprocess((value) => {
   if (typeof value !== "object" || value === null) return value;
   const raw = value as Record<string, unknown>;
   const preview = typeof raw.preview === "string" ? raw.preview : "";
-  return { digest: "", ...raw, preview, effect: parseApprovalPreview(raw.effect, preview) };
+  const decidedBy = typeof raw.decidedBy === "string" ? { personId: null, name: raw.decidedBy } : raw.decidedBy;
+  return { digest: "", ...raw, preview, effect: parseApprovalPreview(raw.effect, preview), decidedBy };
 }, ApprovalSummarySchema);
 
 /** What a tool reported while it ran: a message, a piece of its output (a command's stdout), or its todo list. */

@@ -80,6 +80,17 @@ function rememberOwner(database: StudioDatabase, owner: PersonRecord): PersonRec
   return owner;
 }
 
+/**
+ * Makes the workflows nobody owns the first owner's: those made before people
+ * existed (an upgraded studio), or since by a tool that names no person (the
+ * CLI). Until then they count as the first owner's all the same
+ * (lib/server/access/workflow-access.ts); this writes it down, so an owner id
+ * is never missing from a workflow a person can see. How many it adopted.
+ */
+export async function adoptOwnerlessWorkflows(ownerId: string, database: StudioDatabase = getDatabase()): Promise<number> {
+  return (await database.workflow.updateMany({ where: { ownerId: null }, data: { ownerId } })).count;
+}
+
 /** The first owner's id, read once per process and database (every request with the access token needs it). */
 export async function firstOwnerId(database: StudioDatabase = getDatabase()): Promise<string> {
   return (globalThis as GlobalWithOwner)[OWNER_KEY]?.get(database) ?? (await firstOwner(database)).id;

@@ -27,6 +27,11 @@ interface LoadedKey {
   source: string;
 }
 
+/** The Meta row `secret_key_check`'s value for a key: what a later start opens to know the key is the same. */
+export function sealKeyCheck(box: SecretBox): string {
+  return box.seal(CHECK_PLAINTEXT, CHECK_CONTEXT);
+}
+
 /** `<data folder>/secret.key`. */
 export function secretKeyFilePath(environment: EnvironmentSource = process.env): string {
   return path.join(dataFolder(environment), SECRET_KEY_FILE);
@@ -64,7 +69,7 @@ export async function openSecretBox(database: StudioDatabase, options: SecretKey
   }
 
   if (!check) {
-    const value = box.seal(CHECK_PLAINTEXT, CHECK_CONTEXT);
+    const value = sealKeyCheck(box);
     await database.meta.upsert({ where: { key: SECRET_KEY_CHECK }, create: { key: SECRET_KEY_CHECK, value }, update: {} });
   }
   return box;

@@ -46,7 +46,7 @@ const approval = (status: string, decision: string | null = null, feedback: stri
   status,
   decision,
   feedback,
-  decidedBy: decision ? "Ada" : null,
+  decidedBy: decision ? { personId: "p1", name: "Ada" } : null,
   decidedAt: decision ? "2025-01-01T00:01:00.000Z" : null,
 });
 
@@ -89,7 +89,7 @@ describe("applyRunEvent", () => {
     // The resolved arguments are not in the event: unknown (to be fetched), not "none".
     expect(state.steps.write?.input).toBeUndefined();
     expect(pendingApprovalsOf(state, "write")).toEqual([]);
-    expect(state.approvals[0]).toMatchObject({ status: "approved", decision: "once", decidedBy: "Ada" });
+    expect(state.approvals[0]).toMatchObject({ status: "approved", decision: "once", decidedBy: { personId: "p1", name: "Ada" } });
   });
 
   it("is running again as soon as the last pending approval is decided, not waiting for the step's next event", () => {

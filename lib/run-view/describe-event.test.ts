@@ -19,11 +19,11 @@ describe("describeEvent", () => {
     expect(describeEvent(event("node-started", "write", { attempt: 1 }), labelOf)).toMatchObject({ subject: "Write a File", text: "Started" });
     expect(describeEvent(event("node-started", "write", { attempt: 2 }), labelOf).text).toBe("Started (attempt 2)");
     expect(describeEvent(event("approval-requested", "write", { approval: { kind: "write" } }), labelOf).text).toBe("Waiting for your approval");
-    expect(describeEvent(event("approval-decided", "write", { approval: { decision: "once", decidedBy: "Ada", status: "approved" } }), labelOf).text).toBe(
+    expect(describeEvent(event("approval-decided", "write", { approval: { decision: "once", decidedBy: { personId: "p1", name: "Ada" }, status: "approved" } }), labelOf).text).toBe(
       "Approved once by Ada",
     );
     expect(
-      describeEvent(event("approval-decided", "write", { approval: { decision: "deny", decidedBy: "Ada", feedback: "not there", status: "denied" } }), labelOf),
+      describeEvent(event("approval-decided", "write", { approval: { decision: "deny", decidedBy: { personId: "p1", name: "Ada" }, feedback: "not there", status: "denied" } }), labelOf),
     ).toMatchObject({ text: "Denied by Ada: “not there”", tone: "bad" });
     expect(describeEvent(event("node-failed", "write", { error: "disk full" }), labelOf).text).toBe("Failed: disk full");
     expect(describeEvent(event("node-progress", "write", { message: "50%" }), labelOf).text).toBe("50%");

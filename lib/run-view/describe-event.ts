@@ -108,7 +108,7 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       const approval = event.payload.approval;
       if (approval.status === "cancelled") return { subject, text: "Approval withdrawn: the run was cancelled", tone: "neutral" };
       const decision = approval.decision ?? "";
-      const by = text(approval.decidedBy);
+      const by = text(approval.decidedBy?.name);
       const feedback = text(approval.feedback);
       const verb = DECISIONS[decision] ?? "Decided";
       const sentence = `${verb}${by ? ` by ${by}` : ""}`;

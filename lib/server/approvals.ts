@@ -1,3 +1,4 @@
+import { recordAudit } from "@/lib/persistence/audit-store";
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
 import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
@@ -5,7 +6,6 @@ import { refusalUnderPolicy, tally, type ApprovalPolicy } from "@/lib/contracts/
 import type { StudioDatabase } from "@/lib/persistence";
 import { castVote, votesOn } from "@/lib/persistence/approval-votes";
 import { rolesOnWorkflow } from "./access/workflow-access";
-import { recordAudit } from "@/lib/persistence/audit-store";
 import { clientAddress, type Principal } from "./access/principal";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
@@ -16,7 +16,8 @@ import { startStudio } from "./studio";
  * person is not among its approvers, 409 when it was already decided or when
  * the digest the card rendered is not the approval's. Under a policy that
  * needs several people an approval is a vote: the step resumes when enough
- * have approved, or at the first denial.
+ * have approved, or at the first denial. The decision names the person
+ * who made it (their name and id), and the security log records it.
  */
 export async function decideApproval(id: string, body: DecisionBody, principal: Principal, request: Request): Promise<ApprovalDetail> {
   const studio = await startStudio();
@@ -61,16 +62,38 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
     const cast = await castVote({ approvalId: id, personId: principal.personId, name: decidedBy, approve: body.decision !== "deny", feedback: body.feedback ?? null }, studio.database);
     if (cast === "already") throw new HttpError(409, "You have decided this already: it waits for someone else.", { approval });
     // Enough approvals, or a denial: the approval is decided (a race of the last two votes decides it once: engine.decide is conditional).
-    if (tally(approval.policy, await votesOn(id, studio.database)) === "waiting") return getApprovalDetail(id, studio.database);
+    if (tally(approval.policy, await votesOn(id, studio.database)) === "waiting") {
+      const voted = await getApprovalDetail(id, studio.database);
+      await auditDecision(voted, body, principal, request, studio.database);
+      return voted;
+    }
   }
-  const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy });
+  const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy, decidedById: principal.personId });
   if (!result) throw new HttpError(404, `No approval "${id}" exists.`);
   if (!result.changed) throw alreadyDecided(await getApprovalDetail(id, studio.database));
-  return getApprovalDetail(id, studio.database);
+  const decided = await getApprovalDetail(id, studio.database);
+  await auditDecision(decided, body, principal, request, studio.database);
+  return decided;
+}
+
+/** The security log's entry for a decision, or for one person's vote toward an approval that needs several (`votes`). */
+async function auditDecision(approval: ApprovalDetail, body: DecisionBody, principal: Principal, request: Request, database: StudioDatabase): Promise<void> {
+  const vote = approval.policy.required > 1 ? { votes: `${approval.votes.filter((each) => each.approve).length} of ${approval.policy.required}` } : {};
+  await recordAudit(
+    {
+      actor: principal.person,
+      actorId: principal.personId,
+      action: "approval-decided",
+      target: approval.id,
+      detail: { workflow: approval.workflowName, runId: approval.runId, kind: approval.kind, tool: approval.tool, decision: body.decision, ...vote },
+      clientAddress: clientAddress(request),
+    },
+    database,
+  );
 }
 
 function alreadyDecided(approval: ApprovalDetail): HttpError {
-  const by = approval.decidedBy ? ` by ${approval.decidedBy}` : "";
+  const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : "";
   return new HttpError(409, `This approval was already ${approval.status}${by}; a decision cannot be changed.`, { approval });
 }
 

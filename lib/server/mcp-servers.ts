@@ -69,6 +69,7 @@ async function auditConfirmation(request: Request, principal: Principal, server:
   console.log(`[studio] ${principal.person} confirmed the command of MCP server "${server.name}": ${server.command} ${JSON.stringify(server.args)}`);
   await recordAudit({
     actor: principal.person,
+    actorId: principal.personId,
     action: "mcp-command-confirmed",
     target: server.id,
     detail: { server: server.name, command: server.command, args: server.args, cwd: server.cwd, environment: Object.keys(server.env) },

@@ -24,6 +24,7 @@ export async function publishWorkflow(request: Request, principal: Principal, wo
   });
   await recordAudit({
     actor: principal.person,
+    actorId: principal.personId,
     action: "workflow-published",
     target: workflowId,
     detail: {
@@ -44,6 +45,7 @@ export async function unpublishWorkflow(request: Request, principal: Principal, 
   await studio.schedules?.workflowChanged(workflowId);
   await recordAudit({
     actor: principal.person,
+    actorId: principal.personId,
     action: "workflow-unpublished",
     target: workflowId,
     detail: { workflow: await workflowName(studio.database, workflowId) },

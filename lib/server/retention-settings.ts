@@ -36,6 +36,7 @@ export async function changeRetention(request: Request, principal: Principal, wo
   await recordAudit(
     {
       actor: principal.person,
+      actorId: principal.personId,
       action: "retention-changed",
       target: workflowId,
       detail: { scope: workflowName === null ? "studio" : `workflow “${workflowName}”`, ...(workflowName === null ? {} : { workflow: workflowName }), policy },
@@ -52,7 +53,7 @@ export async function clearRetention(request: Request, principal: Principal, wor
   const studio = await startStudio();
   if (!(await clearWorkflowRetention(workflowId, studio.database))) throw new NotFoundError("retention setting of workflow", workflowId);
   await recordAudit(
-    { actor: principal.person, action: "retention-changed", target: workflowId, detail: { scope: "workflow", policy: "the studio's" }, clientAddress: clientAddress(request) },
+    { actor: principal.person, actorId: principal.personId, action: "retention-changed", target: workflowId, detail: { scope: "workflow", policy: "the studio's" }, clientAddress: clientAddress(request) },
     studio.database,
   );
   studio.retention?.pruneSoon();

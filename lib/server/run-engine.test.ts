@@ -201,7 +201,7 @@ describe("RunEngine on a real SQLite file", () => {
     const detail = await getRunDetail(runId, temp.database);
     expect(detail.status).toBe("succeeded");
     expect(readFileSync(path.join(workRoot, "approved.txt"), "utf8")).toBe("hello Grace");
-    expect(detail.approvals).toMatchObject([{ status: "approved", decision: "once", decidedBy: "tester" }]);
+    expect(detail.approvals).toMatchObject([{ status: "approved", decision: "once", decidedBy: { personId: null, name: "tester" } }]);
   });
 
   it("fails the node with the person's reason when a write is denied", async () => {

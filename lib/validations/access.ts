@@ -33,6 +33,7 @@ export const AuditActionSchema = z.enum([
   "person-changed",
   "workflow-shared",
   "audit-exported",
+  "approval-decided",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

@@ -43,7 +43,10 @@ export interface ApprovalDecisionInput {
   decision: ApprovalDecision;
   /** A reason for a denial, an instruction, or the answer to a question. */
   feedback: string | null;
+  /** The decider's name as shown. */
   decidedBy: string | null;
+  /** The deciding person's id; null or absent when no person is known (the CLI's terminal). */
+  decidedById?: string | null;
 }
 
 /** A step's new state, written with the events that announce it. */

@@ -81,10 +81,11 @@ describe("with STUDIO_PASSWORD set", () => {
     stream.close();
 
     const decided = await ada.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "once" });
-    expect(decided.approval).toMatchObject({ decidedBy: "Ada Lovelace", decidedAt: expect.any(String) });
+    // The studio's one password is the first owner's: the decision names them by id, under the name typed.
+    expect(decided.approval).toMatchObject({ decidedBy: { personId: expect.any(String), name: "Ada Lovelace" }, decidedAt: expect.any(String) });
     expect((await ada.waitForRun(run.id)).status).toBe("succeeded");
     const events = await ada.events(run.id);
-    expect(events.find((event) => event.type === "approval-decided")?.payload.approval.decidedBy).toBe("Ada Lovelace");
+    expect(events.find((event) => event.type === "approval-decided")?.payload.approval.decidedBy).toEqual(decided.approval.decidedBy);
 
     const signedOut = await ada.post("/api/auth/logout");
     expect(signedOut.headers.get("set-cookie")).toMatch(/Max-Age=0/);

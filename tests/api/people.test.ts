@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLE_SCOPES, type Role } from "@/lib/contracts/roles";
 import { ROUTE_ACCESS, type RouteAccess } from "@/lib/server/access/route-access";
 import { ApiClient, type Json } from "./api-client";
-import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { chain, removeWorkFolders, shellNode, workFolder, writeFileWorkflow } from "./fixtures";
 import { plausibleBody } from "./routes";
 import { invitePerson, PERSON_PASSWORD } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
@@ -146,6 +146,25 @@ describe("people and roles", () => {
     expect(log.filter((entry) => entry.action === "access-refused" && entry.actor === "Vera").map((entry) => entry.detail.scope)).toEqual(
       expect.arrayContaining(["workflow:edit", "workflow:run", "run:cancel", "audit:read"]),
     );
+  });
+
+  it("a decision names the person who made it, by id and name: in the approval, the run's events and the security log", async () => {
+    const { id } = (await owner.expect(201, "POST", "/api/workflows", writeFileWorkflow(workFolder(), { name: "Ask Abe" }))).workflow;
+    await owner.expect(200, "PUT", `/api/workflows/${id}/shares`, { shares: [{ subject: { personId: approver.id }, role: "approver" }] });
+    const run = (await owner.expect(201, "POST", `/api/workflows/${id}/runs`, { inputs: { text: "hello" } })).run;
+    const pending = await approver.client.waitForApproval(run.id as string);
+    expect(pending.decidedBy).toBeNull();
+    const decided = (await approver.client.expect(200, "POST", `/api/approvals/${pending.id}`, { decision: "once" })).approval;
+    expect(decided).toMatchObject({ status: "approved", decidedBy: { personId: approver.id, name: "Abe" } });
+    expect((await owner.waitForRun(run.id as string)).status).toBe("succeeded");
+    expect((await owner.expect(200, "GET", `/api/approvals/${pending.id}`)).approval.decidedBy).toEqual({ personId: approver.id, name: "Abe" });
+    expect((await owner.expect(200, "GET", `/api/runs/${run.id}`)).run.approvals[0].decidedBy).toEqual({ personId: approver.id, name: "Abe" });
+    const events = await owner.events(run.id as string);
+    expect(events.find((event) => event.type === "approval-decided")?.payload.approval.decidedBy).toEqual({ personId: approver.id, name: "Abe" });
+    const log: Json[] = (await owner.expect(200, "GET", `/api/audit?action=approval-decided&actorId=${approver.id}`)).entries;
+    expect(log).toEqual([
+      expect.objectContaining({ actor: "Abe", actorId: approver.id, target: pending.id, detail: expect.objectContaining({ workflow: "Ask Abe", runId: run.id, decision: "once" }) }),
+    ]);
   });
 
   it("a workflow an editor makes is theirs: other editors do not see it until it is shared", async () => {

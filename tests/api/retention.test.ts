@@ -90,6 +90,9 @@ describe("retention settings", () => {
     const changes = entries.filter((entry) => entry.action === "retention-changed");
     expect(changes.map((entry) => entry.target)).toEqual([null, kept.id]);
     expect(changes[0]!.detail).toMatchObject({ scope: "studio", policy: { keepLast: 1 } });
+    // Each names who changed it, by id (the token is the first owner's).
+    const me = (await api.expect(200, "GET", "/api/me")).person.id;
+    expect(changes.map((entry) => entry.actorId)).toEqual([me, me]);
 
     // Without its own setting, "Kept whole" follows the studio's: its two older runs would go.
     const cleared = await api.expect(200, "DELETE", `/api/workflows/${kept.id}/retention`);

@@ -111,7 +111,7 @@ describe("DELETE /api/runs/{id}", () => {
     await api.expect(200, "GET", `/api/workflows/${workflow.id}`);
 
     const entry = (await auditEntries()).find((candidate) => candidate.action === "run-deleted" && candidate.target === run.id);
-    expect(entry).toMatchObject({ detail: { workflow: "Run to delete", workflowId: workflow.id, runsDeleted: 2 } });
+    expect(entry).toMatchObject({ actorId: (await api.expect(200, "GET", "/api/me")).person.id, detail: { workflow: "Run to delete", workflowId: workflow.id, runsDeleted: 2 } });
 
     // Gone is gone: a second DELETE finds nothing.
     await api.expect(404, "DELETE", `/api/runs/${run.id}`);

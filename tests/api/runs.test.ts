@@ -137,7 +137,7 @@ describe("approvals", () => {
 
     const decided = await api.post(`/api/approvals/${approval.id}`, { decision: "once", digest: approval.digest });
     expect(decided.status).toBe(200);
-    expect(decided.body.approval).toMatchObject({ status: "approved", decision: "once", decidedBy: "access token" });
+    expect(decided.body.approval).toMatchObject({ status: "approved", decision: "once", decidedBy: { personId: expect.any(String), name: "access token" } });
     expect(decided.body.approval.decidedAt).toEqual(expect.any(String));
 
     const again = await api.post(`/api/approvals/${approval.id}`, { decision: "deny" });

@@ -172,6 +172,9 @@ describe("webhook deliveries", () => {
         ["workflow-unpublished", definition.name],
       ]),
     );
+    // And who did it, by id.
+    const me = (await api.expect(200, "GET", "/api/me")).person.id;
+    expect(logged.filter((entry: Json) => entry.action.startsWith("workflow-")).every((entry: Json) => entry.actorId === me)).toBe(true);
   });
 
   it("gives a copy and an import their own addresses, so neither answers at the original's URL", async () => {

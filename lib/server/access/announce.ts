@@ -1,4 +1,4 @@
-import { firstOwner } from "@/lib/persistence/people-store";
+import { adoptOwnerlessWorkflows, firstOwner } from "@/lib/persistence/people-store";
 import { readEnvironment } from "@/lib/env";
 import { deleteExpiredSessions } from "@/lib/persistence/session-store";
 import type { StudioDatabase } from "@/lib/persistence";
@@ -23,7 +23,9 @@ export async function prepareAccess(database: StudioDatabase): Promise<void> {
   accessToken();
   await deleteExpiredSessions(database);
   // The first owner exists from the first start: the access token, and everything made before people existed, are theirs.
-  await firstOwner(database);
+  const owner = await firstOwner(database);
+  const adopted = await adoptOwnerlessWorkflows(owner.id, database);
+  if (adopted > 0) console.log(`[studio] ${adopted} workflow(s) made with no owner are now the owner's (${owner.displayName})`);
   console.log(`[studio] sign in by opening this link (it holds the access token${fromEnvironment ? " from STUDIO_TOKEN" : `, kept in ${accessTokenFilePath()}`}):`);
   console.log(`[studio]     ${signInLink(studioBaseUrl())}`);
 }

@@ -131,7 +131,7 @@ describe("RunQueue.sendWithin: the job commits with the row that needs it, or ne
     expect(await jobsOf(run.id)).toEqual([]);
 
     const store = new PrismaRunStore(database, { shared: { afterDecision: (transaction, decided) => queue.sendWithin(transaction, decided.runId) } });
-    expect(await store.decideApproval(approval.id, decision)).toMatchObject({ changed: true, approval: { status: "approved", decidedBy: "Ada" } });
+    expect(await store.decideApproval(approval.id, decision)).toMatchObject({ changed: true, approval: { status: "approved", decidedBy: { personId: null, name: "Ada" } } });
     expect(await jobsOf(run.id)).toEqual([{ data: { runId: run.id } }]);
     await expect.poll(() => driven.includes(run.id), { timeout: 15_000 }).toBe(true);
   });

@@ -102,7 +102,7 @@ function approvalRecord(request: ApprovalRequest, decision: ApprovalDecision, fe
     status: decision === "deny" ? "denied" : decision === "answer" ? "answered" : "approved",
     decision,
     feedback,
-    decidedBy: "tester",
+    decidedBy: { personId: null, name: "tester" },
     decidedAt: new Date().toISOString(),
     createdAt: new Date().toISOString(),
   };

@@ -42,7 +42,7 @@ export class ApprovalIOHandler implements IOHandler {
     return {
       decision: answerDecision(approval.decision),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
-      ...(approval.decidedBy === NOBODY_TO_ASK ? { unattended: true } : {}),
+      ...(approval.decidedBy?.name === NOBODY_TO_ASK ? { unattended: true } : {}),
     };
   }
 

@@ -37,7 +37,7 @@ class MemoryApprovalStore implements ApprovalStore {
     if (!row) return null;
     if (row.status !== "pending") return { approval: row, changed: false };
     const status = input.decision === "deny" ? "denied" : input.decision === "answer" ? "answered" : "approved";
-    const decided = { ...row, status, decision: input.decision, feedback: input.feedback, decidedBy: input.decidedBy, decidedAt: "now" } as const;
+    const decided = { ...row, status, decision: input.decision, feedback: input.feedback, decidedBy: input.decidedBy === null ? null : { personId: input.decidedById ?? null, name: input.decidedBy }, decidedAt: "now" } as const;
     this.rows.set(id, decided);
     return { approval: decided, changed: true };
   }
@@ -116,7 +116,7 @@ describe("ApprovalWaits", () => {
     // Both written straight to the store, as the studio's process would: neither process's decide() is called.
     for (const row of [...store.rows.values()]) await store.decideApproval(row.id, person("once", "studio user"));
 
-    await expect(waiting).resolves.toMatchObject({ runId: "run-1", status: "approved", decidedBy: "studio user" });
+    await expect(waiting).resolves.toMatchObject({ runId: "run-1", status: "approved", decidedBy: { personId: null, name: "studio user" } });
     expect(watching.isWaiting("run-1")).toBe(false);
     // By the time the watching process noticed, the one that does not look has not: the studio's own API wakes its steps itself.
     expect(blind.isWaiting("run-2")).toBe(true);

@@ -173,7 +173,7 @@ async function begin(engine: EngineContext, run: ActiveRun): Promise<void> {
       if (approval.decision !== "approve") {
         // With no terminal to ask (the CLI's unattended default), nobody rejected anything: say so, not "the person said".
         const error =
-          approval.decidedBy === NOBODY_TO_ASK
+          approval.decidedBy?.name === NOBODY_TO_ASK
             ? `Nobody was there to approve the plan, so nothing ran.${approval.feedback ? ` ${approval.feedback}` : ""}`
             : `The plan was rejected.${approval.feedback ? ` The person said: ${approval.feedback}` : ""}`;
         await finish(engine, run, "failed", { error });

@@ -10,7 +10,7 @@ export const POST = publicRoute(async (request) => {
   const principal = await authenticate(request);
   if (principal?.sessionId) {
     await endSession(principal.sessionId);
-    await recordAudit({ actor: principal.person, action: "sign-out", clientAddress: clientAddress(request) });
+    await recordAudit({ actor: principal.person, actorId: principal.personId, action: "sign-out", clientAddress: clientAddress(request) });
   }
   return json({ signedOut: true }, 200, { "set-cookie": CLEARED_SESSION_COOKIE });
 });

@@ -26,6 +26,7 @@ export const DELETE = route("DELETE /api/runs/[id]", async (request, { params }:
   await recordAudit(
     {
       actor: principal.person,
+      actorId: principal.personId,
       action: "run-deleted",
       target: deleted.id,
       detail: { workflow: deleted.workflowName, workflowId: deleted.workflowId, runsDeleted: deleted.runsDeleted },
