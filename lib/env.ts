@@ -97,6 +97,16 @@ export const EnvironmentSchema = z.object({
       .describe("How many runs one process drives at a time on PostgreSQL.")
       .default(8),
   ),
+  STUDIO_DEADLINE_CHECK_MS: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce
+      .number()
+      .int("expected a whole number")
+      .min(100, "expected 100 to 600000 milliseconds")
+      .max(600_000, "expected 100 to 600000 milliseconds")
+      .describe("How often waiting approvals are checked against their deadlines, in milliseconds.")
+      .default(15_000),
+  ),
   PORT: z.preprocess(
     unsetWhenEmpty,
     z.coerce

@@ -17,7 +17,7 @@ import { DIGEST_MISMATCH } from "@/lib/validations/run";
 import { approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalKind, type ApprovalRecord, type ApprovalSummary, type ApprovalVote } from "@/lib/contracts/approval";
 import type { ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { ApprovalPreview } from "./approval-preview";
-import { ApprovalQuorum, voteRecordedText } from "./approval-quorum";
+import { ApprovalDue, ApprovalQuorum, voteRecordedText } from "./approval-standing";
 import { ArgumentList } from "./argument-list";
 
 /**
@@ -30,6 +30,8 @@ export type ApprovalCardData = ApprovalSummary & {
   /** Who decides and the votes so far (the inbox's ApprovalDetail has them; a run view's event summary does not). */
   policy?: ApprovalPolicy;
   votes?: ApprovalVote[];
+  dueAt?: string | null;
+  escalatedAt?: string | null;
   runId: string;
   nodeLabel: string;
   workflowName: string;
@@ -227,7 +229,12 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
       </div>
 
       <footer className="space-y-2 border-t border-line px-4 py-3" aria-live="polite">
-        {approval.status === "pending" && !decided && !voted ? <ApprovalQuorum policy={approval.policy} votes={approval.votes} /> : null}
+        {approval.status === "pending" && !decided && !voted ? (
+          <>
+            <ApprovalDue policy={approval.policy} dueAt={approval.dueAt} escalatedAt={approval.escalatedAt} now={now} />
+            <ApprovalQuorum policy={approval.policy} votes={approval.votes} />
+          </>
+        ) : null}
         {voted ? (
           <p role="status" className="text-sm font-medium text-safe" data-testid="approval-outcome">
             {voted}

@@ -4,7 +4,15 @@ import { useEffect, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
-import { describeApprovers, excludesStarter, MAX_REQUIRED_APPROVALS, type ApprovalPolicy, type Approver } from "@/lib/contracts/approval-policy";
+import {
+  describeApprovers,
+  excludesStarter,
+  MAX_DEADLINE_MINUTES,
+  MAX_REQUIRED_APPROVALS,
+  type ApprovalDeadline,
+  type ApprovalPolicy,
+  type Approver,
+} from "@/lib/contracts/approval-policy";
 import { ROLE_TITLES, ROLES, type Role } from "@/lib/contracts/roles";
 import { useEditorReadOnly } from "./read-only-context";
 
@@ -146,6 +154,105 @@ export function ApprovalPolicyEditor({ label, value, inherited, colleagues, onCh
           {starterHelp ? <span className="block text-muted">{starterHelp}</span> : null}
         </span>
       </label>
+      <DeadlineFields label={label} value={value.deadline} colleagues={colleagues} onChange={(deadline) => set({ deadline })} />
     </fieldset>
+  );
+}
+
+const DEADLINE_CHOICES: readonly { value: ApprovalDeadline["then"]; label: string }[] = [
+  { value: "deny", label: "Deny it" },
+  { value: "escalate", label: "Escalate to…" },
+  { value: "answer", label: "Answer a question with a default (others are denied)" },
+];
+
+/** Minutes as typed, or undefined while the box is empty or not a whole number in range (the save's check names it). */
+function minutesOf(text: string): number | undefined {
+  const minutes = Number(text);
+  return text.trim() !== "" && Number.isInteger(minutes) && minutes >= 1 && minutes <= MAX_DEADLINE_MINUTES ? minutes : undefined;
+}
+
+/** A policy's deadline: off, or after N minutes deny / escalate (to whom, for how long) / answer with a default. */
+function DeadlineFields({ label, value, colleagues, onChange }: { label: string; value: ApprovalDeadline | undefined; colleagues: readonly Colleague[]; onChange: (value: ApprovalDeadline | undefined) => void }) {
+  const id = useId();
+  const set = (patch: Partial<ApprovalDeadline>) => onChange({ ...(value ?? { minutes: 60, then: "deny" }), ...patch });
+  const escalateTo = value?.escalateTo ?? [];
+  const nameOf = (personId: string) => colleagues.find((person) => person.id === personId)?.displayName;
+  return (
+    <div className="space-y-2 text-xs">
+      <label className="flex items-center gap-2">
+        <input type="checkbox" checked={value !== undefined} onChange={(event) => onChange(event.target.checked ? { minutes: 60, then: "deny" } : undefined)} aria-label={`A deadline for ${label}`} />
+        <span>A deadline</span>
+      </label>
+      {value ? (
+        <div className="space-y-2 border-l-2 border-line pl-3">
+          <Field id={`${id}-minutes`} label="Minutes to decide" help={`1 to ${MAX_DEADLINE_MINUTES.toLocaleString("en-US")} (a year).`}>
+            <input
+              {...fieldAria(`${id}-minutes`, { help: true })}
+              type="number"
+              min={1}
+              max={MAX_DEADLINE_MINUTES}
+              className={`${CONTROL_CLASS} w-28`}
+              defaultValue={value.minutes}
+              onChange={(event) => {
+                const minutes = minutesOf(event.target.value);
+                if (minutes !== undefined) set({ minutes });
+              }}
+            />
+          </Field>
+          <Field id={`${id}-then`} label="Then">
+            <select {...fieldAria(`${id}-then`, {})} className={CONTROL_CLASS} value={value.then} onChange={(event) => set({ then: event.target.value as ApprovalDeadline["then"] })}>
+              {DEADLINE_CHOICES.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {value.then === "escalate" ? (
+            <>
+              <p className="text-muted">To: {escalateTo.length === 0 ? "nobody yet" : describeApprovers(escalateTo, nameOf)}</p>
+              <select
+                aria-label={`Escalate ${label} to`}
+                className={`${CONTROL_CLASS} w-auto`}
+                value=""
+                onChange={(event) => {
+                  const [kind, key] = event.target.value.split(":", 2) as [string, string];
+                  if (!key) return;
+                  set({ escalateTo: [...escalateTo, kind === "role" ? { kind: "role", role: key as Role } : { kind: "person", personId: key }] });
+                }}
+              >
+                <option value="">Add…</option>
+                {ROLES.map((role) => (
+                  <option key={role} value={`role:${role}`}>
+                    {ROLE_TITLES[role]}s
+                  </option>
+                ))}
+                {colleagues.map((person) => (
+                  <option key={person.id} value={`person:${person.id}`}>
+                    {person.displayName}
+                  </option>
+                ))}
+              </select>
+              <Field id={`${id}-escalate-minutes`} label="Minutes they have, then it is denied">
+                <input
+                  {...fieldAria(`${id}-escalate-minutes`, {})}
+                  type="number"
+                  min={1}
+                  max={MAX_DEADLINE_MINUTES}
+                  className={`${CONTROL_CLASS} w-28`}
+                  defaultValue={value.escalateMinutes ?? ""}
+                  onChange={(event) => set({ escalateMinutes: minutesOf(event.target.value) })}
+                />
+              </Field>
+            </>
+          ) : null}
+          {value.then === "answer" ? (
+            <Field id={`${id}-answer`} label="The default answer" help="Taken by a question (ask_user) nobody answered in time; anything else is denied.">
+              <input {...fieldAria(`${id}-answer`, { help: true })} className={CONTROL_CLASS} defaultValue={value.answer ?? ""} maxLength={10_000} onChange={(event) => set({ answer: event.target.value.trim() || undefined })} />
+            </Field>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
   );
 }

@@ -32,6 +32,8 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "workflow-shared": "changed who a workflow is shared with",
   "audit-exported": "exported the security log",
   "approval-decided": "decided an approval",
+  "approval-escalated": "escalated an approval nobody decided in time",
+  "approval-expired": "ended an approval nobody decided in time",
 };
 
 

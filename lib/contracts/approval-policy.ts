@@ -29,6 +29,43 @@ export const ApproverSchema = z.discriminatedUnion("kind", [
 ]);
 export type Approver = z.infer<typeof ApproverSchema>;
 
+/** The longest deadline: a year, in minutes. */
+export const MAX_DEADLINE_MINUTES = 525_600;
+const DeadlineMinutesSchema = z
+  .number()
+  .int("whole minutes")
+  .min(1, "at least 1 minute")
+  .max(MAX_DEADLINE_MINUTES, `at most a year (${MAX_DEADLINE_MINUTES.toLocaleString("en-US")} minutes)`);
+
+/** What happens when nobody decided in time. */
+export const DEADLINE_ACTIONS = ["deny", "escalate", "answer"] as const;
+
+/**
+ * A deadline: after `minutes` undecided, deny; or escalate to other approvers
+ * (who then have `escalateMinutes` before it is denied); or, for a question
+ * (`ask_user`), take `answer` (any other kind of approval is denied: a default
+ * never approves a change).
+ */
+export const ApprovalDeadlineSchema = z
+  .object({
+    minutes: DeadlineMinutesSchema,
+    then: z.enum(DEADLINE_ACTIONS).default("deny"),
+    escalateTo: z.array(ApproverSchema).max(50).optional(),
+    escalateMinutes: DeadlineMinutesSchema.optional(),
+    answer: z.string().trim().min(1).max(10_000).optional(),
+  })
+  .strict()
+  .superRefine((deadline, context) => {
+    if (deadline.then === "escalate" && (deadline.escalateTo ?? []).length === 0) {
+      context.addIssue({ code: "custom", path: ["escalateTo"], message: "name the roles or people it escalates to" });
+    }
+    if (deadline.then === "escalate" && deadline.escalateMinutes === undefined) {
+      context.addIssue({ code: "custom", path: ["escalateMinutes"], message: "say how long they have before it is denied" });
+    }
+    if (deadline.then === "answer" && deadline.answer === undefined) context.addIssue({ code: "custom", path: ["answer"], message: "write the answer to take" });
+  });
+export type ApprovalDeadline = z.infer<typeof ApprovalDeadlineSchema>;
+
 export const ApprovalPolicySchema = z
   .object({
     /** Who may decide, besides holding `approval:decide` on the workflow; empty: anyone who holds it. */
@@ -37,6 +74,8 @@ export const ApprovalPolicySchema = z
     required: z.number().int().min(1).max(MAX_REQUIRED_APPROVALS, `at most ${MAX_REQUIRED_APPROVALS} approvals`).default(1),
     /** Whether the person who started the run (or whose token did) is left out; unset: left out when two or more must approve. */
     excludeStarter: z.boolean().optional(),
+    /** Undecided for this long: deny, escalate, or (a question) take a default answer; unset, it waits. */
+    deadline: ApprovalDeadlineSchema.optional(),
   })
   .strict();
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
@@ -119,4 +158,27 @@ function matches(approver: Approver, decider: PolicyDecider): boolean {
 export function describeApprovers(approvers: readonly Approver[], nameOf: (personId: string) => string | undefined = () => undefined): string {
   const words = approvers.map((approver) => (approver.kind === "role" ? `${approver.role}s` : (nameOf(approver.personId) ?? `the person ${approver.personId}`)));
   return words.length <= 1 ? (words[0] ?? "anyone who may decide approvals") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+/**
+ * The policy in force now and when it runs out: once escalated, the
+ * escalation's approvers decide, with the escalation's time. `dueAt` is null
+ * for a policy without a deadline.
+ */
+export function policyInForce(policy: ApprovalPolicy, createdAt: string, escalatedAt: string | null): { policy: ApprovalPolicy; dueAt: string | null; escalated: boolean } {
+  const deadline = policy.deadline;
+  if (!deadline) return { policy, dueAt: null, escalated: false };
+  const after = (start: string, minutes: number) => new Date(Date.parse(start) + minutes * 60_000).toISOString();
+  if (escalatedAt !== null && deadline.then === "escalate" && deadline.escalateTo && deadline.escalateMinutes !== undefined) {
+    return { policy: { ...policy, approvers: deadline.escalateTo }, dueAt: after(escalatedAt, deadline.escalateMinutes), escalated: true };
+  }
+  return { policy, dueAt: after(createdAt, deadline.minutes), escalated: false };
+}
+
+/** What a deadline that ran out does to an approval of `kind`: escalate (once), answer a question, else deny. */
+export function onDeadline(policy: ApprovalPolicy, kind: string, escalated: boolean): "escalate" | "answer" | "deny" {
+  const then = policy.deadline?.then ?? "deny";
+  if (then === "escalate" && !escalated) return "escalate";
+  if (then === "answer" && kind === "ask") return "answer";
+  return "deny";
 }

@@ -109,8 +109,20 @@ export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
   votes: z.array(ApprovalVoteSchema),
   /** The person who started its run (the policy may leave them out); null for a trigger or a schedule. */
   startedById: z.string().nullable(),
+  /** When its deadline runs out (the escalation's, once escalated); null without one. */
+  dueAt: z.string().nullable(),
+  /** When its first deadline passed and it went to the escalation's approvers; null if it has not. */
+  escalatedAt: z.string().nullable(),
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
+
+/** Whether the person reading may decide it, and if not why (their scope, or the approval's policy). */
+export const ApprovalViewerSchema = z.object({ mayDecide: z.boolean(), reason: z.string().nullable() });
+export type ApprovalViewer = z.infer<typeof ApprovalViewerSchema>;
+
+/** An approval as one person's inbox lists it (GET /api/approvals): with whether they may decide it. */
+export const ApprovalForViewerSchema = ApprovalDetailSchema.extend({ viewer: ApprovalViewerSchema });
+export type ApprovalForViewer = z.infer<typeof ApprovalForViewerSchema>;
 
 /** The workflow an approval's card names: "Child called by Parent" for a sub-workflow's run, "Parent, item 3 of 10 of “Each note”" for a For each item's. */
 export function approvalWorkflowTitle(approval: Pick<ApprovalDetail, "workflowName" | "calledBy">): string {

@@ -4,7 +4,7 @@ import type { Prisma } from "./generated/sqlite/client";
  * workflow, its step and, for a called run's, the run and step that called it.
  */
 import type { ApprovalDetail } from "@/lib/contracts/approval";
-import { policyFor } from "@/lib/contracts/approval-policy";
+import { policyFor, policyInForce, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalStatus, RunStatus } from "@/lib/workflow/run-types";
@@ -73,7 +73,7 @@ export async function listApprovals(
         : null,
       nodeLabel: node?.label ?? (node?.kind === "tool" ? node.tool : row.nodeId === "__run__" ? "Plan" : row.nodeId),
       runStatus: row.run.status as RunStatus,
-      policy: policyFor(row.kind, node && "approvals" in node ? node.approvals : undefined, definition.approvals),
+      ...inForce(policyFor(row.kind, node && "approvals" in node ? node.approvals : undefined, definition.approvals), row.createdAt, row.escalatedAt),
       votes: row.votes.map((vote) => ({ personId: vote.personId, name: vote.name, approve: vote.approve, feedback: vote.feedback, at: vote.createdAt.toISOString() })),
       startedById: row.run.startedById,
     };
@@ -91,4 +91,11 @@ export async function getApprovalDetail(id: string, database: StudioDatabase = g
 /** How many approvals wait; `workflows`: only on runs of the workflows it matches (the caller's). */
 export async function countPendingApprovals(database: StudioDatabase = getDatabase(), workflows: Prisma.WorkflowWhereInput | null = null): Promise<number> {
   return database.approval.count({ where: { status: "pending", ...(workflows ? { run: { workflow: workflows } } : {}) } });
+}
+
+/** The policy as it stands (the escalation's approvers once escalated) and when it runs out. */
+function inForce(policy: ApprovalPolicy, createdAt: Date, escalatedAt: Date | null): Pick<ApprovalDetail, "policy" | "dueAt" | "escalatedAt"> {
+  const escalated = escalatedAt?.toISOString() ?? null;
+  const now = policyInForce(policy, createdAt.toISOString(), escalated);
+  return { policy: now.policy, dueAt: now.dueAt, escalatedAt: escalated };
 }

@@ -10,6 +10,8 @@ import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { authenticate, bearerToken, starterOf, type Principal } from "./access/principal";
 import { visibleWorkflows, workflowIdsWith } from "./access/workflow-access";
 import { HttpError, json } from "./http";
+import { APPROVAL_TOOL_NAMES, approvalTools, callApprovalTool } from "./mcp-approval-tools";
+import { mcpErrorResult } from "./mcp-results";
 import { startRun } from "./runs";
 import { startStudio, type Studio } from "./studio";
 
@@ -90,7 +92,7 @@ async function servedNames(studio: Studio, caller: McpCaller): Promise<{ toolNam
   const runnable = caller.kind === "person" ? await workflowIdsWith(caller.principal, "workflow:run", studio.database) : null;
   const visible = caller.kind === "person" ? visibleWorkflows(caller.principal) : null;
   const summaries = (await everyWorkflow(studio.database, visible)).filter((summary) => runnable === null || runnable.has(summary.id));
-  const taken = new Set<string>();
+  const taken = new Set<string>(APPROVAL_TOOL_NAMES);
   return summaries.map((summary) => {
     const base = workflowToolName(summary.name);
     let toolName = base;
@@ -105,7 +107,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const studio = await startStudio();
   const caller = await mcpCaller(request, studio);
   if (caller === "no-run-scope") {
-    return json({ error: "This personal access token may not run workflows: make one with the workflow:run scope (Settings → Security)." }, 403);
+    return json({ error: "This personal access token may neither run workflows nor decide approvals: make one with the workflow:run or approval:decide scope (Settings → Security)." }, 403);
   }
   if (caller === null) {
     return json(
@@ -114,7 +116,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
       { "www-authenticate": 'Bearer realm="neurosurfer-studio"' },
     );
   }
-  const server = buildServer(studio, caller);
+  const server = buildServer(studio, caller, request);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
   return transport.handleRequest(request);
@@ -126,24 +128,31 @@ async function mcpCaller(request: Request, studio: Studio): Promise<McpCaller | 
   if (isPersonalToken(token)) {
     const principal = await authenticate(request);
     if (principal === null) return null;
-    return principal.scopes.has("workflow:run") ? { kind: "person", principal } : "no-run-scope";
+    // Served its runnable workflows (workflow:run), the approval tools (approval:decide), or both.
+    return principal.scopes.has("workflow:run") || principal.scopes.has("approval:decide") ? { kind: "person", principal } : "no-run-scope";
   }
   return (await isServingToken(token, studio.database)) ? { kind: "studio" } : null;
 }
 
-function buildServer(studio: Studio, caller: McpCaller): McpServer {
+function buildServer(studio: Studio, caller: McpCaller, httpRequest: Request): McpServer {
+  const person = caller.kind === "person" ? caller.principal : null;
   const mcp = new McpServer({ name: "neurosurfer-studio", version: "0.1.0" }, { capabilities: { tools: {} } });
   // The low-level handlers: workflow input schemas are JSON Schema already, not zod.
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await servedWorkflows(studio, caller)).map((workflow) => ({
+    tools: [
+      ...approvalTools(person),
+      ...(await servedWorkflows(studio, caller)).map((workflow) => ({
       name: workflow.toolName,
       title: workflow.title,
       description: workflow.description,
       inputSchema: workflow.inputSchema as { type: "object" },
       annotations: { title: workflow.title, readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-    })),
+      })),
+    ],
   }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const approvalAnswer = await callApprovalTool(request.params.name, request.params.arguments, person, httpRequest, studio.database);
+    if (approvalAnswer !== null) return approvalAnswer;
     const workflows = await servedNames(studio, caller);
     const served = workflows.find((each) => each.toolName === request.params.name);
     if (!served) {
@@ -193,16 +202,16 @@ async function waitForRun(
     await report(progress, `Run ${runId} of "${title}" started.`);
     for (;;) {
       const run = await studio.database.run.findUnique({ where: { id: runId }, select: { status: true, output: true, error: true } });
-      if (!run) return errorResult(`The run ${runId} disappeared (was the workflow deleted?).`);
+      if (!run) return mcpErrorResult(`The run ${runId} disappeared (was the workflow deleted?).`);
       if (run.status === "succeeded" || run.status === "failed" || run.status === "cancelled") {
         const decisions = await decisionsOf(studio, runId);
         if (run.status === "succeeded") return withDecisions(outputResult(run.output), decisions);
         const ending = run.status === "failed" ? `failed: ${run.error ?? "no reason was recorded"}` : "was cancelled.";
-        return withDecisions(errorResult(`The run ${runId} of "${title}" ${ending}`), decisions);
+        return withDecisions(mcpErrorResult(`The run ${runId} of "${title}" ${ending}`), decisions);
       }
-      if (signal.aborted) return errorResult(`The caller went away; the run ${runId} goes on in the studio.`);
+      if (signal.aborted) return mcpErrorResult(`The caller went away; the run ${runId} goes on in the studio.`);
       if (Date.now() - started > SERVED_CALL_TIMEOUT_MS) {
-        return errorResult(`The run ${runId} of "${title}" is still ${run.status} after ${SERVED_CALL_TIMEOUT_MS / 60_000} minutes; follow it in the studio.`);
+        return mcpErrorResult(`The run ${runId} of "${title}" is still ${run.status} after ${SERVED_CALL_TIMEOUT_MS / 60_000} minutes; follow it in the studio.`);
       }
       if (run.status !== lastReport.status || Date.now() - lastReport.at >= PROGRESS_EVERY_MS) {
         lastReport = { at: Date.now(), status: run.status };
@@ -256,8 +265,4 @@ function outputResult(stored: string | null): CallToolResult {
     content: [{ type: "text", text }],
     ...(value !== null && typeof value === "object" && !Array.isArray(value) ? { structuredContent: value as Record<string, unknown> } : {}),
   };
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
 }

@@ -5,6 +5,7 @@ import type { SecretResolver, ToolPool } from "@/lib/tools";
 import type { StudioDatabase } from "@/lib/persistence";
 import type { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import type { RunEngine } from "@/lib/workflow/run-engine";
+import type { DeadlineJob } from "./approval-deadlines";
 import type { RetentionJob } from "./retention";
 import type { RunDriver } from "./run-driver";
 import type { Scheduler } from "./schedules/scheduler";
@@ -32,6 +33,8 @@ export interface Studio {
   schedules: Scheduler | null;
   /** Removes old runs as the retention settings say; null in a process that only serves (`web`). */
   retention: RetentionJob | null;
+  /** Ends or escalates approvals nobody decided in time; null in a process that only serves (`web`). */
+  deadlines: DeadlineJob | null;
   /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */
   shutdown: (graceMs: number) => Promise<void>;
 }

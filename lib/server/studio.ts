@@ -1,7 +1,7 @@
 import { McpConnectionManager } from "@/lib/mcp";
 import { defaultPool, ToolPool } from "@/lib/tools";
 import { readEnvironment } from "@/lib/env";
-import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver } from "@/lib/persistence";
+import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
 import { DatabaseWaitingRunStore } from "@/lib/persistence/database-waiting-run-store";
@@ -18,6 +18,7 @@ import { EventRelay } from "./queue/event-relay";
 import { listenForRunNotifications, type RunNotifications } from "./queue/run-notifications";
 import { newWorkerChannel, RunQueue } from "./queue/run-queue";
 import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
+import { startApprovalDeadlines, type DeadlineJob } from "./approval-deadlines";
 import { startRetention } from "./retention";
 import { Scheduler } from "./schedules/scheduler";
 import type { Studio, StudioRole } from "./studio-types";
@@ -98,13 +99,15 @@ async function boot(role: StudioRole): Promise<Studio> {
     if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
     const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
     const retention = startRetention({ database, url, log });
+    const deadlines = startDeadlines(database, engine, log);
     const shutdown = async () => {
       schedules.stop();
       retention.stop();
+      deadlines.stop();
     };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, shutdown };
+    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, shutdown };
   }
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
@@ -165,9 +168,12 @@ async function boot(role: StudioRole): Promise<Studio> {
   const schedules = role === "web" ? null : await startScheduler({ database, runs, bus, pool, secrets, log });
   // Pruned where runs are driven, like schedules; the advisory lock keeps it to one process at a time.
   const retention = role === "web" ? null : startRetention({ database, url, log });
+  // Checked where runs are driven; of several processes' passes each change happens once (conditional updates).
+  const deadlines = role === "web" ? null : startDeadlines(database, engine, log);
   const shutdown = async (graceMs: number) => {
     schedules?.stop();
     retention?.stop();
+    deadlines?.stop();
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
@@ -176,7 +182,11 @@ async function boot(role: StudioRole): Promise<Studio> {
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, shutdown };
+  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, shutdown };
+}
+
+function startDeadlines(database: StudioDatabase, engine: RunEngine, log: (message: string, error?: unknown) => void): DeadlineJob {
+  return startApprovalDeadlines({ database, decide: (approvalId, decision) => engine.decide(approvalId, decision), everyMs: readEnvironment().STUDIO_DEADLINE_CHECK_MS, log });
 }
 
 /** Starts firing schedules; a first pass that fails (the database briefly away) is logged, and the next pass tries again. */

@@ -34,6 +34,8 @@ export const AuditActionSchema = z.enum([
   "workflow-shared",
   "audit-exported",
   "approval-decided",
+  "approval-escalated",
+  "approval-expired",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

@@ -39,11 +39,15 @@ export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 /** The `reason` of a 409 whose digest is not the approval's: the card shows the message rather than "decided elsewhere". */
 export const DIGEST_MISMATCH = "digest-mismatch";
 
+export const APPROVALS_FOR = ["me", "team"] as const;
+
 /** GET /approvals */
 export const ListApprovalsQuerySchema = z.object({
   status: ApprovalStatusSchema.optional(),
   runId: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
+  /** `me`: those the caller may decide; `team`: those they see and others decide (their card says who may); unset: both. */
+  for: z.enum(APPROVALS_FOR).optional(),
 });
 
 /** Run this step (the node alone) or Run up to here (the paths that lead to it). */

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
@@ -106,6 +108,59 @@ describe("approval policies", () => {
     expect(log[0]!.detail).toMatchObject({ policy: "Only Ada may decide this approval.", approval: approval.id });
     await decide(ada, approval, "approve").then((answer) => expect(answer.body.approval.status).toBe("approved"));
     expect((await owner.waitForRun(runId)).status).toBe("succeeded");
+  });
+
+  it("tells each person what waits for them and what waits for others, and why", async () => {
+    const { runId, approval } = await gatedRun("Ada's inbox", "inbox.txt", { node: { approvers: [{ kind: "person", personId: ada.id }] } });
+    const mine: Json[] = (await ada.client.expect(200, "GET", "/api/approvals?status=pending&for=me")).approvals;
+    expect(mine.find((each) => each.id === approval.id)?.viewer).toEqual({ mayDecide: true, reason: null });
+    const team: Json[] = (await abe.client.expect(200, "GET", "/api/approvals?status=pending&for=team")).approvals;
+    expect(team.find((each) => each.id === approval.id)?.viewer).toEqual({ mayDecide: false, reason: "Only Ada may decide this approval." });
+    expect(((await abe.client.expect(200, "GET", "/api/approvals?status=pending&for=me")).approvals as Json[]).map((each) => each.id)).not.toContain(approval.id);
+    expect((await abe.client.get("/api/approvals?for=everyone")).status).toBe(422);
+    await decide(ada, approval, "approve");
+    await owner.waitForRun(runId);
+  });
+
+  it("offers a person's agent client the approvals waiting for them as MCP tools, under the same rules", async () => {
+    const { runId, approval } = await gatedRun("Decided from an agent", "agent.txt", { node: { required: 2 } });
+    const connect = async (person: JoinedPerson, scopes: string[]) => {
+      const { token } = await person.client.expect(201, "POST", "/api/me/tokens", { name: `agent ${scopes.join(" ")}`, scopes, expiresInDays: 1 });
+      const client = new Client({ name: "approver-agent", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      return client;
+    };
+    const agent = await connect(ada, ["approval:decide"]);
+    try {
+      // Without workflow:run no workflow is served; the two approval tools are.
+      expect((await agent.listTools()).tools.map((tool) => tool.name)).toEqual(["list_pending_approvals", "decide_approval"]);
+      const listed = await agent.callTool({ name: "list_pending_approvals", arguments: {} });
+      const waiting = (listed.structuredContent as { approvals: Json[] }).approvals.find((each) => each.approvalId === approval.id);
+      expect(waiting).toMatchObject({ kind: "shell", digest: approval.digest, approvalsNeeded: 2, approvedBy: [] });
+      expect(waiting!.wants).toContain("echo done > agent.txt");
+      const wrongDigest = await agent.callTool({ name: "decide_approval", arguments: { approvalId: approval.id, decision: "approve", digest: "not-what-was-shown" } });
+      expect(wrongDigest.isError).toBe(true);
+      expect(JSON.stringify(wrongDigest.content)).toMatch(/not what this step would do now/);
+      const voted = await agent.callTool({ name: "decide_approval", arguments: { approvalId: approval.id, decision: "approve", digest: approval.digest } });
+      expect(voted.structuredContent).toEqual({ approvalId: approval.id, status: "pending" });
+      const twice = await agent.callTool({ name: "decide_approval", arguments: { approvalId: approval.id, decision: "approve", digest: approval.digest } });
+      expect(twice.isError).toBe(true);
+    } finally {
+      await agent.close();
+    }
+    // The second approval, from the inbox: the step runs.
+    await decide(abe, approval, "approve");
+    expect((await owner.waitForRun(runId)).status).toBe("succeeded");
+    expect((await owner.expect(200, "GET", `/api/approvals/${approval.id}`)).approval.votes.map((vote: Json) => vote.name)).toEqual(["Ada (token agent approval:decide)", "Abe"]);
+    // A token that may neither run nor decide is told so.
+    const { token: reader } = await cy.client.expect(201, "POST", "/api/me/tokens", { name: "reader", scopes: ["run:read"], expiresInDays: 1 });
+    const refused = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${reader}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toMatch(/approval:decide/);
   });
 
   it("refuses a policy that is not one when the workflow is saved, naming the field", async () => {

@@ -1,4 +1,5 @@
 import { listApprovals } from "@/lib/persistence/run-queries";
+import { forViewer } from "@/lib/server/approval-deciders";
 import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { json, readQuery, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
@@ -6,8 +7,13 @@ import { ListApprovalsQuerySchema } from "@/lib/validations/run";
 
 export const dynamic = "force-dynamic";
 
-/** What each approval is about: the run, node, tool, operation, masked arguments and a preview of what would happen. */
+/**
+ * What each approval is about: the run, node, tool, operation, masked arguments and a preview of what would happen,
+ * and whether the caller may decide it (`viewer`); `?for=me` those they may, `?for=team` those others decide.
+ */
 export const GET = route("GET /api/approvals", async (request, _context, principal) => {
-  await startStudio();
-  return json({ approvals: await listApprovals({ ...readQuery(request, ListApprovalsQuerySchema), workflows: visibleWorkflows(principal) }) });
+  const { database } = await startStudio();
+  const { for: whose, ...query } = readQuery(request, ListApprovalsQuerySchema);
+  const approvals = await forViewer(await listApprovals({ ...query, workflows: visibleWorkflows(principal) }, database), principal, database);
+  return json({ approvals: whose === undefined ? approvals : approvals.filter((approval) => approval.viewer.mayDecide === (whose === "me")) });
 });

@@ -9,6 +9,9 @@ import type { ApprovalDecision, ApprovalKind, ApprovalRecord, ApprovalRequest } 
  */
 export const NOBODY_TO_ASK = "workflow-cli (nobody at a terminal)";
 
+/** Who "decides" an approval whose deadline ran out (lib/server/approval-deadlines.ts): like nobody to ask, no person refused. */
+export const DEADLINE_DECIDER = "the deadline";
+
 /** Waits for a person's decision on a stored approval; the engine provides it. */
 export type ApprovalWaiter = (request: ApprovalRequest) => Promise<ApprovalRecord>;
 
@@ -42,7 +45,7 @@ export class ApprovalIOHandler implements IOHandler {
     return {
       decision: answerDecision(approval.decision),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
-      ...(approval.decidedBy?.name === NOBODY_TO_ASK ? { unattended: true } : {}),
+      ...(approval.decidedBy?.name === NOBODY_TO_ASK || approval.decidedBy?.name === DEADLINE_DECIDER ? { unattended: true } : {}),
     };
   }
 

@@ -1,4 +1,5 @@
 import { getApprovalDetail } from "@/lib/persistence/run-queries";
+import { forViewer } from "@/lib/server/approval-deciders";
 import { decideApproval } from "@/lib/server/approvals";
 import { json, pathId, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
@@ -8,14 +9,17 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context) => {
-  await startStudio();
-  return json({ approval: await getApprovalDetail(pathId((await params).id, "approval")) });
+export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context, principal) => {
+  const { database } = await startStudio();
+  const [approval] = await forViewer([await getApprovalDetail(pathId((await params).id, "approval"), database)], principal, database);
+  return json({ approval });
 });
 
 /** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions. */
 export const POST = route("POST /api/approvals/[id]", async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
-  return json({ approval: await decideApproval(id, body, principal, request) });
+  const { database } = await startStudio();
+  const [approval] = await forViewer([await decideApproval(id, body, principal, request)], principal, database);
+  return json({ approval });
 });
