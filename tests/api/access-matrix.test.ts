@@ -1,10 +1,16 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/contracts/roles";
 import type { StudioDatabase } from "@/lib/persistence";
 import { OPEN_ROUTES, ROUTE_ACCESS, type RouteAccess, type RouteKey } from "@/lib/server/access/route-access";
 import { ApiClient, waitFor, type Json } from "./api-client";
 import { credentialHeaders } from "./credential";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { chain, edge, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { rawRequest } from "./raw-http";
+import { connectEventStream } from "./sse-client";
 import { invitePerson, PERSON_PASSWORD, refusedFor, revokedTokenOf, simpleWorkflow } from "./people-fixtures";
 import { everyRoute } from "./routes";
 import { setupStudioServer } from "./studio-server";
@@ -72,7 +78,7 @@ const unique = (prefix: string) => `${prefix}${(counter += 1)}`;
 /** The editor-owned workflow every case acts on: run inputs and a webhook → output. */
 function workflowW(hook: string) {
   return {
-    name: "Olga's pipeline",
+    name: "Olga pipeline",
     nodes: [
       { id: "in", kind: "input", fields: [] },
       { id: "hook", kind: "webhook", hookId: hook, authentication: "header-token", secret: "${MATRIX_HOOK_TOKEN}", header: "X-Hook-Token", mapping: [] },
@@ -341,7 +347,7 @@ beforeAll(async () => {
   const workflow = await sharedWorkflow(definitionW);
   ids = { workflow } as Ids;
   const folder = workFolder("studio-matrix-");
-  gated = await sharedWorkflow({ name: "Olga's gated step", nodes: [{ id: "in", kind: "input" }, shellNode("shell", folder, "echo hi"), { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") });
+  gated = await sharedWorkflow({ name: "Olga gated step", nodes: [{ id: "in", kind: "input" }, shellNode("shell", folder, "echo hi"), { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") });
   const run = await finishedRun();
   await olga.expect(200, "PUT", `/api/workflows/${workflow}/pins/out`, { output: { content: "olga's pin" } });
   const { approval } = await pendingApproval();
@@ -414,5 +420,261 @@ describe(`the access matrix: ${ROUTES.length} routes × ${IDENTITIES.length} ide
       });
     }
     expect(asked).toBeGreaterThan(3 * ROUTES.length);
+  });
+});
+
+/** A page's HTML as `who` sees it. */
+async function page(who: Identity, url: string): Promise<{ status: number; html: string }> {
+  const response = await fetch(`${server.url}${url}`, { headers: credentialHeaders(clients[who].credential), redirect: "manual", signal: AbortSignal.timeout(60_000) });
+  return { status: response.status, html: await response.text() };
+}
+
+/** Run inputs → a Sub-workflow step calling `childId` → output. */
+const callerOf = (name: string, childId: string) => ({
+  name,
+  nodes: [
+    { id: "in", kind: "input", fields: [] },
+    { id: "call", kind: "subworkflow", label: "Call it", workflowId: childId, inputs: {} },
+    { id: "out", kind: "output", value: "{{ nodes.call.output }}" },
+  ],
+  edges: chain("in", "call", "out"),
+});
+
+describe("ids guessed from elsewhere: a 404 worded as for nothing there, and never another workflow's object through one's own", () => {
+  /** Root's (the first owner's): a child nobody else is given, a caller shared with the editor and the viewer, a run of it. */
+  let child: string;
+  let caller: string;
+  let callerRun: string;
+  let childRun: string;
+
+  beforeAll(async () => {
+    child = (await root.createWorkflow({ ...simpleWorkflow("Rootchild Secretname"), nodes: [{ id: "in", kind: "input" }, { id: "out", kind: "output", value: "child output" }] })).id;
+    await root.expect(200, "POST", `/api/workflows/${child}/publish`, {});
+    caller = (await root.createWorkflow(callerOf("Root caller", child))).id;
+    await root.expect(200, "PUT", `/api/workflows/${caller}/shares`, { shares: SHARES() });
+    callerRun = (await root.startRun(caller)).id;
+    const finished = await root.waitForRun(callerRun);
+    expect(finished.status, finished.error).toBe("succeeded");
+    childRun = finished.childRuns[0].id;
+  });
+
+  /** What `who` gets for `path` with `id` in it, and what they get for a made-up id in its place: the same words. */
+  async function hiddenLikeMissing(who: Identity, method: string, pathWith: (id: string) => string, id: string, body?: unknown | ((id: string) => unknown)): Promise<void> {
+    const bodyWith = (each: string) => (typeof body === "function" ? (body as (id: string) => unknown)(each) : body);
+    const hidden = await ask(who, method, pathWith(id), bodyWith(id));
+    const missing = await ask(who, method, pathWith(NOSUCH), bodyWith(NOSUCH));
+    expect(missing.status, `${who}: ${method} ${pathWith(NOSUCH)}`).toBe(404);
+    expect({ status: hidden.status, error: hidden.error }, `${who}: ${method} ${pathWith(id)}`).toEqual({ status: 404, error: missing.error!.replaceAll(NOSUCH, id) });
+  }
+
+  it("a child run belongs to the workflow it ran: those who read only the caller neither open it nor see it named on the caller's run", async () => {
+    for (const who of ["editor", "viewer", "no share"] as const) {
+      await hiddenLikeMissing(who, "GET", (id) => `/api/runs/${id}`, childRun);
+      await hiddenLikeMissing(who, "GET", (id) => `/api/runs/${id}/events`, childRun);
+      await hiddenLikeMissing(who, "POST", (id) => `/api/runs/${id}/cancel`, childRun);
+      await hiddenLikeMissing(who, "POST", (id) => `/api/runs/${id}/rerun`, childRun, { version: "same" });
+      await hiddenLikeMissing(who, "DELETE", (id) => `/api/runs/${id}`, childRun);
+    }
+    // The caller's run: its step's output is the caller's; the link to the child's run (its id, its workflow's name) is not.
+    const seen = await clients.viewer.expect(200, "GET", `/api/runs/${callerRun}`);
+    expect(seen.run.childRuns).toEqual([]);
+    expect(JSON.stringify(seen)).not.toContain("Rootchild Secretname");
+    expect(JSON.stringify(seen)).not.toContain(childRun);
+    const runPage = await page("viewer", `/runs/${callerRun}`);
+    expect(runPage.status).toBe(200);
+    expect(runPage.html).not.toContain("Rootchild Secretname");
+    expect((await page("viewer", `/runs/${childRun}`)).status).toBe(404);
+    // Whoever reads the child sees it linked both ways; whoever reads the child only does not see the caller named.
+    expect((await root.getRun(callerRun)).childRuns.map((link: Json) => link.id)).toEqual([childRun]);
+    await root.expect(200, "PUT", `/api/workflows/${child}/shares`, { shares: [{ subject: { personId: personIds["no share"]! }, role: "viewer" }] });
+    const fromChild = await clients["no share"].expect(200, "GET", `/api/runs/${childRun}`);
+    expect(fromChild.run.sourceRun).toBeNull();
+    expect(JSON.stringify(fromChild)).not.toContain("Root caller");
+    await root.expect(200, "PUT", `/api/workflows/${child}/shares`, { shares: [] });
+  });
+
+  it("a Sub-workflow step or an error workflow a person adds must name a workflow they may run: one they may not is refused as one that does not exist", async () => {
+    const hidden = (await root.createWorkflow(simpleWorkflow("Rootprivate Target"))).id as string;
+    await root.expect(200, "POST", `/api/workflows/${hidden}/publish`, {});
+    const before = await snapshot();
+    for (const [what, definition] of [
+      ["a new workflow", (target: string) => ["POST", "/api/workflows", callerOf("Reaching out", target)]],
+      ["an import", (target: string) => ["POST", "/api/workflows/import", callerOf("Reaching out", target)]],
+      ["a shared workflow edited", (target: string) => ["PUT", `/api/workflows/${ids.workflow}`, { ...definitionW, nodes: [...definitionW.nodes, { id: "call", kind: "subworkflow", workflowId: target, inputs: {} }] }]],
+      ["an error workflow chosen", (target: string) => ["PUT", `/api/workflows/${ids.workflow}`, { ...definitionW, errorWorkflowId: target }]],
+    ] as const) {
+      const [method, url, body] = definition(hidden);
+      const refused = await ask("editor", method, url, body);
+      const [, , missingBody] = definition(NOSUCH);
+      const missing = await ask("editor", method, url, missingBody);
+      expect(refused.status, `${what}: ${refused.text}`).toBe(422);
+      expect(refused.error, what).toBe(missing.error!.replaceAll(NOSUCH, hidden));
+    }
+    // A copy of a workflow that calls one the person may not run would be theirs to run: refused, naming the step.
+    const copy = await ask("editor", "POST", `/api/workflows/${caller}/duplicate`, {});
+    expect(copy.status, copy.text).toBe(422);
+    expect(await snapshot()).toBe(before);
+    // What the workflow already called stays callable by those who edit it: the step was its owner's choice.
+    const kept = (await root.expect(200, "GET", `/api/workflows/${caller}`)).workflow.definition;
+    await clients.editor.expect(200, "PUT", `/api/workflows/${caller}`, { ...kept, description: "edited by Edda" });
+    // The editor's check says of a hidden workflow what it says of a missing one, and checks only drafts of what they read.
+    const checked = await clients.editor.expect(200, "POST", "/api/workflows/validate", callerOf("Checked", hidden));
+    const checkedMissing = await clients.editor.expect(200, "POST", "/api/workflows/validate", callerOf("Checked", NOSUCH));
+    expect(JSON.stringify(checked.problems)).toBe(JSON.stringify(checkedMissing.problems).replaceAll(NOSUCH, hidden));
+    expect(JSON.stringify(checked)).not.toContain("Rootprivate Target");
+    await hiddenLikeMissing("editor", "POST", (id) => `/api/workflows/validate?workflowId=${id}`, hidden, simpleWorkflow("Draft"));
+  });
+
+  it("a For each step's item runs are runs of its workflow: 404 to who cannot read it, and not reachable through another workflow's path", async () => {
+    const folder = workFolder("studio-matrix-items-");
+    for (const file of ["a.txt", "b.txt"]) writeFileSync(path.join(folder, file), file);
+    const loop = await sharedWorkflow({
+      name: "Olga loop",
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "list", kind: "tool", tool: "list_dir", settings: { root: folder }, arguments: { path: "." } },
+        { id: "loop", kind: "foreach", label: "Each file", list: "{{ nodes.list.data.entries }}", concurrency: 2 },
+        { id: "look", kind: "tool", tool: "list_dir", settings: { root: folder }, arguments: { path: "." } },
+        { id: "out", kind: "output", value: "{{ nodes.loop.data }}" },
+      ],
+      edges: [edge("in", "list"), edge("list", "loop"), { id: "loop-look", source: "loop", target: "look", sourceHandle: "item" }, { id: "loop-out", source: "loop", target: "out", sourceHandle: "done" }],
+    });
+    const run = (await olga.expect(201, "POST", `/api/workflows/${loop}/runs`, { inputs: {} })).run.id as string;
+    const finished = await root.waitForRun(run, undefined, 30_000);
+    expect(finished.status, finished.error).toBe("succeeded");
+    const items = (finished.childRuns as Json[]).filter((link) => link.kind === "for-each").map((link) => link.id as string);
+    expect(items).toHaveLength(2);
+    for (const item of items) {
+      expect((await clients.viewer.get(`/api/runs/${item}`)).status).toBe(200);
+      await hiddenLikeMissing("no share", "GET", (id) => `/api/runs/${id}`, item);
+      // The editor reads both workflows; an item of the loop is still no run of W to pin from.
+      await hiddenLikeMissing("editor", "PUT", () => `/api/workflows/${ids.workflow}/pins/out`, item, (id: string) => ({ fromRunId: id }));
+    }
+  });
+
+  it("pins, versions and webhook captures are their workflow's: another workflow's run, pin, version or capture does not open through this one's path", async () => {
+    await root.expect(200, "PUT", `/api/workflows/${caller}/pins/out`, { output: { content: "Rootpin Content" } });
+    // The editor reads both W and the caller: still, the caller's run is no run of W.
+    for (const [method, url, body] of [
+      ["PUT", `/api/workflows/${ids.workflow}/pins/out`, (id: string) => ({ fromRunId: id })],
+      ["POST", `/api/workflows/${ids.workflow}/pins`, (id: string) => ({ fromRunId: id })],
+    ] as const) {
+      await hiddenLikeMissing("editor", method, () => url, callerRun, body);
+      await hiddenLikeMissing("editor", method, () => url, childRun, body);
+    }
+    expect(JSON.stringify(await clients.editor.expect(200, "GET", `/api/workflows/${ids.workflow}/pins`))).not.toContain("Rootpin Content");
+    // A node of another workflow is no node of this one: not pinned (a 422 that says it is not in this workflow), nothing written.
+    const before = await snapshot();
+    expect((await ask("editor", "PUT", `/api/workflows/${ids.workflow}/pins/call`, { output: { content: "x" } })).status).toBe(422);
+    expect((await ask("editor", "DELETE", `/api/workflows/${ids.workflow}/pins/call`, undefined)).status).toBe(404);
+    expect(await snapshot()).toBe(before);
+    // Versions are numbered per workflow: W's first is W's.
+    const first = await clients.editor.expect(200, "GET", `/api/workflows/${ids.workflow}/versions/1`);
+    expect(first.version.workflowId).toBe(ids.workflow);
+    expect(first.version.definition.name).toBe("Olga pipeline");
+    await hiddenLikeMissing("no share", "GET", (id) => `/api/workflows/${id}/versions/1`, ids.workflow);
+    // A capture of a workflow the editor does not read: its listen id through W's path says only "stopped".
+    const hook = `rootprivate-hook-${Date.now().toString(36)}`;
+    const hidden = (await root.createWorkflow({ ...workflowW(hook), name: "Rootprivate Hooked" })).id as string;
+    const { listen } = await root.expect(201, "POST", `/api/workflows/${hidden}/webhooks/hook/listen`, { version: 1, seconds: 60 });
+    const delivered = await rawRequest(`${server.url}/hooks-test/${hook}`, { method: "POST", body: { secret: "Rootcapture Payload" }, headers: { "x-hook-token": "hook-token-for-the-matrix" } });
+    expect(delivered.status).toBeLessThan(300);
+    const ownStream = await connectEventStream(`${server.url}/api/workflows/${hidden}/webhooks/hook/listen?listen=${listen.listenId}`, { token: server.token });
+    expect((await ownStream.rest()).map((message) => message.event)).toContain("captured");
+    const through = await connectEventStream(`${server.url}/api/workflows/${ids.workflow}/webhooks/hook/listen?listen=${listen.listenId}`, clients.editor.credential);
+    const messages = await through.rest();
+    expect(messages.map((message) => message.event)).toEqual(["stopped"]);
+    expect(JSON.stringify(messages)).not.toContain("Rootcapture Payload");
+    await hiddenLikeMissing("editor", "GET", (id) => `/api/workflows/${id}/webhooks/hook/listen?listen=${listen.listenId}`, hidden);
+    await hiddenLikeMissing("editor", "POST", (id) => `/api/workflows/${id}/webhooks/hook/listen`, hidden, { version: 1 });
+  });
+
+  it("a secret limited to workflows one may not read is not listed, and by name is a 404 like a missing one; one shared with a readable workflow names only that", async () => {
+    await root.expect(201, "POST", "/api/secrets", { name: "ROOTONLY_SECRET", value: "v1", workflows: [child] });
+    await root.expect(201, "POST", "/api/secrets", { name: "PARTLY_SHARED", value: "v2", workflows: [ids.workflow, child] });
+    const listed: Json[] = (await clients.editor.expect(200, "GET", "/api/secrets")).secrets;
+    expect(listed.map((secret) => secret.name)).not.toContain("ROOTONLY_SECRET");
+    expect(listed.find((secret) => secret.name === "PARTLY_SHARED")?.workflows).toEqual([ids.workflow]);
+    expect(JSON.stringify(listed)).not.toContain(child);
+    await hiddenLikeMissing("editor", "GET", (name) => `/api/secrets/${name}`, "ROOTONLY_SECRET");
+    const secretsPage = await page("editor", "/settings/secrets");
+    expect(secretsPage.status).toBe(200);
+    expect(secretsPage.html).not.toContain("ROOTONLY_SECRET");
+    // Whoever manages secrets sees them as they are.
+    expect((await root.expect(200, "GET", "/api/secrets/PARTLY_SHARED")).secret.workflows).toEqual([ids.workflow, child].sort());
+  });
+
+  it("approvals of a workflow one may not read: a 404 by id, absent from the inbox's list, and the live feed carries none of its changes", async () => {
+    const { approval, run } = await pendingApproval();
+    await hiddenLikeMissing("no share", "GET", (id) => `/api/approvals/${id}`, approval);
+    await hiddenLikeMissing("no share", "POST", (id) => `/api/approvals/${id}`, approval, { decision: "approve" });
+    expect((await clients["no share"].expect(200, "GET", "/api/approvals?limit=1000")).approvals).toEqual([]);
+    expect((await clients["no share"].expect(200, "GET", `/api/approvals?runId=${run}`)).approvals).toEqual([]);
+    const inbox = await page("no share", "/inbox");
+    expect(inbox.status).toBe(200);
+    expect(inbox.html).not.toContain("Olga gated step");
+    // The feed: Otto's own run's changes come through; none of Olga's, before or after, and the count is his.
+    const feed = await connectEventStream(`${server.url}/api/events`, clients["no share"].credential);
+    try {
+      expect(await feed.next()).toMatchObject({ event: "pending-approvals", data: JSON.stringify({ pendingApprovals: 0 }) });
+      const hiddenRun = await finishedRun();
+      await root.expect(200, "POST", `/api/approvals/${approval}`, { decision: "deny" });
+      const own = (await clients["no share"].createWorkflow(simpleWorkflow("Otto own"))).id as string;
+      const ownRun = (await clients["no share"].startRun(own)).id as string;
+      const seen: Json[] = [];
+      await waitFor(
+        async () => {
+          const message = await feed.next();
+          seen.push(JSON.parse(message!.data));
+          return seen.some((change) => change.runId === ownRun && change.type === "run-succeeded") ? true : undefined;
+        },
+        { timeoutMs: 30_000, what: "Otto's run's end on his feed" },
+      );
+      expect(seen.filter((change) => change.runId !== ownRun)).toEqual([]);
+      expect(seen.every((change) => change.pendingApprovals === 0)).toBe(true);
+      expect(JSON.stringify(seen)).not.toContain(hiddenRun);
+    } finally {
+      feed.close();
+    }
+  });
+
+  it("served over MCP with a person's token, a workflow they may not run is neither listed nor called, and nothing runs", async () => {
+    const { token } = await clients["no share"].expect(201, "POST", "/api/me/tokens", { name: "otto agent", scopes: ["workflow:read", "workflow:run"] });
+    const mcp = new Client({ name: "matrix", version: "1.0.0" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((tool) => tool.title)).not.toContain("Olga pipeline");
+      expect(tools.map((tool) => tool.title)).toContain("Otto own");
+      const runs = await database.run.count({ where: { workflowId: ids.workflow } });
+      await expect(mcp.callTool({ name: "olga_pipeline", arguments: {} })).rejects.toThrow(/No workflow is served as "olga_pipeline"/);
+      expect(await database.run.count({ where: { workflowId: ids.workflow } })).toBe(runs);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("pages: a workflow's editor and a run's page are the 404 page to who may not read them, without its name; settings pages show nothing of what the role may not manage", async () => {
+    const editorPage = await page("no share", `/workflows/${ids.workflow}`);
+    // The editor's address shares the workflow list's loading screen (app/workflows/loading.tsx), so its answer streams:
+    // the status goes out before the page's check, and what follows is the 404 page.
+    expect([200, 404]).toContain(editorPage.status);
+    expect(editorPage.html).toContain("This page does not exist");
+    expect(editorPage.html).not.toContain("Olga pipeline");
+    const runPage = await page("no share", `/runs/${ids.run}`);
+    expect(runPage.status).toBe(404);
+    expect(runPage.html).not.toContain("Olga pipeline");
+    expect((await page("viewer", `/workflows/${ids.workflow}`)).status).toBe(200);
+    for (const [url, object] of [
+      ["/settings/people", "Otto"],
+      ["/settings/mcp", "matrix-server"],
+      ["/settings/secrets", "MATRIX_HOOK_TOKEN"],
+      ["/settings/security", "access-refused"],
+      ["/settings/retention", "Olga pipeline"],
+    ] as const) {
+      const shown = await page("viewer", url);
+      expect(shown.status, url).toBe(200);
+      expect(shown.html, url).not.toContain(object);
+    }
   });
 });

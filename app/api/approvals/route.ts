@@ -1,5 +1,4 @@
-import { listApprovals } from "@/lib/persistence/run-queries";
-import { visibleWorkflows } from "@/lib/server/access/workflow-access";
+import { listApprovalsFor } from "@/lib/server/access/run-view";
 import { json, readQuery, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import { ListApprovalsQuerySchema } from "@/lib/validations/run";
@@ -8,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 /** What each approval is about: the run, node, tool, operation, masked arguments and a preview of what would happen. */
 export const GET = route("GET /api/approvals", async (request, _context, principal) => {
-  await startStudio();
-  return json({ approvals: await listApprovals({ ...readQuery(request, ListApprovalsQuerySchema), workflows: visibleWorkflows(principal) }) });
+  const { database } = await startStudio();
+  return json({ approvals: await listApprovalsFor(principal, readQuery(request, ListApprovalsQuerySchema), database) });
 });

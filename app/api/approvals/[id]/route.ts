@@ -1,4 +1,5 @@
 import { getApprovalDetail } from "@/lib/persistence/run-queries";
+import { approvalsAsSeenBy } from "@/lib/server/access/run-view";
 import { decideApproval } from "@/lib/server/approvals";
 import { json, pathId, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
@@ -8,14 +9,16 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context) => {
-  await startStudio();
-  return json({ approval: await getApprovalDetail(pathId((await params).id, "approval")) });
+export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context, principal) => {
+  const { database } = await startStudio();
+  const [approval] = await approvalsAsSeenBy(principal, [await getApprovalDetail(pathId((await params).id, "approval"), database)], database);
+  return json({ approval });
 });
 
 /** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions. */
 export const POST = route("POST /api/approvals/[id]", async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
-  return json({ approval: await decideApproval(id, body, principal.person) });
+  const [approval] = await approvalsAsSeenBy(principal, [await decideApproval(id, body, principal.person)]);
+  return json({ approval });
 });
