@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { InboxList } from "@/components/approvals/inbox-list";
 import { PageHeader } from "@/components/ui/page-header";
-import { listApprovals, type ApprovalDetail } from "@/lib/persistence/run-queries";
+import type { ApprovalDetail } from "@/lib/persistence/run-queries";
 import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
 import { startStudio } from "@/lib/server/studio";
 import { pagePrincipal } from "@/lib/server/access/page-access";
-import { visibleWorkflows } from "@/lib/server/access/workflow-access";
+import { listApprovalsFor } from "@/lib/server/access/run-view";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Inbox" };
@@ -17,7 +17,7 @@ export default async function InboxPage() {
   let approvals: ApprovalDetail[] | null = null;
   let error: string | null = null;
   try {
-    approvals = await listApprovals({ status: "pending", workflows: visibleWorkflows(principal) }, studio.database);
+    approvals = await listApprovalsFor(principal, { status: "pending" }, studio.database);
   } catch (caught) {
     error = `The approvals could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
   }

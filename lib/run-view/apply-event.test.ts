@@ -212,6 +212,13 @@ describe("applyRunEvent", () => {
       [event("node-started", "write", { kind: "subworkflow", attempt: 1 }, 1)],
     );
     expect(stored.steps.write).toMatchObject({ status: "waiting", childRun: { id: "01CHILD00RUN1", workflowName: "Child" }, progress: "Waits for “Child” run #00RUN1" });
+    // A child run of a workflow the reader may not open comes masked: the step waits, with no link to a run that is a 404 to them.
+    seq = 0;
+    const masked = applyAll(initialRunViewState(snapshot()), [
+      event("node-started", "write", { kind: "subworkflow", attempt: 1 }),
+      event("child-run-started", "write", { runId: "", workflowId: "", workflowName: "a workflow you may not open", version: 3 }),
+    ]);
+    expect(masked.steps.write).toMatchObject({ status: "waiting", childRun: null, progress: "Waits for a workflow you may not open" });
   });
 
   it("shows a For each step's progress and its items, each linking to its run, from the stream and from the snapshot alike", () => {

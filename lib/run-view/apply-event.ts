@@ -274,11 +274,13 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
           loopItems: { count, runs: [...(step.loopItems?.runs ?? []).filter((each) => each.item !== item), { item, runId: event.payload.runId, status: "running" }] },
         }));
       }
+      // A child run of a workflow the reader may not open comes without its id (lib/server/access/run-view.ts): no link.
+      const hidden = event.payload.runId === "";
       return updateStep(next, event.nodeId, (step) => ({
         ...step,
         status: "waiting",
-        progress: waitsFor(event.payload.workflowName, event.payload.runId),
-        childRun: { id: event.payload.runId, workflowName: event.payload.workflowName },
+        progress: hidden ? `Waits for ${event.payload.workflowName}` : waitsFor(event.payload.workflowName, event.payload.runId),
+        childRun: hidden ? null : { id: event.payload.runId, workflowName: event.payload.workflowName },
       }));
     }
     case "node-carried-over":

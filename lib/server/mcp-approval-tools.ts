@@ -2,11 +2,11 @@ import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 import { z } from "zod";
 import { approvalWorkflowTitle } from "@/lib/contracts/approval";
 import { NotFoundError, type StudioDatabase } from "@/lib/persistence";
-import { getApprovalDetail, listApprovals } from "@/lib/persistence/run-queries";
+import { getApprovalDetail } from "@/lib/persistence/run-queries";
 import { DecisionBodySchema } from "@/lib/validations/run";
 import { requireWorkflowScope } from "./access/authorize";
 import type { Principal } from "./access/principal";
-import { visibleWorkflows } from "./access/workflow-access";
+import { listApprovalsFor } from "./access/run-view";
 import { forViewer } from "./approval-deciders";
 import { decideApproval } from "./approvals";
 import { HttpError } from "./http";
@@ -83,7 +83,7 @@ export async function callApprovalTool(name: string, args: unknown, principal: P
 async function listPending(args: unknown, principal: Principal, database: StudioDatabase): Promise<CallToolResult> {
   const parsed = ListArgumentsSchema.safeParse(args ?? {});
   if (!parsed.success) return mcpErrorResult(`Bad arguments: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ")}`);
-  const pending = await listApprovals({ status: "pending", limit: parsed.data.limit, workflows: visibleWorkflows(principal) }, database);
+  const pending = await listApprovalsFor(principal, { status: "pending", limit: parsed.data.limit }, database);
   const mine = (await forViewer(pending, principal, database)).filter((approval) => approval.viewer.mayDecide);
   const approvals = mine.map((approval) => ({
     approvalId: approval.id,

@@ -7,6 +7,7 @@ import { getRunDetail } from "@/lib/persistence/run-queries";
 import { fieldPath } from "@/lib/tools/validation";
 import { pinnableNodeIds } from "@/lib/workflow/test-run-plan";
 import { storedSecretsIn } from "@/lib/workflow/secret-looking";
+import { requireOfWorkflow } from "./access/run-view";
 import { HttpError, toApiIssues } from "./http";
 import { stepTitles } from "./step-titles";
 import { startStudio } from "./studio";
@@ -110,11 +111,8 @@ async function pinnableNodes(workflowId: string, database: StudioDatabase): Prom
 }
 
 async function runOf(workflowId: string, runId: string, database: StudioDatabase): Promise<RunDetail> {
-  const run = await getRunDetail(runId, database);
-  if (run.workflowId !== workflowId) {
-    throw new HttpError(422, `Run ${runId} is a run of another workflow.`, { issues: [{ path: "fromRunId", message: "a run of another workflow", code: "custom" }] });
-  }
-  return run;
+  // Another workflow's run is no run of this one's: the same 404 as a run that does not exist.
+  return requireOfWorkflow(workflowId, await getRunDetail(runId, database), "run", runId);
 }
 
 /** The output as the contract takes it, or 422 naming each field that is not. */

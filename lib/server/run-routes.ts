@@ -7,6 +7,7 @@ import { FINISHED_RUN_STATUSES } from "@/lib/workflow/run-types";
 import { runEventStream } from "./event-stream";
 import { json, pathId, readBody, route } from "./http";
 import { starterOf } from "./access/principal";
+import { eventRedaction } from "./access/run-view";
 import { startRun } from "./runs";
 import { startStudio } from "./studio";
 
@@ -33,15 +34,20 @@ const SeqSchema = z.coerce.number().int().min(0).catch(0);
  * sequence number as the id. A client reconnecting with Last-Event-ID (or
  * ?after=N) gets exactly what it missed, then live events.
  */
-export const runEventsRoute = route("GET /api/runs/[id]/events", async (request, { params }: IdContext) => {
+export const runEventsRoute = route("GET /api/runs/[id]/events", async (request, { params }: IdContext, principal) => {
   const studio = await startStudio();
   const id = pathId((await params).id, "run");
   if ((await runStatus(id, studio.database)) === null) throw new NotFoundError("run", id);
   const after = SeqSchema.parse(request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("after") ?? 0);
+  // Child runs of workflows the reader may not open are not named (lib/server/access/run-view.ts); null for most.
+  const redaction = await eventRedaction(principal, studio.database);
   return runEventStream(
     {
-      subscribe: (listener) => studio.bus.subscribe(id, listener),
-      read: (afterSeq, limit) => readEventTexts(id, afterSeq, limit, studio.database),
+      subscribe: (listener) => studio.bus.subscribe(id, redaction ? (event) => listener(redaction.live(event)) : listener),
+      read: async (afterSeq, limit) => {
+        const texts = await readEventTexts(id, afterSeq, limit, studio.database);
+        return redaction ? texts.map(redaction.stored) : texts;
+      },
       isFinished: async () => {
         const status = await runStatus(id, studio.database);
         return status !== null && FINISHED_RUN_STATUSES.has(status);

@@ -13,14 +13,20 @@ import type { ToolPool } from "@/lib/tools";
 import { clientAddress, type Principal } from "./access/principal";
 import { workflowLookup } from "./error-workflows";
 import { requirePrivilegedRole, requireRecentSignIn } from "./access/recent-sign-in";
+import { calledWorkflows, lookupFor, requireCallableWorkflows } from "./access/workflow-references";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
-/** Validates a definition against the process's tools, stored secrets and workflows (`workflowId`: the saved workflow it is a draft of). */
-export async function validateWithStudio(definition: unknown, workflowId: string | null = null): Promise<ValidationResult> {
+/**
+ * Validates `principal`'s draft against the process's tools, stored secrets and the workflows they may see
+ * (`workflowId`: the saved workflow it is a draft of, which they read; the workflows it names already count as seen).
+ */
+export async function validateWithStudio(principal: Principal, definition: unknown, workflowId: string | null = null): Promise<ValidationResult> {
   const studio = await startStudio();
   const secrets = workflowId === null ? studio.secrets : secretsOfWorkflow(studio.secrets, workflowId);
-  return validateWorkflow(definition, { pool: studio.pool(), secrets, workflows: workflowLookup(studio.database, workflowId) });
+  const saved = workflowId === null ? [] : calledWorkflows((await getWorkflow(workflowId, studio.database)).definition);
+  const workflows = lookupFor(principal, workflowLookup(studio.database, workflowId), new Set(saved.map((called) => called.workflowId)), studio.database);
+  return validateWorkflow(definition, { pool: studio.pool(), secrets, workflows });
 }
 
 /**
@@ -39,6 +45,7 @@ export async function saveWorkflowAs(
   const studio = await startStudio();
   refuseLiteralSecrets(definition, studio.pool());
   const previous = id === null ? null : (await getWorkflow(id)).definition;
+  await requireCallableWorkflows(principal, definition, previous, studio.database);
   const introduced = introducedPrivilegedSettings(definition, previous);
   // Holding such a setting, not only choosing it: an editor changing a bypass workflow's steps would run them unasked.
   const held = introduced.length > 0 ? introduced : introducedPrivilegedSettings(definition, null);
@@ -69,6 +76,7 @@ export async function saveWorkflowAs(
 export async function importWorkflow(request: Request, principal: Principal, definition: WorkflowDefinition): Promise<{ workflow: WorkflowDetail; dropped: PrivilegedSetting[] }> {
   const studio = await startStudio();
   refuseLiteralSecrets(definition, studio.pool());
+  await requireCallableWorkflows(principal, definition, null, studio.database);
   const safe = withoutPrivilegedSettings(withFreshHookIds(definition));
   const workflow = await createWorkflow(withMcpServersRecorded(placeStackedNodes(safe.definition), studio.pool()), studio.database, principal.personId);
   if (safe.dropped.length > 0) {
@@ -100,6 +108,8 @@ function refuseLiteralSecrets(definition: WorkflowDefinition, pool: ToolPool): v
  */
 export async function duplicateAs(principal: Principal, id: string, name: string | undefined): Promise<WorkflowDetail> {
   const studio = await startStudio();
+  // The copy is a new workflow of theirs: what it would call, they must be able to run.
+  await requireCallableWorkflows(principal, (await getWorkflow(id, studio.database)).definition, null, studio.database);
   const adapt = seesEveryWorkflow(principal.role) ? undefined : (definition: WorkflowDefinition) => withoutPrivilegedSettings(definition).definition;
   return duplicateWorkflow(id, name, studio.database, { ownerId: principal.personId, adapt });
 }

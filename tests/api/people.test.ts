@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROLE_SCOPES, type Role } from "@/lib/contracts/roles";
+import type { Role } from "@/lib/contracts/roles";
 import { ROUTE_ACCESS, type RouteAccess } from "@/lib/server/access/route-access";
 import { ApiClient, type Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder, writeFileWorkflow } from "./fixtures";
 import { plausibleBody } from "./routes";
-import { invitePerson, PERSON_PASSWORD } from "./people-fixtures";
+import { invitePerson, PERSON_PASSWORD, refusedFor, revokedTokenOf, simpleWorkflow as simple } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -22,13 +22,6 @@ let anonymous: ApiClient;
 /** Invites someone with `role` and joins as them; their browser's client. */
 const join = (login: string, role: Role) => invitePerson(owner, login, role);
 
-/** 403 when `role` lacks the route's scope (a viewer on a workflow shared with viewers has the viewer's); null when it may pass the check. */
-function refusedFor(role: Role, access: RouteAccess): 403 | null {
-  if (access.kind === "signed-in") return null;
-  return ROLE_SCOPES[role].includes(access.scope) && (access.kind !== "workflow" || !access.alsoStudio || ROLE_SCOPES[role].includes(access.alsoStudio)) ? null : 403;
-}
-
-const simple = (name: string) => ({ name, nodes: [{ id: "in", kind: "input" }, { id: "out", kind: "output", value: "done" }], edges: chain("in", "out") });
 
 describe("people and roles", () => {
   let editor: { client: ApiClient; id: string };
@@ -67,9 +60,7 @@ describe("people and roles", () => {
     const gatedRun = (await owner.expect(201, "POST", `/api/workflows/${gated}/runs`, { inputs: {} })).run.id as string;
     const approval = await owner.waitForApproval(gatedRun);
     const ids: Record<Exclude<RouteAccess, { kind: "signed-in" | "studio" | "listed" | "in-body" }>["from"], string> = { workflow: gated, run: gatedRun, approval: approval.id as string };
-    const { token, record } = await viewer.client.expect(201, "POST", "/api/me/tokens", { name: "soon revoked", scopes: ["run:read"] });
-    await viewer.client.expect(200, "DELETE", `/api/me/tokens/${record.id}`);
-    const revoked = new ApiClient(server.url, { token });
+    const revoked = await revokedTokenOf(viewer.client);
 
     const before = await owner.counts();
     let checked = 0;

@@ -175,9 +175,12 @@ describe("pins", () => {
     const unknownNode = await pin("nowhere", { output: { content: "x" } });
     expect(unknownNode.status).toBe(422);
     expect(issues(unknownNode)).toEqual(["nodeId"]);
-    const elsewhere = await api.request("POST", `/api/workflows/${id}/pins`, { fromRunId: (await api.startRun(other.id, {})).id });
-    expect(elsewhere.status).toBe(422);
-    expect(issues(elsewhere)).toEqual(["fromRunId"]);
+    // Another workflow's run is no run of this one: the same 404 as a run that does not exist (issue 29: ids guessed from elsewhere).
+    const otherRun = (await api.startRun(other.id, {})).id as string;
+    const elsewhere = await api.request("POST", `/api/workflows/${id}/pins`, { fromRunId: otherRun });
+    const missing = await api.request("POST", `/api/workflows/${id}/pins`, { fromRunId: "01NOSUCHRUN000000000000000" });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error).toBe(missing.body.error.replace("01NOSUCHRUN000000000000000", otherRun));
     expect((await api.expect(200, "GET", `/api/workflows/${id}/pins`)).pins).toEqual([]);
 
     const badMode = await api.request("POST", `/api/workflows/${id}/test-runs`, { nodeId: "second", mode: "all" });

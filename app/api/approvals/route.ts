@@ -1,6 +1,5 @@
-import { listApprovals } from "@/lib/persistence/run-queries";
+import { listApprovalsFor } from "@/lib/server/access/run-view";
 import { forViewer } from "@/lib/server/approval-deciders";
-import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { json, readQuery, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import { ListApprovalsQuerySchema } from "@/lib/validations/run";
@@ -14,6 +13,6 @@ export const dynamic = "force-dynamic";
 export const GET = route("GET /api/approvals", async (request, _context, principal) => {
   const { database } = await startStudio();
   const { for: whose, ...query } = readQuery(request, ListApprovalsQuerySchema);
-  const approvals = await forViewer(await listApprovals({ ...query, workflows: visibleWorkflows(principal) }, database), principal, database);
+  const approvals = await forViewer(await listApprovalsFor(principal, query, database), principal, database);
   return json({ approvals: whose === undefined ? approvals : approvals.filter((approval) => approval.viewer.mayDecide === (whose === "me")) });
 });

@@ -8,6 +8,7 @@ import { TIMELINE_LIMIT } from "@/lib/run-view/apply-event";
 import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
 import { startStudio } from "@/lib/server/studio";
 import { pageScopesOnWorkflow, pagePrincipal } from "@/lib/server/access/page-access";
+import { eventRedaction, runAsSeenBy } from "@/lib/server/access/run-view";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +30,7 @@ const loadRun = cache(async (id: string): Promise<RunDetail> => {
     throw error;
   }
   await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
-  return run;
+  return runAsSeenBy(principal, run, studio.database);
 });
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
@@ -47,7 +48,9 @@ export default async function RunPage({ params }: Params) {
   const studio = await startStudio();
   const run = await loadRun(id);
   // The timeline's history up to the snapshot; the stream continues after run.lastSeq.
-  const history = await readEvents(id, Math.max(0, run.lastSeq - TIMELINE_LIMIT), TIMELINE_LIMIT, studio.database);
+  const events = await readEvents(id, Math.max(0, run.lastSeq - TIMELINE_LIMIT), TIMELINE_LIMIT, studio.database);
+  const redaction = await eventRedaction(await pagePrincipal(), studio.database);
+  const history = redaction ? events.map(redaction.live) : events;
   const toolTitles = toolTitlesFromTools(studio.pool().all());
   return <RunView key={run.id} run={run} history={history} toolTitles={toolTitles} />;
 }

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { SecretList } from "@/components/secrets/secret-list";
 import { toSecretRow, type SecretTool } from "@/components/secrets/secret-types";
-import { everyWorkflow, listSecrets } from "@/lib/persistence";
+import { everyWorkflow } from "@/lib/persistence";
+import { secretsFor } from "@/lib/server/access/secret-view";
 import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { startStudio } from "@/lib/server/studio";
 import { catalogEntry } from "@/lib/server/tool-catalog";
@@ -15,7 +16,7 @@ export default async function SecretsPage() {
   const studio = await startStudio();
   const principal = await pagePrincipal();
   if (!principal.scopes.has("secret:use")) return <NoAccess title="Secrets" scope="secret:use" role={principal.role} />;
-  const [secrets, workflows] = await Promise.all([listSecrets(), everyWorkflow(studio.database, visibleWorkflows(principal))]);
+  const [secrets, workflows] = await Promise.all([secretsFor(principal, studio.database), everyWorkflow(studio.database, visibleWorkflows(principal))]);
   const tools = studio.pool().all().map(catalogEntry);
   const secretTools: SecretTool[] = tools
     .filter((tool) => tool.secretInputs.length > 0)

@@ -1,4 +1,5 @@
 import { getApprovalDetail } from "@/lib/persistence/run-queries";
+import { approvalsAsSeenBy } from "@/lib/server/access/run-view";
 import { forViewer } from "@/lib/server/approval-deciders";
 import { decideApproval } from "@/lib/server/approvals";
 import { json, pathId, readBody, route } from "@/lib/server/http";
@@ -11,7 +12,8 @@ type Context = { params: Promise<{ id: string }> };
 
 export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context, principal) => {
   const { database } = await startStudio();
-  const [approval] = await forViewer([await getApprovalDetail(pathId((await params).id, "approval"), database)], principal, database);
+  const found = await getApprovalDetail(pathId((await params).id, "approval"), database);
+  const [approval] = await forViewer(await approvalsAsSeenBy(principal, [found], database), principal, database);
   return json({ approval });
 });
 
@@ -20,6 +22,7 @@ export const POST = route("POST /api/approvals/[id]", async (request, { params }
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
   const { database } = await startStudio();
-  const [approval] = await forViewer([await decideApproval(id, body, principal, request)], principal, database);
+  const decided = await decideApproval(id, body, principal, request);
+  const [approval] = await forViewer(await approvalsAsSeenBy(principal, [decided], database), principal, database);
   return json({ approval });
 });

@@ -2,16 +2,17 @@ import { recordAudit } from "@/lib/persistence/audit-store";
 import { deleteRun } from "@/lib/persistence/run-deletion";
 import { getRunDetail } from "@/lib/persistence/run-queries";
 import { clientAddress } from "@/lib/server/access/principal";
+import { runAsSeenBy } from "@/lib/server/access/run-view";
 import { json, pathId, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 
 export const dynamic = "force-dynamic";
 
 /** The run with its status, per-node states and outputs, and its approvals. */
-export const GET = route("GET /api/runs/[id]", async (_request, { params }: { params: Promise<{ id: string }> }) => {
-  await startStudio();
+export const GET = route("GET /api/runs/[id]", async (_request, { params }: { params: Promise<{ id: string }> }, principal) => {
+  const { database } = await startStudio();
   const id = pathId((await params).id, "run");
-  return json({ run: await getRunDetail(id) });
+  return json({ run: await runAsSeenBy(principal, await getRunDetail(id, database), database) });
 });
 
 /**

@@ -1,4 +1,5 @@
-import { deleteSecret, listSecrets, NotFoundError, replaceSecret, resolveSecret } from "@/lib/persistence";
+import { deleteSecret, NotFoundError, replaceSecret, resolveSecret } from "@/lib/persistence";
+import { secretsFor } from "@/lib/server/access/secret-view";
 import { json, readBody, route } from "@/lib/server/http";
 import { refuseUnknownWorkflows, secretProblem } from "@/lib/server/secrets";
 import { startStudio } from "@/lib/server/studio";
@@ -33,10 +34,11 @@ export const DELETE = route("DELETE /api/secrets/[name]", async (_request, conte
   return new Response(null, { status: 204 });
 });
 
-export const GET = route("GET /api/secrets/[name]", async (_request, context: Context) => {
-  await startStudio();
+export const GET = route("GET /api/secrets/[name]", async (_request, context: Context, principal) => {
+  const { database } = await startStudio();
   const name = await nameFrom(context);
-  const secret = (await listSecrets()).find((each) => each.name === name);
+  // One limited to workflows the caller does not read is, to them, one that does not exist.
+  const secret = (await secretsFor(principal, database)).find((each) => each.name === name);
   if (!secret) throw new NotFoundError("secret", name);
   return json({ secret });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requireWorkflowScope } from "@/lib/server/access/authorize";
 import { json, readBody, readQuery, route } from "@/lib/server/http";
 import { validateWithStudio } from "@/lib/server/workflow-api";
 
@@ -10,9 +11,11 @@ const ValidateQuerySchema = z.object({
 });
 
 /** Every problem of a definition at once, each with its node and field, plus its derived requirements. */
-export const POST = route("POST /api/workflows/validate", async (request) => {
+export const POST = route("POST /api/workflows/validate", async (request, _context, principal) => {
   const { workflowId } = readQuery(request, ValidateQuerySchema);
+  // A draft of a saved workflow: one the caller reads (else the same 404 as one that does not exist).
+  if (workflowId !== undefined) await requireWorkflowScope(principal, workflowId, "workflow:read", request);
   const body = await readBody(request, z.unknown());
-  const { valid, problems, requirements } = await validateWithStudio(body, workflowId ?? null);
+  const { valid, problems, requirements } = await validateWithStudio(principal, body, workflowId ?? null);
   return json({ valid, problems, requirements });
 });

@@ -1,4 +1,5 @@
 import { getRunDetail } from "@/lib/persistence/run-queries";
+import { runAsSeenBy } from "@/lib/server/access/run-view";
 import { HttpError, json, pathId, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 
@@ -12,5 +13,5 @@ export const POST = route("POST /api/runs/[id]/cancel", async (_request, { param
   if (!(await studio.runs.cancel(id, principal.person))) {
     throw new HttpError(409, `The run has already finished (${before.status}); there is nothing to cancel.`);
   }
-  return json({ run: await getRunDetail(id) });
+  return json({ run: await runAsSeenBy(principal, await getRunDetail(id, studio.database), studio.database) });
 });
