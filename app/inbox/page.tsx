@@ -5,7 +5,7 @@ import { listApprovals, type ApprovalDetail } from "@/lib/persistence/run-querie
 import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
 import { startStudio } from "@/lib/server/studio";
 import { pagePrincipal } from "@/lib/server/access/page-access";
-import { visibleWorkflows } from "@/lib/server/access/workflow-access";
+import { visibleWorkflows, workflowIdsWith } from "@/lib/server/access/workflow-access";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Inbox" };
@@ -15,9 +15,11 @@ export default async function InboxPage() {
   const principal = await pagePrincipal();
   const toolTitles = toolTitlesFromTools(studio.pool().all());
   let approvals: ApprovalDetail[] | null = null;
+  let decidable: Set<string> | null = null;
   let error: string | null = null;
   try {
     approvals = await listApprovals({ status: "pending", workflows: visibleWorkflows(principal) }, studio.database);
+    decidable = await workflowIdsWith(principal, "approval:decide", studio.database);
   } catch (caught) {
     error = `The approvals could not be read: ${caught instanceof Error ? caught.message : String(caught)}`;
   }
@@ -27,7 +29,7 @@ export default async function InboxPage() {
         title="Inbox"
         description="What your runs want to do and are waiting for you to decide. Each decision resumes its run at once."
       />
-      <InboxList initialApprovals={approvals} initialError={error} toolTitles={toolTitles} />
+      <InboxList initialApprovals={approvals} initialError={error} toolTitles={toolTitles} decidableWorkflows={decidable === null ? null : [...decidable]} />
     </>
   );
 }

@@ -44,6 +44,11 @@ interface ApprovalCardProps {
   onDecided?: (approval: ApprovalRecord) => void;
   /** After a 409: decided elsewhere, so whatever lists it should refresh. */
   onStale?: () => void;
+  /**
+   * Whether the person may decide it (approval:decide on its workflow): without it the card is read-only and says who
+   * can answer. The server refuses a decision without the scope either way.
+   */
+  mayDecide?: boolean;
 }
 
 const KIND_HEADLINE: Record<ApprovalKind, string> = {
@@ -91,7 +96,7 @@ function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "dec
  * and the decision buttons for its kind. The same card in the inbox and
  * beside the waiting node in the run view.
  */
-export function ApprovalCard({ approval, toolTitles, showContext = true, onDeciding, onDecided, onStale }: ApprovalCardProps) {
+export function ApprovalCard({ approval, toolTitles, showContext = true, onDeciding, onDecided, onStale, mayDecide = true }: ApprovalCardProps) {
   const id = useId();
   const now = useNow(30_000);
   const [denying, setDenying] = useState(false);
@@ -229,6 +234,10 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
           </p>
         ) : approval.status !== "pending" ? (
           <p className="text-sm text-muted">{outcomeText(approval, folder)}</p>
+        ) : !mayDecide ? (
+          <p className="text-sm text-muted" data-testid="approval-read-only">
+            Only people who may decide approvals on “{approval.workflowName}” can answer this (the approval:decide scope).
+          </p>
         ) : denying ? (
           <form onSubmit={submitDenial} className="space-y-3">
             <Field id={`${id}-reason`} label="What should it do instead?" help="Optional. Your reason is passed on, so the step can fail with it.">

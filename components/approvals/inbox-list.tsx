@@ -17,11 +17,17 @@ export function InboxList({
   initialApprovals,
   initialError = null,
   toolTitles,
+  decidableWorkflows = null,
 }: {
   /** Null when the server could not read them; `initialError` says why. */
   initialApprovals: ApprovalDetail[] | null;
   initialError?: string | null;
   toolTitles: ToolTitles;
+  /**
+   * The workflows whose approvals the person may decide (approval:decide on them); null for every workflow. The
+   * others' cards are read-only and say who can answer.
+   */
+  decidableWorkflows?: readonly string[] | null;
 }) {
   const [approvals, setApprovals] = useState<ApprovalDetail[] | null>(initialApprovals);
   const [error, setError] = useState<string | null>(initialError);
@@ -122,6 +128,7 @@ export function InboxList({
                 <ApprovalCard
                   approval={approval}
                   toolTitles={toolTitles}
+                  mayDecide={decidableWorkflows === null || decidableWorkflows.includes(approval.workflowId)}
                   onDeciding={() => lingering.current.set(approval.id, approval)}
                   onDecided={() => onDecided(approval)}
                   onStale={() => {

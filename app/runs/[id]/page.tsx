@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { RunView } from "@/components/runs/run-view";
+import { RunView, type RunAccess } from "@/components/runs/run-view";
 import { NotFoundError } from "@/lib/persistence";
 import { getRunDetail, readEvents, type RunDetail } from "@/lib/persistence/run-queries";
 import { TIMELINE_LIMIT } from "@/lib/run-view/apply-event";
@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string }> };
 
-/** The run, or the 404 page for one that does not exist or whose workflow the viewer may not see. */
-async function loadRun(id: string): Promise<RunDetail> {
+/** The run and what the viewer may do on it, or the 404 page for one that does not exist or whose workflow the viewer may not see. */
+async function loadRun(id: string): Promise<RunDetail & { access: RunAccess }> {
   const studio = await startStudio();
   const principal = await pagePrincipal();
   let run: RunDetail;
@@ -23,8 +23,9 @@ async function loadRun(id: string): Promise<RunDetail> {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
-  await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
-  return run;
+  const scopes = await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
+  const access = { cancel: scopes.has("run:cancel"), run: scopes.has("workflow:run"), edit: scopes.has("workflow:edit"), decide: scopes.has("approval:decide") };
+  return { ...run, access };
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
@@ -44,5 +45,5 @@ export default async function RunPage({ params }: Params) {
   // The timeline's history up to the snapshot; the stream continues after run.lastSeq.
   const history = await readEvents(id, Math.max(0, run.lastSeq - TIMELINE_LIMIT), TIMELINE_LIMIT, studio.database);
   const toolTitles = toolTitlesFromTools(studio.pool().all());
-  return <RunView key={run.id} run={run} history={history} toolTitles={toolTitles} />;
+  return <RunView key={run.id} run={run} history={history} toolTitles={toolTitles} access={run.access} />;
 }
