@@ -27,7 +27,11 @@ export default async function InboxPage() {
     <>
       <PageHeader
         title="Inbox"
-        description="What your runs want to do and are waiting for you to decide. Each decision resumes its run at once."
+        description={
+          principal.scopes.has("approval:decide")
+            ? "What your runs want to do and are waiting for you to decide. Each decision resumes its run at once."
+            : "What runs of the workflows you can see want to do, waiting for a decision. Deciding needs the approval:decide scope, which your role does not include."
+        }
       />
       <InboxList initialApprovals={approvals} initialError={error} toolTitles={toolTitles} decidableWorkflows={decidable === null ? null : [...decidable]} />
     </>

@@ -21,7 +21,12 @@ async function loadWorkflow(id: string): Promise<WorkflowDetail & { access: Edit
   const scopes = await pageScopesOnWorkflow(principal, id, database);
   try {
     const workflow = await getWorkflow(id);
-    const access = { edit: scopes.has("workflow:edit"), run: scopes.has("workflow:run"), share: await mayShare(principal, id, database) };
+    const access = {
+      edit: scopes.has("workflow:edit"),
+      run: scopes.has("workflow:run"),
+      publish: scopes.has("workflow:publish"),
+      share: await mayShare(principal, id, database),
+    };
     return { ...workflow, access };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
