@@ -197,6 +197,7 @@ test("an approver may decide but not cancel or delete; a viewer sees the approva
   await approver.goto(`/runs/${runId}`);
   await expect(approver.getByTestId("run-withheld")).toHaveText("You may follow this run; deleting it needs run:cancel and running it again needs workflow:run on its workflow.");
   await expect(approver.getByRole("button", { name: /^(Run again|Retry|Delete|Copy to editor)\b/ })).toHaveCount(0);
+  await snap(approver, testInfo, "approver: a finished run, no run again or delete");
 
   // The viewer's runs: the run is listed and opens, with no Cancel or Delete, and the page says why.
   await viewer.goto(`/runs?workflowId=${workflowId}`);
