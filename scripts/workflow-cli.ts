@@ -1,4 +1,6 @@
 // Runs a workflow file without the web app: npm run workflow -- run FILE.json --input key=value
+// or a stored workflow on a running studio: STUDIO_TOKEN=… npm run workflow -- run NAME --studio http://127.0.0.1:3000
+import { runOnStudio, runStatusOnStudio } from "@/lib/cli/run-on-studio";
 import { runWorkflowFile } from "@/lib/cli/run-workflow-file";
 import { parseWorkflowCliArguments, UsageError, WORKFLOW_CLI_USAGE } from "@/lib/cli/workflow-cli-arguments";
 
@@ -11,7 +13,9 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${WORKFLOW_CLI_USAGE}\n`);
       return 0;
     }
-    return await runWorkflowFile(parsed.command, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    const streams = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+    if (parsed.mode === "local") return await runWorkflowFile(parsed.command, streams);
+    return parsed.command.command === "status" ? await runStatusOnStudio(parsed.command, streams) : await runOnStudio(parsed.command, streams);
   } catch (error) {
     if (UsageError.isInstance(error)) {
       const details = error.details.map((line) => `  - ${line}\n`).join("");

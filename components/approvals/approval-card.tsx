@@ -51,6 +51,13 @@ interface ApprovalCardProps {
   onDecided?: (approval: ApprovalRecord) => void;
   /** After a 409: decided elsewhere, so whatever lists it should refresh. */
   onStale?: () => void;
+  /**
+   * Whether the person may decide it (approval:decide on its workflow): without it the card is read-only and says who
+   * can answer. The server refuses a decision without the scope either way.
+   */
+  mayDecide?: boolean;
+  /** Why they may not (their scope, or the approval's policy: "Only admins may decide this approval."); the scope's words when not given. */
+  readOnlyReason?: string | null;
 }
 
 const KIND_HEADLINE: Record<ApprovalKind, string> = {
@@ -98,7 +105,7 @@ function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "dec
  * and the decision buttons for its kind. The same card in the inbox and
  * beside the waiting node in the run view.
  */
-export function ApprovalCard({ approval, toolTitles, showContext = true, onDeciding, onDecided, onStale }: ApprovalCardProps) {
+export function ApprovalCard({ approval, toolTitles, showContext = true, onDeciding, onDecided, onStale, mayDecide = true, readOnlyReason = null }: ApprovalCardProps) {
   const id = useId();
   const now = useNow(30_000);
   const [denying, setDenying] = useState(false);
@@ -249,6 +256,10 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
           </p>
         ) : approval.status !== "pending" ? (
           <p className="text-sm text-muted">{outcomeText(approval, folder)}</p>
+        ) : !mayDecide ? (
+          <p className="text-sm text-muted" data-testid="approval-read-only">
+            {readOnlyReason ?? `Only people who may decide approvals on “${approval.workflowName}” can answer this (the approval:decide scope).`}
+          </p>
         ) : denying ? (
           <form onSubmit={submitDenial} className="space-y-3">
             <Field id={`${id}-reason`} label="What should it do instead?" help="Optional. Your reason is passed on, so the step can fail with it.">

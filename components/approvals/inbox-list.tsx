@@ -5,7 +5,7 @@ import { useChangeFeed } from "@/components/runs/use-change-feed";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorNotice, Spinner } from "@/components/ui/page-header";
 import { api, ApiError } from "@/lib/client/api";
-import type { ApprovalDetail } from "@/lib/contracts/approval";
+import type { ApprovalForViewer } from "@/lib/contracts/approval";
 import type { ToolTitles } from "@/lib/run-view/tool-titles";
 import { ApprovalCard } from "./approval-card";
 
@@ -19,16 +19,16 @@ export function InboxList({
   toolTitles,
 }: {
   /** Null when the server could not read them; `initialError` says why. */
-  initialApprovals: ApprovalDetail[] | null;
+  initialApprovals: ApprovalForViewer[] | null;
   initialError?: string | null;
   toolTitles: ToolTitles;
 }) {
-  const [approvals, setApprovals] = useState<ApprovalDetail[] | null>(initialApprovals);
+  const [approvals, setApprovals] = useState<ApprovalForViewer[] | null>(initialApprovals);
   const [error, setError] = useState<string | null>(initialError);
   const [decidedIds, setDecidedIds] = useState<ReadonlySet<string>>(new Set());
   // Being decided here, or decided and still showing their outcome: kept in place whatever the server now says
   // (its change event can arrive before the answer to the decision does).
-  const lingering = useRef(new Map<string, ApprovalDetail>());
+  const lingering = useRef(new Map<string, ApprovalForViewer>());
   const request = useRef(0);
   // The empty inbox's message, or the count above the cards: whichever is shown.
   const listTop = useRef<HTMLElement>(null);
@@ -49,7 +49,7 @@ export function InboxList({
   const load = useCallback(async () => {
     const ticket = ++request.current;
     try {
-      const { approvals: fresh } = await api<{ approvals: ApprovalDetail[] }>("/api/approvals?status=pending");
+      const { approvals: fresh } = await api<{ approvals: ApprovalForViewer[] }>("/api/approvals?status=pending");
       if (ticket !== request.current) return;
       setApprovals((previous) => {
         const merged = [...fresh];
@@ -69,7 +69,7 @@ export function InboxList({
 
   useChangeFeed(load);
 
-  const onDecided = useCallback((approval: ApprovalDetail) => {
+  const onDecided = useCallback((approval: ApprovalForViewer) => {
     const id = approval.id;
     lingering.current.set(id, approval);
     setDecidedIds((current) => new Set([...current, id]));
@@ -79,7 +79,7 @@ export function InboxList({
         // Still waiting: neither decided nor being decided here (those are the lingering ones, this card among them).
         const list = shownApprovals.current ?? [];
         const at = list.findIndex((each) => each.id === id);
-        const waiting = (each: ApprovalDetail) => !lingering.current.has(each.id);
+        const waiting = (each: ApprovalForViewer) => !lingering.current.has(each.id);
         const next = list.slice(at + 1).find(waiting) ?? list.slice(0, Math.max(at, 0)).reverse().find(waiting);
         focusAfterLeaving.current = next?.id ?? "top";
       }
@@ -101,7 +101,10 @@ export function InboxList({
       <Spinner label="Loading the inbox" />
     );
   }
+  // Theirs to decide first, then what waits for others; oldest first within each.
+  const ordered = [...approvals].sort((one, other) => Number(other.viewer.mayDecide) - Number(one.viewer.mayDecide));
   const waiting = approvals.filter((approval) => !decidedIds.has(approval.id)).length;
+  const forOthers = approvals.filter((approval) => !decidedIds.has(approval.id) && !approval.viewer.mayDecide).length;
   return (
     <div className="space-y-4">
       {error ? <ErrorNotice title="The inbox may be out of date">{error}</ErrorNotice> : null}
@@ -114,14 +117,22 @@ export function InboxList({
       ) : (
         <>
           <p ref={(element) => void (listTop.current = element)} tabIndex={-1} className="rounded-sm text-sm text-muted" aria-live="polite">
-            {waiting === 0 ? "All decided." : `${waiting} waiting, oldest first.`}
+            {waiting === 0 ? "All decided." : forOthers === 0 ? `${waiting} waiting, oldest first.` : `${waiting - forOthers} waiting for you, ${forOthers} for others; oldest first.`}
           </p>
           <ul className="space-y-4">
-            {approvals.map((approval) => (
+            {ordered.map((approval, index) => (
               <li key={approval.id}>
+                {/* Those others decide come after the person's own, under a heading of their own. */}
+                {!approval.viewer.mayDecide && (index === 0 || ordered[index - 1]!.viewer.mayDecide) ? (
+                  <h2 className="mb-3 mt-2 text-xs font-semibold uppercase tracking-wide text-muted" data-testid="waiting-for-others">
+                    Waiting for others
+                  </h2>
+                ) : null}
                 <ApprovalCard
                   approval={approval}
                   toolTitles={toolTitles}
+                  mayDecide={approval.viewer.mayDecide}
+                  readOnlyReason={approval.viewer.reason}
                   onDeciding={() => lingering.current.set(approval.id, approval)}
                   onDecided={() => onDecided(approval)}
                   onStale={() => {

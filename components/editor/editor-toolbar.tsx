@@ -41,6 +41,8 @@ interface EditorToolbarProps {
   readOnly?: boolean;
   /** Whether the person may start runs of it (workflow:run). */
   mayRun?: boolean;
+  /** Whether the person may publish and unpublish it (workflow:publish): without it the live version is shown, no button. */
+  mayPublish?: boolean;
 }
 
 const SHORTCUT = "Ctrl/⌘+";
@@ -162,17 +164,21 @@ function EditingCommands({ canUndo, canRedo, onUndo, onRedo, onAutoLayout }: Edi
  * Which version is live (its triggers start runs) and the button that makes
  * the saved version live. Saving never changes what is live; publishing does.
  */
-function PublishControl({ version, dirty, saving, publishedVersion, hasTriggers, publishing, onPublish, onUnpublish }: EditorToolbarProps) {
+function PublishControl({ version, dirty, saving, publishedVersion, hasTriggers, publishing, onPublish, onUnpublish, mayPublish = true }: EditorToolbarProps) {
   if (!hasTriggers && publishedVersion === null) return null;
   const current = publishedVersion === version;
   return (
     <>
       {publishedVersion !== null ? (
-        <span className="whitespace-nowrap rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe" data-testid="live-version">
+        <span
+          className="whitespace-nowrap rounded-full bg-safe-soft px-2 py-0.5 text-xs font-medium text-safe"
+          data-testid="live-version"
+          title={mayPublish ? undefined : "Publishing and unpublishing need the workflow:publish scope on it"}
+        >
           Live: v{publishedVersion}
         </span>
       ) : null}
-      {current ? (
+      {!mayPublish ? null : current ? (
         <Button size="sm" onClick={onUnpublish} disabled={publishing} title="Stop the triggers: deliveries get 404 until it is published again">
           {publishing ? "Unpublishing…" : "Unpublish"}
         </Button>

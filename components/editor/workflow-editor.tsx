@@ -72,6 +72,8 @@ export interface EditorAccess {
   edit: boolean;
   /** Start runs of it (workflow:run). */
   run: boolean;
+  /** Publish and unpublish it (workflow:publish); left out, as editing allows. */
+  publish?: boolean;
   /** Change who else sees it: it is theirs, or they are an owner or admin of the studio. */
   share: boolean;
 }
@@ -404,6 +406,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onShare={access.share ? () => setShareOpen(true) : undefined}
           readOnly={readOnly}
           mayRun={access.run}
+          mayPublish={access.publish ?? access.edit}
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
           onGoToNode={openGoTo}

@@ -3,24 +3,17 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-/** The pages under Settings in the header; README and help texts name them "Settings → Secrets" and so on. */
-export const SETTINGS_PAGES = [
-  { href: "/settings/secrets", label: "Secrets" },
-  { href: "/settings/mcp", label: "MCP" },
-  { href: "/settings/people", label: "People" },
-  { href: "/settings/security", label: "Security" },
-  { href: "/settings/retention", label: "Data retention" },
-  { href: "/settings/account", label: "Account" },
-] as const;
-
-/** The tabs along the top of every Settings page, as n8n's settings list its sections. */
-export function SettingsTabs() {
+/**
+ * The tabs along the top of every Settings page, as n8n's settings list its sections: those the person may open
+ * (lib/navigation/settings-pages.ts); a page opened by its address without the scope says what it needs.
+ */
+export function SettingsTabs({ pages }: { pages: readonly { href: string; label: string }[] }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Settings" className="mb-8 flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line">
       <span className="text-xs font-semibold uppercase tracking-wide text-muted">Settings</span>
       <ul className="flex flex-wrap gap-1">
-        {SETTINGS_PAGES.map((page) => {
+        {pages.map((page) => {
           const current = pathname === page.href || pathname.startsWith(`${page.href}/`);
           return (
             <li key={page.href}>

@@ -28,6 +28,8 @@ interface NodeResultPanelProps {
   toolTitles: ToolTitles;
   runId: string;
   workflowName: string;
+  /** Whether the person may decide the step's approvals (approval:decide); without it their cards are read-only. */
+  mayDecide?: boolean;
   now: number;
   /** Resolved arguments fetched on demand (the event stream does not carry them); "loading" while fetching. */
   input: unknown;
@@ -40,7 +42,7 @@ interface NodeResultPanelProps {
 }
 
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
-export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
   const formatTime = useFormatTime();
   const kept = useKeptApprovals();
@@ -90,6 +92,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
           approval={cardData(approval, runId, label, workflowName)}
           toolTitles={toolTitles}
           showContext={false}
+          mayDecide={mayDecide}
           onDeciding={() => kept.keep(approval.id)}
         />
       ))}

@@ -31,6 +31,11 @@ interface RunListProps {
   initialError?: string | null;
   /** What the address asks for: filters, search, order, cursor. */
   query: RunListQuery;
+  /**
+   * The workflows whose runs the person may cancel and delete (run:cancel on them); null for every workflow. Other
+   * rows offer only Open.
+   */
+  cancelableWorkflows?: readonly string[] | null;
 }
 
 const ACTIVE = new Set(["running", "awaiting_input"]);
@@ -40,7 +45,7 @@ const ACTIVE = new Set(["running", "awaiting_input"]);
  * (so a page can be linked and Back returns to the one before), and read
  * again as runs change.
  */
-export function RunList({ initialRuns, initialPage, initialError = null, query }: RunListProps) {
+export function RunList({ initialRuns, initialPage, initialError = null, query, cancelableWorkflows = null }: RunListProps) {
   const { navigate, pending } = useListNavigation();
   const [runs, setRuns] = useState<RunSummary[] | null>(initialRuns);
   const [page, setPage] = useState<ListPage | null>(initialPage);
@@ -168,7 +173,15 @@ export function RunList({ initialRuns, initialPage, initialError = null, query }
           tableClassName="text-sm"
         >
           {runs.map((run) => (
-            <RunRow key={run.id} run={run} now={now} relativeNow={relativeNow} onCancel={setCancelTarget} onDelete={setDeleteTarget} />
+            <RunRow
+              key={run.id}
+              run={run}
+              now={now}
+              relativeNow={relativeNow}
+              mayCancel={cancelableWorkflows === null || cancelableWorkflows.includes(run.workflowId)}
+              onCancel={setCancelTarget}
+              onDelete={setDeleteTarget}
+            />
           ))}
         </RowCardTable>
       )}
@@ -213,12 +226,15 @@ function RunRow({
   run,
   now,
   relativeNow,
+  mayCancel,
   onCancel,
   onDelete,
 }: {
   run: RunSummary;
   now: number;
   relativeNow: number;
+  /** Whether Cancel and Delete are offered (run:cancel on the run's workflow); Open always is. */
+  mayCancel: boolean;
   onCancel: (target: CancelTarget) => void;
   onDelete: (target: DeleteTarget) => void;
 }) {
@@ -272,23 +288,27 @@ function RunRow({
       </CardCell>
       <CardCell part="actions" className="px-4 py-3">
         <CardActions>
-          {active ? (
-            <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${startedAt}`}>
-              Cancel
-            </Button>
+          {mayCancel ? (
+            <>
+              {active ? (
+                <Button size="sm" onClick={() => onCancel({ runId: run.id, workflowName: run.workflowName })} aria-label={`Cancel the run of ${run.workflowName} started ${startedAt}`}>
+                  Cancel
+                </Button>
+              ) : null}
+              {/* Disabled while the run goes on, the reason in its tooltip and its accessible description (the Cancel beside it is the way on). */}
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={refusal !== null}
+                title={refusal ?? undefined}
+                aria-description={refusal ?? undefined}
+                onClick={() => onDelete({ runId: run.id, workflowName: run.workflowName, startedAt })}
+                aria-label={`Delete the run of ${run.workflowName} started ${startedAt}`}
+              >
+                Delete
+              </Button>
+            </>
           ) : null}
-          {/* Disabled while the run goes on, the reason in its tooltip and its accessible description (the Cancel beside it is the way on). */}
-          <Button
-            size="sm"
-            variant="ghost"
-            disabled={refusal !== null}
-            title={refusal ?? undefined}
-            aria-description={refusal ?? undefined}
-            onClick={() => onDelete({ runId: run.id, workflowName: run.workflowName, startedAt })}
-            aria-label={`Delete the run of ${run.workflowName} started ${startedAt}`}
-          >
-            Delete
-          </Button>
           <Link
             href={`/runs/${run.id}`}
             aria-label={`Open the run of ${run.workflowName} started ${startedAt}`}

@@ -46,10 +46,35 @@ interface RunViewProps {
   run: RunDetail;
   history: RunEvent[];
   toolTitles: ToolTitles;
+  /** What the person may do on the run (their scopes on its workflow); everything when left out. */
+  access?: RunAccess;
+}
+
+/** What the run page offers, from the person's scopes on the run's workflow: the server checks each again. */
+export interface RunAccess {
+  /** Cancel and delete it (run:cancel). */
+  cancel: boolean;
+  /** Run again and retry (workflow:run). */
+  run: boolean;
+  /** Copy its outputs to the editor as pins (workflow:edit). */
+  edit: boolean;
+  /** Decide its approvals (approval:decide). */
+  decide: boolean;
+}
+
+const FULL_ACCESS: RunAccess = { cancel: true, run: true, edit: true, decide: true };
+
+/** What the page does not offer the person, and the scope each needs, as one sentence; null when it offers everything. */
+function withheldText(access: RunAccess, active: boolean): string | null {
+  const withheld = [
+    access.cancel ? null : `${active ? "cancelling or deleting" : "deleting"} it needs run:cancel`,
+    access.run || active ? null : "running it again needs workflow:run",
+  ].filter((part) => part !== null);
+  return withheld.length === 0 ? null : `You may follow this run; ${withheld.join(" and ")} on its workflow.`;
 }
 
 /** A run as it happens: the canvas with live statuses, the selected node's result, and the timeline. */
-export function RunView({ run, history, toolTitles }: RunViewProps) {
+export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunViewProps) {
   const [state, dispatch] = useReducer(reducer, undefined, () => initialRunViewState(run, history));
   const [selected, setSelected] = useState<string | null>(() => {
     const waiting = run.approvals.find((approval) => approval.status === "pending" && approval.nodeId !== RUN_NODE);
@@ -124,6 +149,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
   // Said to a screen reader when it changes: the run's status, and approvals arriving or going.
   const announcement = `Run ${statusWords(state.status)}.${waitingCount > 0 ? ` ${waitingCount} ${waitingCount === 1 ? "approval waits" : "approvals wait"} for you.` : ""}`;
   const selectedNode = selected ? nodesById.get(selected) : undefined;
+  const withheld = withheldText(access, active);
   // What Copy to editor offers: the steps as the view knows them now (the page's record, then the stream's outputs).
   const finishedSteps = useMemo(
     () => Object.entries(state.steps).map(([nodeId, step]) => ({ nodeId, status: step.status === "attached" ? ("skipped" as const) : step.status, output: step.output })),
@@ -176,17 +202,22 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
         </div>
         {active ? (
           <div className="flex flex-wrap items-start justify-end gap-2">
-            <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" />
-            <DeleteRunButton {...deleteTarget} status={state.status} size="md" onDeleted={() => router.push("/runs")} />
+            {access.cancel ? <CancelRunButton runId={run.id} workflowName={run.workflowName} size="md" /> : null}
+            {access.cancel ? <DeleteRunButton {...deleteTarget} status={state.status} size="md" onDeleted={() => router.push("/runs")} /> : null}
           </div>
         ) : (
           <div className="flex flex-wrap items-start justify-end gap-2">
-            <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} />
-            <CopyToEditor runId={run.id} workflowId={run.workflowId} steps={finishedSteps} labelOf={labelOf} />
-            <DeleteRunButton {...deleteTarget} status={state.status} size="md" onDeleted={() => router.push("/runs")} />
+            {access.run ? <RerunActions runId={run.id} status={state.status} version={run.version} latestVersion={run.latestVersion} /> : null}
+            {access.edit ? <CopyToEditor runId={run.id} workflowId={run.workflowId} steps={finishedSteps} labelOf={labelOf} /> : null}
+            {access.cancel ? <DeleteRunButton {...deleteTarget} status={state.status} size="md" onDeleted={() => router.push("/runs")} /> : null}
           </div>
         )}
       </div>
+      {withheld ? (
+        <p className="-mt-3 text-sm text-muted" data-testid="run-withheld">
+          {withheld}
+        </p>
+      ) : null}
 
       {state.status === "failed" && state.error ? <ErrorNotice title="The run failed">{state.error}</ErrorNotice> : null}
       {state.errorWorkflowRunId ? (
@@ -212,6 +243,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
           approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName)}
           toolTitles={toolTitles}
           showContext={false}
+          mayDecide={access.decide}
           onDeciding={() => keptRunApprovals.keep(approval.id)}
         />
       ))}
@@ -246,6 +278,7 @@ export function RunView({ run, history, toolTitles }: RunViewProps) {
               toolTitles={toolTitles}
               runId={run.id}
               workflowName={run.workflowName}
+              mayDecide={access.decide}
               now={now}
               input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
               maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}

@@ -40,8 +40,11 @@ export function SecretList({
   secretTools,
   toolTitles,
   workflows,
+  mayManage = true,
 }: {
   initialSecrets: SecretRow[];
+  /** Whether the person may add, replace and remove secrets (secret:manage); without it the list is read-only and says why. */
+  mayManage?: boolean;
   /** The workflows a secret can be limited to, by name. */
   workflows: SecretWorkflowChoice[];
   /** The tools that declare secret inputs, for the Tool picker. */
@@ -89,9 +92,10 @@ export function SecretList({
               Passwords, API keys and connection URLs for your tools. A step refers to one as{" "}
               <code className="font-mono text-foreground">{"${NAME}"}</code>; the value is stored encrypted and never shown again after
               saving.
+              {mayManage ? null : " Adding, replacing and removing secrets needs the secret:manage scope, which your role does not include."}
             </>
           }
-          actions={newButton}
+          actions={mayManage ? newButton : undefined}
         />
       </div>
 
@@ -101,9 +105,11 @@ export function SecretList({
         <EmptyState
           title="No secrets stored"
           action={
-            <Button variant="primary" onClick={() => setDialog({ kind: "create" })}>
-              Add your first secret
-            </Button>
+            mayManage ? (
+              <Button variant="primary" onClick={() => setDialog({ kind: "create" })}>
+                Add your first secret
+              </Button>
+            ) : undefined
           }
         >
           Tools like {secretTools.map((tool) => tool.title).join(" and ") || "SQL Database"} need a credential to connect. Store it here
@@ -125,6 +131,7 @@ export function SecretList({
                 toolTitle={titleOf(secret.tool)}
                 usableBy={usableByText(secret.workflows, workflows)}
                 warning={warning}
+                mayManage={mayManage}
                 onReplace={() => setDialog({ kind: "replace", secret })}
                 onEdit={() => setDialog({ kind: "edit", secret })}
                 onDelete={() => setDialog({ kind: "delete", secret })}
@@ -176,11 +183,14 @@ function SecretTableRow({
   toolTitle,
   usableBy,
   warning,
+  mayManage,
   onReplace,
   onEdit,
   onDelete,
 }: {
   secret: SecretRow;
+  /** Whether Replace value, Edit and Delete are offered (secret:manage). */
+  mayManage: boolean;
   toolTitle: string | null;
   /** Which workflows may use it, in words; "" for every workflow. */
   usableBy: string;
@@ -223,17 +233,19 @@ function SecretTableRow({
         </CardCell>
         {/* Last on a card, below the description: `order` puts the description before it. */}
         <CardCell part="actions" className="py-3 pl-3 pr-4 max-sm:order-last">
-          <CardActions className="gap-0.5">
-            <Button size="sm" variant="ghost" onClick={onReplace}>
-              Replace value<span className="sr-only"> of {secret.name}</span>
-            </Button>
-            <Button size="sm" variant="ghost" onClick={onEdit}>
-              Edit<span className="sr-only"> {secret.name}</span>
-            </Button>
-            <Button size="sm" variant="ghost" className="text-caution! hover:bg-caution-soft!" onClick={onDelete}>
-              Delete<span className="sr-only"> {secret.name}</span>
-            </Button>
-          </CardActions>
+          {mayManage ? (
+            <CardActions className="gap-0.5">
+              <Button size="sm" variant="ghost" onClick={onReplace}>
+                Replace value<span className="sr-only"> of {secret.name}</span>
+              </Button>
+              <Button size="sm" variant="ghost" onClick={onEdit}>
+                Edit<span className="sr-only"> {secret.name}</span>
+              </Button>
+              <Button size="sm" variant="ghost" className="text-caution! hover:bg-caution-soft!" onClick={onDelete}>
+                Delete<span className="sr-only"> {secret.name}</span>
+              </Button>
+            </CardActions>
+          ) : null}
         </CardCell>
       </RowCard>
       {warning ? (

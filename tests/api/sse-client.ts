@@ -1,4 +1,5 @@
 import { RunEventSchema } from "@/lib/contracts/run-event";
+import { takeSseBlocks } from "@/lib/format/sse-block";
 import { credentialHeaders, type Credential } from "./credential";
 
 /**
@@ -41,27 +42,9 @@ export async function connectEventStream(
   let ended = !reader;
 
   const parseBlocks = () => {
-    for (;;) {
-      const boundary = buffer.search(/\r?\n\r?\n/);
-      if (boundary < 0) return;
-      const block = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, "");
-      const message: SseMessage = { id: null, event: "message", data: "" };
-      const data: string[] = [];
-      for (const line of block.split(/\r?\n/)) {
-        if (line === "" || line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "id") message.id = value;
-        else if (field === "event") message.event = value;
-        else if (field === "data") data.push(value);
-      }
-      // A block with only `retry:` or comments dispatches nothing.
-      if (data.length === 0 && message.id === null && message.event === "message") continue;
-      message.data = data.join("\n");
-      queue.push(message);
-    }
+    const { blocks, rest } = takeSseBlocks(buffer);
+    buffer = rest;
+    for (const { id, event, data, dispatches } of blocks) if (dispatches) queue.push({ id, event, data });
   };
 
   const next = async (timeoutMs = 15_000): Promise<SseMessage | null> => {

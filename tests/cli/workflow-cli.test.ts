@@ -1,14 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import type { RunEvent } from "@/lib/workflow/run-types";
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-// tsx's CLI on this test's own Node (not the `node` a PATH lookup would find: the machine's may be older).
-const TSX_CLI = path.join(repoRoot, "node_modules/tsx/dist/cli.mjs");
+import { runWorkflowCli } from "./cli-process";
 
 let folder: string;
 let dataFolder: string;
@@ -24,21 +20,7 @@ beforeAll(() => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs the real CLI, stdin not a terminal, in a clean environment pointed at the test's data folder. */
-function runCli(args: string[], extraEnvironment: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const environment: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["STUDIO_DATA_DIR", "DATABASE_URL", "STUDIO_SECRET_KEY", "STUDIO_PASSWORD"]) delete environment[name];
-  Object.assign(environment, extraEnvironment);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, "scripts/workflow-cli.ts", ...args], { cwd: repoRoot, env: environment, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdin.end();
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = runWorkflowCli;
 
 function writeWorkflowFile(name: string, definition: WorkflowDefinitionInput | Record<string, unknown>): string {
   const file = path.join(folder, `${name}.json`);

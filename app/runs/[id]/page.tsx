@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { RunView } from "@/components/runs/run-view";
+import { RunView, type RunAccess } from "@/components/runs/run-view";
 import { NotFoundError } from "@/lib/persistence";
 import { getRunDetail, readEvents, type RunDetail } from "@/lib/persistence/run-queries";
 import { TIMELINE_LIMIT } from "@/lib/run-view/apply-event";
@@ -15,11 +15,11 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ id: string }> };
 
 /**
- * The run, or the 404 page for one that does not exist or whose workflow the
- * viewer may not see. Cached for the request: a big run is read once for the
- * page and its title.
+ * The run as the viewer may see it and what they may do on it, or the 404
+ * page for one that does not exist or whose workflow they may not see.
+ * Cached for the request: a big run is read once for the page and its title.
  */
-const loadRun = cache(async (id: string): Promise<RunDetail> => {
+const loadRun = cache(async (id: string): Promise<RunDetail & { access: RunAccess }> => {
   const studio = await startStudio();
   const principal = await pagePrincipal();
   let run: RunDetail;
@@ -29,8 +29,9 @@ const loadRun = cache(async (id: string): Promise<RunDetail> => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
-  await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
-  return runAsSeenBy(principal, run, studio.database);
+  const scopes = await pageScopesOnWorkflow(principal, run.workflowId, studio.database, "run:read");
+  const access = { cancel: scopes.has("run:cancel"), run: scopes.has("workflow:run"), edit: scopes.has("workflow:edit"), decide: scopes.has("approval:decide") };
+  return { ...(await runAsSeenBy(principal, run, studio.database)), access };
 });
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
@@ -52,5 +53,5 @@ export default async function RunPage({ params }: Params) {
   const redaction = await eventRedaction(await pagePrincipal(), studio.database);
   const history = redaction ? events.map(redaction.live) : events;
   const toolTitles = toolTitlesFromTools(studio.pool().all());
-  return <RunView key={run.id} run={run} history={history} toolTitles={toolTitles} />;
+  return <RunView key={run.id} run={run} history={history} toolTitles={toolTitles} access={run.access} />;
 }

@@ -24,5 +24,5 @@ export default async function SecretsPage() {
     .sort((a, b) => a.title.localeCompare(b.title));
   const toolTitles = Object.fromEntries(tools.map((tool) => [tool.name, tool.title]));
   const choices = workflows.map(({ id, name }) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name));
-  return <SecretList initialSecrets={secrets.map(toSecretRow)} secretTools={secretTools} toolTitles={toolTitles} workflows={choices} />;
+  return <SecretList initialSecrets={secrets.map(toSecretRow)} secretTools={secretTools} toolTitles={toolTitles} workflows={choices} mayManage={principal.scopes.has("secret:manage")} />;
 }

@@ -24,7 +24,12 @@ const loadWorkflow = cache(async (id: string): Promise<WorkflowDetail & { access
   const scopes = await pageScopesOnWorkflow(principal, id, database);
   try {
     const workflow = await getWorkflow(id);
-    const access = { edit: scopes.has("workflow:edit"), run: scopes.has("workflow:run"), share: await mayShare(principal, id, database) };
+    const access = {
+      edit: scopes.has("workflow:edit"),
+      run: scopes.has("workflow:run"),
+      publish: scopes.has("workflow:publish"),
+      share: await mayShare(principal, id, database),
+    };
     return { ...workflow, access };
   } catch (error) {
     if (NotFoundError.isInstance(error)) notFound();
