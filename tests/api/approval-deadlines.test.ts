@@ -75,7 +75,7 @@ describe("approval deadlines", () => {
     const run = await owner.waitForRun(runId);
     expect(run.status).toBe("failed");
     const decided = await approvalWhen(approval.id, (each) => each.status !== "pending");
-    expect(decided).toMatchObject({ status: "denied", decision: "deny", decidedBy: "the deadline" });
+    expect(decided).toMatchObject({ status: "denied", decision: "deny", decidedBy: { personId: null, name: "the deadline" } });
     expect(decided.feedback).toMatch(/^Nobody decided within 5 minutes: denied by its deadline/);
     expect(run.steps.find((step: Json) => step.nodeId === "shell").error).toMatch(/Nobody was there to approve/);
     expect(existsSync(path.join(folder, "late.txt"))).toBe(false);
@@ -101,7 +101,7 @@ describe("approval deadlines", () => {
     await server.restart();
     expect((await owner.waitForRun(runId)).status).toBe("failed");
     const denied = await approvalWhen(approval.id, (each) => each.status !== "pending");
-    expect(denied).toMatchObject({ status: "denied", decidedBy: "the deadline" });
+    expect(denied).toMatchObject({ status: "denied", decidedBy: { personId: null, name: "the deadline" } });
     expect(denied.feedback).toMatch(/^Nobody decided within 60 minutes of its escalation/);
     expect(existsSync(path.join(folder, "escalated.txt"))).toBe(false);
     expect(await auditOf("approval-escalated", approval.id)).toHaveLength(1);
@@ -117,7 +117,7 @@ describe("approval deadlines", () => {
     const { approval: later } = await gatedRun("Later", "later.txt", { deadline: { minutes: 1 } });
     await backdate(later.id, 2 * MINUTE, "createdAt");
     await approvalWhen(later.id, (each) => each.status === "denied");
-    expect((await owner.expect(200, "GET", `/api/approvals/${approval.id}`)).approval).toMatchObject({ status: "approved", decidedBy: "Ada" });
+    expect((await owner.expect(200, "GET", `/api/approvals/${approval.id}`)).approval).toMatchObject({ status: "approved", decidedBy: { personId: ada.id, name: "Ada" } });
     expect(await auditOf("approval-expired", approval.id)).toHaveLength(0);
   });
 

@@ -1,5 +1,6 @@
 import { ROLE_TITLES, type Scope } from "@/lib/contracts/roles";
 import { getDatabase, NotFoundError, type StudioDatabase } from "@/lib/persistence";
+import { workflowIdOf } from "@/lib/persistence/access-queries";
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { HttpError } from "../http-error";
 import { pathId } from "../path-id";
@@ -60,9 +61,7 @@ export async function requireWorkflowScope(
 }
 
 async function workflowOf(kind: "workflow" | "run" | "approval", id: string, database: StudioDatabase): Promise<string | null> {
-  if (kind === "workflow") return id;
-  if (kind === "run") return (await database.run.findUnique({ where: { id }, select: { workflowId: true } }))?.workflowId ?? null;
-  return (await database.approval.findUnique({ where: { id }, select: { run: { select: { workflowId: true } } } }))?.run.workflowId ?? null;
+  return kind === "workflow" ? id : workflowIdOf(kind, id, database);
 }
 
 async function refuse(principal: Principal, scope: Scope, workflowId: string | null, request: Request, database: StudioDatabase): Promise<never> {

@@ -1,5 +1,6 @@
 import { ROLE_SCOPES, seesEveryWorkflow, ShareRoleSchema, type Role, type Scope } from "@/lib/contracts/roles";
 import type { StudioDatabase } from "@/lib/persistence";
+import { workflowAccessRow, workflowExists } from "@/lib/persistence/access-queries";
 import type { Prisma } from "@/lib/persistence/generated/sqlite/client";
 import type { Principal } from "./principal";
 
@@ -13,14 +14,8 @@ import type { Principal } from "./principal";
 
 /** The scopes `principal` holds on `workflowId`, or null when they may not see it (or it does not exist). */
 export async function scopesOnWorkflow(principal: Principal, workflowId: string, database: StudioDatabase): Promise<ReadonlySet<Scope> | null> {
-  if (seesEveryWorkflow(principal.role)) {
-    const exists = await database.workflow.findUnique({ where: { id: workflowId }, select: { id: true } });
-    return exists ? principal.scopes : null;
-  }
-  const row = await database.workflow.findUnique({
-    where: { id: workflowId },
-    select: { ownerId: true, shares: { where: shareOf(principal), select: { role: true } } },
-  });
+  if (seesEveryWorkflow(principal.role)) return (await workflowExists(workflowId, database)) ? principal.scopes : null;
+  const row = await workflowAccessRow(workflowId, { personId: principal.personId, role: principal.role }, database);
   return row ? scopesFrom(principal, row) : null;
 }
 
