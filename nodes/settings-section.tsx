@@ -12,7 +12,7 @@ import { PanelSection } from "@/components/editor/inspector/panel-section";
  */
 export function SettingsSection<Settings>({
   nodeId,
-  description,
+  children: description,
   schema,
   value,
   problems,
@@ -20,7 +20,8 @@ export function SettingsSection<Settings>({
   onChange,
 }: {
   nodeId: string;
-  description: string;
+  /** The section's description. */
+  children: string;
   schema: JsonSchema;
   value: Record<string, unknown>;
   problems: Record<string, string>;

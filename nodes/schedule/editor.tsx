@@ -55,15 +55,9 @@ export function SchedulePanel({ node, problems, onChange }: NodeInspectorPanelPr
           </div>
         )}
       </PanelSection>
-      <SettingsSection<ScheduleSettings>
-        nodeId={node.id}
-        description="The timetable, its time zone, and what happens to missed and overlapping slots."
-        schema={SETTINGS_SCHEMA}
-        value={settingsOf(node)}
-        problems={formProblems}
-        replaced={hidden}
-        onChange={(settings) => onChange({ ...node, ...settings })}
-      />
+      <SettingsSection<ScheduleSettings> nodeId={node.id} schema={SETTINGS_SCHEMA} value={settingsOf(node)} problems={formProblems} replaced={hidden} onChange={(settings) => onChange({ ...node, ...settings })}>
+        The timetable, its time zone, and what happens to missed and overlapping slots.
+      </SettingsSection>
     </>
   );
 }

@@ -106,15 +106,9 @@ export function WebhookPanel({ node, definition, problems, onChange }: NodeInspe
           </Field>
         ) : null}
       </PanelSection>
-      <SettingsSection<WebhookSettings>
-        nodeId={node.id}
-        description="The request, the answer and the limits."
-        schema={schema}
-        value={settingsOf(node)}
-        problems={formProblems}
-        replaced={{ authentication: null, secret: null }}
-        onChange={update}
-      />
+      <SettingsSection<WebhookSettings> nodeId={node.id} schema={schema} value={settingsOf(node)} problems={formProblems} replaced={{ authentication: null, secret: null }} onChange={update}>
+        The request, the answer and the limits.
+      </SettingsSection>
     </>
   );
 }
