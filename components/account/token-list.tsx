@@ -3,20 +3,16 @@
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
-import { CardActions, CardCell, columnsOf, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
+import { CardActions, CardCell, columnsOf, labelledColumns, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
 import type { TokenView } from "@/lib/contracts/people";
 import type { Scope } from "@/lib/contracts/roles";
 import { MakeTokenDialog } from "./make-token-dialog";
 
-const COLUMNS: readonly RowCardColumn[] = [
-  { label: "Name", headClassName: "py-2.5 pl-5 pr-3" },
-  { label: "Scopes", headClassName: "px-3 py-2.5", widthClassName: "w-56" },
-  { label: "Made", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
-  { label: "Expires", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
-  { label: "Last used", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
-  { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5", widthClassName: "w-40" },
-];
+const COLUMNS: readonly RowCardColumn[] = labelledColumns(
+  [["Name"], ["Scopes", "w-56"], ["Made", "w-32"], ["Expires", "w-32"], ["Last used", "w-32"]],
+  "w-40",
+);
 
 /**
  * The person's personal access tokens: what each may do, when it stops, when

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
-import { CardActions, CardCell, columnsOf, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
+import { CardActions, CardCell, columnsOf, labelledColumns, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
 import { StatusMessage, type StatusMessageValue } from "@/components/workflow-list/status-message";
 import { api, ApiError } from "@/lib/client/api";
@@ -11,20 +11,15 @@ import type { InvitationView, PersonView } from "@/lib/contracts/people";
 import { ROLE_TITLES, ROLES, type Role } from "@/lib/contracts/roles";
 import { InviteDialog } from "./invite-dialog";
 
-const PEOPLE_COLUMNS: readonly RowCardColumn[] = [
-  { label: "Name", headClassName: "py-2.5 pl-5 pr-3" },
-  { label: "Sign-in name", headClassName: "px-3 py-2.5", widthClassName: "w-48" },
-  { label: "Role", headClassName: "px-3 py-2.5", widthClassName: "w-40" },
-  { label: "Last sign-in", headClassName: "px-3 py-2.5", widthClassName: "w-36" },
-  { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5", widthClassName: "w-36" },
-];
+const PEOPLE_COLUMNS: readonly RowCardColumn[] = labelledColumns(
+  [["Name"], ["Sign-in name", "w-48"], ["Role", "w-40"], ["Last sign-in", "w-36"]],
+  "w-36",
+);
 
-const INVITATION_COLUMNS: readonly RowCardColumn[] = [
-  { label: "For", headClassName: "py-2.5 pl-5 pr-3" },
-  { label: "Role", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
-  { label: "Status", headClassName: "px-3 py-2.5", widthClassName: "w-48" },
-  { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5", widthClassName: "w-32" },
-];
+const INVITATION_COLUMNS: readonly RowCardColumn[] = labelledColumns(
+  [["For"], ["Role", "w-32"], ["Status", "w-48"]],
+  "w-32",
+);
 
 /**
  * Settings → People: everyone who can sign in, their roles, and the

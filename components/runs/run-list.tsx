@@ -89,13 +89,7 @@ export function RunList({ initialRuns, initialPage, initialError = null, query, 
   return (
     <div className="space-y-4" ref={table}>
       <div className="flex flex-wrap items-center gap-3">
-        <ListSearch
-          key={query.search ?? ""}
-          label="Search runs by workflow name"
-          placeholder="Search by workflow name"
-          value={query.search ?? ""}
-          onSearch={(text) => change({ search: text || undefined })}
-        />
+        <ListSearch label="Search runs by workflow name" placeholder="Search by workflow name" search={query.search} onSearch={(search) => change({ search })} />
         <ListSelect label="Order" value={query.direction} onChange={(value) => change({ direction: value === "asc" ? "asc" : "desc" })}>
           <option value="desc">Newest first</option>
           <option value="asc">Oldest first</option>

@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { EmptyState, PageHeader } from "@/components/ui/page-header";
-import { CardActions, CardCell, columnsOf, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
+import { CardActions, CardCell, columnsOf, labelledColumns, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
 import { StatusMessage, type StatusMessageValue } from "@/components/workflow-list/status-message";
 import { CreateSecretDialog } from "./create-secret-dialog";
@@ -21,14 +21,10 @@ type OpenDialog =
   | null;
 
 /** The secrets table's columns, in the order of the cells of {@link SecretTableRow}. */
-const SECRET_COLUMNS: readonly RowCardColumn[] = [
-  { label: "Name", headClassName: "py-2.5 pl-5 pr-3", widthClassName: "w-56" },
-  { label: "Value", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
-  { label: "Tool", headClassName: "px-3 py-2.5", widthClassName: "w-40" },
-  { label: "Description", headClassName: "px-3 py-2.5" },
-  { label: "Updated", headClassName: "px-3 py-2.5", widthClassName: "w-32" },
-  { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5", widthClassName: "w-[17.5rem]" },
-];
+const SECRET_COLUMNS: readonly RowCardColumn[] = labelledColumns(
+  [["Name", "w-56"], ["Value", "w-32"], ["Tool", "w-40"], ["Description"], ["Updated", "w-32"]],
+  "w-[17.5rem]",
+);
 
 /**
  * The stored secrets, never their values, and everything done to them. A

@@ -27,8 +27,16 @@ export function useListNavigation(): { navigate: (href: string) => void; pending
   return { navigate: (href) => startTransition(() => router.push(href, { scroll: false })), pending };
 }
 
-/** A search box: Enter or its button searches; an empty search lists everything again. */
-export function ListSearch({ label, placeholder, value, onSearch }: { label: string; placeholder: string; value: string; onSearch: (text: string) => void }) {
+/**
+ * A search box showing the list's current search (`undefined`: none): Enter
+ * or its button searches, and an empty search (`undefined`) lists everything
+ * again. A new current search starts the box afresh.
+ */
+export function ListSearch({ search, ...box }: { label: string; placeholder: string; search: string | undefined; onSearch: (search: string | undefined) => void }) {
+  return <SearchBox key={search ?? ""} value={search ?? ""} {...box} />;
+}
+
+function SearchBox({ label, placeholder, value, onSearch }: { label: string; placeholder: string; value: string; onSearch: (search: string | undefined) => void }) {
   const id = useId();
   const [text, setText] = useState(value);
   return (
@@ -38,7 +46,7 @@ export function ListSearch({ label, placeholder, value, onSearch }: { label: str
       className="flex min-w-0 flex-1 basis-64 items-center gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        onSearch(text.trim());
+        onSearch(text.trim() || undefined);
       }}
     >
       <label htmlFor={id} className="sr-only">

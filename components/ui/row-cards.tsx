@@ -32,6 +32,18 @@ export interface RowCardColumn {
   widthClassName?: string;
 }
 
+/**
+ * A settings table's columns: `[label, width class?]` each, the first padded
+ * from the card's left edge, then an "Actions" column (its label for screen
+ * readers only) of `actionsWidth` at the right edge.
+ */
+export function labelledColumns(columns: readonly (readonly [label: string, widthClassName?: string])[], actionsWidth: string): RowCardColumn[] {
+  return [
+    ...columns.map(([label, widthClassName], index) => ({ label, headClassName: index === 0 ? "py-2.5 pl-5 pr-3" : "px-3 py-2.5", widthClassName })),
+    { label: "Actions", labelHidden: true, headClassName: "py-2.5 pl-3 pr-5", widthClassName: actionsWidth },
+  ];
+}
+
 /** A {@link RowCardTable}'s `columns` and `head` from one list of columns, so each column is written once. */
 export function columnsOf(columns: readonly RowCardColumn[]): { columns: ReactNode; head: ReactNode } {
   return {

@@ -181,13 +181,7 @@ export function WorkflowList({ initialWorkflows, initialPage, query, mayEdit = t
       ) : null}
 
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <ListSearch
-          key={query.search ?? ""}
-          label="Search workflows"
-          placeholder="Search by name"
-          value={query.search ?? ""}
-          onSearch={(text) => navigate(workflowListHref({ ...query, search: text || undefined, cursor: undefined }))}
-        />
+        <ListSearch label="Search workflows" placeholder="Search by name" search={query.search} onSearch={(search) => navigate(workflowListHref({ ...query, search, cursor: undefined }))} />
         <ListSelect
           label="Order"
           value={sortChoiceOf(query)}

@@ -45,3 +45,17 @@ export async function workflowIdsNamed(text: string, database: StudioDatabase): 
 export function splitPage<Row>(rows: Row[], limit: number): { rows: Row[]; hasMore: boolean } {
   return rows.length > limit ? { rows: rows.slice(0, limit), hasMore: true } : { rows, hasMore: false };
 }
+
+/** What a page reads after the cursor: the rows past it in the list's order, one more than the page holds. */
+export function pageWindow<Where, Sort extends string>(
+  where: Where,
+  query: { sort: Sort; direction: SortDirection; cursor?: string; limit: number },
+): { where: { AND: Where[] }; orderBy: [Record<Sort, SortDirection>, { id: SortDirection }]; take: number } {
+  return { where: { AND: [where, afterCursor(query.sort, query.cursor) as Where] }, orderBy: listOrder(query.sort, query.direction), take: query.limit + 1 };
+}
+
+/** How many rows match in all and the page read past the cursor (by `pageWindow`), split into its rows and whether more follow. */
+export async function countedPage<Row>(total: Promise<number>, found: Promise<Row[]>, limit: number): Promise<{ total: number; rows: Row[]; hasMore: boolean }> {
+  const [count, read] = await Promise.all([total, found]);
+  return { total: count, ...splitPage(read, limit) };
+}

@@ -3,7 +3,7 @@ import type { RunSummary } from "@/lib/contracts/run";
 import { listTimeRange, RunListQuerySchema, type RunListQuery } from "@/lib/contracts/run-list";
 import { getDatabase, type StudioDatabase } from "./database";
 import type { Prisma } from "./generated/sqlite/client";
-import { afterCursor, listOrder, splitPage, workflowIdsNamed } from "./list-query";
+import { countedPage, pageWindow, workflowIdsNamed } from "./list-query";
 import { summariseRun } from "./run-summary";
 
 /**
@@ -31,20 +31,18 @@ export async function listRuns(
     ...(from || to ? { createdAt: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
     ...(visible ? { workflow: visible } : {}),
   };
-  const [total, found] = await Promise.all([
+  const { total, rows, hasMore } = await countedPage(
     database.run.count({ where }),
     database.run.findMany({
-      where: { AND: [where, afterCursor(query.sort, query.cursor) as Prisma.RunWhereInput] },
-      orderBy: listOrder(query.sort, query.direction),
-      take: query.limit + 1,
+      ...pageWindow(where, query),
       include: {
         version: { select: { version: true } },
         workflow: { select: { name: true } },
         _count: { select: { approvals: true } },
       },
     }),
-  ]);
-  const { rows, hasMore } = splitPage(found, query.limit);
+    query.limit,
+  );
   // The pending part of each count: one relation cannot be counted twice in one query.
   const pending = await database.approval.groupBy({ by: ["runId"], where: { runId: { in: rows.map((row) => row.id) }, status: "pending" }, _count: { _all: true } });
   const pendingByRun = new Map(pending.map((group) => [group.runId, group._count._all]));

@@ -8,7 +8,7 @@ import {
 } from "@/lib/contracts/workflow-list";
 import { getDatabase, type StudioDatabase } from "./database";
 import type { Prisma } from "./generated/sqlite/client";
-import { afterCursor, listOrder, splitPage, workflowIdsNamed } from "./list-query";
+import { countedPage, listOrder, pageWindow, workflowIdsNamed } from "./list-query";
 import { workflowFields, type WorkflowFields } from "./workflow-store";
 
 export interface WorkflowSummary extends WorkflowFields {
@@ -30,15 +30,7 @@ export async function listWorkflows(
 ): Promise<ListResult<WorkflowSummary>> {
   const query = WorkflowListQuerySchema.parse(input);
   const where = await matching(query.search, visible, database);
-  const [total, found] = await Promise.all([
-    database.workflow.count({ where }),
-    database.workflow.findMany({
-      where: { AND: [where, afterCursor(query.sort, query.cursor) as Prisma.WorkflowWhereInput] },
-      orderBy: listOrder(query.sort, query.direction),
-      take: query.limit + 1,
-    }),
-  ]);
-  const { rows, hasMore } = splitPage(found, query.limit);
+  const { total, rows, hasMore } = await countedPage(database.workflow.count({ where }), database.workflow.findMany(pageWindow(where, query)), query.limit);
   const lastRuns = await lastRunsOf(rows.map((row) => row.id), database);
   return {
     items: rows.map((row) => ({ ...workflowFields(row), lastRunStatus: lastRuns.get(row.id)?.status ?? null, lastRunAt: lastRuns.get(row.id)?.createdAt ?? null })),

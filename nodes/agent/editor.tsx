@@ -24,6 +24,12 @@ const MODES: { value: PermissionMode; label: string }[] = [
   { value: "bypass", label: "Bypass: everything runs (guardrails still hold)" },
 ];
 
+/** What the agent is told: its standing instructions and this run's task, each a template. */
+const PROMPTS: { field: "systemPrompt" | "task"; label: string; required?: boolean; help: string; purpose: string; placeholder: string }[] = [
+  { field: "systemPrompt", label: "System prompt", help: "Standing instructions: who the agent is and how it works.", purpose: "the system prompt", placeholder: "You are a careful analyst…" },
+  { field: "task", label: "Task", required: true, help: "What to do in this run.", purpose: "the task", placeholder: "Summarise {{ inputs.file }} in summary.md." },
+];
+
 /**
  * An agent: which model (provider, model id, server address, API key), what
  * it is told (system prompt, task) and how much it may do (mode, turn limit).
@@ -115,32 +121,21 @@ export function AgentPanel({ node, definition, tools, problems, onChange }: Node
         </Field>
       </PanelSection>
       <PanelSection title="Instructions" description="Pick a value to insert a reference to the run's inputs or an upstream step at the cursor.">
-        <Field id={ids("systemPrompt")} label="System prompt" help="Standing instructions: who the agent is and how it works." error={errorOf("systemPrompt")}>
-          <TemplateInput
-            id={ids("systemPrompt")}
-            value={node.systemPrompt}
-            multiline
-            options={references}
-            purpose="the system prompt"
-            placeholder="You are a careful analyst…"
-            invalid={Boolean(errorOf("systemPrompt"))}
-            describedBy={describedBy("systemPrompt")}
-            onChange={(systemPrompt) => set({ systemPrompt })}
-          />
-        </Field>
-        <Field id={ids("task")} label="Task" required help="What to do in this run." error={errorOf("task")}>
-          <TemplateInput
-            id={ids("task")}
-            value={node.task}
-            multiline
-            options={references}
-            purpose="the task"
-            placeholder="Summarise {{ inputs.file }} in summary.md."
-            invalid={Boolean(errorOf("task"))}
-            describedBy={describedBy("task")}
-            onChange={(task) => set({ task })}
-          />
-        </Field>
+        {PROMPTS.map((prompt) => (
+          <Field key={prompt.field} id={ids(prompt.field)} label={prompt.label} required={prompt.required} help={prompt.help} error={errorOf(prompt.field)}>
+            <TemplateInput
+              id={ids(prompt.field)}
+              value={node[prompt.field]}
+              multiline
+              options={references}
+              purpose={prompt.purpose}
+              placeholder={prompt.placeholder}
+              invalid={Boolean(errorOf(prompt.field))}
+              describedBy={describedBy(prompt.field)}
+              onChange={(text) => set({ [prompt.field]: text })}
+            />
+          </Field>
+        ))}
       </PanelSection>
       <PanelSection title="Tools" description="Connect tool nodes into this agent on the canvas; its model decides their inputs. Ask a person, Task list and Finish are always available.">
         {attached.length === 0 ? (

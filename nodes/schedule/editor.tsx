@@ -3,9 +3,9 @@
 import { useFormatTime } from "@/components/ui/use-format-time";
 import { useMemo } from "react";
 import { z } from "zod";
-import { SchemaForm } from "@/components/schema-form";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
+import { SettingsSection } from "../settings-section";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
 import { ScheduleSettingsSchema, type ScheduleNode, type ScheduleSettings } from "./definition";
 import { scheduleReading } from "./reading";
@@ -55,16 +55,9 @@ export function SchedulePanel({ node, problems, onChange }: NodeInspectorPanelPr
           </div>
         )}
       </PanelSection>
-      <PanelSection title="Settings" description="The timetable, its time zone, and what happens to missed and overlapping slots.">
-        <SchemaForm
-          schema={SETTINGS_SCHEMA}
-          value={settingsOf(node)}
-          idPrefix={`inspector-${node.id}-settings`}
-          problems={formProblems}
-          replaced={hidden}
-          onChange={(settings) => onChange({ ...node, ...(settings as Partial<ScheduleSettings>) })}
-        />
-      </PanelSection>
+      <SettingsSection<ScheduleSettings> nodeId={node.id} schema={SETTINGS_SCHEMA} value={settingsOf(node)} problems={formProblems} replaced={hidden} onChange={(settings) => onChange({ ...node, ...settings })}>
+        The timetable, its time zone, and what happens to missed and overlapping slots.
+      </SettingsSection>
     </>
   );
 }

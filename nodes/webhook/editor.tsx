@@ -2,12 +2,12 @@
 
 import { useMemo, useSyncExternalStore } from "react";
 import { z } from "zod";
-import { SchemaForm } from "@/components/schema-form";
 import { SecretPicker } from "@/components/schema-form/secret-picker";
 import { Field, FieldError } from "@/components/ui/field";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import type { JsonSchema } from "@/lib/schema-form/field-descriptors";
 import { inputFieldsOf } from "@/lib/workflow/run-inputs";
+import { SettingsSection } from "../settings-section";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
 import { AddressLine, CurlExample } from "./address-parts";
 import { TestDeliverySection } from "./test-delivery";
@@ -106,16 +106,9 @@ export function WebhookPanel({ node, definition, problems, onChange }: NodeInspe
           </Field>
         ) : null}
       </PanelSection>
-      <PanelSection title="Settings" description="The request, the answer and the limits.">
-        <SchemaForm
-          schema={schema}
-          value={settingsOf(node)}
-          idPrefix={`inspector-${node.id}-settings`}
-          problems={formProblems}
-          replaced={{ authentication: null, secret: null }}
-          onChange={(settings) => update(settings as Partial<WebhookSettings>)}
-        />
-      </PanelSection>
+      <SettingsSection<WebhookSettings> nodeId={node.id} schema={schema} value={settingsOf(node)} problems={formProblems} replaced={{ authentication: null, secret: null }} onChange={update}>
+        The request, the answer and the limits.
+      </SettingsSection>
     </>
   );
 }
