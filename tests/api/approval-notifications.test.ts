@@ -1,0 +1,152 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor, type ApiClient, type Json } from "./api-client";
+import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { invitePerson, type JoinedPerson } from "./people-fixtures";
+import { setupStudioServer } from "./studio-server";
+
+/**
+ * E-mail for a waiting approval (issue 30): each person who may decide it and
+ * whose login is an address gets one mail with what would happen and a link
+ * that opens the card; the starter, left out by the policy, gets none; a mail
+ * server that refuses at first is tried again and the mail arrives once; the
+ * security log has each try. Without a mail server, nothing changes.
+ */
+
+interface Received {
+  to: string;
+  mail: ParsedMail;
+}
+
+/** A mail server on loopback that keeps what it accepts, and refuses (451) the first message to each address in `refuseOnce`. */
+async function startMailServer(): Promise<{ port: number; received: Received[]; refuseOnce: Set<string>; close: () => Promise<void> }> {
+  const received: Received[] = [];
+  const refuseOnce = new Set<string>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const to = session.envelope.rcptTo.map((each) => each.address).join(",");
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        if (refuseOnce.delete(to)) {
+          callback(Object.assign(new Error("try again later"), { responseCode: 451 }));
+          return;
+        }
+        simpleParser(Buffer.concat(chunks))
+          .then((mail) => {
+            received.push({ to, mail });
+            callback();
+          })
+          .catch(callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, received, refuseOnce, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+let mail: Awaited<ReturnType<typeof startMailServer>>;
+let folder: string;
+
+/** A workflow of one shell step needing two approvals, shared with every approver; started by `owner`. */
+async function gatedRun(owner: ApiClient, name: string, command: string): Promise<{ workflowId: string; runId: string; approval: Json }> {
+  const shell = { ...shellNode("shell", folder, command), label: "Clean up", approvals: { required: 2 } };
+  const workflow = { name, nodes: [{ id: "in", kind: "input" }, shell, { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") };
+  const workflowId = (await owner.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
+  await owner.expect(200, "PUT", `/api/workflows/${workflowId}/shares`, { shares: [{ subject: { role: "approver" }, role: "approver" }] });
+  const runId = (await owner.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
+  return { workflowId, runId, approval: await owner.waitForApproval(runId) };
+}
+
+describe("approval notifications by e-mail", () => {
+  beforeAll(async () => {
+    mail = await startMailServer();
+    folder = workFolder("studio-notify-");
+  });
+  const server = setupStudioServer(() => ({ env: { STUDIO_SMTP_URL: `smtp://127.0.0.1:${mail.port}`, STUDIO_SMTP_FROM: "Studio <studio@example.test>", STUDIO_NOTIFY_CHECK_MS: "200" } }));
+  let owner: ApiClient;
+  let abe: JoinedPerson;
+  let ada: JoinedPerson;
+
+  beforeAll(async () => {
+    owner = server.client();
+    // The owner's login an address too: as the starter of a run needing two, they are not told.
+    await owner.expect(200, "PATCH", "/api/me", { login: "olga@example.test" });
+    abe = await invitePerson(owner, "abe@example.test", "approver", "Abe");
+    ada = await invitePerson(owner, "ada@example.test", "approver", "Ada");
+  });
+
+  afterAll(async () => {
+    await mail.close();
+    removeWorkFolders();
+  });
+
+  it("mails each approver once, with the step, the preview and a link to the card; not the starter; retries a refusal", async () => {
+    mail.refuseOnce.add("abe@example.test");
+    const { runId, approval } = await gatedRun(owner, "Nightly cleanup", "echo tidy-the-folder");
+    const both = await waitFor(() => (mail.received.length >= 2 ? mail.received : undefined), { what: "a mail to each approver", timeoutMs: 30_000 });
+    const byAddress = (address: string) => both.filter((each) => each.to === address);
+    for (const [address, other] of [
+      ["abe@example.test", "Ada"],
+      ["ada@example.test", "Abe"],
+    ] as const) {
+      const [only, ...more] = byAddress(address);
+      expect(more).toEqual([]);
+      expect(only!.mail.subject).toBe("Nightly cleanup: Clean up wants to run a command");
+      expect(only!.mail.from?.text).toContain("studio@example.test");
+      const text = only!.mail.text ?? "";
+      expect(text).toContain("echo tidy-the-folder");
+      expect(text).toContain(`${server.url}/inbox?approval=${approval.id}`);
+      expect(text).toContain(`Others who may decide: ${other}.`);
+      expect(text).toMatch(/nothing is decided until you decide on its card/);
+    }
+    expect(both.map((each) => each.to)).not.toContain("olga@example.test");
+
+    const log = async (action: string): Promise<Json[]> => (await owner.expect(200, "GET", `/api/audit?action=${action}`)).entries;
+    const sent = await waitFor(async () => {
+      const entries = await log("approval-notified");
+      return entries.length >= 2 ? entries : undefined;
+    }, { what: "both notifications in the security log" });
+    expect(sent.map((entry) => entry.detail.person).sort()).toEqual([abe.id, ada.id].sort());
+    expect(sent.every((entry) => entry.detail.approval === approval.id)).toBe(true);
+    const failed = await log("approval-notification-failed");
+    expect(failed).toEqual([expect.objectContaining({ detail: expect.objectContaining({ person: abe.id, approval: approval.id, willRetry: true }) })]);
+    expect(String(failed[0]!.detail.error)).toMatch(/451|try again later/);
+
+    // Decided: the run goes on as ever, and nobody is mailed again.
+    for (const person of [abe, ada]) await person.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
+    expect((await owner.waitForRun(runId)).status).toBe("succeeded");
+    expect(mail.received).toHaveLength(2);
+  });
+});
+
+describe("without a mail server", () => {
+  const server = setupStudioServer();
+
+  beforeAll(() => {
+    folder = workFolder("studio-notify-none-");
+  });
+
+  afterAll(() => removeWorkFolders());
+
+  it("runs and approvals behave as before, and nothing is queued", async () => {
+    const owner = server.client();
+    const abe = await invitePerson(owner, "abe@example.test", "approver", "Abe");
+    const ada = await invitePerson(owner, "ada@example.test", "approver", "Ada");
+    const { runId, approval } = await gatedRun(owner, "No mail", "echo quiet");
+    for (const person of [abe, ada]) await person.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
+    expect((await owner.waitForRun(runId)).status).toBe("succeeded");
+    const database = server.openDatabase();
+    try {
+      expect(await database.approvalNotification.count()).toBe(0);
+    } finally {
+      await database.$disconnect();
+    }
+  });
+});
