@@ -61,9 +61,9 @@ const SMTP_PASSWORD = "smtp-pass-0f3c9a";
 let mail: Awaited<ReturnType<typeof startMailServer>>;
 let folder: string;
 
-/** A workflow of one shell step needing two approvals, shared with every approver; started by `owner`. */
-async function gatedRun(owner: ApiClient, name: string, command: string): Promise<{ workflowId: string; runId: string; approval: Json }> {
-  const shell = { ...shellNode("shell", folder, command), label: "Clean up", approvals: { required: 2 } };
+/** A workflow of one shell step under `policy` (default: two approvals), shared with every approver; started by `owner`. */
+async function gatedRun(owner: ApiClient, name: string, command: string, policy: Json = { required: 2 }): Promise<{ workflowId: string; runId: string; approval: Json }> {
+  const shell = { ...shellNode("shell", folder, command), label: "Clean up", approvals: policy };
   const workflow = { name, nodes: [{ id: "in", kind: "input" }, shell, { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") };
   const workflowId = (await owner.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
   await owner.expect(200, "PUT", `/api/workflows/${workflowId}/shares`, { shares: [{ subject: { role: "approver" }, role: "approver" }] });
@@ -76,7 +76,7 @@ describe("approval notifications by e-mail", () => {
     mail = await startMailServer();
     folder = workFolder("studio-notify-");
   });
-  const server = setupStudioServer(() => ({ env: { STUDIO_SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${mail.port}`, STUDIO_SMTP_FROM: "Studio <studio@example.test>", STUDIO_NOTIFY_CHECK_MS: "200" } }));
+  const server = setupStudioServer(() => ({ env: { STUDIO_SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${mail.port}`, STUDIO_SMTP_FROM: "Studio <studio@example.test>", STUDIO_NOTIFY_CHECK_MS: "200", STUDIO_DEADLINE_CHECK_MS: "200" } }));
   let owner: ApiClient;
   let abe: JoinedPerson;
   let ada: JoinedPerson;
@@ -133,6 +133,28 @@ describe("approval notifications by e-mail", () => {
     for (const person of [abe, ada]) await person.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
     expect((await owner.waitForRun(runId)).status).toBe("succeeded");
     expect(mail.received).toHaveLength(2);
+  });
+
+  it("mails the escalation's approver when a deadline escalates an approval, and the first approver only once", async () => {
+    const before = mail.received.length;
+    const policy = { approvers: [{ kind: "person", personId: abe.id }], deadline: { minutes: 30, then: "escalate", escalateTo: [{ kind: "person", personId: ada.id }], escalateMinutes: 60 } };
+    const { approval } = await gatedRun(owner, "Escalating", "echo escalate-me", policy);
+    const first = await waitFor(() => (mail.received.length > before ? mail.received.slice(before) : undefined), { what: "the first approver's mail" });
+    expect(first.map((each) => each.to)).toEqual(["abe@example.test"]);
+    expect(first[0]!.mail.text).toMatch(/Deadline: .* then it goes to the escalation's approvers\./);
+    // Half an hour passes: the deadline job escalates it to Ada, who is told.
+    const database = server.openDatabase();
+    try {
+      await database.approval.update({ where: { id: approval.id }, data: { createdAt: new Date(Date.now() - 31 * 60_000) } });
+    } finally {
+      await database.$disconnect();
+    }
+    const second = await waitFor(() => (mail.received.length > before + 1 ? mail.received.slice(before + 1) : undefined), { what: "the escalation's mail", timeoutMs: 30_000 });
+    expect(second.map((each) => each.to)).toEqual(["ada@example.test"]);
+    expect(second[0]!.mail.text).toContain("(escalated: nobody decided in time)");
+    expect(second[0]!.mail.text).toContain(`/inbox?approval=${approval.id}`);
+    await ada.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "deny", digest: approval.digest });
+    expect(mail.received.slice(before).map((each) => each.to)).toEqual(["abe@example.test", "ada@example.test"]);
   });
 });
 
