@@ -12,6 +12,19 @@ const unsetWhenEmpty = (value: unknown) => (typeof value === "string" && value.t
 
 const SECRET_KEY_BYTES = 32;
 
+/** How often a background job passes: 100 ms to 10 minutes. */
+const everyMs = (description: string, fallback: number) =>
+  z.preprocess(
+    unsetWhenEmpty,
+    z.coerce
+      .number()
+      .int("expected a whole number")
+      .min(100, "expected 100 to 600000 milliseconds")
+      .max(600_000, "expected 100 to 600000 milliseconds")
+      .describe(description)
+      .default(fallback),
+  );
+
 export const EnvironmentSchema = z.object({
   STUDIO_DATA_DIR: z.preprocess(
     unsetWhenEmpty,
@@ -97,16 +110,27 @@ export const EnvironmentSchema = z.object({
       .describe("How many runs one process drives at a time on PostgreSQL.")
       .default(8),
   ),
-  STUDIO_DEADLINE_CHECK_MS: z.preprocess(
+  STUDIO_DEADLINE_CHECK_MS: everyMs("How often waiting approvals are checked against their deadlines, in milliseconds.", 15_000),
+  STUDIO_SMTP_URL: z.preprocess(
     unsetWhenEmpty,
-    z.coerce
-      .number()
-      .int("expected a whole number")
-      .min(100, "expected 100 to 600000 milliseconds")
-      .max(600_000, "expected 100 to 600000 milliseconds")
-      .describe("How often waiting approvals are checked against their deadlines, in milliseconds.")
-      .default(15_000),
+    z
+      .string()
+      .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol) && new URL(value).hostname !== "", {
+        error: "expected the mail server as smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465",
+      })
+      .describe("The mail server approvals' notifications are sent through, smtp://user:password@host:port or smtps://…; unset, no mail is sent.")
+      .optional(),
   ),
+  STUDIO_SMTP_FROM: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .max(320)
+      .regex(/^[^\r\n]+$/, "expected one line, such as Studio <studio@example.com>")
+      .describe("The sender of notifications, such as Studio <studio@example.com>; default studio@<the mail server's host>.")
+      .optional(),
+  ),
+  STUDIO_NOTIFY_CHECK_MS: everyMs("How often waiting approvals are looked at for notifications to send (and refused ones retried), in milliseconds.", 5_000),
   PORT: z.preprocess(
     unsetWhenEmpty,
     z.coerce

@@ -14,7 +14,7 @@ import { hiddenCharactersOf, type HiddenCharacters } from "@/lib/run-view/hidden
 import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools/contracts";
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import { DIGEST_MISMATCH } from "@/lib/validations/run";
-import { approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalKind, type ApprovalRecord, type ApprovalSummary, type ApprovalVote } from "@/lib/contracts/approval";
+import { APPROVAL_KIND_HEADLINE, approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalRecord, type ApprovalSummary, type ApprovalVote } from "@/lib/contracts/approval";
 import type { ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { ApprovalPreview } from "./approval-preview";
 import { ApprovalDue, ApprovalQuorum, voteRecordedText } from "./approval-standing";
@@ -60,14 +60,6 @@ interface ApprovalCardProps {
   readOnlyReason?: string | null;
 }
 
-const KIND_HEADLINE: Record<ApprovalKind, string> = {
-  write: "wants to change a file",
-  shell: "wants to run a command",
-  network: "wants to reach the network",
-  mcp: "wants to call an MCP tool",
-  plan: "asks you to approve its plan",
-  ask: "has a question for you",
-};
 
 /**
  * The folder "Always allow" opens, as the stored approval says: its file
@@ -200,7 +192,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
         <div className="min-w-0 flex-1">
           {/* Focusable from script only: the inbox moves focus here when the card before it leaves. */}
           <h3 id={titleId} tabIndex={-1} className="rounded-sm text-sm font-semibold text-foreground" data-approval-title>
-            {label} {KIND_HEADLINE[approval.kind]}
+            {label} {APPROVAL_KIND_HEADLINE[approval.kind]}
           </h3>
           <p className="mt-0.5 text-xs text-muted">
             {[tool, operation].filter(Boolean).join(" · ")}

@@ -46,6 +46,15 @@ export function InboxList({
     (title ?? listTop.current)?.focus();
   }, [approvals]);
 
+  // A notification's link (/inbox?approval=<id>) opens its card: scrolled to and focused, never decided.
+  useEffect(() => {
+    const wanted = new URLSearchParams(window.location.search).get("approval");
+    if (!wanted) return;
+    const title = document.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(wanted)}"] [data-approval-title]`);
+    title?.scrollIntoView({ block: "center" });
+    title?.focus({ preventScroll: true });
+  }, []);
+
   const load = useCallback(async () => {
     const ticket = ++request.current;
     try {

@@ -34,6 +34,8 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "approval-decided": "decided an approval",
   "approval-escalated": "escalated an approval nobody decided in time",
   "approval-expired": "ended an approval nobody decided in time",
+  "approval-notified": "mailed someone an approval that waits for them",
+  "approval-notification-failed": "could not mail someone an approval that waits for them",
 };
 
 

@@ -22,6 +22,16 @@ export const APPROVAL_DECISIONS = ["once", "always", "approve", "deny", "answer"
 export const ApprovalDecisionSchema = z.enum(APPROVAL_DECISIONS);
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
+/** What a step of each kind wants, after its name: the card's title and the notification's subject. */
+export const APPROVAL_KIND_HEADLINE: Readonly<Record<ApprovalKind, string>> = {
+  write: "wants to change a file",
+  shell: "wants to run a command",
+  network: "wants to reach the network",
+  mcp: "wants to call an MCP tool",
+  plan: "asks you to approve its plan",
+  ask: "has a question for you",
+};
+
 /** The decisions each kind of approval accepts; the API refuses any other with 422 and the card offers exactly these. */
 export const DECISIONS_BY_KIND: Readonly<Record<ApprovalKind, readonly ApprovalDecision[]>> = {
   write: ["once", "always", "deny"],

@@ -1,8 +1,9 @@
 import { refusalUnderPolicy, type PolicyDecider } from "@/lib/contracts/approval-policy";
 import type { ApprovalDetail, ApprovalForViewer } from "@/lib/contracts/approval";
-import { ShareRoleSchema, type Role } from "@/lib/contracts/roles";
+import { RoleSchema, ShareRoleSchema, type Role } from "@/lib/contracts/roles";
 import type { StudioDatabase } from "@/lib/persistence";
-import type { Principal } from "./access/principal";
+import { firstOwnerId } from "@/lib/persistence/people-store";
+import { signedInAs, type Principal } from "./access/principal";
 import { workflowIdsWith } from "./access/workflow-access";
 
 /**
@@ -34,4 +35,31 @@ export async function forViewer(approvals: readonly ApprovalDetail[], principal:
         : refusalUnderPolicy(approval.policy, decider, approval.startedById, approval.votes, (id) => names.get(id));
     return { ...approval, viewer: { mayDecide: reason === null, reason } };
   });
+}
+
+/** A person who may decide an approval, as the notifications need them. */
+export interface ApprovalDecider {
+  id: string;
+  login: string;
+  displayName: string;
+}
+
+/**
+ * The active people who may decide `approval` now: forViewer's answer for
+ * each of them as signed in with their role, so the inbox's card and the
+ * notification agree on who may answer.
+ */
+export async function decidersOf(approval: ApprovalDetail, database: StudioDatabase): Promise<ApprovalDecider[]> {
+  const [people, ownerId] = await Promise.all([
+    database.person.findMany({ where: { active: true }, select: { id: true, login: true, displayName: true, role: true }, orderBy: { createdAt: "asc" } }),
+    firstOwnerId(database),
+  ]);
+  const deciders: ApprovalDecider[] = [];
+  for (const person of people) {
+    const role = RoleSchema.safeParse(person.role);
+    if (!role.success) continue;
+    const [seen] = await forViewer([approval], signedInAs({ id: person.id, name: person.displayName, role: role.data }, ownerId), database);
+    if (seen?.viewer.mayDecide) deciders.push({ id: person.id, login: person.login, displayName: person.displayName });
+  }
+  return deciders;
 }

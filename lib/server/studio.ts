@@ -19,6 +19,7 @@ import { listenForRunNotifications, type RunNotifications } from "./queue/run-no
 import { newWorkerChannel, RunQueue } from "./queue/run-queue";
 import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
 import { startApprovalDeadlines, type DeadlineJob } from "./approval-deadlines";
+import { startApprovalNotifications, type NotificationJob } from "./approval-notifications";
 import { startRetention } from "./retention";
 import { Scheduler } from "./schedules/scheduler";
 import type { Studio, StudioRole } from "./studio-types";
@@ -100,10 +101,12 @@ async function boot(role: StudioRole): Promise<Studio> {
     const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
     const retention = startRetention({ database, url, log });
     const deadlines = startDeadlines(database, engine, log);
+    const notifying = startNotifications(database, log);
     const shutdown = async () => {
       schedules.stop();
       retention.stop();
       deadlines.stop();
+      notifying?.stop();
     };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
@@ -170,10 +173,13 @@ async function boot(role: StudioRole): Promise<Studio> {
   const retention = role === "web" ? null : startRetention({ database, url, log });
   // Checked where runs are driven; of several processes' passes each change happens once (conditional updates).
   const deadlines = role === "web" ? null : startDeadlines(database, engine, log);
+  // Sent where runs are driven too; each notification is taken by one process before it is sent.
+  const notifying = role === "web" ? null : startNotifications(database, log);
   const shutdown = async (graceMs: number) => {
     schedules?.stop();
     retention?.stop();
     deadlines?.stop();
+    notifying?.stop();
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
@@ -187,6 +193,21 @@ async function boot(role: StudioRole): Promise<Studio> {
 
 function startDeadlines(database: StudioDatabase, engine: RunEngine, log: (message: string, error?: unknown) => void): DeadlineJob {
   return startApprovalDeadlines({ database, decide: (approvalId, decision) => engine.decide(approvalId, decision), everyMs: readEnvironment().STUDIO_DEADLINE_CHECK_MS, log });
+}
+
+/** Mails the people who may decide a waiting approval, when a mail server is set (STUDIO_SMTP_URL); else nothing. */
+function startNotifications(database: StudioDatabase, log: (message: string, error?: unknown) => void): NotificationJob | null {
+  const environment = readEnvironment();
+  if (!environment.STUDIO_SMTP_URL) return null;
+  const publicUrl = environment.STUDIO_PUBLIC_URL ?? `http://${environment.HOST.includes(":") ? `[${environment.HOST}]` : environment.HOST}:${environment.PORT}`;
+  return startApprovalNotifications({
+    database,
+    smtpUrl: environment.STUDIO_SMTP_URL,
+    from: environment.STUDIO_SMTP_FROM,
+    publicUrl,
+    everyMs: environment.STUDIO_NOTIFY_CHECK_MS,
+    log,
+  });
 }
 
 /** Starts firing schedules; a first pass that fails (the database briefly away) is logged, and the next pass tries again. */

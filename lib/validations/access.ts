@@ -36,6 +36,8 @@ export const AuditActionSchema = z.enum([
   "approval-decided",
   "approval-escalated",
   "approval-expired",
+  "approval-notified",
+  "approval-notification-failed",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

@@ -105,18 +105,20 @@ export async function authenticate(request: Pick<Request, "headers">): Promise<P
   const authenticatedAt = Date.parse(session.authenticatedAt);
   // Made before people existed: the first owner's.
   if (session.personId === null || session.role === null) return ownerPrincipal(session.person, { via: "session", sessionId: session.id, authenticatedAt });
-  const ownerId = await firstOwnerId();
-  return {
-    person: session.person,
-    personId: session.personId,
-    role: session.role,
-    scopes: new Set(ROLE_SCOPES[session.role]),
-    via: "session",
-    tokenName: null,
-    sessionId: session.id,
-    authenticatedAt,
-    firstOwner: session.personId === ownerId,
-  };
+  return signedInAs({ id: session.personId, name: session.person, role: session.role }, await firstOwnerId(), { via: "session", sessionId: session.id, authenticatedAt });
+}
+
+/**
+ * A person as a session of theirs makes them: their role's scopes, no
+ * narrower. Also how the studio asks, with no request at hand, what a person
+ * may do (who may decide an approval, to tell them it waits).
+ */
+export function signedInAs(
+  person: { id: string; name: string; role: Role },
+  ownerId: string,
+  how: Pick<Principal, "via" | "sessionId" | "authenticatedAt"> = { via: "session", sessionId: null, authenticatedAt: Date.now() },
+): Principal {
+  return { person: person.name, personId: person.id, role: person.role, scopes: new Set(ROLE_SCOPES[person.role]), tokenName: null, firstOwner: person.id === ownerId, ...how };
 }
 
 async function ownerPrincipal(person: string, how: Pick<Principal, "via" | "sessionId" | "authenticatedAt">): Promise<Principal> {

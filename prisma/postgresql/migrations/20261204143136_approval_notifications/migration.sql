@@ -1,0 +1,26 @@
+-- CreateTable
+CREATE TABLE "ApprovalNotification" (
+    "id" TEXT NOT NULL,
+    "approvalId" TEXT NOT NULL,
+    "personId" TEXT NOT NULL,
+    "round" TEXT NOT NULL,
+    "channel" TEXT NOT NULL DEFAULT 'email',
+    "address" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lastError" TEXT,
+    "sentAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "ApprovalNotification_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE INDEX "ApprovalNotification_status_nextAttemptAt_idx" ON "ApprovalNotification"("status", "nextAttemptAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ApprovalNotification_approvalId_personId_round_key" ON "ApprovalNotification"("approvalId", "personId", "round");
+
+-- AddForeignKey
+ALTER TABLE "ApprovalNotification" ADD CONSTRAINT "ApprovalNotification_approvalId_fkey" FOREIGN KEY ("approvalId") REFERENCES "Approval"("id") ON DELETE CASCADE ON UPDATE CASCADE;
