@@ -107,7 +107,7 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const studio = await startStudio();
   const caller = await mcpCaller(request, studio);
   if (caller === "no-run-scope") {
-    return json({ error: "This personal access token may neither run workflows nor decide approvals: make one with the workflow:run or approval:decide scope (Settings → Security)." }, 403);
+    return json({ error: "This personal access token may neither run workflows nor decide approvals: make one with the workflow:run or approval:decide scope (Settings → Account)." }, 403);
   }
   if (caller === null) {
     return json(
