@@ -4,7 +4,7 @@ import { RoleSchema, ShareRoleSchema, type Role } from "@/lib/contracts/roles";
 import type { StudioDatabase } from "@/lib/persistence";
 import { firstOwnerId } from "@/lib/persistence/people-store";
 import { signedInAs, type Principal } from "./access/principal";
-import { workflowIdsWith } from "./access/workflow-access";
+import { shareOf, workflowIdsWith } from "./access/workflow-access";
 
 /**
  * Whether the person looking may decide each approval, and if not why, in
@@ -19,7 +19,7 @@ export async function forViewer(approvals: readonly ApprovalDetail[], principal:
   const deciding = await workflowIdsWith(principal, "approval:decide", database);
   const workflowIds = [...new Set(approvals.map((approval) => approval.workflowId))];
   const shares = await database.workflowShare.findMany({
-    where: { workflowId: { in: workflowIds }, OR: [{ personId: principal.personId }, { subjectRole: principal.role }] },
+    where: { workflowId: { in: workflowIds }, ...shareOf(principal) },
     select: { workflowId: true, role: true },
   });
   const rolesOn = (workflowId: string): Role[] => [principal.role, ...shares.filter((share) => share.workflowId === workflowId).map((share) => ShareRoleSchema.parse(share.role))];

@@ -2,11 +2,11 @@ import { recordAudit } from "@/lib/persistence/audit-store";
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
 import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
-import { refusalUnderPolicy, tally, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
+import { tally } from "@/lib/contracts/approval-policy";
 import type { StudioDatabase } from "@/lib/persistence";
 import { castVote, votesOn } from "@/lib/persistence/approval-votes";
-import { rolesOnWorkflow } from "./access/workflow-access";
 import { clientAddress, type Principal } from "./access/principal";
+import { forViewer } from "./approval-deciders";
 import { HttpError } from "./http";
 import { startStudio } from "./studio";
 
@@ -41,8 +41,9 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
       { approval, reason: DIGEST_MISMATCH },
     );
   }
-  const decider = { personId: principal.personId, roles: await rolesOnWorkflow(principal, approval.workflowId, studio.database) };
-  const refusal = refusalUnderPolicy(approval.policy, decider, approval.startedById, approval.votes, await approverNames(approval.policy, studio.database));
+  // The same answer the inbox's card gives this person (the scope on the workflow, then the approval's policy).
+  const [seen] = await forViewer([approval], principal, studio.database);
+  const refusal = seen!.viewer.reason;
   if (refusal !== null) {
     await recordAudit(
       {
@@ -95,13 +96,4 @@ async function auditDecision(approval: ApprovalDetail, body: DecisionBody, princ
 function alreadyDecided(approval: ApprovalDetail): HttpError {
   const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : "";
   return new HttpError(409, `This approval was already ${approval.status}${by}; a decision cannot be changed.`, { approval });
-}
-
-/** The names of the people a policy names, for its refusals ("Only Ada or approvers may decide"). */
-async function approverNames(policy: ApprovalPolicy, database: StudioDatabase): Promise<(personId: string) => string | undefined> {
-  const ids = policy.approvers.flatMap((approver) => (approver.kind === "person" ? [approver.personId] : []));
-  if (ids.length === 0) return () => undefined;
-  const people = await database.person.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } });
-  const names = new Map(people.map((person) => [person.id, person.displayName]));
-  return (personId) => names.get(personId);
 }

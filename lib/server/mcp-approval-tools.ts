@@ -82,7 +82,7 @@ export async function callApprovalTool(name: string, args: unknown, principal: P
 
 async function listPending(args: unknown, principal: Principal, database: StudioDatabase): Promise<CallToolResult> {
   const parsed = ListArgumentsSchema.safeParse(args ?? {});
-  if (!parsed.success) return mcpErrorResult(`Bad arguments: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success) return badArguments(parsed.error);
   const pending = await listApprovalsFor(principal, { status: "pending", limit: parsed.data.limit }, database);
   const mine = (await forViewer(pending, principal, database)).filter((approval) => approval.viewer.mayDecide);
   const approvals = mine.map((approval) => ({
@@ -104,7 +104,7 @@ async function listPending(args: unknown, principal: Principal, database: Studio
 
 async function decide(args: unknown, principal: Principal, request: Request, database: StudioDatabase): Promise<CallToolResult> {
   const parsed = DecideArgumentsSchema.safeParse(args ?? {});
-  if (!parsed.success) return mcpErrorResult(`Bad arguments: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success) return badArguments(parsed.error);
   const { approvalId, ...body } = parsed.data;
   const found = await getApprovalDetail(approvalId, database);
   // The same checks as POST /api/approvals/{id}: a workflow they may not see is "no such approval".
@@ -115,4 +115,9 @@ async function decide(args: unknown, principal: Principal, request: Request, dat
       ? `Your approval is recorded: ${decided.votes.filter((vote) => vote.approve).length} of ${decided.policy.required}; it waits for others.`
       : `The approval is now ${decided.status}.`;
   return { content: [{ type: "text", text: standing }], structuredContent: { approvalId, status: decided.status } };
+}
+
+/** A call whose arguments do not fit its tool's schema, each problem named by its field, for the model to correct. */
+function badArguments(error: z.ZodError): CallToolResult {
+  return mcpErrorResult(`Bad arguments: ${error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`).join("; ")}`);
 }

@@ -1,4 +1,4 @@
-import { ROLE_SCOPES, seesEveryWorkflow, ShareRoleSchema, type Role, type Scope } from "@/lib/contracts/roles";
+import { ROLE_SCOPES, seesEveryWorkflow, ShareRoleSchema, type Scope } from "@/lib/contracts/roles";
 import type { StudioDatabase } from "@/lib/persistence";
 import { workflowAccessRow, workflowExists } from "@/lib/persistence/access-queries";
 import type { Prisma } from "@/lib/persistence/generated/sqlite/client";
@@ -27,7 +27,8 @@ function scopesFrom(principal: Principal, row: { ownerId: string | null; shares:
   return new Set([...principal.scopes].filter((scope) => granted.has(scope)));
 }
 
-function shareOf(principal: Principal): Prisma.WorkflowShareWhereInput {
+/** The shares of a workflow that name `principal`: by person, or by their role. */
+export function shareOf(principal: Pick<Principal, "personId" | "role">): Prisma.WorkflowShareWhereInput {
   return { OR: [{ personId: principal.personId }, { subjectRole: principal.role }] };
 }
 
@@ -50,16 +51,6 @@ export async function workflowIdsWith(principal: Principal, scope: Scope, databa
   if (filter === null) return null;
   const rows = await database.workflow.findMany({ where: filter, select: { id: true, ownerId: true, shares: { where: shareOf(principal), select: { role: true } } } });
   return new Set(rows.filter((row) => scopesFrom(principal, row)?.has(scope)).map((row) => row.id));
-}
-
-/**
- * The roles `principal` holds on a workflow, as an approval policy naming
- * roles reads them: their studio-wide role and the roles of the workflow's
- * shares that name them or their role.
- */
-export async function rolesOnWorkflow(principal: Principal, workflowId: string, database: StudioDatabase): Promise<Role[]> {
-  const shares = await database.workflowShare.findMany({ where: { workflowId, ...shareOf(principal) }, select: { role: true } });
-  return [principal.role, ...shares.map((share) => ShareRoleSchema.parse(share.role))];
 }
 
 /** Whether `principal` may change who else sees the workflow: it is theirs, or they see every workflow (owners, admins). */
