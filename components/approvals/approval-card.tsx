@@ -15,7 +15,8 @@ import { alwaysAllowedFolder, type ApprovalPreview as Effect } from "@/lib/tools
 import { operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import { DIGEST_MISMATCH } from "@/lib/validations/run";
 import { APPROVAL_KIND_HEADLINE, approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalRecord, type ApprovalSummary, type ApprovalVote } from "@/lib/contracts/approval";
-import type { ApprovalPolicy } from "@/lib/contracts/approval-policy";
+import { alwaysAllowRefusal, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
+import { ALWAYS_ALLOW_DEFAULT_DAYS } from "@/lib/contracts/grants";
 import { ApprovalPreview } from "./approval-preview";
 import { ApprovalDue, ApprovalQuorum, voteRecordedText } from "./approval-standing";
 import { ArgumentList } from "./argument-list";
@@ -126,6 +127,8 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const label = approval.tool && approval.nodeLabel === approval.tool ? (tool ?? approval.nodeLabel) : approval.nodeLabel;
   const operation = operationTitle(toolTitles, approval.tool, approval.operation);
   const folder = alwaysFolderOf(approval.effect);
+  // A policy that needs several people gives no "Always allow" (the server refuses it too); a run view's card knows no policy.
+  const mayAlwaysAllow = !approval.policy || alwaysAllowRefusal(approval.policy) === null;
   const pending = approval.status === "pending" && !decided && !stale && !voted;
   const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
   // Several cards in the inbox show the same buttons: each says which step it decides, what that would do and,
@@ -304,9 +307,11 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
                   <Button variant="primary" onClick={() => void decide("once")} disabled={busy} aria-label={named("Approve once")}>
                     Approve once
                   </Button>
-                  <Button onClick={() => void decide("always")} disabled={busy} aria-describedby={`${id}-always`} aria-label={named("Always allow")}>
-                    Always allow
-                  </Button>
+                  {mayAlwaysAllow ? (
+                    <Button onClick={() => void decide("always")} disabled={busy} aria-describedby={`${id}-always`} aria-label={named("Always allow")}>
+                      Always allow
+                    </Button>
+                  ) : null}
                 </>
               ) : (
                 <Button variant="primary" onClick={() => void decide("approve")} disabled={busy} aria-label={named("Approve")}>
@@ -317,9 +322,9 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
                 Deny
               </Button>
             </div>
-            {approval.kind === "write" ? (
+            {approval.kind === "write" && mayAlwaysAllow ? (
               <p id={`${id}-always`} className="text-xs text-muted">
-                Always allow: future writes in {folder ?? "this folder"} won’t ask again for this workflow.
+                Always allow: future writes in {folder ?? "this folder"} won’t ask again for this workflow, for {approval.policy?.alwaysAllowDays ?? ALWAYS_ALLOW_DEFAULT_DAYS} days.
               </p>
             ) : null}
           </div>

@@ -13,6 +13,7 @@ import {
   type ApprovalPolicy,
   type Approver,
 } from "@/lib/contracts/approval-policy";
+import { ALWAYS_ALLOW_DEFAULT_DAYS, ALWAYS_ALLOW_MAX_DAYS } from "@/lib/contracts/grants";
 import { ROLE_TITLES, ROLES, type Role } from "@/lib/contracts/roles";
 import { useEditorReadOnly } from "./read-only-context";
 
@@ -155,6 +156,25 @@ export function ApprovalPolicyEditor({ label, value, inherited, colleagues, onCh
         </span>
       </label>
       <DeadlineFields label={label} value={value.deadline} colleagues={colleagues} onChange={(deadline) => set({ deadline })} />
+      {value.required === 1 ? (
+        <Field id={`${id}-always-days`} label="“Always allow” lasts (days)" help={`For file changes: 1 to ${ALWAYS_ALLOW_MAX_DAYS}; empty: ${ALWAYS_ALLOW_DEFAULT_DAYS}.`}>
+          <input
+            {...fieldAria(`${id}-always-days`, { help: true })}
+            type="number"
+            min={1}
+            max={ALWAYS_ALLOW_MAX_DAYS}
+            placeholder={String(ALWAYS_ALLOW_DEFAULT_DAYS)}
+            className={`${CONTROL_CLASS} w-24`}
+            value={value.alwaysAllowDays ?? ""}
+            onChange={(event) => {
+              const days = Math.round(Number(event.target.value));
+              set({ alwaysAllowDays: event.target.value.trim() === "" || !Number.isFinite(days) ? undefined : Math.min(ALWAYS_ALLOW_MAX_DAYS, Math.max(1, days)) });
+            }}
+          />
+        </Field>
+      ) : (
+        <p className="text-xs text-muted">“Always allow” is not offered: it would let later file changes skip the {value.required} people.</p>
+      )}
     </fieldset>
   );
 }

@@ -3,6 +3,7 @@
 import { useId, useMemo } from "react";
 import { SchemaForm } from "@/components/schema-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
+import { AlwaysAllowedSection } from "./always-allowed-section";
 import { ApprovalPoliciesSection } from "./approval-policies-section";
 import { useOtherWorkflows, WorkflowOptions } from "./other-workflows";
 import { ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
@@ -152,6 +153,7 @@ export function WorkflowSettingsPanel({ workflowId, settings, problems, onChange
         </div>
         <ApprovalPoliciesSection value={settings.approvals} onChange={(value) => onChange("approvals", value)} />
       </section>
+      <AlwaysAllowedSection workflowId={workflowId} />
       {otherProblems.length > 0 ? (
         <div className="rounded-lg border border-caution/40 bg-caution-soft p-3">
           <h3 className="text-xs font-semibold text-caution">Problems with the workflow</h3>

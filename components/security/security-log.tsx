@@ -36,6 +36,7 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "approval-expired": "ended an approval nobody decided in time",
   "approval-notified": "mailed someone an approval that waits for them",
   "approval-notification-failed": "could not mail someone an approval that waits for them",
+  "grant-revoked": "revoked an “Always allow”",
 };
 
 

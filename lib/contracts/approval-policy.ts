@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AlwaysAllowDaysSchema } from "./grants";
 import { RoleSchema, type Role } from "./roles";
 
 /**
@@ -76,6 +77,8 @@ export const ApprovalPolicySchema = z
     excludeStarter: z.boolean().optional(),
     /** Undecided for this long: deny, escalate, or (a question) take a default answer; unset, it waits. */
     deadline: ApprovalDeadlineSchema.optional(),
+    /** How long an "Always allow" given under this policy lasts, in days; unset: ALWAYS_ALLOW_DEFAULT_DAYS. */
+    alwaysAllowDays: AlwaysAllowDaysSchema.optional(),
   })
   .strict();
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
@@ -142,6 +145,17 @@ export function refusalUnderPolicy(
     return "You have approved this already: it waits for someone else.";
   }
   return null;
+}
+
+/**
+ * Why "Always allow" may not be given under `policy`, or null when it may: a
+ * grant lets later writes go ahead without anyone, so only a decision that
+ * one person makes alone can give it.
+ */
+export function alwaysAllowRefusal(policy: ApprovalPolicy): string | null {
+  return policy.required > 1
+    ? `This approval needs ${policy.required} different people: "Always allow" would let later writes skip them. Approve this one once.`
+    : null;
 }
 
 /** How an approval stands after `votes`: approved once enough approve, denied at the first denial, else waiting. */

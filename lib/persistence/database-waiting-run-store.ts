@@ -1,5 +1,5 @@
 import type { WriteGrant } from "@/lib/tools";
-import type { ApprovalDecisionInput, ApprovalRequest, RunCommit, RunStore } from "@/lib/workflow/run-types";
+import type { ApprovalDecisionInput, ApprovalRequest, GrantOrigin, RunCommit, RunStore } from "@/lib/workflow/run-types";
 import { retryWhileDatabaseUnavailable } from "./database-unavailable";
 
 /** How long an engine call waits for a database server that cannot be reached before it fails (default). */
@@ -81,7 +81,7 @@ export class DatabaseWaitingRunStore implements RunStore {
   saveAgentCheckpoint(runId: string, nodeId: string, turn: number, messages: string) {
     return this.waiting(`saving run ${runId}'s agent state`, () => this.store.saveAgentCheckpoint(runId, nodeId, turn, messages));
   }
-  addGrant(workflowId: string, grant: WriteGrant, createdBy: string | null) {
-    return this.waiting(`saving workflow ${workflowId}'s grant`, () => this.store.addGrant(workflowId, grant, createdBy));
+  addGrant(workflowId: string, grant: WriteGrant, origin: GrantOrigin) {
+    return this.waiting(`saving workflow ${workflowId}'s grant`, () => this.store.addGrant(workflowId, grant, origin));
   }
 }

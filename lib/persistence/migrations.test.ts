@@ -1,9 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { disconnectDatabase, openDatabase } from "./database";
 import type { DatabaseProvider } from "./database-provider";
 import { MigrationError } from "./errors";
+import { migrationsUpToDate } from "./migration-status";
 import { appliedMigrations, applyMigrations } from "./migrations";
 import { createEmptyPostgresDatabase, dropPostgresDatabase, makeTempFolder } from "./temp-database";
 
@@ -64,6 +67,42 @@ describe("migrations", () => {
       expect(diff.status).toBe(0);
     },
     // Five runs of Prisma's CLI (a few seconds each when quiet, ten times that beside other work): a ceiling, not a wait.
+    180_000,
+  );
+
+  it.each(["sqlite", "postgresql"] as const)(
+    "skips Prisma when %s's bookkeeping holds exactly the committed migrations, and asks it at any difference",
+    async (provider) => {
+      const url = await emptyDatabase(provider);
+      const folder = path.join(PROJECT, "prisma", provider, "migrations");
+      // Nothing there yet (no file, or no table): Prisma must run.
+      expect(await migrationsUpToDate(url, folder)).toBe(false);
+      await applyMigrations(url);
+      expect(await migrationsUpToDate(url, folder)).toBe(true);
+
+      const database = openDatabase(url);
+      cleanups.push(() => disconnectDatabase(database));
+      const newest = committed(provider).at(-1)!;
+      const run = (sql: string) => database.$executeRawUnsafe(sql);
+      // An applied migration whose file was edited since: Prisma's to judge.
+      await run(`UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = '${newest}'`);
+      expect(await migrationsUpToDate(url, folder)).toBe(false);
+      // A failed attempt (started, never finished): Prisma's to report.
+      const checksum = createHash("sha256").update(readFileSync(path.join(folder, newest, "migration.sql"))).digest("hex");
+      await run(`UPDATE _prisma_migrations SET checksum = '${checksum}', finished_at = NULL WHERE migration_name = '${newest}'`);
+      expect(await migrationsUpToDate(url, folder)).toBe(false);
+      // A migration this studio does not have (a newer studio ran here): Prisma's to judge.
+      await run(`UPDATE _prisma_migrations SET finished_at = started_at WHERE migration_name = '${newest}'`);
+      expect(await migrationsUpToDate(url, folder)).toBe(true);
+      await run(
+        `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count) ` +
+          `SELECT 'newer', checksum, '29990101000000_from_the_future', started_at, finished_at, 1 FROM _prisma_migrations WHERE migration_name = '${newest}'`,
+      );
+      expect(await migrationsUpToDate(url, folder)).toBe(false);
+      // A pending migration (one row missing): Prisma applies it.
+      await run(`DELETE FROM _prisma_migrations WHERE id = 'newer' OR migration_name = '${newest}'`);
+      expect(await migrationsUpToDate(url, folder)).toBe(false);
+    },
     180_000,
   );
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
+import { grantInForce } from "@/lib/contracts/grants";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
 import { CarriedAsSchema, RunLoopSchema, RunPermissionsSchema, RunSourceKindSchema, type CarriedAs, type RunLoop, type RunPermissions, type RunSourceKind } from "@/lib/contracts/run";
 import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
@@ -12,6 +13,7 @@ import type {
   ApprovalRecord,
   ApprovalRequest,
   ApprovalStatus,
+  GrantOrigin,
   LoadedRun,
   RunCommit,
   RunEvent,
@@ -350,11 +352,12 @@ export class PrismaRunStore implements RunStore {
     return announced;
   }
 
+  /** The workflow's grants still in force (one that ran out, or was revoked, allows nothing). */
   async listGrants(workflowId: string): Promise<WriteGrant[]> {
     const rows =
-      (await preparedRows<{ root: string; pattern: string }>(this.db, LIST_GRANTS, [workflowId])) ??
+      (await preparedRows<{ root: string; pattern: string; expiresAt: unknown }>(this.db, LIST_GRANTS, [workflowId])) ??
       (await this.db.grant.findMany({ where: { workflowId }, orderBy: { createdAt: "asc" } }));
-    return rows.map((row) => ({ root: row.root, pattern: row.pattern }));
+    return rows.filter((row) => grantInForce({ expiresAt: readDate(row.expiresAt) })).map((row) => ({ root: row.root, pattern: row.pattern }));
   }
 
   async loadAgentCheckpoint(runId: string, nodeId: string): Promise<{ turn: number; messages: string } | null> {
@@ -370,11 +373,18 @@ export class PrismaRunStore implements RunStore {
     });
   }
 
-  async addGrant(workflowId: string, grant: WriteGrant, createdBy: string | null): Promise<void> {
+  async addGrant(workflowId: string, grant: WriteGrant, origin: GrantOrigin): Promise<void> {
+    // The approval answered "always" just now: it names the person who gave the grant.
+    const decided = await this.db.approval.findFirst({
+      where: { runId: origin.runId, nodeId: origin.nodeId, decision: "always" },
+      orderBy: { decidedAt: "desc" },
+      select: { decidedBy: true, decidedById: true },
+    });
+    const given = { createdBy: decided?.decidedBy ?? null, createdById: decided?.decidedById ?? null, runId: origin.runId, expiresAt: origin.expiresAt };
     await this.db.grant.upsert({
       where: { workflowId_root_pattern: { workflowId, root: grant.root, pattern: grant.pattern } },
-      update: {},
-      create: { id: randomUUID(), workflowId, root: grant.root, pattern: grant.pattern, createdBy },
+      update: { ...given, createdAt: new Date() },
+      create: { id: randomUUID(), workflowId, root: grant.root, pattern: grant.pattern, ...given },
     });
   }
 }
@@ -385,7 +395,7 @@ export class PrismaRunStore implements RunStore {
  * database's Prisma adapter uses.
  */
 
-const LIST_GRANTS = `SELECT "root", "pattern" FROM "Grant" WHERE "workflowId" = ? ORDER BY "createdAt" ASC`;
+const LIST_GRANTS = `SELECT "root", "pattern", "expiresAt" FROM "Grant" WHERE "workflowId" = ? ORDER BY "createdAt" ASC`;
 const LOAD_RUN = `SELECT "Run".*, "WorkflowVersion"."version" AS "versionNumber", "WorkflowVersion"."definition" AS "definition"
   FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
 const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ? ORDER BY "nodeId"`;

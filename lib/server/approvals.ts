@@ -2,7 +2,7 @@ import { recordAudit } from "@/lib/persistence/audit-store";
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
 import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
 import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
-import { tally } from "@/lib/contracts/approval-policy";
+import { alwaysAllowRefusal, tally } from "@/lib/contracts/approval-policy";
 import type { StudioDatabase } from "@/lib/persistence";
 import { castVote, votesOn } from "@/lib/persistence/approval-votes";
 import { clientAddress, type Principal } from "./access/principal";
@@ -27,6 +27,10 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
     throw new HttpError(422, `decision: a ${approval.kind} approval takes ${allowed.join(", ")}; got "${body.decision}".`, {
       issues: [{ path: "decision", message: `expected one of ${allowed.join(", ")}`, code: "invalid_value" }],
     });
+  }
+  const alwaysRefused = body.decision === "always" ? alwaysAllowRefusal(approval.policy) : null;
+  if (alwaysRefused) {
+    throw new HttpError(422, `decision: ${alwaysRefused}`, { issues: [{ path: "decision", message: alwaysRefused, code: "invalid_value" }] });
   }
   if (body.decision === "answer" && !body.feedback) {
     throw new HttpError(422, "feedback: write the answer to the question.", {

@@ -38,6 +38,7 @@ export const AuditActionSchema = z.enum([
   "approval-expired",
   "approval-notified",
   "approval-notification-failed",
+  "grant-revoked",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

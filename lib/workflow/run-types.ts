@@ -128,5 +128,13 @@ export interface RunStore {
   loadAgentCheckpoint(runId: string, nodeId: string): Promise<{ turn: number; messages: string } | null>;
   /** Stores an agent step's state after `turn`, replacing what was stored for that turn. */
   saveAgentCheckpoint(runId: string, nodeId: string, turn: number, messages: string): Promise<void>;
-  addGrant(workflowId: string, grant: WriteGrant, createdBy: string | null): Promise<void>;
+  /** Stores an "Always allow" (given again, its expiry is counted again); the deciding approval names who gave it. */
+  addGrant(workflowId: string, grant: WriteGrant, origin: GrantOrigin): Promise<void>;
+}
+
+/** Where a grant came from: the run and step whose "Always allow" gave it, and when it runs out. */
+export interface GrantOrigin {
+  runId: string;
+  nodeId: string;
+  expiresAt: Date;
 }

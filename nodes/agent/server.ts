@@ -72,6 +72,7 @@ async function runAgentNode(node: AgentNode, context: NodeExecutionContext): Pro
       mode: context.mode,
       guardrails: context.guardrails,
       grants: context.grants,
+      persistGrant: context.persistGrant,
       lock: context.lock,
       signal: context.signal,
       scope: context.scope,

@@ -58,6 +58,7 @@ interface Ids {
   invitation: string;
   person: string;
   token: string;
+  grant: string;
   listen: string;
 }
 
@@ -115,6 +116,13 @@ async function pendingApproval(): Promise<{ run: string; approval: string }> {
   const run = (await olga.expect(201, "POST", `/api/workflows/${gated}/runs`, { inputs: {} })).run.id as string;
   const approval = await root.waitForApproval(run);
   return { run, approval: approval.id as string };
+}
+
+/** An "Always allow" on `workflowId`, written as a decision would leave it (making one through a run takes a write step and a person). */
+async function grantOn(workflowId: string): Promise<string> {
+  const id = unique("grant-");
+  await database.grant.create({ data: { id, workflowId, root: "/tmp", pattern: `${id}/**`, createdBy: "Olga", expiresAt: new Date(Date.now() + 86_400_000) } });
+  return id;
 }
 
 async function finishedRun(): Promise<string> {
@@ -188,6 +196,11 @@ const CASES: Record<RouteKey, Case> = {
   "PUT /api/workflows/[id]": { body: () => definitionW },
   "DELETE /api/workflows/[id]": { fresh: async () => ({ workflow: await sharedWorkflow(simpleWorkflow(unique("Doomed "))) }) },
   "POST /api/workflows/[id]/duplicate": { body: () => ({ name: unique("Copy ") }) },
+  "GET /api/workflows/[id]/grants": {},
+  "DELETE /api/workflows/[id]/grants/[grantId]": {
+    path: (current) => `/api/workflows/${current.workflow}/grants/${current.grant}`,
+    fresh: async () => ({ grant: await grantOn(ids.workflow) }),
+  },
   "GET /api/workflows/[id]/pins": {},
   "POST /api/workflows/[id]/pins": { body: (current) => ({ fromRunId: current.run }) },
   "PUT /api/workflows/[id]/pins/[nodeId]": { body: () => ({ output: { content: "pinned" } }) },
@@ -371,6 +384,7 @@ beforeAll(async () => {
     person: objectsOwner.id,
     token: (await olga.expect(201, "POST", "/api/me/tokens", { name: "olga's", scopes: ["run:read"] })).record.id,
     listen: listen.listenId,
+    grant: await grantOn(workflow),
   } satisfies Omit<Ids, "workflow">);
 }, 120_000);
 

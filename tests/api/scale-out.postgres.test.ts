@@ -21,7 +21,7 @@ import { startWorker, type WorkerProcess } from "./worker-process";
 const RUNS = Number(process.env.SCALE_OUT_RUNS ?? 200);
 const KILLS = Number(process.env.WORKER_KILLS ?? 30);
 
-const shared = setupSharedPostgresDatabase({ STUDIO_WORKER_CONCURRENCY: "16" });
+const shared = setupSharedPostgresDatabase({ STUDIO_WORKER_CONCURRENCY: "16" }, { emptyDatabase: true });
 // The first web process migrates the empty database; the second finds it done.
 const webs = [0, 1].map(() => setupStudioServer(() => ({ database: "postgresql", env: { ...shared, STUDIO_ROLE: "web" } })));
 const workers: WorkerProcess[] = [];

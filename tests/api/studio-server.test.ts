@@ -68,9 +68,9 @@ describe("the test harness's server start", () => {
     await expectNothingLeft(failure!.message, marker);
   }, 180_000);
 
-  it("stop() ends the process group, and removes the data folder and database it made", async () => {
+  it("stop() ends the process group, and removes the data folder and database it made (an empty one it migrated at its start)", async () => {
     const marker = probe();
-    const server = await startStudioServer({ env: marker });
+    const server = await startStudioServer({ env: marker, emptyDatabase: true });
     const [name, value] = Object.entries(marker)[0]!;
     expect(processesWithEnvironment(name, value).map((process) => process.pid)).toContain(server.pid);
     await server.stop();

@@ -1,13 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseProvider, type StudioDatabase } from "@/lib/persistence";
-import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
+import { createEmptyPostgresDatabase, createPostgresDatabase, createSqliteDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { testRunFolder, testRunMarker } from "../support/test-run";
 import { ApiClient } from "./api-client";
 
@@ -20,8 +20,12 @@ import { ApiClient } from "./api-client";
  *
  * The database is the embedded SQLite file in the data folder, or, when
  * STUDIO_TEST_DATABASE=postgresql (the vitest project "api-postgresql"), a
- * fresh empty database on the test PostgreSQL server that the studio migrates
- * at its start, as it would in production; `stop()` drops it.
+ * fresh database on the test PostgreSQL server; `stop()` drops it. Either is
+ * a copy of a template migrated once (lib/persistence/temp-database.ts), so
+ * a start pays for a file copy or a CREATE DATABASE rather than for applying
+ * every migration again (seconds of CPU per server, hundreds of servers per
+ * run); the studio still checks it at its start, as in production.
+ * `emptyDatabase: true` starts on nothing, for the tests of a first start.
  *
  * The harness owns what it starts. The server leads a process group of its
  * own; a start that fails or times out kills that group, drops the database
@@ -68,6 +72,8 @@ export interface StudioServerOptions {
   tokenFile?: boolean;
   /** The database; default `testDatabaseProvider()`. */
   database?: DatabaseProvider;
+  /** Start on an empty database that the studio migrates itself, as on its first start; default a migrated copy. */
+  emptyDatabase?: boolean;
 }
 
 export interface StudioServer {
@@ -113,7 +119,7 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   for (const name of STUDIO_VARIABLES) delete environment[name];
   const provider = options.database ?? testDatabaseProvider();
   const ownsDatabase = provider === "postgresql" && options.env?.DATABASE_URL === undefined;
-  const databaseUrl = options.env?.DATABASE_URL ?? (provider === "postgresql" ? await createEmptyPostgresDatabase() : `file:${path.join(dataDir, "studio.db")}`);
+  const databaseUrl = options.env?.DATABASE_URL ?? (await freshDatabase(provider, dataDir, options.emptyDatabase === true));
   environment.DATABASE_URL = databaseUrl;
   const givenToken = options.tokenFile ? null : (options.env?.STUDIO_TOKEN ?? `test-${randomBytes(24).toString("base64url")}`);
   Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port), ...testRunMarker() });
@@ -223,21 +229,34 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
 
 /**
  * For a test file whose several processes (web, worker) share one database: a
- * fresh, empty PostgreSQL database made before the file's tests and dropped
- * after them (the first studio started on it migrates it). The returned
+ * fresh PostgreSQL database made before the file's tests and dropped after
+ * them; migrated, or with `emptyDatabase` empty (the processes started on it
+ * migrate it, each applying every migration once between them). The returned
  * environment (DATABASE_URL, a shared STUDIO_SECRET_KEY, and `env`) is filled
  * in by the time later hooks and the tests read it; call this before
  * `setupStudioServer(() => ({ env: { ...shared } }))`, so it is undone last.
  */
-export function setupSharedPostgresDatabase(env: Record<string, string> = {}): Record<string, string> {
+export function setupSharedPostgresDatabase(env: Record<string, string> = {}, options: { emptyDatabase?: boolean } = {}): Record<string, string> {
   const shared: Record<string, string> = { STUDIO_SECRET_KEY: randomBytes(32).toString("base64"), ...env };
   beforeAll(async () => {
-    shared.DATABASE_URL = await createEmptyPostgresDatabase();
+    shared.DATABASE_URL = options.emptyDatabase ? await createEmptyPostgresDatabase() : await createPostgresDatabase();
   });
   afterAll(async () => {
     if (shared.DATABASE_URL) await dropPostgresDatabase(shared.DATABASE_URL);
   });
   return shared;
+}
+
+/**
+ * The database a server starts on when the test names none: a new PostgreSQL
+ * database, or the SQLite file in its data folder (left as it is when a test
+ * hands over a data folder that has one), migrated unless `empty`.
+ */
+async function freshDatabase(provider: DatabaseProvider, dataDir: string, empty: boolean): Promise<string> {
+  if (provider === "postgresql") return empty ? createEmptyPostgresDatabase() : createPostgresDatabase();
+  const file = path.join(dataDir, "studio.db");
+  if (empty || existsSync(file)) return `file:${file}`;
+  return createSqliteDatabase(file);
 }
 
 /** How long a server start may take before it counts as failed. */

@@ -92,6 +92,9 @@ export const ROUTE_ACCESS = {
   "DELETE /api/workflows/[id]": onWorkflow("workflow:edit"),
   // A copy is a new workflow of the caller's: they read this one and may make workflows.
   "POST /api/workflows/[id]/duplicate": onWorkflow("workflow:read", "workflow:edit"),
+  "GET /api/workflows/[id]/grants": onWorkflow("workflow:read"),
+  // A grant lets writes skip the people who decide them: theirs to take back.
+  "DELETE /api/workflows/[id]/grants/[grantId]": onWorkflow("approval:decide"),
   "GET /api/workflows/[id]/pins": onWorkflow("workflow:read"),
   "POST /api/workflows/[id]/pins": onWorkflow("workflow:edit"),
   "PUT /api/workflows/[id]/pins/[nodeId]": onWorkflow("workflow:edit"),

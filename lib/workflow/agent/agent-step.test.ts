@@ -77,6 +77,7 @@ function host(model: ReturnType<typeof scriptedModel>, overrides: Partial<AgentS
     mode: "default",
     guardrails: defaultGuardrails(),
     grants,
+    persistGrant: async () => undefined,
     lock: new ReadWriteLock(),
     signal: new AbortController().signal,
     scope: () => ({ inputs: {}, nodes: {} }),

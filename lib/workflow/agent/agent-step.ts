@@ -38,6 +38,8 @@ export interface AgentStepHost {
   mode: PermissionMode;
   guardrails: Guardrails;
   grants: WriteGrant[];
+  /** Keeps an "Always allow" for the workflow's later runs (with who gave it and its expiry). */
+  persistGrant: (grant: WriteGrant) => Promise<void>;
   lock: ReadWriteLock;
   signal: AbortSignal;
   scope: () => TemplateScope;
@@ -156,7 +158,7 @@ export async function runAgentStep(
           extra,
           mode,
           planApproved,
-          persistGrant: (grant) => host.store.addGrant(host.workflowId, grant, null),
+          persistGrant: host.persistGrant,
         });
         return {
           tool: agentTool.nodeId ? lockedTool(tool, boundArgs, host.lock) : tool,

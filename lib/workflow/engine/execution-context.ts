@@ -3,6 +3,8 @@
  * the engine: the run's inputs and scope, tools, secrets, grants, and
  * callbacks that wait, emit and log for this node only.
  */
+import { policyFor } from "@/lib/contracts/approval-policy";
+import { grantExpiry } from "@/lib/contracts/grants";
 import { secretsOfWorkflow } from "@/lib/tools/secrets";
 import type { NodeExecutionContext } from "@/nodes/node-kind-server";
 import type { WorkflowNode } from "../definition";
@@ -29,7 +31,11 @@ export function executionContext(engine: EngineContext, run: ActiveRun, node: Wo
     guardrails: run.definition.guardrails,
     planApproved: run.planApproved,
     grants: run.grants,
-    persistGrant: (grant) => engine.options.store.addGrant(run.workflowId, grant, null),
+    // The grant lasts as long as the policy of the node's writes says.
+    persistGrant: (grant) => {
+      const policy = policyFor("write", "approvals" in node ? node.approvals : undefined, run.definition.approvals);
+      return engine.options.store.addGrant(run.workflowId, grant, { runId: run.runId, nodeId: node.id, expiresAt: grantExpiry(new Date(), policy.alwaysAllowDays) });
+    },
     lock: run.lock,
     signal,
     cancelled: () => run.cancelled,

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Grant" ADD COLUMN "createdById" TEXT;
+ALTER TABLE "Grant" ADD COLUMN "expiresAt" DATETIME;
+ALTER TABLE "Grant" ADD COLUMN "runId" TEXT;
