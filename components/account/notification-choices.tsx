@@ -1,10 +1,10 @@
 "use client";
 
 import { useId, useState, useSyncExternalStore, type FormEvent } from "react";
-import { EMPTY_WEBHOOK, webhookApiErrors, webhookBodyOf, webhookDraftErrors, WebhookEditor, type WebhookDraft, type WebhookErrors } from "@/components/notifications/webhook-editor";
+import { EMPTY_WEBHOOK, useWebhookForm, webhookBodyOf, WebhookEditor } from "@/components/notifications/webhook-editor";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/page-header";
-import { api, ApiError } from "@/lib/client/api";
+import { api } from "@/lib/client/api";
 import type { NotificationChoicesBody, NotificationChoicesView } from "@/lib/contracts/notifications";
 
 type Permission = NotificationPermission | "unsupported";
@@ -39,8 +39,6 @@ export function NotificationChoices({ initial }: { initial: NotificationChoicesV
   const [email, setEmail] = useState(initial.email);
   const [browser, setBrowser] = useState(initial.browser);
   const [webhookOn, setWebhookOn] = useState(initial.webhook !== null);
-  const [draft, setDraft] = useState<WebhookDraft>(initial.webhook === null ? EMPTY_WEBHOOK : { url: initial.webhook.url, format: initial.webhook.format, secret: "" });
-  const [errors, setErrors] = useState<WebhookErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [saving, setSaving] = useState(false);
@@ -48,10 +46,7 @@ export function NotificationChoices({ initial }: { initial: NotificationChoicesV
   const permission = useSyncExternalStore<Permission>(onPermissionChange, browserPermission, () => "default");
 
   const hasStoredSecret = saved.webhook !== null;
-  const checkField = (field: keyof WebhookDraft) => {
-    const found = webhookDraftErrors(draft, hasStoredSecret);
-    setErrors((current) => ({ ...current, [field]: found[field] }));
-  };
+  const webhook = useWebhookForm(initial.webhook === null ? EMPTY_WEBHOOK : { url: initial.webhook.url, format: initial.webhook.format, secret: "" }, hasStoredSecret);
 
   const allow = async () => {
     await Notification.requestPermission();
@@ -62,27 +57,20 @@ export function NotificationChoices({ initial }: { initial: NotificationChoicesV
     event.preventDefault();
     setStatus("");
     setProblem(null);
-    const found = webhookOn ? webhookDraftErrors(draft, hasStoredSecret) : {};
-    setErrors(found);
-    if (Object.values(found).some((message) => message !== undefined)) {
-      document.getElementById(`${id}-webhook-${found.url ? "url" : "secret"}`)?.focus();
+    const wrong = webhookOn ? webhook.firstProblem() : null;
+    if (wrong !== null) {
+      document.getElementById(`${id}-webhook-${wrong}`)?.focus();
       return;
     }
-    const body: NotificationChoicesBody = { email, browser, webhook: webhookOn ? webhookBodyOf(draft) : null };
+    const body: NotificationChoicesBody = { email, browser, webhook: webhookOn ? webhookBodyOf(webhook.draft) : null };
     setSaving(true);
     try {
       const view = await api<NotificationChoicesView>("/api/me/notifications", { method: "PUT", body });
       setSaved(view);
-      setDraft((current) => ({ ...current, secret: "" }));
+      webhook.reset(view.webhook === null ? EMPTY_WEBHOOK : { url: view.webhook.url, format: view.webhook.format, secret: "" });
       setStatus("Saved. The next approval that waits for you is sent this way.");
     } catch (error) {
-      if (error instanceof ApiError && error.issues.length > 0) {
-        const sorted = webhookApiErrors(error.issues, "webhook.");
-        setErrors(sorted.fields);
-        if (sorted.other.length > 0) setProblem(error.message);
-      } else {
-        setProblem(error instanceof Error ? error.message : String(error));
-      }
+      setProblem(webhook.failed(error, "webhook."));
     } finally {
       setSaving(false);
     }
@@ -114,7 +102,7 @@ export function NotificationChoices({ initial }: { initial: NotificationChoicesV
           <Choice id={`${id}-webhook-on`} label="My own webhook" checked={webhookOn} onChange={setWebhookOn} help="A JSON, Slack or Microsoft Teams message to an address of yours, signed with a secret." />
           {webhookOn ? (
             <div className="ml-7">
-              <WebhookEditor idPrefix={`${id}-webhook`} draft={draft} errors={errors} hasStoredSecret={hasStoredSecret} onChange={setDraft} onBlur={checkField} />
+              <WebhookEditor idPrefix={`${id}-webhook`} draft={webhook.draft} errors={webhook.errors} hasStoredSecret={hasStoredSecret} onChange={webhook.change} onBlur={webhook.checkField} />
             </div>
           ) : null}
         </div>

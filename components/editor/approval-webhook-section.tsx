@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
-import { EMPTY_WEBHOOK, webhookApiErrors, webhookBodyOf, webhookDraftErrors, WebhookEditor, type WebhookDraft, type WebhookErrors } from "@/components/notifications/webhook-editor";
+import { EMPTY_WEBHOOK, useWebhookForm, webhookBodyOf, WebhookEditor, type WebhookDraft } from "@/components/notifications/webhook-editor";
 import { Button } from "@/components/ui/button";
-import { api, ApiError } from "@/lib/client/api";
+import { api } from "@/lib/client/api";
 import type { WorkflowWebhookView } from "@/lib/contracts/notifications";
 import { useEditorReadOnly } from "./read-only-context";
 
@@ -16,26 +16,28 @@ export function ApprovalWebhookSection({ workflowId }: { workflowId: string }) {
   const id = useId();
   const readOnly = useEditorReadOnly();
   const [stored, setStored] = useState<WorkflowWebhookView["webhook"] | undefined>(undefined);
-  const [draft, setDraft] = useState<WebhookDraft>(EMPTY_WEBHOOK);
-  const [errors, setErrors] = useState<WebhookErrors>({});
   const [status, setStatus] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const webhook = useWebhookForm(EMPTY_WEBHOOK, stored !== null && stored !== undefined);
+  const { reset } = webhook;
 
   useEffect(() => {
     // Only those who build the workflow read it: its URL may hold the receiver's token.
     if (readOnly) return;
     let current = true;
     api<WorkflowWebhookView>(`/api/workflows/${encodeURIComponent(workflowId)}/notification-webhook`)
-      .then(({ webhook }) => {
+      .then((view) => {
         if (!current) return;
-        setStored(webhook);
-        setDraft(webhook === null ? EMPTY_WEBHOOK : { url: webhook.url, format: webhook.format, secret: "" });
+        setStored(view.webhook);
+        reset(draftOf(view));
       })
       .catch((error: unknown) => current && setProblem(error instanceof Error ? error.message : String(error)));
     return () => {
       current = false;
     };
+    // `reset` sets state only; the form is filled once per workflow.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [workflowId, readOnly]);
 
   if (readOnly) return null;
@@ -45,24 +47,15 @@ export function ApprovalWebhookSection({ workflowId }: { workflowId: string }) {
   const send = async (method: "PUT" | "DELETE") => {
     setStatus("");
     setProblem(null);
-    if (method === "PUT") {
-      const found = webhookDraftErrors(draft, hasStoredSecret);
-      setErrors(found);
-      if (Object.values(found).some((message) => message !== undefined)) return;
-    }
+    if (method === "PUT" && webhook.firstProblem() !== null) return;
     setBusy(true);
     try {
-      const { webhook } = await api<WorkflowWebhookView>(path, method === "PUT" ? { method, body: webhookBodyOf(draft) } : { method });
-      setStored(webhook);
-      setDraft(webhook === null ? EMPTY_WEBHOOK : { url: webhook.url, format: webhook.format, secret: "" });
-      setErrors({});
-      setStatus(webhook === null ? "Removed." : "Saved. The next approval of this workflow's runs is sent there.");
+      const view = await api<WorkflowWebhookView>(path, method === "PUT" ? { method, body: webhookBodyOf(webhook.draft) } : { method });
+      setStored(view.webhook);
+      webhook.reset(draftOf(view));
+      setStatus(view.webhook === null ? "Removed." : "Saved. The next approval of this workflow's runs is sent there.");
     } catch (error) {
-      if (error instanceof ApiError && error.issues.length > 0) {
-        const sorted = webhookApiErrors(error.issues, "");
-        setErrors(sorted.fields);
-        if (sorted.other.length > 0) setProblem(error.message);
-      } else setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(webhook.failed(error, ""));
     } finally {
       setBusy(false);
     }
@@ -79,7 +72,7 @@ export function ApprovalWebhookSection({ workflowId }: { workflowId: string }) {
       {stored === undefined && problem === null ? <p className="text-xs text-muted">Loading…</p> : null}
       {stored !== undefined ? (
         <>
-          <WebhookEditor idPrefix={`${id}-webhook`} draft={draft} errors={errors} hasStoredSecret={hasStoredSecret} onChange={setDraft} />
+          <WebhookEditor idPrefix={`${id}-webhook`} draft={webhook.draft} errors={webhook.errors} hasStoredSecret={hasStoredSecret} onChange={webhook.change} onBlur={webhook.checkField} />
           <div className="flex flex-wrap items-center gap-2">
             <Button variant="primary" disabled={busy} onClick={() => void send("PUT")}>
               Save webhook
@@ -102,4 +95,8 @@ export function ApprovalWebhookSection({ workflowId }: { workflowId: string }) {
       </p>
     </section>
   );
+}
+
+function draftOf({ webhook }: WorkflowWebhookView): WebhookDraft {
+  return webhook === null ? EMPTY_WEBHOOK : { url: webhook.url, format: webhook.format, secret: "" };
 }

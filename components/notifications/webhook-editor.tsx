@@ -1,9 +1,10 @@
 "use client";
 
+import { useState } from "react";
 import { asSentence } from "@/components/secrets/form-issues";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
-import type { ApiIssue } from "@/lib/client/api";
+import { ApiError, type ApiIssue } from "@/lib/client/api";
 import { MIN_WEBHOOK_SECRET_LENGTH, WEBHOOK_FORMAT_TITLES, WEBHOOK_FORMATS, webhookUrlProblem, type WebhookFormat, type WebhookTargetBody } from "@/lib/contracts/notifications";
 
 /** A webhook as its fields hold it; `secret` empty keeps the stored one. */
@@ -31,6 +32,19 @@ export function webhookDraftErrors(draft: WebhookDraft, hasStoredSecret: boolean
   return errors;
 }
 
+/**
+ * After a change, the errors still standing: a field that shows one is
+ * checked again as it is typed in, so the message goes as soon as it is
+ * fixed (and the form does not shift under a click that comes next); a
+ * field without one waits until it is left.
+ */
+export function recheckedErrors(shown: WebhookErrors, draft: WebhookDraft, hasStoredSecret: boolean): WebhookErrors {
+  const now = webhookDraftErrors(draft, hasStoredSecret);
+  const kept: WebhookErrors = {};
+  for (const field of Object.keys(shown) as (keyof WebhookDraft)[]) if (shown[field] !== undefined && now[field] !== undefined) kept[field] = now[field];
+  return kept;
+}
+
 /** The body the API takes: the secret left out when the stored one is kept. */
 export function webhookBodyOf(draft: WebhookDraft): WebhookTargetBody {
   return { url: draft.url.trim(), format: draft.format, ...(draft.secret === "" ? {} : { secret: draft.secret }) };
@@ -46,6 +60,46 @@ export function webhookApiErrors(issues: readonly ApiIssue[], prefix: string): {
     else other.push(issue);
   }
   return { fields, other };
+}
+
+/**
+ * A webhook form's state, for a person's own and for a workflow's: the draft,
+ * its errors (checked when a field is left, again as a wrong one is typed
+ * in, all before a save) and a failed save's 422 put on the fields.
+ */
+export function useWebhookForm(initial: WebhookDraft, hasStoredSecret: boolean) {
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<WebhookErrors>({});
+  return {
+    draft,
+    errors,
+    /** A saved webhook (or none): its fields, the secret empty (kept), no errors. */
+    reset(next: WebhookDraft) {
+      setDraft(next);
+      setErrors({});
+    },
+    change(next: WebhookDraft) {
+      setDraft(next);
+      setErrors((shown) => recheckedErrors(shown, next, hasStoredSecret));
+    },
+    checkField(field: keyof WebhookDraft) {
+      const found = webhookDraftErrors(draft, hasStoredSecret);
+      setErrors((shown) => ({ ...shown, [field]: found[field] }));
+    },
+    /** Before a save: every field checked; the first wrong one's id suffix, or null when it may be sent. */
+    firstProblem(): keyof WebhookDraft | null {
+      const found = webhookDraftErrors(draft, hasStoredSecret);
+      setErrors(found);
+      return found.url !== undefined ? "url" : found.secret !== undefined ? "secret" : null;
+    },
+    /** A failed save: a 422's issues under `prefix` on their fields; what is left to say for the form as a whole, or null. */
+    failed(error: unknown, prefix: string): string | null {
+      if (!(error instanceof ApiError) || error.issues.length === 0) return error instanceof Error ? error.message : String(error);
+      const sorted = webhookApiErrors(error.issues, prefix);
+      setErrors(sorted.fields);
+      return sorted.other.length > 0 ? error.message : null;
+    },
+  };
 }
 
 /** 32 random bytes as hex: a signing secret nobody has to think up. */
