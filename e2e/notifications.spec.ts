@@ -113,6 +113,23 @@ test("a builder sets the workflow's approval webhook in its settings, apart from
   // Not part of the workflow: no version was saved for it.
   const workflow = (await (await request.get(`/api/workflows/${workflowId}`)).json()) as { workflow: { latestVersion: number } };
   expect(workflow.workflow.latestVersion).toBe(1);
-  await section.getByRole("button", { name: "Remove webhook" }).click();
-  await expect(section.getByRole("status")).toHaveText("Removed.");
+
+  // Loopback is refused to webhooks here: the approval waits as ever, and its card says the message did not go.
+  const runId = await startRun(request, workflowId, { message: "nobody hears" });
+  const [approvalId] = await pendingApprovalIds(request, runId);
+  await page.goto(`/inbox?approval=${approvalId}`);
+  const card = page.getByRole("article").filter({ hasText: "Hooked" });
+  await expect(async () => {
+    await page.reload();
+    await expect(card.getByTestId("approval-notifications")).toContainText("Webhook to 127.0.0.1:9 failed 1 time: refused: 127.0.0.1 leads to 127.0.0.1, this machine (loopback)", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(card.getByRole("button", { name: "Approve once" })).toBeEnabled();
+  await snap(page, testInfo, "inbox: a webhook that failed, on the card");
+  expect((await request.post(`/api/approvals/${approvalId}`, { data: { decision: "deny" } })).status()).toBe(200);
+
+  await page.goto(`/workflows/${workflowId}`);
+  const again = page.getByRole("region", { name: "Approval webhook" });
+  await whenHydrated(again.getByRole("button", { name: "Remove webhook" }));
+  await again.getByRole("button", { name: "Remove webhook" }).click();
+  await expect(again.getByRole("status")).toHaveText("Removed.");
 });
