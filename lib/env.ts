@@ -131,6 +131,15 @@ export const EnvironmentSchema = z.object({
       .optional(),
   ),
   STUDIO_NOTIFY_CHECK_MS: everyMs("How often waiting approvals are looked at for notifications to send (and refused ones retried), in milliseconds.", 5_000),
+  STUDIO_NOTIFY_ALLOW_LOCAL: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .transform((value) => value.split(",").map((host) => host.trim().toLowerCase()).filter((host) => host !== ""))
+      .pipe(z.array(z.string().regex(/^[a-z0-9.-]+(:\d{1,5})?$|^\[?[0-9a-f:.]+\]?(:\d{1,5})?$/, "expected host names or addresses such as hooks.lan or 10.0.0.5:8080, separated by commas")))
+      .describe("Hosts on this machine or its network (host, address, host:port) that approval webhooks may be sent to; others there are refused, as the HTTP tool refuses them.")
+      .default([]),
+  ),
   PORT: z.preprocess(
     unsetWhenEmpty,
     z.coerce

@@ -17,8 +17,10 @@ import { DIGEST_MISMATCH } from "@/lib/validations/run";
 import { APPROVAL_KIND_HEADLINE, approvalWorkflowTitle, type ApprovalCaller, type ApprovalDecision, type ApprovalRecord, type ApprovalSummary, type ApprovalVote } from "@/lib/contracts/approval";
 import { alwaysAllowRefusal, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { ALWAYS_ALLOW_DEFAULT_DAYS } from "@/lib/contracts/grants";
+import type { ApprovalNotificationView } from "@/lib/contracts/notifications";
 import { ApprovalPreview } from "./approval-preview";
 import { ApprovalDue, ApprovalQuorum, voteRecordedText } from "./approval-standing";
+import { ApprovalNotifications } from "./approval-notifications";
 import { ArgumentList } from "./argument-list";
 
 /**
@@ -33,6 +35,8 @@ export type ApprovalCardData = ApprovalSummary & {
   votes?: ApprovalVote[];
   dueAt?: string | null;
   escalatedAt?: string | null;
+  /** Who was told it waits and how it went (the inbox's ApprovalDetail has them). */
+  notifications?: ApprovalNotificationView[];
   runId: string;
   nodeLabel: string;
   workflowName: string;
@@ -235,6 +239,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
           <>
             <ApprovalDue policy={approval.policy} dueAt={approval.dueAt} escalatedAt={approval.escalatedAt} now={now} />
             <ApprovalQuorum policy={approval.policy} votes={approval.votes} />
+            <ApprovalNotifications notifications={approval.notifications} />
           </>
         ) : null}
         {voted ? (

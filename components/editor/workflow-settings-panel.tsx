@@ -5,6 +5,7 @@ import { SchemaForm } from "@/components/schema-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { AlwaysAllowedSection } from "./always-allowed-section";
 import { ApprovalPoliciesSection } from "./approval-policies-section";
+import { ApprovalWebhookSection } from "./approval-webhook-section";
 import { useOtherWorkflows, WorkflowOptions } from "./other-workflows";
 import { ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
 import { ERROR_WORKFLOW_INPUTS } from "@/lib/contracts/run-trigger";
@@ -154,6 +155,7 @@ export function WorkflowSettingsPanel({ workflowId, settings, problems, onChange
         <ApprovalPoliciesSection value={settings.approvals} onChange={(value) => onChange("approvals", value)} />
       </section>
       <AlwaysAllowedSection workflowId={workflowId} />
+      <ApprovalWebhookSection workflowId={workflowId} />
       {otherProblems.length > 0 ? (
         <div className="rounded-lg border border-caution/40 bg-caution-soft p-3">
           <h3 className="text-xs font-semibold text-caution">Problems with the workflow</h3>

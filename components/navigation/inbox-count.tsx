@@ -1,6 +1,8 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { startApprovalNotifier } from "./approval-notifier";
 
 const PendingApprovals = createContext<number | null>(null);
 
@@ -9,20 +11,25 @@ const PendingApprovals = createContext<number | null>(null);
  * event feed (/api/events), for every badge below it: one connection however
  * many badges show it (the Inbox link, and the menu button on a small screen).
  * EventSource reconnects by itself after a drop, and the feed opens with the
- * current count, so a reconnect corrects it.
+ * current count, so a reconnect corrects it. The same feed drives the
+ * browser's notification of an approval that newly waits for the person.
  */
 export function PendingApprovalsProvider({ children }: { children: ReactNode }) {
   const [count, setCount] = useState<number | null>(null);
+  const router = useRouter();
   useEffect(() => {
     const source = new EventSource("/api/events");
+    const notifier = startApprovalNotifier((href) => router.push(href));
     const update = (event: MessageEvent<string>) => {
-      const data = JSON.parse(event.data) as { pendingApprovals?: number };
+      const data = JSON.parse(event.data) as { pendingApprovals?: number; type?: string };
       if (typeof data.pendingApprovals === "number") setCount(data.pendingApprovals);
+      // The first message after a reconnect too: an approval requested while the feed was down is found then.
+      if (data.type === "approval-requested" || event.type === "pending-approvals") notifier.check();
     };
     source.addEventListener("pending-approvals", update);
     source.addEventListener("change", update);
     return () => source.close();
-  }, []);
+  }, [router]);
   return <PendingApprovals.Provider value={count}>{children}</PendingApprovals.Provider>;
 }
 

@@ -34,8 +34,10 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "approval-decided": "decided an approval",
   "approval-escalated": "escalated an approval nobody decided in time",
   "approval-expired": "ended an approval nobody decided in time",
-  "approval-notified": "mailed someone an approval that waits for them",
-  "approval-notification-failed": "could not mail someone an approval that waits for them",
+  "approval-notified": "told someone (by e-mail or webhook) of an approval that waits for them",
+  "approval-notification-failed": "could not tell someone (by e-mail or webhook) of an approval that waits for them",
+  "notification-choices-changed": "changed how they are told of approvals",
+  "notification-webhook-changed": "changed a workflow's approval webhook",
   "grant-revoked": "revoked an “Always allow”",
 };
 

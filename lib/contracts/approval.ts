@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ApprovalNotificationViewSchema } from "./notifications";
 import { ApprovalPreviewSchema } from "@/lib/tools/contracts";
 import { ApprovalPolicySchema } from "./approval-policy";
 import { RunStatusSchema } from "./run-status";
@@ -123,6 +124,8 @@ export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
   dueAt: z.string().nullable(),
   /** When its first deadline passed and it went to the escalation's approvers; null if it has not. */
   escalatedAt: z.string().nullable(),
+  /** Who was told it waits, how, and whether it arrived (e-mail, webhooks), oldest first; a failure stays on the card. */
+  notifications: z.array(ApprovalNotificationViewSchema),
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
 

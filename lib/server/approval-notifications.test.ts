@@ -1,37 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalDetail } from "@/lib/contracts/approval";
 import { approvalMail } from "./approval-notifications";
+import { sampleApproval } from "./testing/approval-detail";
 
-const approval = (overrides: Partial<ApprovalDetail> = {}): ApprovalDetail => ({
-  id: "appr_1",
-  runId: "run_1",
-  nodeId: "shell",
-  key: "k",
-  kind: "shell",
-  tool: "run_command",
-  operation: "run",
-  arguments: { command: "rm -rf build", token: "********" },
-  preview: "rm -rf build",
-  effect: { kind: "command", command: "rm -rf build" } as unknown as ApprovalDetail["effect"],
-  digest: "d",
-  status: "pending",
-  decision: null,
-  feedback: null,
-  decidedBy: null,
-  decidedAt: null,
-  createdAt: "2026-12-04T10:00:00.000Z",
-  workflowId: "wf_1",
-  workflowName: "Deploy",
-  calledBy: null,
-  nodeLabel: "Clean up",
-  runStatus: "awaiting_input",
-  policy: { approvers: [], required: 2, deadline: { minutes: 30, then: "deny" } },
-  votes: [],
-  startedById: "olga",
-  dueAt: "2026-12-04T10:30:00.000Z",
-  escalatedAt: null,
-  ...overrides,
-});
+const approval = sampleApproval;
 
 const deciders = [
   { id: "abe", login: "abe@example.test", displayName: "Abe" },

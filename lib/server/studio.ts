@@ -195,10 +195,12 @@ function startDeadlines(database: StudioDatabase, engine: RunEngine, log: (messa
   return startApprovalDeadlines({ database, decide: (approvalId, decision) => engine.decide(approvalId, decision), everyMs: readEnvironment().STUDIO_DEADLINE_CHECK_MS, log });
 }
 
-/** Mails the people who may decide a waiting approval, when a mail server is set (STUDIO_SMTP_URL); else nothing. */
-function startNotifications(database: StudioDatabase, log: (message: string, error?: unknown) => void): NotificationJob | null {
+/**
+ * Tells the people who may decide a waiting approval: by e-mail when a mail server is set (STUDIO_SMTP_URL), and through
+ * the workflows' and people's webhooks. A pass with neither reads one count and stops.
+ */
+function startNotifications(database: StudioDatabase, log: (message: string, error?: unknown) => void): NotificationJob {
   const environment = readEnvironment();
-  if (!environment.STUDIO_SMTP_URL) return null;
   const publicUrl = environment.STUDIO_PUBLIC_URL ?? `http://${environment.HOST.includes(":") ? `[${environment.HOST}]` : environment.HOST}:${environment.PORT}`;
   return startApprovalNotifications({
     database,
@@ -206,6 +208,7 @@ function startNotifications(database: StudioDatabase, log: (message: string, err
     from: environment.STUDIO_SMTP_FROM,
     publicUrl,
     everyMs: environment.STUDIO_NOTIFY_CHECK_MS,
+    webhooks: { allowLocal: environment.STUDIO_NOTIFY_ALLOW_LOCAL },
     log,
   });
 }

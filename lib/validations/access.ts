@@ -38,6 +38,8 @@ export const AuditActionSchema = z.enum([
   "approval-expired",
   "approval-notified",
   "approval-notification-failed",
+  "notification-choices-changed",
+  "notification-webhook-changed",
   "grant-revoked",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;

@@ -26,7 +26,7 @@ import { setupStudioServer } from "./studio-server";
  * object that does not exist, and the database (everything but the security
  * log, sessions and tokens' last use) is the same afterwards, byte for byte.
  *
- * Size today: 74 routes × 8 identities = 592 requests (the test's name says the
+ * Size today: 79 routes × 8 identities = 632 requests (the test's name says the
  * count it ran, so it stays true as routes are added; each half prints how many
  * it asked). The open routes (signing in, invitations, /api/mcp with its own
  * token) are not in the table; the MCP endpoint's served tools are checked below.
@@ -132,6 +132,7 @@ async function finishedRun(): Promise<string> {
 }
 
 const retention = { keepDays: null, keepLast: null, keepFailedDays: null };
+const approvalWebhook = { url: "https://hooks.example.test/studio", format: "json", secret: "matrix-signing-secret-0123" };
 const mcpServer = (name: string) => ({ name, transport: "http", url: "http://127.0.0.1:1/mcp" });
 
 /** How each route is asked, beyond the table's key: real ids, a body that fits, a fresh object where the request uses it up. */
@@ -149,6 +150,8 @@ const CASES: Record<RouteKey, Case> = {
   "GET /api/me": {},
   // A field the caller may not set: refused by name after the door (a 422).
   "PATCH /api/me": { body: () => ({ role: "owner" }) },
+  "GET /api/me/notifications": {},
+  "PUT /api/me/notifications": { body: () => ({ email: true, browser: true, webhook: null }) },
   "PUT /api/me/password": { body: () => ({ currentPassword: PERSON_PASSWORD, newPassword: PERSON_PASSWORD }) },
   "GET /api/me/tokens": {},
   "POST /api/me/tokens": { body: () => ({ name: unique("matrix"), scopes: ["run:read"] }) },
@@ -222,6 +225,14 @@ const CASES: Record<RouteKey, Case> = {
   "DELETE /api/workflows/[id]/retention": {
     fresh: async () => {
       await olga.expect(200, "PUT", `/api/workflows/${ids.workflow}/retention`, retention);
+      return {};
+    },
+  },
+  "GET /api/workflows/[id]/notification-webhook": {},
+  "PUT /api/workflows/[id]/notification-webhook": { body: () => approvalWebhook },
+  "DELETE /api/workflows/[id]/notification-webhook": {
+    fresh: async () => {
+      await olga.expect(200, "PUT", `/api/workflows/${ids.workflow}/notification-webhook`, approvalWebhook);
       return {};
     },
   },

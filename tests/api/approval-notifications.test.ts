@@ -156,6 +156,23 @@ describe("approval notifications by e-mail", () => {
     await ada.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "deny", digest: approval.digest });
     expect(mail.received.slice(before).map((each) => each.to)).toEqual(["abe@example.test", "ada@example.test"]);
   });
+
+  it("mails nobody who turned e-mail off on Settings → Account, and the card says who was told", async () => {
+    await ada.client.expect(200, "PUT", "/api/me/notifications", { email: false, browser: true, webhook: null });
+    const before = mail.received.length;
+    const { approval } = await gatedRun(owner, "Quiet for Ada", "echo only-abe");
+    const told = await waitFor(() => (mail.received.length > before ? mail.received.slice(before) : undefined), { what: "Abe's mail" });
+    const shown = await waitFor(async () => {
+      const { approval: seen } = await owner.expect(200, "GET", `/api/approvals/${approval.id}`);
+      return seen.notifications.some((each: Json) => each.status === "sent") ? seen.notifications : undefined;
+    }, { what: "the mail on the card" });
+    expect(shown).toEqual([expect.objectContaining({ channel: "email", to: "Abe", address: "abe@example.test", status: "sent" })]);
+    // Another pass or two: still nobody mails Ada.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect([...told, ...mail.received.slice(before + told.length)].map((each) => each.to)).toEqual(["abe@example.test"]);
+    await ada.client.expect(200, "PUT", "/api/me/notifications", { email: true, browser: true, webhook: null });
+    await abe.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "deny", digest: approval.digest });
+  });
 });
 
 describe("without a mail server", () => {

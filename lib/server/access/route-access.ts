@@ -46,6 +46,8 @@ export const ROUTE_ACCESS = {
   "GET /api/fs/directories": studio("workflow:edit"),
   "GET /api/me": signedIn,
   "PATCH /api/me": signedIn,
+  "GET /api/me/notifications": signedIn,
+  "PUT /api/me/notifications": signedIn,
   "PUT /api/me/password": signedIn,
   "GET /api/me/tokens": signedIn,
   "POST /api/me/tokens": signedIn,
@@ -105,6 +107,10 @@ export const ROUTE_ACCESS = {
   // A workflow's own retention removes its runs.
   "PUT /api/workflows/[id]/retention": onWorkflow("run:cancel"),
   "DELETE /api/workflows/[id]/retention": onWorkflow("run:cancel"),
+  // Its URL may hold the receiver's token (a Slack hook's does): read and changed by those who build the workflow.
+  "GET /api/workflows/[id]/notification-webhook": onWorkflow("workflow:edit"),
+  "PUT /api/workflows/[id]/notification-webhook": onWorkflow("workflow:edit"),
+  "DELETE /api/workflows/[id]/notification-webhook": onWorkflow("workflow:edit"),
   "POST /api/workflows/[id]/runs": onWorkflow("workflow:run"),
   "GET /api/workflows/[id]/samples": onWorkflow("workflow:read"),
   "GET /api/workflows/[id]/shares": onWorkflow("workflow:read"),
