@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiClient, Json } from "./api-client";
+import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { setupStudioServer } from "./studio-server";
+
+/**
+ * "Edit and approve" over HTTP: a person changes a shell step's command
+ * before approving it. A bad edit is a 422 naming the field and decides
+ * nothing; a good one runs the edited command (a real file says so), is
+ * stored on the approval, told in the step's output, the run's timeline and
+ * the security log, and survives a restart of the server while it waits.
+ */
+
+const server = setupStudioServer();
+let api: ApiClient;
+let folder: string;
+
+async function waitingShellRun(name: string, command: string): Promise<{ runId: string; approval: Json }> {
+  const workflow = { name, nodes: [{ id: "in", kind: "input" }, shellNode("shell", folder, command), { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") };
+  const workflowId = (await api.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
+  const runId = (await api.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
+  return { runId, approval: await api.waitForApproval(runId) };
+}
+
+const written = (file: string) => (existsSync(path.join(folder, file)) ? readFileSync(path.join(folder, file), "utf8").trim() : null);
+
+describe("approve with edits", { timeout: 120_000 }, () => {
+  beforeAll(() => {
+    api = server.client();
+    folder = workFolder("studio-edits-");
+  });
+
+  afterAll(() => removeWorkFolders());
+
+  it("refuses an edit that fails the tool's input model, naming each field, and decides nothing", async () => {
+    const { runId, approval } = await waitingShellRun("Bad edit", "echo proposed > bad.txt");
+    const before = await api.counts();
+    const refused = await api.post(`/api/approvals/${approval.id}`, {
+      decision: "approve",
+      digest: approval.digest,
+      arguments: { operation: "run", command: 42, timeoutSeconds: "soon" },
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.body.issues).toEqual([
+      expect.objectContaining({ path: "arguments.command", message: expect.stringMatching(/expected string/) }),
+      expect.objectContaining({ path: "arguments.timeoutSeconds", message: expect.stringMatching(/expected number/) }),
+    ]);
+    expect(await api.counts()).toEqual(before);
+    expect((await api.expect(200, "GET", `/api/approvals/${approval.id}`)).approval).toMatchObject({ status: "pending", editedArguments: null });
+    // An edit rides only on an approval: a denial with one is refused too.
+    const denied = await api.post(`/api/approvals/${approval.id}`, { decision: "deny", arguments: { operation: "run", command: "true" } });
+    expect(denied.status).toBe(422);
+    expect(denied.body.issues[0]).toMatchObject({ path: "arguments" });
+    await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "deny" });
+    await api.waitForRun(runId);
+    expect(written("bad.txt")).toBeNull();
+  });
+
+  it("runs the edited command, stores the edit, and says so in the step's output, the timeline and the security log", async () => {
+    const { runId, approval } = await waitingShellRun("Good edit", "echo proposed > proposed.txt");
+    expect(approval.arguments).toEqual({ command: "echo proposed > proposed.txt", operation: "run" });
+    const decided = await api.expect(200, "POST", `/api/approvals/${approval.id}`, {
+      decision: "approve",
+      digest: approval.digest,
+      arguments: { ...approval.arguments, command: "echo approved > approved.txt" },
+    });
+    expect(decided.approval).toMatchObject({ status: "approved", editedArguments: { operation: "run", command: "echo approved > approved.txt" } });
+
+    const finished = await api.waitForRun(runId);
+    expect(finished.status).toBe("succeeded");
+    expect(written("approved.txt")).toBe("approved");
+    expect(written("proposed.txt")).toBeNull();
+    const step = finished.steps.find((each: Json) => each.nodeId === "shell");
+    expect(step.input).toMatchObject({ command: "echo approved > approved.txt" });
+    expect(step.output.edited).toEqual([{ field: "command", from: "echo proposed > proposed.txt", to: "echo approved > approved.txt" }]);
+
+    const events = await api.events(runId);
+    const decidedEvent = events.find((event) => event.type === "approval-decided") as Json;
+    expect(decidedEvent.payload.approval.editedArguments).toEqual({ operation: "run", command: "echo approved > approved.txt" });
+
+    const log: Json[] = (await api.expect(200, "GET", `/api/audit?action=approval-decided`)).entries;
+    expect(log.find((entry) => entry.target === approval.id)?.detail).toMatchObject({ decision: "approve", edited: ["command"] });
+  });
+
+  it("keeps a waiting run across a kill, and runs the edit decided after the restart", async () => {
+    const { runId, approval } = await waitingShellRun("Edit after a restart", "echo proposed > before-kill.txt");
+    await api.waitForRun(runId, ["awaiting_input"]);
+    await server.kill("SIGKILL");
+    await server.restart();
+    await api.waitForRun(runId, ["awaiting_input"]);
+    await api.expect(200, "POST", `/api/approvals/${approval.id}`, {
+      decision: "approve",
+      arguments: { ...approval.arguments, command: "echo edited > after-restart.txt" },
+    });
+    expect((await api.waitForRun(runId)).status).toBe("succeeded");
+    expect(written("after-restart.txt")).toBe("edited");
+    expect(written("before-kill.txt")).toBeNull();
+  });
+});
