@@ -157,7 +157,8 @@ export function SchemaForm({ schema, value, onChange, idPrefix, problems = {}, s
   useEffect(() => {
     onValidityRef.current = onValidityChange;
   });
-  useEffect(() => subscribe({ formState: { isValid: true }, callback: ({ isValid }) => onValidityRef.current?.(isValid ?? true) }), [subscribe]);
+  // From the errors shown, not `isValid`: that one is only worked out for a form that reads it while rendering.
+  useEffect(() => subscribe({ formState: { errors: true }, callback: ({ errors }) => onValidityRef.current?.(Object.keys(errors ?? {}).length === 0) }), [subscribe]);
 
   const context: SchemaFormContext = { idPrefix, problems, secrets, notes };
   return (

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { invitePerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -17,9 +20,10 @@ const server = setupStudioServer();
 let api: ApiClient;
 let folder: string;
 
-async function waitingShellRun(name: string, command: string): Promise<{ runId: string; approval: Json }> {
+async function waitingShellRun(name: string, command: string, shared = false): Promise<{ runId: string; approval: Json }> {
   const workflow = { name, nodes: [{ id: "in", kind: "input" }, shellNode("shell", folder, command), { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") };
   const workflowId = (await api.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
+  if (shared) await api.expect(200, "PUT", `/api/workflows/${workflowId}/shares`, { shares: [{ subject: { role: "approver" }, role: "approver" }] });
   const runId = (await api.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
   return { runId, approval: await api.waitForApproval(runId) };
 }
@@ -97,5 +101,30 @@ describe("approve with edits", { timeout: 120_000 }, () => {
     expect((await api.waitForRun(runId)).status).toBe("succeeded");
     expect(written("after-restart.txt")).toBe("edited");
     expect(written("before-kill.txt")).toBeNull();
+  });
+
+  it("takes an edit from a person's agent client through the decide_approval MCP tool, and refuses a bad one naming the field", async () => {
+    const eve = await invitePerson(api, "eve", "approver");
+    const { token } = await eve.client.expect(201, "POST", "/api/me/tokens", { name: "agent", scopes: ["approval:decide"], expiresInDays: 1 });
+    const { runId, approval } = await waitingShellRun("Edited from an agent", "echo proposed > mcp-proposed.txt", true);
+    const agent = new Client({ name: "approver-agent", version: "1.0.0" });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    try {
+      const listed = await agent.callTool({ name: "list_pending_approvals", arguments: {} });
+      const waiting = (listed.structuredContent as { approvals: Json[] }).approvals.find((each) => each.approvalId === approval.id)!;
+      expect(waiting.arguments).toEqual(approval.arguments);
+      const decide = (edit: Json) => agent.callTool({ name: "decide_approval", arguments: { approvalId: approval.id, decision: "approve", digest: waiting.digest, arguments: edit } });
+      const bad = await decide({ ...waiting.arguments, command: "" });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toMatch(/arguments\.command: give the command to run/);
+      const good = await decide({ ...waiting.arguments, command: "echo agent > mcp-edited.txt" });
+      expect(good.isError, JSON.stringify(good.content)).toBeFalsy();
+      expect(JSON.stringify(good.content)).toContain("The approval is now approved, with your edit.");
+    } finally {
+      await agent.close();
+    }
+    expect((await api.waitForRun(runId)).status).toBe("succeeded");
+    expect(written("mcp-edited.txt")).toBe("agent");
+    expect(written("mcp-proposed.txt")).toBeNull();
   });
 });
