@@ -74,7 +74,8 @@ function ArgumentsEditor({ approvalId, proposed, idPrefix, busy, problems, onApp
       <p className="text-sm text-muted">Change what the step will run, then approve it. The step is told what you changed.</p>
       <SchemaForm
         schema={form.inputSchema as JsonSchema}
-        value={shown}
+        // What the form last passed on, once it did: the form would otherwise reset to the proposal on every render (a 422).
+        value={value ?? shown}
         onChange={setValue}
         onValidityChange={setValid}
         idPrefix={`${idPrefix}-edit`}

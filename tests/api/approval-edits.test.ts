@@ -20,8 +20,9 @@ const server = setupStudioServer();
 let api: ApiClient;
 let folder: string;
 
-async function waitingShellRun(name: string, command: string, shared = false): Promise<{ runId: string; approval: Json }> {
-  const workflow = { name, nodes: [{ id: "in", kind: "input" }, shellNode("shell", folder, command), { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") };
+async function waitingShellRun(name: string, command: string, shared = false, approvals?: Json): Promise<{ runId: string; approval: Json }> {
+  const shell = { ...shellNode("shell", folder, command), ...(approvals ? { approvals } : {}) };
+  const workflow = { name, nodes: [{ id: "in", kind: "input" }, shell, { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") };
   const workflowId = (await api.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
   if (shared) await api.expect(200, "PUT", `/api/workflows/${workflowId}/shares`, { shares: [{ subject: { role: "approver" }, role: "approver" }] });
   const runId = (await api.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
@@ -126,5 +127,21 @@ describe("approve with edits", { timeout: 120_000 }, () => {
     expect((await api.waitForRun(runId)).status).toBe("succeeded");
     expect(written("mcp-edited.txt")).toBe("agent");
     expect(written("mcp-proposed.txt")).toBeNull();
+  });
+
+  it("takes an edit only with the approval that decides, when two people must approve", async () => {
+    const [gus, hal] = [await invitePerson(api, "gus", "approver"), await invitePerson(api, "hal", "approver")];
+    const { runId, approval } = await waitingShellRun("Two approve an edit", "echo proposed > two-proposed.txt", true, { required: 2 });
+    const edit = { ...approval.arguments, command: "echo edited > two-edited.txt" };
+    const early = await gus.client.post(`/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest, arguments: edit });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toMatch(/An edit can only come with the approval that decides this one/);
+    expect((await gus.client.post(`/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest })).body.approval.status).toBe("pending");
+    const last = await hal.client.post(`/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest, arguments: edit });
+    expect(last.status, last.text).toBe(200);
+    expect(last.body.approval).toMatchObject({ status: "approved", editedArguments: edit });
+    expect((await api.waitForRun(runId)).status).toBe("succeeded");
+    expect(written("two-edited.txt")).toBe("edited");
+    expect(written("two-proposed.txt")).toBeNull();
   });
 });

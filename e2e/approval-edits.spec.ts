@@ -1,0 +1,67 @@
+import { expect, test } from "./fixtures/test";
+import { decisionButton, oneStepWorkflow, pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
+import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated } from "./fixtures/studio";
+
+/**
+ * Edit and approve, as a person meets it in the inbox: the shell step's
+ * command is opened in a form generated from the tool's input schema; an
+ * empty command is refused at once beside the field, one of blanks by the
+ * server (its 422 named the field); the edited command is approved, the card
+ * shows what was proposed and what was approved as a diff, and the command
+ * that ran is the edited one.
+ */
+test("edit a command before approving it: inline errors, the diff, and the edited command runs", async ({ page, request }, testInfo) => {
+  const suffix = testInfo.testId.slice(0, 6);
+  const name = uniqueName("Edited command", testInfo);
+  const proposed = `proposed-${suffix}.txt`;
+  const edited = `edited-${suffix}.txt`;
+  const workflowId = await createWorkflow(request, oneStepWorkflow(name, { tool: "run_command", operation: "run", label: "Clean up", arguments: { command: `echo proposed > ${proposed}` } }));
+  const runId = await startRun(request, workflowId);
+  await pendingApprovalIds(request, runId);
+
+  await page.goto("/inbox");
+  const card = page.getByRole("article").filter({ hasText: name });
+  await whenHydrated(decisionButton(card, "Edit and approve"));
+  await decisionButton(card, "Edit and approve").click();
+
+  const form = card.getByRole("form", { name: "Edit the arguments" });
+  const command = form.getByRole("textbox", { name: /^Command/ });
+  await expect(command).toHaveValue(`echo proposed > ${proposed}`);
+  const approve = form.getByRole("button", { name: "Approve with these changes" });
+
+  // Empty: the form knows at once, and nothing can be sent.
+  await command.fill("");
+  await expect(command).toHaveAttribute("aria-invalid", "true");
+  await expect(approve).toBeDisabled();
+
+  // Blanks pass the form's schema but not the tool's (it trims): the server's 422 lands beside the field; nothing was decided.
+  await command.fill("   ");
+  await approve.click();
+  await expect(form.getByText("give the command to run")).toBeVisible();
+  await expect(command).toHaveAttribute("aria-invalid", "true");
+  // What the person typed stays, to be corrected.
+  await expect(command).toHaveValue("   ");
+  await snap(page, testInfo, "edit and approve: the server names the command field");
+  expect(await runStatus(request, runId)).toBe("awaiting_input");
+
+  await command.fill(`echo edited > ${edited}`);
+  await approve.click();
+  await expect(card.getByTestId("approval-outcome")).toHaveText(/^Approved with edits by .+\. The edited version goes ahead/);
+  const diff = card.getByRole("group", { name: "Edited before approval" });
+  await expect(diff.locator("[data-diff=removed]")).toContainText(`echo proposed > ${proposed}`);
+  await expect(diff.locator("[data-diff=added]")).toContainText(`echo edited > ${edited}`);
+  await snap(page, testInfo, "edit and approve: the proposed and the approved command as a diff");
+
+  await expect.poll(() => runStatus(request, runId)).toBe("succeeded");
+  expect(readWorkspaceFile(edited)).toBe("edited\n");
+  expect(readWorkspaceFile(proposed)).toBeNull();
+
+  // The run view shows the same diff on the decided approval.
+  await page.goto(`/runs/${runId}`);
+  await whenHydrated(page.getByLabel("Show node"));
+  await page.getByLabel("Show node").selectOption("step");
+  const details = page.getByRole("complementary", { name: "Node details" });
+  await expect(details.getByText(/^Approved with edits by /)).toBeVisible();
+  await expect(details.getByRole("group", { name: "Edited before approval" }).locator("[data-diff=added]")).toContainText(`echo edited > ${edited}`);
+  await snap(page, testInfo, "run view: the edited approval");
+});
