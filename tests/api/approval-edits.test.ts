@@ -4,7 +4,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient, Json } from "./api-client";
-import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { chain, edge, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import { invitePerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
@@ -143,5 +144,49 @@ describe("approve with edits", { timeout: 120_000 }, () => {
     expect((await api.waitForRun(runId)).status).toBe("succeeded");
     expect(written("two-edited.txt")).toBe("edited");
     expect(written("two-proposed.txt")).toBeNull();
+  });
+
+  it("tells an agent its call was edited, and steers it with a denial's answer to another call", async () => {
+    const model: ScriptedOpenAIServer = await startScriptedOpenAIServer();
+    try {
+      await api.expect(201, "POST", "/api/secrets", { name: "EDITS_MODEL_KEY", value: "sk-edits-model-key" });
+      const said = (body: Record<string, unknown>) => JSON.stringify(body.messages);
+      model.script(
+        { toolCalls: [{ name: "write_file", arguments: { path: "draft.txt", content: "first" } }] },
+        // The model follows the person's answer when it reads it, and would try the same call again otherwise.
+        (body) => ({ toolCalls: [{ name: "write_file", arguments: said(body).includes("Write it to notes.md instead.") ? { path: "notes.md", content: "second" } : { path: "draft.txt", content: "first" } }] }),
+        { text: "Done." },
+      );
+      const workflow = {
+        name: "Agent steered and edited",
+        mode: "default",
+        nodes: [
+          { id: "in", kind: "input" },
+          { id: "agent", kind: "agent", provider: "openai_compatible", model: "scripted-model", baseUrl: model.baseUrl, apiKey: "${EDITS_MODEL_KEY}", task: "Write the notes.", maxTurns: 5 },
+          { id: "write", kind: "tool", tool: "write_file", settings: { root: folder } },
+          { id: "out", kind: "output", value: "{{ nodes.agent.output }}" },
+        ],
+        edges: [edge("in", "agent"), edge("write", "agent"), edge("agent", "out")],
+      };
+      const workflowId = (await api.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
+      const runId = (await api.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
+
+      const first = await api.waitForApproval(runId);
+      expect(first.arguments).toEqual({ path: "draft.txt", content: "first" });
+      await api.expect(200, "POST", `/api/approvals/${first.id}`, { decision: "deny", feedback: "Write it to notes.md instead." });
+
+      const second = await api.waitForApproval(runId);
+      expect(second.arguments).toEqual({ path: "notes.md", content: "second" });
+      await api.expect(200, "POST", `/api/approvals/${second.id}`, { decision: "once", arguments: { path: "notes.md", content: "second, edited" } });
+
+      expect((await api.waitForRun(runId)).status).toBe("succeeded");
+      expect(written("draft.txt")).toBeNull();
+      expect(written("notes.md")).toBe("second, edited");
+      expect(said(model.requests[1]!.body)).toContain("The person denied writing \\\"draft.txt\\\". The person said: Write it to notes.md instead.");
+      expect(said(model.requests[2]!.body)).toContain('Changed: `content` from \\\"second\\\" to \\\"second, edited\\\".');
+      expect(said(model.requests[2]!.body)).toContain("A person edited this call before approving it; what ran is the edited call, not yours.");
+    } finally {
+      await model.close();
+    }
   });
 });
