@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures/test";
+import { blockingViolations } from "./fixtures/accessibility";
 import { decisionButton, oneStepWorkflow, pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated } from "./fixtures/studio";
 
@@ -42,6 +43,7 @@ test("edit a command before approving it: inline errors, the diff, and the edite
   // What the person typed stays, to be corrected.
   await expect(command).toHaveValue("   ");
   await snap(page, testInfo, "edit and approve: the server names the command field");
+  expect(await blockingViolations(page, "inbox: the edit form with the server's error")).toEqual([]);
   expect(await runStatus(request, runId)).toBe("awaiting_input");
 
   await command.fill(`echo edited > ${edited}`);
@@ -51,6 +53,7 @@ test("edit a command before approving it: inline errors, the diff, and the edite
   await expect(diff.locator("[data-diff=removed]")).toContainText(`echo proposed > ${proposed}`);
   await expect(diff.locator("[data-diff=added]")).toContainText(`echo edited > ${edited}`);
   await snap(page, testInfo, "edit and approve: the proposed and the approved command as a diff");
+  expect(await blockingViolations(page, "inbox: the edit's diff")).toEqual([]);
 
   await expect.poll(() => runStatus(request, runId)).toBe("succeeded");
   expect(readWorkspaceFile(edited)).toBe("edited\n");
