@@ -1,7 +1,17 @@
+import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../tests/support/scripted-openai-server";
 import { expect, test } from "./fixtures/test";
 import { blockingViolations } from "./fixtures/accessibility";
-import { decisionButton, oneStepWorkflow, pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
+import { commandAgentWorkflow, decisionButton, oneStepWorkflow, pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated } from "./fixtures/studio";
+
+let model: ScriptedOpenAIServer;
+
+test.beforeAll(async () => {
+  model = await startScriptedOpenAIServer();
+});
+test.afterAll(async () => {
+  await model?.close();
+});
 
 /**
  * Edit and approve, as a person meets it in the inbox: the shell step's
@@ -67,4 +77,34 @@ test("edit a command before approving it: inline errors, the diff, and the edite
   await expect(details.getByText(/^Approved with edits by /)).toBeVisible();
   await expect(details.getByRole("group", { name: "Edited before approval" }).locator("[data-diff=added]")).toContainText(`echo edited > ${edited}`);
   await snap(page, testInfo, "run view: the edited approval");
+});
+
+test("edit an agent's plan before approving it: the agent is told to carry out the edited plan", async ({ page, request }, testInfo) => {
+  const name = uniqueName("Edited plan", testInfo);
+  model.script({ text: "1. Delete every file in the workspace." }, { text: "I listed the files and changed nothing." });
+  const workflow = commandAgentWorkflow(name, model.baseUrl);
+  const planned = { ...workflow, nodes: workflow.nodes.map((node) => (node.kind === "agent" ? { ...node, mode: "plan" as const } : node)) };
+  const runId = await startRun(request, await createWorkflow(request, planned));
+  await pendingApprovalIds(request, runId);
+  const before = model.requests.length;
+
+  await page.goto("/inbox");
+  const card = page.getByRole("article").filter({ hasText: name });
+  await whenHydrated(decisionButton(card, "Edit and approve"));
+  await decisionButton(card, "Edit and approve").click();
+  const plan = card.getByRole("textbox", { name: "The plan to carry out" });
+  await expect(plan).toHaveValue("1. Delete every file in the workspace.");
+  await plan.fill("");
+  await card.getByRole("button", { name: "Approve with these changes" }).click();
+  await expect(card.getByText("Write the plan to carry out, or deny it.")).toBeVisible();
+  await plan.fill("1. Only list the files; delete nothing.");
+  await card.getByRole("button", { name: "Approve with these changes" }).click();
+  await expect(card.getByTestId("approval-outcome")).toHaveText(/^Approved with edits by /);
+  await expect(card.getByRole("group", { name: "Edited before approval" }).locator("[data-diff=added]")).toContainText("1. Only list the files; delete nothing.");
+  await snap(page, testInfo, "edit and approve: an agent's edited plan");
+
+  await expect.poll(() => runStatus(request, runId)).toBe("succeeded");
+  const told = JSON.stringify(model.requests[before]!.body);
+  expect(told).toContain("The person edited your plan before approving it; carry out this plan, not yours:");
+  expect(told).toContain("1. Only list the files; delete nothing.");
 });
