@@ -59,6 +59,10 @@ describe("approve with edits", { timeout: 120_000 }, () => {
     const denied = await api.post(`/api/approvals/${approval.id}`, { decision: "deny", arguments: { operation: "run", command: "true" } });
     expect(denied.status).toBe(422);
     expect(denied.body.issues[0]).toMatchObject({ path: "arguments" });
+    // A plan's text is no command's edit.
+    const plan = await api.post(`/api/approvals/${approval.id}`, { decision: "approve", plan: "1. Something else" });
+    expect(plan.status).toBe(422);
+    expect(plan.body.issues[0]).toMatchObject({ path: "plan" });
     await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "deny" });
     await api.waitForRun(runId);
     expect(written("bad.txt")).toBeNull();

@@ -89,6 +89,16 @@ describe("executeTool with an edited approval", () => {
     expect(readFileSync(path.join(root, "notes.md"), "utf8")).toBe("old\n");
   });
 
+  it("refuses an edited command holding direction-changing characters, as it refuses a model's", async () => {
+    const root = temporaryFolder();
+    const io = new RecordingIOHandler({ shell: { decision: "once", arguments: { operation: "run", command: "echo hi \u202E; touch spoofed.txt" } } });
+    const ctx = createToolContext({ io, settings: { root }, permissions: { mode: "default" } });
+    const result = await new RunCommandTool().run({ operation: "run", command: "echo hi" }, ctx);
+    expect(result).toMatchObject({ isError: true, errorKind: "denied" });
+    expect(result.content).toMatch(/^Refused by a guardrail: the command holds direction-changing Unicode characters/);
+    expect(existsSync(path.join(root, "spoofed.txt"))).toBe(false);
+  });
+
   it("keeps the stored secret when the edit shows it masked, and masks it in what it says changed", async () => {
     const io = new RecordingIOHandler({ network: { decision: "once", arguments: { text: "edited tok_123", count: 2, token: "••••••" } } });
     const ctx = createToolContext({ io, secrets: secretsFromRecord({ POST_TOKEN: "tok_123" }), permissions: { mode: "default" } });
