@@ -34,13 +34,14 @@ export async function executeTool(
   options: RunOptions = {},
 ): Promise<ToolResult> {
   const masker = new SecretMasker();
+  // What a person changed when approving (Edit and approve): said with the result, a refusal of the edited call too.
+  let edited: ArgumentChange[] = [];
   try {
     if (ctx.signal.aborted) return cancelledBeforeStart(tool);
     const merged = mergeArguments(tool, rawArgs, options.boundArgs ?? {});
     // As given, before secret references are resolved: an edited call takes its secret inputs from here.
     const given = { ...merged };
     let { args, callContext } = await prepareCall(tool, merged, ctx, masker);
-    let edited: ArgumentChange[] = [];
 
     // Every MCP call meets the gate: `mcp_policy: denied` refuses even read-only ones, and a
     // tool that is neither read-only nor destructive still asks under `gated`.
@@ -49,9 +50,9 @@ export async function executeTool(
     if (edit) {
       // The person approved another call: that one runs, checked as the model's would be. What it asks
       // is what they approved (their edit answers it), but a guardrail still refuses what it refuses.
+      edited = argumentChanges(shownArguments(tool, given, masker), shownArguments(tool, edit, masker));
       ({ args, callContext } = await prepareCall(tool, editedCall(tool, given, edit), { ...ctx, io: approvedByEdit(ctx.io) }, masker));
       if (gated(args)) await passGate(tool, args, callContext, masker);
-      edited = argumentChanges(shownArguments(tool, given, masker), shownArguments(tool, edit, masker));
     }
     if (ctx.signal.aborted) return cancelledBeforeStart(tool);
 
@@ -60,11 +61,16 @@ export async function executeTool(
     const result = edited.length > 0 ? called.withEdit(edited) : called;
     return masker.isEmpty ? result : result.mapText((text) => masker.mask(text));
   } catch (error) {
-    if (error instanceof CallRefused) return ToolResult.error(masker.mask(error.message), { kind: error.kind });
-    if (PathConfinementError.isInstance(error)) return ToolResult.error(masker.mask(error.message), { kind: "confinement" });
-    const message = error instanceof Error ? error.message : String(error);
-    return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
+    const failure = failureOf(tool, error, masker);
+    return edited.length > 0 ? failure.withEdit(edited) : failure;
   }
+}
+
+function failureOf(tool: ToolBase, error: unknown, masker: SecretMasker): ToolResult {
+  if (error instanceof CallRefused) return ToolResult.error(masker.mask(error.message), { kind: error.kind });
+  if (PathConfinementError.isInstance(error)) return ToolResult.error(masker.mask(error.message), { kind: "confinement" });
+  const message = error instanceof Error ? error.message : String(error);
+  return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
 }
 
 /** Validates the merged arguments, resolves secrets and confines paths: the call as it would run, and its context. */

@@ -9,7 +9,12 @@ export interface ArgumentChange {
   to?: unknown;
 }
 
-/** The arguments that differ between what was proposed and what was approved, in the order of the proposal, then the added ones. */
+/**
+ * The arguments that differ between what was proposed and what was approved, in the order of the proposal, then the added ones.
+ *
+ * @example
+ *   argumentChanges({ command: "ls", cwd: "." }, { command: "ls -la", cwd: "." }); // [{ field: "command", from: "ls", to: "ls -la" }]
+ */
 export function argumentChanges(proposed: Record<string, unknown>, approved: Record<string, unknown>): ArgumentChange[] {
   const fields = [...new Set([...Object.keys(proposed), ...Object.keys(approved)])];
   return fields.flatMap((field) => {

@@ -87,6 +87,8 @@ describe("executeTool with an edited approval", () => {
     expect(result.content).toMatch(/outside/);
     expect(existsSync(path.join(path.dirname(root), "escaped.md"))).toBe(false);
     expect(readFileSync(path.join(root, "notes.md"), "utf8")).toBe("old\n");
+    // The refusal says the edited call was refused, not the model's.
+    expect(result.edited).toEqual([{ field: "path", from: "notes.md", to: "../escaped.md" }]);
   });
 
   it("refuses an edited command holding direction-changing characters, as it refuses a model's", async () => {
