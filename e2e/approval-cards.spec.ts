@@ -166,7 +166,7 @@ test("a 3,000-character word wraps in the card, the timeline and the panel headi
   const card = await runViewCard(page, runId, approvalId!);
   await expect(card.locator("code[data-command]")).toContainText("; rm -rf victim-c");
   await expect(page.getByRole("heading", { level: 2, name: /^Step L+$/ })).toBeVisible();
-  await card.getByRole("button", { name: "Approve" }).click();
+  await decisionButton(card, "Approve").click();
   await expect.poll(() => runStatus(request, runId), { timeout: 30_000 }).toBe("succeeded");
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name })).toContainText("succeeded");

@@ -21,6 +21,8 @@ import type { ApprovalNotificationView } from "@/lib/contracts/notifications";
 import { ApprovalPreview } from "./approval-preview";
 import { ApprovalDue, ApprovalQuorum, voteRecordedText } from "./approval-standing";
 import { ApprovalNotifications } from "./approval-notifications";
+import { ApprovalEditor, editProblems, type ApprovalEdit } from "./approval-edit";
+import { ArgumentEditDiff } from "./argument-edit-diff";
 import { ArgumentList } from "./argument-list";
 
 /**
@@ -79,8 +81,9 @@ function alwaysFolderOf(effect: Effect): string | null {
   return folder === "." ? "the top folder" : folder;
 }
 
-function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "decidedBy" | "feedback">, folder: string | null): string {
+function outcomeText(approval: Pick<ApprovalRecord, "decision" | "status" | "decidedBy" | "feedback" | "editedArguments">, folder: string | null): string {
   const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : "";
+  if (approval.editedArguments && approval.decision !== "deny") return `Approved with edits${by}. The edited version goes ahead, and the step is told what changed.`;
   switch (approval.decision) {
     case "once":
       return `Approved once${by}. The write goes ahead.`;
@@ -106,6 +109,8 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const id = useId();
   const now = useNow(30_000);
   const [denying, setDenying] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [editIssues, setEditIssues] = useState<Record<string, string>>({});
   const [reason, setReason] = useState("");
   const [answer, setAnswer] = useState("");
   const [answerError, setAnswerError] = useState<string | undefined>();
@@ -135,11 +140,15 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
   const mayAlwaysAllow = !approval.policy || alwaysAllowRefusal(approval.policy) === null;
   const pending = approval.status === "pending" && !decided && !stale && !voted;
   const hidden = hiddenCharactersOf(approval.effect, approval.arguments);
+  // What the person approved instead of the proposal, once approved with an edit (from this card, or stored).
+  const edited = decided?.editedArguments ?? approval.editedArguments ?? null;
+  // A run's plan (node `__run__`) lists its workflow's steps, which run as built: only an agent's plan can be edited.
+  const editable = approval.kind === "plan" ? approval.nodeId !== "__run__" : approval.kind !== "ask" && approval.tool !== null;
   // Several cards in the inbox show the same buttons: each says which step it decides, what that would do and,
   // where cards of several runs meet (the inbox), which run, as two runs of one workflow ask the same thing.
   const named = (visible: string) => decisionButtonName(visible, label, approval.effect, showContext ? approval.runId : undefined);
 
-  async function decide(decision: ApprovalDecision, feedback?: string) {
+  async function decide(decision: ApprovalDecision, feedback?: string, edit?: ApprovalEdit) {
     setBusy(true);
     setError(null);
     focusOutcome.current = cardRef.current?.contains(document.activeElement) ?? false;
@@ -149,13 +158,18 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
         decision,
         ...(feedback && feedback.trim() !== "" ? { feedback: feedback.trim() } : {}),
         ...(approval.digest ? { digest: approval.digest } : {}),
+        ...edit,
       };
       const result = await api<{ approval: ApprovalRecord & { policy: ApprovalPolicy; votes: ApprovalVote[] } }>(`/api/approvals/${encodeURIComponent(approval.id)}`, { method: "POST", body });
       if (result.approval.status === "pending") setVoted(voteRecordedText(result.approval.policy, result.approval.votes));
       else setDecided(result.approval);
       onDecided?.(result.approval);
     } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 409 && caught.body.reason === DIGEST_MISMATCH) {
+      if (edit && caught instanceof ApiError && caught.status === 422) {
+        // Nothing was decided: the form shows each refused field beside it.
+        setEditIssues(editProblems(caught));
+        setError(caught.message);
+      } else if (caught instanceof ApiError && caught.status === 409 && caught.body.reason === DIGEST_MISMATCH) {
         setError(caught.message);
         onStale?.();
       } else if (caught instanceof ApiError && caught.status === 409) {
@@ -224,6 +238,7 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
 
       <div className="space-y-4 px-4 py-4">
         <ApprovalPreview kind={approval.kind} effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
+        {edited ? <ArgumentEditDiff proposed={approval.kind === "plan" ? { plan: approval.preview } : approval.arguments} approved={edited} /> : null}
         {approval.kind !== "mcp" && approval.kind !== "plan" && approval.kind !== "ask" && Object.keys(approval.arguments).length > 0 ? (
           <details className="group" open={approval.kind !== "write"}>
             <summary className="cursor-pointer py-1 text-xs font-medium text-muted hover:text-foreground">Arguments</summary>
@@ -282,6 +297,22 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
               </Button>
             </div>
           </form>
+        ) : editing ? (
+          <ApprovalEditor
+            approvalId={approval.id}
+            kind={approval.kind}
+            proposed={approval.arguments}
+            plan={approval.effect.kind === "text" ? approval.effect.text : approval.preview}
+            idPrefix={id}
+            busy={busy}
+            problems={editIssues}
+            onApprove={(edit) => void decide(approval.kind === "write" ? "once" : "approve", undefined, edit)}
+            onCancel={() => {
+              setEditing(false);
+              setEditIssues({});
+              setError(null);
+            }}
+          />
         ) : approval.kind === "ask" ? (
           <form onSubmit={submitAnswer} className="space-y-3">
             <Field id={`${id}-answer`} label="Your answer" error={answerError}>
@@ -323,6 +354,11 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
                   Approve
                 </Button>
               )}
+              {editable ? (
+                <Button onClick={() => setEditing(true)} disabled={busy} aria-label={named("Edit and approve")}>
+                  Edit and approve
+                </Button>
+              ) : null}
               <Button variant="ghost" onClick={() => setDenying(true)} disabled={busy} className="text-caution hover:text-caution" aria-label={named("Deny")}>
                 Deny
               </Button>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { ApprovalCard, type ApprovalCardData } from "@/components/approvals/approval-card";
+import { ArgumentEditDiff } from "@/components/approvals/argument-edit-diff";
 import { ArgumentList } from "@/components/approvals/argument-list";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { Spinner } from "@/components/ui/page-header";
@@ -226,8 +227,11 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
           </h3>
           <ul className="space-y-1 text-sm">
             {decided.map((approval) => (
-              <li key={approval.id} className="text-muted">
-                {decisionLine(approval)}
+              <li key={approval.id} className="space-y-1.5 text-muted">
+                <p>{decisionLine(approval)}</p>
+                {approval.editedArguments && approval.decision !== "deny" ? (
+                  <ArgumentEditDiff proposed={approval.kind === "plan" ? { plan: approval.preview } : approval.arguments} approved={approval.editedArguments} />
+                ) : null}
               </li>
             ))}
           </ul>
@@ -311,6 +315,7 @@ const ERROR_KIND_WORDS: Record<StepErrorKind, string> = {
 
 function decisionLine(approval: ApprovalView): string {
   const by = approval.decidedBy ? ` by ${approval.decidedBy.name}` : "";
+  if (approval.editedArguments && approval.decision !== "deny") return `Approved with edits${by}`;
   switch (approval.decision) {
     case "once":
       return `Approved once${by}`;

@@ -37,6 +37,8 @@ export interface SchemaFormProps {
   fieldActions?: (field: FieldDescriptor) => ReactNode;
   /** Extra help for top-level fields. */
   notes?: Readonly<Record<string, ReactNode>>;
+  /** Told whether the form as typed is valid, whenever that changes: `onChange` only ever passes on valid values, so a caller that submits must know. */
+  onValidityChange?: (valid: boolean) => void;
 }
 
 const OPAQUE_WIDGETS = new Set(["list", "record", "object-list", "json"]);
@@ -91,7 +93,7 @@ function withCheckboxDefaults(fields: readonly FieldDescriptor[], values: Record
  * @example
  *   <SchemaForm schema={tool.settingsSchema} value={node.settings} idPrefix={node.id} onChange={(settings) => …} />
  */
-export function SchemaForm({ schema, value, onChange, idPrefix, problems = {}, secrets, replaced = {}, fieldActions, notes = {} }: SchemaFormProps) {
+export function SchemaForm({ schema, value, onChange, idPrefix, problems = {}, secrets, replaced = {}, fieldActions, notes = {}, onValidityChange }: SchemaFormProps) {
   const secretNames = useMemo(() => secrets?.inputs.map((input) => input.name) ?? [], [secrets]);
   const fields = useMemo(() => describeSchema(schema, "", { secretFields: secretNames }), [schema, secretNames]);
   // Keyed on the set of replaced fields, not on the object's identity, so a parent passing a new
@@ -150,6 +152,13 @@ export function SchemaForm({ schema, value, onChange, idPrefix, problems = {}, s
       }),
     [subscribe, validatedFields, zodSchema, stableReplacedKeys],
   );
+
+  const onValidityRef = useRef(onValidityChange);
+  useEffect(() => {
+    onValidityRef.current = onValidityChange;
+  });
+  // From the errors shown, not `isValid`: that one is only worked out for a form that reads it while rendering.
+  useEffect(() => subscribe({ formState: { errors: true }, callback: ({ errors }) => onValidityRef.current?.(Object.keys(errors ?? {}).length === 0) }), [subscribe]);
 
   const context: SchemaFormContext = { idPrefix, problems, secrets, notes };
   return (

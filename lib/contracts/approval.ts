@@ -72,6 +72,13 @@ export const ApprovalRecordSchema = z.object({
   digest: z.string(),
   status: ApprovalStatusSchema,
   decision: ApprovalDecisionSchema.nullable(),
+  /**
+   * "Edit and approve": the arguments the person approved instead of
+   * `arguments` (secret inputs as shown); the call runs these, a replay too.
+   * For a plan, `{ plan }`: the plan text the agent continues under. Null
+   * (or absent) when approved as asked, denied or pending.
+   */
+  editedArguments: z.record(z.string(), z.unknown()).nullable().optional(),
   feedback: z.string().nullable(),
   decidedBy: ApprovalDeciderSchema.nullable(),
   decidedAt: z.string().nullable(),
@@ -128,6 +135,18 @@ export const ApprovalDetailSchema = ApprovalRecordSchema.extend({
   notifications: z.array(ApprovalNotificationViewSchema),
 });
 export type ApprovalDetail = z.infer<typeof ApprovalDetailSchema>;
+
+/**
+ * What "Edit and approve" offers on a tool call's approval (GET
+ * /api/approvals/{id}): the form of the call's input (its operation's JSON
+ * Schema, secret inputs left out) and the arguments it keeps as they are
+ * (the operation, secret inputs), which the form does not show.
+ */
+export const ApprovalEditFormSchema = z.object({
+  inputSchema: z.record(z.string(), z.unknown()),
+  kept: z.array(z.string()),
+});
+export type ApprovalEditForm = z.infer<typeof ApprovalEditFormSchema>;
 
 /** Whether the person reading may decide it, and if not why (their scope, or the approval's policy). */
 export const ApprovalViewerSchema = z.object({ mayDecide: z.boolean(), reason: z.string().nullable() });

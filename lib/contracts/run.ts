@@ -56,6 +56,9 @@ export const OutputTruncationSchema = z.object({
 export type OutputTruncation = z.infer<typeof OutputTruncationSchema>;
 
 /** What a finished step produced. */
+/** One argument a person changed when approving a call ("Edit and approve"), values as shown (secrets masked). */
+export const ArgumentChangeSchema = z.object({ field: z.string(), from: z.unknown().optional(), to: z.unknown().optional() });
+
 export const StepOutputSchema = z.object({
   /** The text result (what a model would read). */
   content: z.string(),
@@ -66,6 +69,8 @@ export const StepOutputSchema = z.object({
   route: z.string().optional(),
   /** Set when the result was too large to store whole: what was cut, with the true sizes. */
   truncated: OutputTruncationSchema.optional(),
+  /** Set when a person edited the step's call before approving it: what the step asked and what ran instead. */
+  edited: z.array(ArgumentChangeSchema).optional(),
 });
 export type StepOutput = z.infer<typeof StepOutputSchema>;
 

@@ -56,6 +56,7 @@ export function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
     digest: row.digest,
     status: row.status as ApprovalStatus,
     decision: row.decision as ApprovalDecision | null,
+    editedArguments: parseJson(row.editedArguments, null),
     feedback: row.feedback,
     decidedBy: row.decidedBy === null ? null : { personId: row.decidedById, name: row.decidedBy },
     decidedAt: iso(row.decidedAt),
@@ -300,7 +301,8 @@ export class PrismaRunStore implements RunStore {
 
   async decideApproval(id: string, input: ApprovalDecisionInput): Promise<{ approval: ApprovalRecord; changed: boolean } | null> {
     const status: ApprovalStatus = input.decision === "deny" ? "denied" : input.decision === "answer" ? "answered" : "approved";
-    const data = { status, decision: input.decision, feedback: input.feedback, decidedBy: input.decidedBy, decidedById: input.decidedById ?? null, decidedAt: new Date() };
+    const editedArguments = input.editedArguments ? JSON.stringify(input.editedArguments) : null;
+    const data = { status, decision: input.decision, editedArguments, feedback: input.feedback, decidedBy: input.decidedBy, decidedById: input.decidedById ?? null, decidedAt: new Date() };
     const shared = this.options.shared;
     // Conditional on `pending`: of two racing decisions exactly one changes the row.
     const count = shared

@@ -23,6 +23,14 @@ describe("describeEvent", () => {
       "Approved once by Ada",
     );
     expect(
+      describeEvent(
+        event("approval-decided", "write", {
+          approval: { decision: "approve", decidedBy: { personId: "p1", name: "Ada" }, status: "approved", arguments: { command: "rm -rf build", operation: "run" }, editedArguments: { command: "rm -rf build/tmp", operation: "run" } },
+        }),
+        labelOf,
+      ).text,
+    ).toBe("Approved by Ada, edited (command)");
+    expect(
       describeEvent(event("approval-decided", "write", { approval: { decision: "deny", decidedBy: { personId: "p1", name: "Ada" }, feedback: "not there", status: "denied" } }), labelOf),
     ).toMatchObject({ text: "Denied by Ada: “not there”", tone: "bad" });
     expect(describeEvent(event("node-failed", "write", { error: "disk full" }), labelOf).text).toBe("Failed: disk full");

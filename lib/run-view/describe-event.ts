@@ -1,4 +1,5 @@
 import { TEST_RUN_EXCLUDED, type RunEvent } from "@/lib/contracts/run-event";
+import { argumentChanges } from "@/lib/tools/contracts";
 import { progressMessage } from "./apply-event";
 import { formatDuration } from "./format-time";
 import { runStartedFrom, shortRunId } from "./run-lineage";
@@ -112,7 +113,10 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
       const feedback = text(approval.feedback);
       const verb = DECISIONS[decision] ?? "Decided";
       const sentence = `${verb}${by ? ` by ${by}` : ""}`;
-      const withReason = decision === "deny" && feedback ? `${sentence}: “${feedback}”` : sentence;
+      // An approval with an edit: the timeline says so and which fields (the card and the node panel show the values).
+      const edited = approval.editedArguments && decision !== "deny" ? argumentChanges(approval.arguments ?? {}, approval.editedArguments).map((change) => change.field) : [];
+      const withEdit = edited.length > 0 ? `${sentence}, edited (${edited.join(", ")})` : sentence;
+      const withReason = decision === "deny" && feedback ? `${sentence}: “${feedback}”` : withEdit;
       return {
         subject: subject ?? (approval.kind === "plan" ? "Plan" : null),
         text: withReason,

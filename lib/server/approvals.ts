@@ -1,6 +1,8 @@
 import { recordAudit } from "@/lib/persistence/audit-store";
 import { getApprovalDetail, type ApprovalDetail } from "@/lib/persistence/run-queries";
-import { DECISIONS_BY_KIND } from "@/lib/contracts/approval";
+import { DECISIONS_BY_KIND, type ApprovalEditForm, type ApprovalKind, type ApprovalRecord } from "@/lib/contracts/approval";
+import { argumentChanges, checkEditedArguments, operationInputJsonSchema, type ToolPool } from "@/lib/tools";
+import { PLAN_NODE } from "@/lib/workflow/engine/plan-description";
 import { DIGEST_MISMATCH, type DecisionBody } from "@/lib/validations/run";
 import { alwaysAllowRefusal, tally } from "@/lib/contracts/approval-policy";
 import type { StudioDatabase } from "@/lib/persistence";
@@ -37,6 +39,7 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
       issues: [{ path: "feedback", message: "write the answer", code: "too_small" }],
     });
   }
+  const editedArguments = checkedEdit(approval, body, studio.pool());
   if (approval.status !== "pending") throw alreadyDecided(approval);
   if (body.digest !== undefined && body.digest !== approval.digest) {
     throw new HttpError(
@@ -63,6 +66,10 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
     throw new HttpError(403, refusal, { approval });
   }
   const decidedBy = principal.person;
+  if (editedArguments && approval.policy.required > 1 && approval.votes.filter((vote) => vote.approve).length + 1 < approval.policy.required) {
+    // What the others approved would not be what runs: only the approval that decides it may edit.
+    throw new HttpError(409, `An edit can only come with the approval that decides this one (${approval.policy.required} approvals are needed); approve it as it is, or deny it and say what to change.`, { approval });
+  }
   if (approval.policy.required > 1) {
     const cast = await castVote({ approvalId: id, personId: principal.personId, name: decidedBy, approve: body.decision !== "deny", feedback: body.feedback ?? null }, studio.database);
     if (cast === "already") throw new HttpError(409, "You have decided this already: it waits for someone else.", { approval });
@@ -73,7 +80,7 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
       return voted;
     }
   }
-  const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy, decidedById: principal.personId });
+  const result = await studio.engine.decide(id, { decision: body.decision, feedback: body.feedback ?? null, decidedBy, decidedById: principal.personId, editedArguments });
   if (!result) throw new HttpError(404, `No approval "${id}" exists.`);
   if (!result.changed) throw alreadyDecided(await getApprovalDetail(id, studio.database));
   const decided = await getApprovalDetail(id, studio.database);
@@ -90,11 +97,61 @@ async function auditDecision(approval: ApprovalDetail, body: DecisionBody, princ
       actorId: principal.personId,
       action: "approval-decided",
       target: approval.id,
-      detail: { workflow: approval.workflowName, runId: approval.runId, kind: approval.kind, tool: approval.tool, decision: body.decision, ...vote },
+      detail: { workflow: approval.workflowName, runId: approval.runId, kind: approval.kind, tool: approval.tool, decision: body.decision, ...vote, ...editOf(approval) },
       clientAddress: clientAddress(request),
     },
     database,
   );
+}
+
+/** What the security log says of an edit: the fields changed, never their values (a secret could be among them). */
+function editOf(approval: ApprovalDetail): { edited?: string[] } {
+  if (!approval.editedArguments) return {};
+  return { edited: argumentChanges(approval.arguments, approval.editedArguments).map((change) => change.field) };
+}
+
+const TOOL_CALL_KINDS: readonly ApprovalKind[] = ["write", "shell", "network", "mcp"];
+
+/** The form "Edit and approve" shows for a pending tool call's approval; null for other kinds, or when its tool is gone. */
+export function editFormOf(approval: ApprovalRecord, pool: ToolPool): ApprovalEditForm | null {
+  if (approval.status !== "pending" || !TOOL_CALL_KINDS.includes(approval.kind) || approval.tool === null) return null;
+  const tool = pool.get(approval.tool);
+  if (!tool || tool.name !== approval.tool) return null;
+  return { inputSchema: operationInputJsonSchema(tool, approval.operation, tool.secretInputs), kept: [...(tool.operations ? ["operation"] : []), ...tool.secretInputs] };
+}
+
+/**
+ * The edit a decision carries, checked: the arguments of a tool call against
+ * the tool's input model (as a model's call is checked), or a plan's text.
+ * 422 naming each field when it does not fit, so nothing is decided; null
+ * when there is no edit, or it changes nothing.
+ */
+function checkedEdit(approval: ApprovalDetail, body: DecisionBody, pool: ToolPool): Record<string, unknown> | null {
+  if (body.plan !== undefined) {
+    if (approval.kind !== "plan" || body.decision !== "approve") throw editRefused("plan", "an edited plan goes with approve, on a plan approval");
+    // A run's plan describes its steps, which run as built whatever the text says: only an agent carries out a plan it is given.
+    if (approval.nodeId === PLAN_NODE) throw editRefused("plan", "a run's plan lists its workflow's steps; change the workflow to change them");
+    return body.plan === approval.preview.trim() ? null : { plan: body.plan };
+  }
+  if (body.arguments === undefined) return null;
+  if (!TOOL_CALL_KINDS.includes(approval.kind) || approval.tool === null) {
+    throw editRefused("arguments", `a ${approval.kind} approval has no arguments to edit`);
+  }
+  if (body.decision !== "once" && body.decision !== "approve") {
+    throw editRefused("arguments", `edited arguments go with ${approval.kind === "write" ? "once" : "approve"}, not ${body.decision}`);
+  }
+  const tool = pool.get(approval.tool);
+  if (!tool || tool.name !== approval.tool) throw editRefused("arguments", `the tool ${approval.tool} is not available, so an edit cannot be checked`);
+  const check = checkEditedArguments(tool, approval.arguments, body.arguments);
+  if (!check.ok) {
+    const issues = check.issues.map((issue) => ({ path: `arguments.${issue.path}`, message: issue.message, code: "invalid_edit" }));
+    throw new HttpError(422, `The edited arguments do not fit ${tool.title}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}. Nothing was decided.`, { issues });
+  }
+  return argumentChanges(approval.arguments, check.arguments).length > 0 ? check.arguments : null;
+}
+
+function editRefused(path: string, message: string): HttpError {
+  return new HttpError(422, `${path}: ${message}. Nothing was decided.`, { issues: [{ path, message, code: "invalid_edit" }] });
 }
 
 function alreadyDecided(approval: ApprovalDetail): HttpError {

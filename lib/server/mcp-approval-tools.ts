@@ -48,7 +48,7 @@ export function approvalTools(principal: Principal | null): McpTool[] {
       name: DECIDE_APPROVAL,
       title: "Decide an approval",
       description:
-        "Approve or deny one approval as yourself. Send the digest list_pending_approvals gave: a decision about anything else is refused. Writes take once, always or deny; commands, requests, MCP calls and plans approve or deny; questions answer (with feedback) or deny.",
+        "Approve or deny one approval as yourself. Send the digest list_pending_approvals gave: a decision about anything else is refused. Writes take once, always or deny; commands, requests, MCP calls and plans approve or deny; questions answer (with feedback) or deny. To change a call before approving it, send its edited arguments (all of them, as list_pending_approvals gave them, changed where you want) with once or approve; an agent's plan, the edited plan with approve. An edit that does not fit the tool's input is refused, naming each field, and nothing is decided.",
       inputSchema: {
         type: "object",
         properties: {
@@ -56,6 +56,8 @@ export function approvalTools(principal: Principal | null): McpTool[] {
           decision: { type: "string", enum: ["once", "always", "approve", "deny", "answer"] },
           digest: { type: "string" },
           feedback: { type: "string", description: "A reason for a denial, an instruction, or the answer to a question." },
+          arguments: { type: "object", description: "Edit and approve a write, command, request or MCP call: the arguments to run instead (secret inputs left as shown)." },
+          plan: { type: "string", description: "Edit and approve an agent's plan: the plan it carries out instead." },
         },
         required: ["approvalId", "decision", "digest"],
         additionalProperties: false,
@@ -92,6 +94,7 @@ async function listPending(args: unknown, principal: Principal, database: Studio
     kind: approval.kind,
     tool: approval.tool,
     wants: approval.preview,
+    arguments: approval.arguments,
     digest: approval.digest,
     runId: approval.runId,
     askedAt: approval.createdAt,
@@ -113,7 +116,7 @@ async function decide(args: unknown, principal: Principal, request: Request, dat
   const standing =
     decided.status === "pending"
       ? `Your approval is recorded: ${decided.votes.filter((vote) => vote.approve).length} of ${decided.policy.required}; it waits for others.`
-      : `The approval is now ${decided.status}.`;
+      : `The approval is now ${decided.status}${decided.editedArguments ? ", with your edit" : ""}.`;
   return { content: [{ type: "text", text: standing }], structuredContent: { approvalId, status: decided.status } };
 }
 

@@ -16,6 +16,8 @@ export {
 } from "./permissions/guardrails";
 export type { Guardrails, PermissionMode } from "./permissions/guardrails";
 export { MODES_BY_STRICTNESS, stricterGuardrails, stricterMode } from "./permissions/stricter";
+export { argumentChanges, describeEdit } from "./permissions/argument-changes";
+export type { ArgumentChange } from "./permissions/argument-changes";
 export { CAPABILITIES, CAPABILITY_TAGS, isCapability } from "./registry/capabilities";
 export type { Capability } from "./registry/capabilities";
 export {

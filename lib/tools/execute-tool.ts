@@ -1,5 +1,7 @@
 import { confinePath, PathConfinementError, relativeToRoot, resolveRoot } from "./confinement";
 import { canonicalJson } from "./permissions/approval-digest";
+import type { IOHandler } from "./io-handler";
+import { argumentChanges, type ArgumentChange } from "./permissions/argument-changes";
 import { checkPermissions } from "./permissions/gate";
 import { pathRefusal } from "./permissions/path-rules";
 import { lookUpSecret, parseSecretReference, SecretMasker } from "./secrets";
@@ -32,40 +34,94 @@ export async function executeTool(
   options: RunOptions = {},
 ): Promise<ToolResult> {
   const masker = new SecretMasker();
+  // What a person changed when approving (Edit and approve): said with the result, a refusal of the edited call too.
+  let edited: ArgumentChange[] = [];
   try {
     if (ctx.signal.aborted) return cancelledBeforeStart(tool);
     const merged = mergeArguments(tool, rawArgs, options.boundArgs ?? {});
-    checkOperation(tool, merged);
-    const settings = parseSettings(tool, ctx.settings);
-    await resolveSecretInputs(tool, merged, ctx, masker);
-
-    const model = tool.inputModelFor(merged);
-    const parsed = model.safeParse(merged);
-    if (!parsed.success) {
-      throw new CallRefused(`Invalid arguments for \`${tool.name}\`:\n${describeIssues(parsed.error)}\nFix these and call it again.`);
-    }
-    // An operation's own model does not know the discriminator; keep it so the call can be routed.
-    const args = tool.operations
-      ? { ...(parsed.data as Record<string, unknown>), operation: merged.operation }
-      : (parsed.data as Record<string, unknown>);
-
-    const callContext: ToolContext = { ...ctx, settings, events: maskingSink(ctx.events, masker) };
-    confinePathInputs(tool, args, callContext);
+    // As given, before secret references are resolved: an edited call takes its secret inputs from here.
+    const given = { ...merged };
+    let { args, callContext } = await prepareCall(tool, merged, ctx, masker);
 
     // Every MCP call meets the gate: `mcp_policy: denied` refuses even read-only ones, and a
     // tool that is neither read-only nor destructive still asks under `gated`.
-    if (tool.isDestructive(args) || tool.origin === "mcp") await passGate(tool, args, callContext, masker);
+    const gated = (callArgs: Record<string, unknown>) => tool.isDestructive(callArgs) || tool.origin === "mcp";
+    const edit = gated(args) ? await passGate(tool, args, callContext, masker) : null;
+    if (edit) {
+      // The person approved another call: that one runs, checked as the model's would be. What it asks
+      // is what they approved (their edit answers it), but a guardrail still refuses what it refuses.
+      edited = argumentChanges(shownArguments(tool, given, masker), shownArguments(tool, edit, masker));
+      ({ args, callContext } = await prepareCall(tool, editedCall(tool, given, edit), { ...ctx, io: approvedByEdit(ctx.io) }, masker));
+      if (gated(args)) await passGate(tool, args, callContext, masker);
+    }
     if (ctx.signal.aborted) return cancelledBeforeStart(tool);
 
     callContext.events.emit({ type: "tool-progress", tool: tool.name, message: tool.progressMessage(args) });
-    const result = await tool.call(args, callContext);
+    const called = await tool.call(args, callContext);
+    const result = edited.length > 0 ? called.withEdit(edited) : called;
     return masker.isEmpty ? result : result.mapText((text) => masker.mask(text));
   } catch (error) {
-    if (error instanceof CallRefused) return ToolResult.error(masker.mask(error.message), { kind: error.kind });
-    if (PathConfinementError.isInstance(error)) return ToolResult.error(masker.mask(error.message), { kind: "confinement" });
-    const message = error instanceof Error ? error.message : String(error);
-    return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
+    const failure = failureOf(tool, error, masker);
+    return edited.length > 0 ? failure.withEdit(edited) : failure;
   }
+}
+
+function failureOf(tool: ToolBase, error: unknown, masker: SecretMasker): ToolResult {
+  if (error instanceof CallRefused) return ToolResult.error(masker.mask(error.message), { kind: error.kind });
+  if (PathConfinementError.isInstance(error)) return ToolResult.error(masker.mask(error.message), { kind: "confinement" });
+  const message = error instanceof Error ? error.message : String(error);
+  return ToolResult.error(masker.mask(`\`${tool.name}\` failed: ${message}`));
+}
+
+/** Validates the merged arguments, resolves secrets and confines paths: the call as it would run, and its context. */
+async function prepareCall(
+  tool: ToolBase,
+  merged: Record<string, unknown>,
+  ctx: ToolContext,
+  masker: SecretMasker,
+): Promise<{ args: Record<string, unknown>; callContext: ToolContext }> {
+  checkOperation(tool, merged);
+  const settings = parseSettings(tool, ctx.settings);
+  await resolveSecretInputs(tool, merged, ctx, masker);
+
+  const model = tool.inputModelFor(merged);
+  const parsed = model.safeParse(merged);
+  if (!parsed.success) {
+    throw new CallRefused(`Invalid arguments for \`${tool.name}\`:\n${describeIssues(parsed.error)}\nFix these and call it again.`);
+  }
+  // An operation's own model does not know the discriminator; keep it so the call can be routed.
+  const args = tool.operations
+    ? { ...(parsed.data as Record<string, unknown>), operation: merged.operation }
+    : (parsed.data as Record<string, unknown>);
+
+  const callContext: ToolContext = { ...ctx, settings, events: maskingSink(ctx.events, masker) };
+  confinePathInputs(tool, args, callContext);
+  return { args, callContext };
+}
+
+/**
+ * The call a person approved: their arguments, with the original's secret
+ * inputs (a person never sets those; checkEditedArguments refused an edit that tried).
+ */
+function editedCall(tool: ToolBase, given: Record<string, unknown>, edit: Record<string, unknown>): Record<string, unknown> {
+  const call = { ...edit };
+  for (const input of tool.secretInputs) {
+    if (given[input] === undefined) delete call[input];
+    else call[input] = given[input];
+  }
+  return call;
+}
+
+/** Arguments as a person or the model is shown them: secret inputs out, secret values masked. */
+function shownArguments(tool: ToolBase, args: Record<string, unknown>, masker: SecretMasker): Record<string, unknown> {
+  const shown = mapStrings(args, (text) => masker.mask(text)) as Record<string, unknown>;
+  for (const input of tool.secretInputs) delete shown[input];
+  return shown;
+}
+
+/** The edited call's own questions are answered by the edit that made it: approved once, nobody asked again. */
+function approvedByEdit(io: IOHandler): IOHandler {
+  return { ask: (question, choices) => io.ask(question, choices), notify: (message) => io.notify(message), requestApproval: async () => ({ decision: "once" }) };
 }
 
 /** How often one call may ask again because its target kept changing while a person looked. */
@@ -77,7 +133,7 @@ const MAX_ASKS = 3;
  * what they approved is not what would run, so the gate is asked again with
  * the new description (a new approval) instead of running on the old answer.
  */
-async function passGate(tool: ToolBase, args: Record<string, unknown>, ctx: ToolContext, masker: SecretMasker): Promise<void> {
+async function passGate(tool: ToolBase, args: Record<string, unknown>, ctx: ToolContext, masker: SecretMasker): Promise<Record<string, unknown> | null> {
   const describe = async () =>
     (await tool.describeAction(args, ctx)).map((request) => mapStrings(request, (text) => masker.mask(text)) as typeof request);
   let requests = await describe();
@@ -85,8 +141,10 @@ async function passGate(tool: ToolBase, args: Record<string, unknown>, ctx: Tool
     const decision = await checkPermissions(requests, ctx);
     // A person's or a guardrail's no: never tried again.
     if (!decision.allowed) throw new CallRefused(decision.reason, "denied");
+    // Approved with an edit: what the target is now does not matter, another call runs.
+    if (decision.edited) return decision.edited;
     const now = await describe();
-    if (canonicalJson(now) === canonicalJson(requests)) return;
+    if (canonicalJson(now) === canonicalJson(requests)) return null;
     if (asked >= MAX_ASKS) {
       throw new CallRefused(
         `\`${tool.name}\`: its target kept changing while it waited for approval (${asked} times), so nothing was done. Check what changes it and try again.`,

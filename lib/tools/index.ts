@@ -36,6 +36,8 @@ export { checkPermission, checkPermissions } from "./permissions/gate";
 export type { GateDecision } from "./permissions/gate";
 export type { PermissionRequest } from "./permissions/permission-request";
 export { approvalDigest } from "./permissions/approval-digest";
+export { checkEditedArguments } from "./permissions/argument-edit";
+export type { EditCheck, EditIssue } from "./permissions/argument-edit";
 export { fileChangePreview } from "./permissions/file-change-preview";
 export { ToolRegistry, toolManifest } from "./registry/registry";
 export type { ManifestProblem, RegistryReport, ToolManifest } from "./registry/registry";

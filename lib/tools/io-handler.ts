@@ -47,6 +47,13 @@ export interface ApprovalAnswer {
   feedback?: string;
   /** Nobody was there to ask (a script without a terminal): the host refused, no person did; `feedback` says what to do. */
   unattended?: boolean;
+  /**
+   * "Edit and approve": the call's arguments as the person approved them
+   * (checked against the tool's input model by whoever took the decision;
+   * secret inputs as shown). The call runs with these instead; what the
+   * edited call then asks is covered by this approval, guardrails aside.
+   */
+  arguments?: Record<string, unknown>;
 }
 
 /**

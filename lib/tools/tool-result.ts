@@ -1,3 +1,4 @@
+import type { ArgumentChange } from "./permissions/argument-changes";
 import { isRetryable, type ToolErrorKind, type ToolErrorOptions } from "./tool-error";
 
 /** An image handed back to a vision model, e.g. a screenshot or a rendered chart. */
@@ -39,6 +40,8 @@ export class ToolResult {
     readonly data?: unknown,
     readonly control?: ToolControl,
     failure: ToolErrorOptions = {},
+    /** What a person changed in the call before approving it (executeTool sets it); the model is told, the run records it. */
+    readonly edited: readonly ArgumentChange[] = [],
   ) {
     this.errorKind = isError ? (failure.kind ?? "failed") : null;
     this.retryable = this.errorKind !== null && isRetryable(this.errorKind, failure.retryable);
@@ -72,8 +75,17 @@ export class ToolResult {
   mapText(transform: (text: string) => string): ToolResult {
     const data = this.data === undefined ? undefined : mapStrings(this.data, transform);
     const control = this.control ? { ...this.control, value: transform(this.control.value) } : undefined;
-    const failure = this.errorKind ? { kind: this.errorKind, retryable: this.retryable } : {};
-    return new ToolResult(transform(this.content), this.isError, this.images, data, control, failure);
+    const edited = this.edited.map((change) => mapStrings(change, transform) as ArgumentChange);
+    return new ToolResult(transform(this.content), this.isError, this.images, data, control, this.failure(), edited);
+  }
+
+  /** A copy saying that the call which gave it was edited by a person before it ran (see describeEdit). */
+  withEdit(changes: readonly ArgumentChange[]): ToolResult {
+    return new ToolResult(this.content, this.isError, this.images, this.data, this.control, this.failure(), changes);
+  }
+
+  private failure(): ToolErrorOptions {
+    return this.errorKind ? { kind: this.errorKind, retryable: this.retryable } : {};
   }
 
   toJSON(): {

@@ -33,6 +33,15 @@ export const DecisionBodySchema = z.object({
    * always sends it; scripts may leave it out.
    */
   digest: z.string().max(200).optional(),
+  /**
+   * "Edit and approve" a tool call (write, shell, network, MCP): the
+   * arguments to run instead, with an approving decision (once or approve).
+   * Checked against the tool's input model as a model's call is; 422 naming
+   * each field otherwise. Secret inputs stay as shown.
+   */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  /** "Edit and approve" a plan: the plan the agent continues under, with `approve`. */
+  plan: z.string().trim().min(1).max(100_000).optional(),
 });
 export type DecisionBody = z.infer<typeof DecisionBodySchema>;
 

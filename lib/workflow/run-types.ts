@@ -47,6 +47,8 @@ export interface ApprovalDecisionInput {
   decidedBy: string | null;
   /** The deciding person's id; null or absent when no person is known (the CLI's terminal). */
   decidedById?: string | null;
+  /** Approved with these arguments instead (or `{ plan }` for a plan), already checked against the tool's input model; see ApprovalRecord.editedArguments. */
+  editedArguments?: Record<string, unknown> | null;
 }
 
 /** A step's new state, written with the events that announce it. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { lookUpSecret, parseSecretReference, type SecretResolver, type Tool } from "@/lib/tools";
+import { lookUpSecret, parseSecretReference, type ArgumentChange, type SecretResolver, type Tool } from "@/lib/tools";
 import { fieldName } from "@/lib/workflow/field-path";
 import { maskSecretInputs } from "@/lib/workflow/mask-secret-inputs";
 import { nodeProgressOf } from "@/lib/workflow/node-progress";
@@ -187,9 +187,21 @@ async function runToolNode(node: ToolNode, context: NodeExecutionContext): Promi
   const result = await context.lock.run(exclusive, () => tool.run({}, ctx, { boundArgs }));
   if (context.cancelled()) throw new RunCancelled();
   if (letGo) throw new ParkedRun();
-  if (result.isError) throw new StepFailure(result.content, recordedArgs, { kind: result.errorKind, retryable: result.retryable });
+  // A person's edit (Edit and approve): the step's input is the call that ran, and its output says what changed.
+  const input = result.edited.length > 0 ? applyChanges(recordedArgs, result.edited) : recordedArgs;
+  if (result.isError) throw new StepFailure(result.content, input, { kind: result.errorKind, retryable: result.retryable });
   const output: StepOutput = { content: result.content };
   if (result.data !== undefined) output.data = result.data;
   if (result.images.length > 0) output.images = result.images;
-  return { output, input: recordedArgs };
+  if (result.edited.length > 0) output.edited = [...result.edited];
+  return { output, input };
+}
+
+function applyChanges(args: Record<string, unknown>, changes: readonly ArgumentChange[]): Record<string, unknown> {
+  const changed = { ...args };
+  for (const change of changes) {
+    if (change.to === undefined) delete changed[change.field];
+    else changed[change.field] = change.to;
+  }
+  return changed;
 }

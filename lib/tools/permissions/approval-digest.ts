@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "./canonical-json";
+
+export { canonicalJson };
 
 /**
  * A digest of what a person is asked to approve: the call's arguments and the
@@ -13,16 +16,4 @@ import { createHash } from "node:crypto";
 export function approvalDigest(args: unknown, preview: unknown): string {
   const hash = createHash("sha256").update(canonicalJson({ arguments: args, preview })).digest("hex");
   return `sha256:${hash}`;
-}
-
-/** JSON with object keys sorted, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }

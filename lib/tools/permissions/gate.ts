@@ -8,10 +8,19 @@ import { isReadOnlyCommand } from "./read-only-command";
 import { hasBidiControl, markHiddenCharacters } from "./visible-text";
 import { alwaysAllowedFolder, folderGrantPattern } from "./write-scope";
 
-/** The gate's verdict on one action. A refusal's reason is written for the model to read. */
-export type GateDecision = { allowed: true } | { allowed: false; reason: string };
+/**
+ * The gate's verdict on one action. A refusal's reason is written for the
+ * model to read. `edited`: the person approved the call with these arguments
+ * instead (ApprovalAnswer.arguments); the caller runs the edited call.
+ */
+export type GateDecision = { allowed: true; edited?: Record<string, unknown> } | { allowed: false; reason: string };
 
 const ALLOW: GateDecision = { allowed: true };
+
+/** A person's yes, carrying their edit of the call when they made one. */
+function approved(answer: ApprovalAnswer): GateDecision {
+  return answer.arguments ? { allowed: true, edited: answer.arguments } : ALLOW;
+}
 
 function refuse(reason: string): GateDecision {
   return { allowed: false, reason };
@@ -46,11 +55,15 @@ export async function checkPermission(request: PermissionRequest, ctx: ToolConte
   }
 }
 
-/** Checks every request in order; the first refusal wins and later ones are not asked. */
+/**
+ * Checks every request in order; the first refusal wins and later ones are
+ * not asked. So does an approval with an edit: the later requests were the
+ * original call's, and the edited call is asked about afresh.
+ */
 export async function checkPermissions(requests: readonly PermissionRequest[], ctx: ToolContext): Promise<GateDecision> {
   for (const request of requests) {
     const decision = await checkPermission(request, ctx);
-    if (!decision.allowed) return decision;
+    if (!decision.allowed || decision.edited) return decision;
   }
   return ALLOW;
 }
@@ -81,7 +94,7 @@ async function checkWrite(request: Extract<PermissionRequest, { kind: "write" }>
     ctx.permissions.grants.push(grant);
     await ctx.permissions.persistGrant?.(grant);
   }
-  return ALLOW;
+  return approved(answer);
 }
 
 /**
@@ -116,7 +129,7 @@ async function checkShell(request: Extract<PermissionRequest, { kind: "shell" }>
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || policy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
-  return answer.decision !== "deny" ? ALLOW : refuseAnswered("running this command", answer);
+  return answer.decision !== "deny" ? approved(answer) : refuseAnswered("running this command", answer);
 }
 
 async function checkNetwork(request: Extract<PermissionRequest, { kind: "network" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -126,7 +139,7 @@ async function checkNetwork(request: Extract<PermissionRequest, { kind: "network
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.networkPolicy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
-  return answer.decision !== "deny" ? ALLOW : refuseAnswered(`${request.method} ${request.url}`, answer);
+  return answer.decision !== "deny" ? approved(answer) : refuseAnswered(`${request.method} ${request.url}`, answer);
 }
 
 /**
@@ -149,7 +162,7 @@ async function checkLocalNetwork(
   if (mode === "plan" && !planApproved) return refuse(PLAN_FIRST);
   if (mode === "bypass" || guardrails.localNetworkPolicy === "open") return ALLOW;
   const answer = await ctx.io.requestApproval(request);
-  return answer.decision !== "deny" ? ALLOW : refuseAnswered(`${request.method} ${request.url} (${where})`, answer);
+  return answer.decision !== "deny" ? approved(answer) : refuseAnswered(`${request.method} ${request.url} (${where})`, answer);
 }
 
 async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ctx: ToolContext): Promise<GateDecision> {
@@ -160,7 +173,7 @@ async function checkMcp(request: Extract<PermissionRequest, { kind: "mcp" }>, ct
   if (mode === "bypass" || guardrails.mcpPolicy === "open") return ALLOW;
   const { readOnly: _readOnly, ...ask } = request;
   const answer = await ctx.io.requestApproval(ask);
-  return answer.decision !== "deny" ? ALLOW : refuseAnswered(`calling ${request.tool}`, answer);
+  return answer.decision !== "deny" ? approved(answer) : refuseAnswered(`calling ${request.tool}`, answer);
 }
 
 /** The distinct direction-changing characters of `text`, as marks: "⟨U+202E⟩, ⟨U+2066⟩". */

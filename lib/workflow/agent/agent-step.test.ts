@@ -35,7 +35,7 @@ let slow: SlowLookupTool;
 let checkpoints: Map<string, string>;
 let events: { type: string; payload: Record<string, unknown> }[];
 let requests: ApprovalRequest[];
-let answers: { decision: ApprovalDecision; feedback?: string }[];
+let answers: { decision: ApprovalDecision; feedback?: string; editedArguments?: Record<string, unknown> }[];
 
 beforeEach(() => {
   folder = mkdtempSync(path.join(os.tmpdir(), "agent-step-"));
@@ -84,7 +84,7 @@ function host(model: ReturnType<typeof scriptedModel>, overrides: Partial<AgentS
     waitFor: async (request) => {
       requests.push(request);
       const answer = answers.shift() ?? { decision: "deny" as const };
-      return approvalRecord(request, answer.decision, answer.feedback ?? null);
+      return { ...approvalRecord(request, answer.decision, answer.feedback ?? null), editedArguments: answer.editedArguments ?? null };
     },
     emit: async (type, payload) => {
       events.push({ type, payload });
@@ -188,6 +188,42 @@ describe("an agent step", () => {
     expect(requests.map((request) => request.key)).toEqual(["agent:1:call_1_0:0", "agent:2:call_2_0:0"]);
     const finished = events.filter((event) => event.type === "node-tool-call-finished");
     expect(finished[0]!.payload).toMatchObject({ isError: true, approvals: [expect.objectContaining({ decision: "deny" })] });
+  });
+
+  it("runs the call as a person edited it, and tells the model what they changed", async () => {
+    answers.push({ decision: "once", editedArguments: { path: "summary.md", content: "hi, edited" } });
+    const { model, result } = run(
+      [{ calls: [{ name: "write_file", input: { path: "summary.txt", content: "hi" } }] }, { text: "Wrote it." }],
+      agent(),
+      [toolNode("write", "write_file")],
+    );
+    await result;
+    expect(existsSync(path.join(folder, "summary.txt"))).toBe(false);
+    expect(readFileSync(path.join(folder, "summary.md"), "utf8")).toBe("hi, edited");
+    // One approval: the edit is the person's approval of the edited call.
+    expect(requests).toHaveLength(1);
+    const told = toolResultsSent(model, 1)[0]!;
+    expect(told.type).toBe("text");
+    expect(told.value).toMatch(/^A person edited this call before approving it; what ran is the edited call, not yours\. Changed: `path` from "summary\.txt" to "summary\.md"; `content` from "hi" to "hi, edited"\./);
+    const finished = events.find((event) => event.type === "node-tool-call-finished");
+    expect(finished!.payload.content).toMatch(/^A person edited this call/);
+  });
+
+  it("carries out the plan as a person edited it", async () => {
+    answers.push({ decision: "approve", editedArguments: { plan: "1. Write only edited-plan.txt" } });
+    answers.push({ decision: "once" });
+    const { model, result } = run(
+      [
+        { text: "1. Write plan-out.txt" },
+        { calls: [{ name: "write_file", input: { path: "edited-plan.txt", content: "x" } }] },
+        { calls: [{ name: "finish", input: { answer: "Done." } }] },
+      ],
+      agent({ mode: "plan" }),
+      [toolNode("write", "write_file")],
+    );
+    expect((await result).output.content).toBe("Done.");
+    const sent = model.doStreamCalls[1]!.prompt.filter((message) => message.role === "user").map((message) => JSON.stringify(message.content));
+    expect(sent.at(-1)).toContain("The person edited your plan before approving it; carry out this plan, not yours:\\n\\n1. Write only edited-plan.txt");
   });
 
   it("runs concurrency-safe calls of one turn in parallel", async () => {

@@ -179,7 +179,12 @@ export async function runAgentStep(
           arguments: {},
           preview: plan,
         });
-        return { approved: approval.decision === "approve", ...(approval.feedback ? { feedback: approval.feedback } : {}) };
+        const editedPlan = approval.decision === "approve" ? approval.editedArguments?.plan : undefined;
+        return {
+          approved: approval.decision === "approve",
+          ...(approval.feedback ? { feedback: approval.feedback } : {}),
+          ...(typeof editedPlan === "string" ? { editedPlan } : {}),
+        };
       },
     });
     return { output: { content: outcome.answer, data: { answer: outcome.answer, turns: outcome.turns } }, input };

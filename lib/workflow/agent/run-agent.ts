@@ -11,7 +11,7 @@ import {
   type ModelMessage,
   type ToolSet,
 } from "ai";
-import { runToolCalls, type RunOptions, type Tool, type ToolContext, type ToolResult } from "@/lib/tools";
+import { describeEdit, runToolCalls, type RunOptions, type Tool, type ToolContext, type ToolResult } from "@/lib/tools";
 import type { AgentCallResult, AgentCheckpointState, AgentCheckpointStore, AgentToolCall } from "./agent-checkpoint";
 import type { AgentTool } from "./agent-tools";
 import { TextBatcher } from "./text-batcher";
@@ -87,6 +87,8 @@ export interface AgentRunOptions {
 export interface PlanDecision {
   approved: boolean;
   feedback?: string;
+  /** The plan as the person edited and approved it, when they changed it: the one to carry out. */
+  editedPlan?: string;
 }
 
 export interface AgentOutcome {
@@ -162,7 +164,9 @@ async function decidePlan(state: AgentCheckpointState, turn: number, options: Ag
   state.planPending = null;
   if (decision.approved) {
     state.planApproved = true;
-    state.messages.push({ role: "user", content: `The plan is approved. Carry it out now.${feedback ? ` The person added: ${feedback}` : ""}` });
+    const plan = decision.editedPlan?.trim();
+    const approvedPlan = plan ? `The person edited your plan before approving it; carry out this plan, not yours:\n\n${plan}\n\n` : "The plan is approved. ";
+    state.messages.push({ role: "user", content: `${approvedPlan}Carry it out now.${feedback ? ` The person added: ${feedback}` : ""}` });
     return;
   }
   if (!feedback) throw new AgentFailure("The agent's plan was rejected.");
@@ -231,7 +235,9 @@ function withReporting(
   wrapped.run = async (args, ctx, runOptions) => {
     await options.events.toolCallStarted(prepared.record);
     const result: ToolResult = await prepared.tool.run(args, ctx, runOptions);
-    const kept: AgentCallResult = { content: result.content, isError: result.isError };
+    // A call a person edited before approving: the model reads so first, and does not take the result for its own call's.
+    const content = result.edited.length > 0 ? `${describeEdit(result.edited)}\n\n${result.content}` : result.content;
+    const kept: AgentCallResult = { content, isError: result.isError };
     if (result.control?.kind === "finish") kept.finish = result.control.value;
     await keep(kept);
     await options.events.toolCallFinished(prepared.record, kept, prepared.details?.() ?? {});

@@ -4,12 +4,12 @@ import type { ApprovalDecision, ApprovalRecord, ApprovalRequest } from "../run-t
 import { ApprovalIOHandler } from "./approval-io-handler";
 
 /** A handler whose waits are answered at once with `decision`, recording each stored request. */
-function handlerAnswering(decision: ApprovalDecision, feedback: string | null = null) {
+function handlerAnswering(decision: ApprovalDecision, feedback: string | null = null, editedArguments: Record<string, unknown> | null = null) {
   const stored: ApprovalRequest[] = [];
   const io = new ApprovalIOHandler(
     async (request) => {
       stored.push(request);
-      return { ...request, id: `a${stored.length}`, effect: request.effect!, digest: "", status: "approved", decision, feedback, decidedBy: null, decidedAt: null, createdAt: "" } satisfies ApprovalRecord;
+      return { ...request, id: `a${stored.length}`, effect: request.effect!, digest: "", status: "approved", decision, editedArguments, feedback, decidedBy: null, decidedAt: null, createdAt: "" } satisfies ApprovalRecord;
     },
     { runId: "run-1", nodeId: "step" },
     { tool: null, operation: null, arguments: { path: "../raw/as/given.md" } },
@@ -58,5 +58,13 @@ describe("ApprovalIOHandler", () => {
   ] as const)("reads a stored %s as %s, passing the person's words on", async (stored, answered) => {
     const { io } = handlerAnswering(stored, "because");
     expect(await io.requestApproval(network)).toEqual({ decision: answered, feedback: "because" });
+  });
+
+  it("hands the gate the arguments a person approved instead, whenever the step asks, a replay after a restart too", async () => {
+    const edit = { method: "GET", url: "https://example.test/items/7" };
+    const { io } = handlerAnswering("approve", null, edit);
+    expect(await io.requestApproval(network)).toEqual({ decision: "once", arguments: edit });
+    // A stored edit never rides on a denial.
+    expect(await handlerAnswering("deny", null, edit).io.requestApproval(network)).toEqual({ decision: "deny" });
   });
 });

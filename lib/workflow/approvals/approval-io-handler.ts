@@ -45,6 +45,8 @@ export class ApprovalIOHandler implements IOHandler {
     return {
       decision: answerDecision(approval.decision),
       ...(approval.feedback ? { feedback: approval.feedback } : {}),
+      // Only an approving decision carries an edit; the store keeps none for a denial.
+      ...(approval.editedArguments && approval.decision !== "deny" ? { arguments: approval.editedArguments } : {}),
       ...(approval.decidedBy?.name === NOBODY_TO_ASK || approval.decidedBy?.name === DEADLINE_DECIDER ? { unattended: true } : {}),
     };
   }

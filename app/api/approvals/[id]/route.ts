@@ -1,7 +1,7 @@
 import { getApprovalDetail } from "@/lib/persistence/run-queries";
 import { approvalsAsSeenBy } from "@/lib/server/access/run-view";
 import { forViewer } from "@/lib/server/approval-deciders";
-import { decideApproval } from "@/lib/server/approvals";
+import { decideApproval, editFormOf } from "@/lib/server/approvals";
 import { json, pathId, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import { DecisionBodySchema } from "@/lib/validations/run";
@@ -11,13 +11,14 @@ export const dynamic = "force-dynamic";
 type Context = { params: Promise<{ id: string }> };
 
 export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context, principal) => {
-  const { database } = await startStudio();
+  const { database, pool } = await startStudio();
   const found = await getApprovalDetail(pathId((await params).id, "approval"), database);
   const [approval] = await forViewer(await approvalsAsSeenBy(principal, [found], database), principal, database);
-  return json({ approval });
+  // What "Edit and approve" offers: the call's input form, for the card to generate.
+  return json({ approval, editForm: approval ? editFormOf(approval, pool()) : null });
 });
 
-/** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions. */
+/** A decision: once / always / deny for writes, approve / deny for the rest, answer for questions; an approval may carry an edit (`arguments`, or a `plan`). */
 export const POST = route("POST /api/approvals/[id]", async (request, { params }: Context, principal) => {
   const id = pathId((await params).id, "approval");
   const body = await readBody(request, DecisionBodySchema);
