@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { invitePerson, type JoinedPerson } from "./people-fixtures";
+import { connectEventStream } from "./sse-client";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -161,6 +162,32 @@ describe("approval policies", () => {
     });
     expect(refused.status).toBe(403);
     expect(await refused.text()).toMatch(/approval:decide/);
+  });
+
+  it("counts in the navigation's badge only what the person may decide: an approver sees it, a viewer of the workflow does not", async () => {
+    const vi = await invitePerson(owner, "vi", "viewer");
+    const { runId, approval } = await gatedRun("Counted for deciders", "counted.txt", {});
+    const workflowId = (await owner.expect(200, "GET", `/api/runs/${runId}`)).run.workflowId as string;
+    await owner.expect(200, "PUT", `/api/workflows/${workflowId}/shares`, {
+      shares: [
+        { subject: { role: "approver" }, role: "approver" },
+        { subject: { personId: vi.id }, role: "viewer" },
+      ],
+    });
+    // The viewer sees the waiting run and its approval, and is not counted as having it to answer.
+    expect((await vi.client.expect(200, "GET", `/api/approvals/${approval.id}`)).approval.status).toBe("pending");
+    const counts = async (person: JoinedPerson) => {
+      const feed = await connectEventStream(`${server.url}/api/events`, person.client.credential);
+      try {
+        return JSON.parse((await feed.next())!.data).pendingApprovals as number;
+      } finally {
+        feed.close();
+      }
+    };
+    expect(await counts(vi)).toBe(0);
+    expect(await counts(abe)).toBeGreaterThanOrEqual(1);
+    await decide(abe, approval, "approve");
+    await owner.waitForRun(runId);
   });
 
   it("refuses a policy that is not one when the workflow is saved, naming the field", async () => {

@@ -1,6 +1,6 @@
 import { countPendingApprovals } from "@/lib/persistence/run-queries";
 import { sseResponse } from "@/lib/server/event-stream";
-import { visibleWorkflows } from "@/lib/server/access/workflow-access";
+import { visibleWorkflows, workflowIdsWith } from "@/lib/server/access/workflow-access";
 import { route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import type { RunEvent } from "@/lib/workflow/run-types";
@@ -27,7 +27,9 @@ const MAX_KNOWN_RUNS = 1_000;
  * A live feed across runs for the navigation's inbox count and the run list:
  * first `pending-approvals` with the current count, then every change as
  * `{ type, runId, nodeId, pendingApprovals }`. Clients refetch what they show
- * on each message; nothing here needs replaying.
+ * on each message; nothing here needs replaying. The count is of the
+ * approvals waiting on workflows where the caller may decide approvals: a
+ * viewer is shown runs changing, not a number of things they cannot answer.
  */
 export const GET = route("GET /api/events", async (request, _context, principal) => {
   const studio = await startStudio();
@@ -45,17 +47,23 @@ export const GET = route("GET /api/events", async (request, _context, principal)
     known.set(runId, { visible: answer, at: Date.now() });
     return answer;
   };
+  let deciding: { ids: Set<string> | null; at: number } | null = null;
+  const pendingApprovals = async () => {
+    if (!deciding || Date.now() - deciding.at >= VISIBILITY_TTL_MS) deciding = { ids: await workflowIdsWith(principal, "approval:decide", studio.database), at: Date.now() };
+    const ids = deciding.ids;
+    if (ids === null) return countPendingApprovals(studio.database, null);
+    return ids.size === 0 ? 0 : countPendingApprovals(studio.database, { id: { in: [...ids] } });
+  };
   return sseResponse(request.signal, async (channel) => {
     channel.onClose(
       studio.bus.subscribeAll((event) => {
         if (!INTERESTING.has(event.type)) return;
         void (async () => {
           if (!(await concerns(event.runId))) return;
-          const pendingApprovals = await countPendingApprovals(studio.database, visible);
-          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals });
+          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals: await pendingApprovals() });
         })().catch((error: unknown) => console.error("[studio] the live feed could not send a change", error));
       }),
     );
-    channel.send("pending-approvals", { pendingApprovals: await countPendingApprovals(studio.database, visible) });
+    channel.send("pending-approvals", { pendingApprovals: await pendingApprovals() });
   });
 });
