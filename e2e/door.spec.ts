@@ -186,6 +186,21 @@ test("an imported workflow that asked to run everything arrives in default mode,
   await snap(page, testInfo, "import notice listing the dropped settings");
 });
 
+test("the security log names the workflow published and unpublished", async ({ page, request }, testInfo) => {
+  const name = uniqueName("Logged publish", testInfo);
+  const workflowId = await createWorkflow(request, writeWorkflow(name, "logged-publish.txt"));
+  const published = await request.post(`/api/workflows/${workflowId}/publish`, { data: {} });
+  expect(published.status(), await published.text()).toBe(200);
+  const unpublished = await request.delete(`/api/workflows/${workflowId}/publish`);
+  expect(unpublished.status(), await unpublished.text()).toBe(200);
+
+  await page.goto("/settings/security");
+  const entries = page.getByRole("region", { name: "Security log" }).getByRole("listitem");
+  await expect(entries.filter({ hasText: `published the workflow “${name}”` }).filter({ hasNotText: "unpublished" })).toHaveCount(1);
+  await expect(entries.filter({ hasText: `unpublished the workflow “${name}”` })).toHaveCount(1);
+  await snap(page, testInfo, "the security log naming the workflow published");
+});
+
 // The fixture every spec uses (fixtures/test.ts) fails the test on any console error or uncaught exception.
 test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, request, browser, browserErrors }, testInfo) => {
   // A run started moments ago is where React's #418 showed: its relative times differed between server and browser.
