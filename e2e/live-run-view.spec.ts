@@ -163,6 +163,8 @@ test("approved, a run's heading says running at once, while the approved command
     await expect(heading).toContainText("running");
     await expect(heading).not.toContainText("waiting for you");
     await expect(page.getByRole("group", { name: "Hold until released, Run a Shell Command tool, running" })).toBeVisible();
+    // The step's progress line, with its one "…" (the spinner added a second after the tool's own).
+    await expect(page.getByRole("status").filter({ hasText: "Running `while" })).toHaveText(/released`…$/);
     await snap(page, testInfo, "approved: running while the command goes on");
   } finally {
     writeFileSync(path.join(workspace(), release), "");
