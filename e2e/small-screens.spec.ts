@@ -175,6 +175,13 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("button", { name: "Close the inspector" })).toBeFocused();
     await snap(page, testInfo, "phone: the inspector opened by a tap");
     await page.getByRole("button", { name: "Close the inspector" }).tap();
+    await expect(inspector).toBeHidden();
+    // Enter on a focused card opens it the same way (a keyboard beside the phone, or a switch device).
+    await canvasCard(canvas, "Write a File").focus();
+    await page.keyboard.press("Enter");
+    await expect(inspector).toBeVisible();
+    await expect(page.getByRole("button", { name: "Close the inspector" })).toBeFocused();
+    await page.getByRole("button", { name: "Close the inspector" }).tap();
 
     // The Nodes drawer: every help line whole, and its foot speaks of tapping, not of Enter.
     await page.getByRole("button", { name: "Nodes", exact: true }).tap();
