@@ -121,6 +121,10 @@ test("run one step and see its result; pin it; run the next step from the pin, a
   await page.goto("/runs");
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: name }) }).first();
   await expect(row.getByRole("cell").nth(3)).toContainText("test");
+  // Its page says why the steps it left out did not run: not a branch not taken, nor a failure before them.
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByText("Not part of this test run").first()).toBeVisible();
+  await expect(page.getByText(/its branch was not taken/)).toHaveCount(0);
 });
 
 test("Copy to editor pins a finished run's outputs, saying which pin it replaces, and opens the editor", async ({ page, request }, testInfo) => {
