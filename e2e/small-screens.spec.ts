@@ -99,7 +99,6 @@ test.describe("on a phone", () => {
     expect(firstName).toMatch(new RegExp(`, run #${runId.slice(-6)}$`));
     expect(otherName).toMatch(new RegExp(`, run #${otherRunId.slice(-6)}$`));
     expect(firstName).not.toBe(otherName);
-    await cancelRun(request, otherRunId);
 
     await expectNoSidewaysScroll(page, "the inbox");
     const approve = decisionButton(card, "Approve once");
@@ -138,7 +137,14 @@ test.describe("on a phone", () => {
     await expect(runCard).toBeVisible();
     await expectNoSidewaysScroll(page, "the runs list");
     await expectInsideWidth(page, [runCard.getByRole("link", { name: /^Open the run of/ })], "the run's Open");
+    // The other run still waits: its card has Cancel on the screen, and a tap cancels it.
+    const waitingCard = page.getByRole("row").filter({ has: page.locator(`a[href="/runs/${otherRunId}"]`) });
+    const cancel = waitingCard.getByRole("button", { name: /^Cancel the run of/ });
+    await expectInsideWidth(page, [cancel], "the waiting run's Cancel");
     await snap(page, testInfo, "phone: the runs list");
+    await cancel.tap();
+    await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).tap();
+    await expect.poll(() => runStatus(request, otherRunId)).toBe("cancelled");
     await runCard.getByRole("link", { name, exact: true }).tap();
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
   });
