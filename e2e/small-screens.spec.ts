@@ -220,6 +220,7 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("heading", { name: "Signed-in browsers" })).toBeVisible();
     await expect(page.getByRole("button", { name: /^Sign out 0 others$/ })).toHaveCount(0);
     await expectNoSidewaysScroll(page, "the security page");
+    await snap(page, testInfo, "phone: the security page");
   });
 
   test("the menu opens and closes by keyboard, and focus comes back to its button", async ({ page }) => {
