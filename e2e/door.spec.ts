@@ -3,8 +3,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures/test";
-import { accessToken, ageSessions, signInLink, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
+import { startRun } from "./fixtures/approvals";
+import { cancelRun } from "./fixtures/cancel-run";
+import { expect, test, watchBrowserErrors } from "./fixtures/test";
+import { accessToken, ageSessions, createWorkflow, signInLink, snap, uniqueName, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
 
 /**
  * The door, seen from a browser: another site framing the studio, a fresh
@@ -184,9 +186,28 @@ test("an imported workflow that asked to run everything arrives in default mode,
   await snap(page, testInfo, "import notice listing the dropped settings");
 });
 
+test("the security log names the workflow published and unpublished", async ({ page, request }, testInfo) => {
+  const name = uniqueName("Logged publish", testInfo);
+  const workflowId = await createWorkflow(request, writeWorkflow(name, "logged-publish.txt"));
+  const published = await request.post(`/api/workflows/${workflowId}/publish`, { data: {} });
+  expect(published.status(), await published.text()).toBe(200);
+  const unpublished = await request.delete(`/api/workflows/${workflowId}/publish`);
+  expect(unpublished.status(), await unpublished.text()).toBe(200);
+
+  await page.goto("/settings/security");
+  const entries = page.getByRole("region", { name: "Security log" }).getByRole("listitem");
+  await expect(entries.filter({ hasText: `published the workflow “${name}”` }).filter({ hasNotText: "unpublished" })).toHaveCount(1);
+  await expect(entries.filter({ hasText: `unpublished the workflow “${name}”` })).toHaveCount(1);
+  await snap(page, testInfo, "the security log naming the workflow published");
+});
+
 // The fixture every spec uses (fixtures/test.ts) fails the test on any console error or uncaught exception.
-test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, browserErrors }) => {
-  for (const path of ["/", "/workflows", "/runs", "/inbox", "/settings/secrets", "/settings/mcp", "/settings/people", "/settings/security", "/settings/retention", "/settings/account"]) {
+test("every page of a signed-in studio loads without an error in the browser (hydration included)", async ({ page, request, browser, browserErrors }, testInfo) => {
+  // A run started moments ago is where React's #418 showed: its relative times differed between server and browser.
+  const workflowId = await createWorkflow(request, writeWorkflow(uniqueName("Every page", testInfo), `every-page-${Date.now()}.txt`));
+  const runId = await startRun(request, workflowId, { message: "hello" });
+  const pages = ["/", "/workflows", `/workflows/${workflowId}`, "/runs", `/runs/${runId}`, "/inbox", "/settings/secrets", "/settings/mcp", "/settings/people", "/settings/security", "/settings/retention", "/settings/account"];
+  for (const path of pages) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     // React has hydrated (or re-rendered after a mismatch, logging it) once it has attached itself to the header's button.
@@ -199,5 +220,18 @@ test("every page of a signed-in studio loads without an error in the browser (hy
       )
       .toBe(true);
   }
+  // The first page a newcomer sees is signed out: the sign-in page, in a browser of its own.
+  const signedOut = await freshContext(browser);
+  watchBrowserErrors(signedOut, browserErrors);
+  try {
+    const door = await signedOut.newPage();
+    await door.goto("/login");
+    await expect(door.getByRole("heading", { level: 1, name: "Sign in to the studio" })).toBeVisible();
+    await whenHydrated(door.getByRole("button", { name: "Sign in", exact: true }));
+  } finally {
+    await signedOut.close();
+  }
+  // Its approval would wait in every later test's inbox.
+  await cancelRun(request, runId);
   expect(browserErrors).toEqual([]);
 });

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { expect, test } from "./fixtures/test";
 import { blockingViolations } from "./fixtures/accessibility";
 import { canvasCard, createWorkflow, readWorkspaceFile, snap, uniqueName, workspace } from "./fixtures/studio";
@@ -106,4 +107,15 @@ test("build a for-each over a list and watch per-item progress", async ({ page, 
   expect(await blockingViolations(page, "an item's run page")).toEqual([]);
   await page.getByTestId("loop-run-link").getByRole("link", { name: /^Open the loop's run #/ }).click();
   await expect(page).toHaveURL(runUrl);
+});
+
+test("the For each example, imported as it is, counts its cards' warnings instead of saying Ready to run", async ({ page, request }, testInfo) => {
+  // Its folders (/srv/notes, /srv/copies) are the reader's to change: here they do not exist, and the cards warn so.
+  const example = JSON.parse(readFileSync(path.join(__dirname, "../examples/for-each.workflow.json"), "utf8")) as WorkflowDefinitionInput;
+  const workflowId = await createWorkflow(request, { ...example, name: uniqueName("For each example", testInfo) });
+  await page.goto(`/workflows/${workflowId}`);
+  await expect(canvasCard(page, "Each note")).toBeVisible();
+  await expect(page.getByRole("main").getByText(/^\d+ warnings?$/)).toBeVisible();
+  await expect(page.getByText("Ready to run")).toHaveCount(0);
+  await snap(page, testInfo, "editor: the For each example with its warnings counted");
 });

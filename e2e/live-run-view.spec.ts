@@ -1,4 +1,7 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { oneStepWorkflow } from "./fixtures/approvals";
 import { expect, test } from "./fixtures/test";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../tests/support/scripted-openai-server";
 import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated, workspace } from "./fixtures/studio";
@@ -139,6 +142,34 @@ test("ten tool steps at once and a write after them: every step shows as it fini
   await expect(page.getByRole("heading", { level: 1, name })).toContainText("succeeded");
   expect(readWorkspaceFile(fileName)).toBe("after ten");
   expect(streams()).toBeLessThanOrEqual(3);
+});
+
+test("approved, a run's heading says running at once, while the approved command is still going", async ({ page, request }, testInfo) => {
+  const name = uniqueName("Live resume", testInfo);
+  // The command goes on until the test lets it end, so the page is seen between the decision and the step's next event.
+  const release = `release-${testInfo.testId.slice(0, 8)}-${Date.now().toString(36)}`;
+  const id = await createWorkflow(
+    request,
+    oneStepWorkflow(name, { tool: "run_command", operation: "run", label: "Hold until released", arguments: { command: `while [ ! -e ${release} ]; do sleep 0.2; done; echo released` } }),
+  );
+  const runId = await startRun(request, id);
+  try {
+    await page.goto(`/runs/${runId}`);
+    const heading = page.getByRole("heading", { level: 1, name });
+    await expect(heading).toContainText("waiting for you");
+    // A command is approved as it is ("Approve"), with no "once" or "always".
+    await page.getByRole("button", { name: /^Approve/ }).click();
+    // The stream has no run-resumed after approval-decided: the page must not keep saying it waits until the step ends.
+    await expect(heading).toContainText("running");
+    await expect(heading).not.toContainText("waiting for you");
+    await expect(page.getByRole("group", { name: "Hold until released, Run a Shell Command tool, running" })).toBeVisible();
+    // The step's progress line, with its one "…" (the spinner added a second after the tool's own).
+    await expect(page.getByRole("status").filter({ hasText: "Running `while" })).toHaveText(/released`…$/);
+    await snap(page, testInfo, "approved: running while the command goes on");
+  } finally {
+    writeFileSync(path.join(workspace(), release), "");
+  }
+  await expect(page.getByRole("heading", { level: 1, name })).toContainText("succeeded");
 });
 
 test("a run cancelled from its page ends there, and its stream with it", async ({ page, request }, testInfo) => {

@@ -52,4 +52,14 @@ test("run from the editor, approve the write in the inbox, and find the file wri
   await expect(inboxLink).toHaveAccessibleName("Inbox");
   await snap(page, testInfo, "run view: succeeded after approval");
   expect(readWorkspaceFile(fileName)).toBe(message);
+
+  // The runs list counts the approval the run asked for once it is decided too (it showed "—" when none waited).
+  await page.goto("/runs");
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  const approvalsColumn = await page.getByRole("columnheader").evaluateAll((headers) => headers.findIndex((header) => header.textContent?.trim() === "Approvals"));
+  expect(approvalsColumn).toBeGreaterThan(0);
+  // innerText: the cell also holds the "approvals" label a phone's card shows, hidden at this width.
+  await expect(row.locator(":scope > *").nth(approvalsColumn)).toHaveText("1", { useInnerText: true });
+  await snap(page, testInfo, "runs list: the approved run counts its approval");
 });

@@ -99,7 +99,6 @@ test.describe("on a phone", () => {
     expect(firstName).toMatch(new RegExp(`, run #${runId.slice(-6)}$`));
     expect(otherName).toMatch(new RegExp(`, run #${otherRunId.slice(-6)}$`));
     expect(firstName).not.toBe(otherName);
-    await cancelRun(request, otherRunId);
 
     await expectNoSidewaysScroll(page, "the inbox");
     const approve = decisionButton(card, "Approve once");
@@ -138,7 +137,14 @@ test.describe("on a phone", () => {
     await expect(runCard).toBeVisible();
     await expectNoSidewaysScroll(page, "the runs list");
     await expectInsideWidth(page, [runCard.getByRole("link", { name: /^Open the run of/ })], "the run's Open");
+    // The other run still waits: its card has Cancel on the screen, and a tap cancels it.
+    const waitingCard = page.getByRole("row").filter({ has: page.locator(`a[href="/runs/${otherRunId}"]`) });
+    const cancel = waitingCard.getByRole("button", { name: /^Cancel the run of/ });
+    await expectInsideWidth(page, [cancel], "the waiting run's Cancel");
     await snap(page, testInfo, "phone: the runs list");
+    await cancel.tap();
+    await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).tap();
+    await expect.poll(() => runStatus(request, otherRunId)).toBe("cancelled");
     await runCard.getByRole("link", { name, exact: true }).tap();
     await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`));
   });
@@ -175,6 +181,13 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("button", { name: "Close the inspector" })).toBeFocused();
     await snap(page, testInfo, "phone: the inspector opened by a tap");
     await page.getByRole("button", { name: "Close the inspector" }).tap();
+    await expect(inspector).toBeHidden();
+    // Enter on a focused card opens it the same way (a keyboard beside the phone, or a switch device).
+    await canvasCard(canvas, "Write a File").focus();
+    await page.keyboard.press("Enter");
+    await expect(inspector).toBeVisible();
+    await expect(page.getByRole("button", { name: "Close the inspector" })).toBeFocused();
+    await page.getByRole("button", { name: "Close the inspector" }).tap();
 
     // The Nodes drawer: every help line whole, and its foot speaks of tapping, not of Enter.
     await page.getByRole("button", { name: "Nodes", exact: true }).tap();
@@ -207,6 +220,7 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("heading", { name: "Signed-in browsers" })).toBeVisible();
     await expect(page.getByRole("button", { name: /^Sign out 0 others$/ })).toHaveCount(0);
     await expectNoSidewaysScroll(page, "the security page");
+    await snap(page, testInfo, "phone: the security page");
   });
 
   test("the menu opens and closes by keyboard, and focus comes back to its button", async ({ page }) => {

@@ -73,6 +73,11 @@ test("run one step and see its result; pin it; run the next step from the pin, a
   const result = testing.getByRole("region", { name: "Test run result" });
   await expect(result).toContainText("Ada Lovelace");
   await expect(result.getByText("succeeded", { exact: true }).first()).toBeVisible();
+  // The arguments it ran with, read from its run's record: the stream does not carry them, and the panel once said
+  // "Not recorded for this step" here.
+  await expect(result.getByRole("heading", { name: "Resolved arguments" })).toBeVisible();
+  await expect(result.getByLabel("Resolved arguments")).toContainText(`${folder}/names.txt`);
+  await expect(result).not.toContainText("Not recorded");
   await snap(page, testInfo, "one step run, its result in the inspector");
 
   // Pin it, then edit the pin: a bad value is named on its field, a good one is saved.
@@ -116,6 +121,10 @@ test("run one step and see its result; pin it; run the next step from the pin, a
   await page.goto("/runs");
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: name }) }).first();
   await expect(row.getByRole("cell").nth(3)).toContainText("test");
+  // Its page says why the steps it left out did not run: not a branch not taken, nor a failure before them.
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByText("Not part of this test run").first()).toBeVisible();
+  await expect(page.getByText(/its branch was not taken/)).toHaveCount(0);
 });
 
 test("Copy to editor pins a finished run's outputs, saying which pin it replaces, and opens the editor", async ({ page, request }, testInfo) => {

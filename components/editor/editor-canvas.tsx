@@ -168,7 +168,11 @@ function FlowCanvas({ onDropItem, onInsertOnEdge, onNodeMenu, onNodeOpen, showMi
           // React Flow selects a card on Enter; the card's settings open as well, as a click on it does.
           if (event.key !== "Enter" || !(event.target instanceof HTMLElement) || !event.target.classList.contains("react-flow__node")) return;
           const nodeId = event.target.dataset.id;
-          if (nodeId) onNodeOpen(nodeId);
+          if (!nodeId) return;
+          // Where the inspector is a drawer, opening it moves focus to its Close button before the browser acts on
+          // this Enter: left to run, its default would press that button and shut the drawer at once.
+          event.preventDefault();
+          onNodeOpen(nodeId);
         }}
         onDragOver={onDragOver}
         onDragLeave={(event) => {

@@ -160,11 +160,13 @@ export function SecurityLog({ firstPage, people }: SecurityLogProps) {
           </a>
         </div>
       </div>
-      <fieldset className="mb-3 flex flex-wrap items-end gap-3 text-sm">
+      {/* A fieldset is as wide as its widest content by default, and What's longest choice is wider than a phone:
+          min-w-0 lets it, the label and the select narrow to the screen (449 px in 390 scrolled the page sideways). */}
+      <fieldset className="mb-3 flex min-w-0 flex-wrap items-end gap-3 text-sm">
         <legend className="sr-only">Filter the security log</legend>
-        <label className="flex flex-col gap-1">
+        <label className="flex min-w-0 max-w-full flex-col gap-1">
           <span className="text-xs font-medium text-muted">What</span>
-          <select value={filters.action} onChange={(event) => change("action", event.target.value)} className={FIELD_CLASS}>
+          <select value={filters.action} onChange={(event) => change("action", event.target.value)} className={`${FIELD_CLASS} max-w-full`}>
             <option value="">Everything</option>
             {AuditActionSchema.options.map((action) => (
               <option key={action} value={action}>

@@ -29,7 +29,8 @@ export function Spinner({ label = "Loading" }: { label?: string }) {
   return (
     <span role="status" className="inline-flex items-center gap-2 text-sm text-muted">
       <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-line-strong border-t-accent" />
-      {label}…
+      {/* A tool's progress line often ends in its own "…" ("Running a query…"): one is enough. */}
+      {label.endsWith("…") ? label : `${label}…`}
     </span>
   );
 }

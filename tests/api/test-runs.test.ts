@@ -193,4 +193,18 @@ describe("pins", () => {
     expect(badValues.status).toBe(422);
     expect(issues(badValues)).toEqual(["values.first.data.password"]);
   });
+
+  it("name steps as their cards do in what they refuse, never by node id", async () => {
+    const steps = threeSteps(workFolder());
+    const { id } = await api.createWorkflow({ ...steps, nodes: steps.nodes.map((node) => (node.id === "first" ? { ...node, label: "Say one" } : node)) });
+    // Never run and nothing pinned: the step before has nothing to hand on.
+    const nothingToHand = await api.request("POST", `/api/workflows/${id}/test-runs`, { nodeId: "second", mode: "step" });
+    expect(nothingToHand.status).toBe(422);
+    expect(nothingToHand.body.error).toContain("Nothing to hand the step from “Say one”");
+    expect(nothingToHand.body.error).not.toContain("first");
+    // A step added in the editor and not saved yet has no saved label; the message says what to do instead of naming its id.
+    const unsaved = await api.request("POST", `/api/workflows/${id}/test-runs`, { nodeId: "write_file_1", mode: "step" });
+    expect(unsaved.status).toBe(422);
+    expect(unsaved.body.error).toBe("This step is not in the saved workflow yet: save the workflow, then test it.");
+  });
 });
