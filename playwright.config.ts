@@ -16,6 +16,10 @@ import { folderPrefix, newRunId, SERVER_MARKER } from "./scripts/test-leftovers.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3377);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+// The studio mails approvals to this port; e2e/approval-team.spec.ts listens there while it runs (a mail server that is
+// not there is a refusal the studio retries; only people whose sign-in name is an address are mailed, and only that spec
+// makes any).
+process.env.E2E_MAIL_PORT ??= String(PORT + 25);
 
 if (!process.env.E2E_SCRATCH) {
   // Named after the test run (scripts/test.sh sets its id), so the run's last check finds anything left behind.
@@ -77,6 +81,9 @@ export default defineConfig({
       STUDIO_TOKEN: process.env.E2E_TOKEN!,
       STUDIO_DATA_DIR: DATA_DIR,
       STUDIO_BROWSE_ROOTS: WORKSPACE,
+      STUDIO_SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_MAIL_PORT}`,
+      STUDIO_SMTP_FROM: "Neurosurfer Studio <studio@example.test>",
+      STUDIO_NOTIFY_CHECK_MS: "500",
       [SERVER_MARKER]: process.env.STUDIO_TEST_RUN_ID!,
     },
   },

@@ -1,11 +1,9 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { invitePerson, type JoinedPerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
+import { startMailServer, type TestMailServer } from "../support/mail-server";
 
 /**
  * E-mail for a waiting approval (issue 30): each person who may decide it and
@@ -15,50 +13,9 @@ import { setupStudioServer } from "./studio-server";
  * security log has each try. Without a mail server, nothing changes.
  */
 
-interface Received {
-  to: string;
-  mail: ParsedMail;
-}
-
-/** A mail server on loopback that keeps what it accepts, and refuses (451) the first message to each address in `refuseOnce`. */
-async function startMailServer(): Promise<{ port: number; received: Received[]; refuseOnce: Set<string>; close: () => Promise<void> }> {
-  const received: Received[] = [];
-  const refuseOnce = new Set<string>();
-  const server = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username });
-      else callback(new Error("wrong user or password"));
-    },
-    onData(stream, session, callback) {
-      const to = session.envelope.rcptTo.map((each) => each.address).join(",");
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        if (refuseOnce.delete(to)) {
-          callback(Object.assign(new Error("try again later"), { responseCode: 451 }));
-          return;
-        }
-        simpleParser(Buffer.concat(chunks))
-          .then((mail) => {
-            received.push({ to, mail });
-            callback();
-          })
-          .catch(callback);
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, received, refuseOnce, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 const SMTP_USER = "studio";
 const SMTP_PASSWORD = "smtp-pass-0f3c9a";
-let mail: Awaited<ReturnType<typeof startMailServer>>;
+let mail: TestMailServer;
 let folder: string;
 
 /** A workflow of one shell step under `policy` (default: two approvals), shared with every approver; started by `owner`. */
@@ -73,7 +30,7 @@ async function gatedRun(owner: ApiClient, name: string, command: string, policy:
 
 describe("approval notifications by e-mail", () => {
   beforeAll(async () => {
-    mail = await startMailServer();
+    mail = await startMailServer({ login: { user: SMTP_USER, password: SMTP_PASSWORD } });
     folder = workFolder("studio-notify-");
   });
   const server = setupStudioServer(() => ({ env: { STUDIO_SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${mail.port}`, STUDIO_SMTP_FROM: "Studio <studio@example.test>", STUDIO_NOTIFY_CHECK_MS: "200", STUDIO_DEADLINE_CHECK_MS: "200" } }));
