@@ -53,6 +53,8 @@ export function InboxList({
     const title = document.querySelector<HTMLElement>(`[data-approval-id="${CSS.escape(wanted)}"] [data-approval-title]`);
     title?.scrollIntoView({ block: "center" });
     title?.focus({ preventScroll: true });
+    // Opened from a link: the security log records who opened which card (the list alone does not).
+    void api(`/api/approvals/${encodeURIComponent(wanted)}`).catch(() => undefined);
   }, []);
 
   const load = useCallback(async () => {

@@ -39,6 +39,7 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "notification-choices-changed": "changed how they are told of approvals",
   "notification-webhook-changed": "changed a workflow's approval webhook",
   "grant-revoked": "revoked an “Always allow”",
+  "approval-viewed": "opened an approval's card",
 };
 
 

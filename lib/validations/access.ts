@@ -41,6 +41,7 @@ export const AuditActionSchema = z.enum([
   "notification-choices-changed",
   "notification-webhook-changed",
   "grant-revoked",
+  "approval-viewed",
 ]);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 

@@ -190,6 +190,21 @@ describe("approval policies", () => {
     await owner.waitForRun(runId);
   });
 
+  it("writes to the security log who opened a card, once however often they read it, and not for the inbox's list", async () => {
+    const { runId, approval } = await gatedRun("Seen by Cy", "seen.txt", {});
+    const viewsOf = async () =>
+      ((await owner.expect(200, "GET", `/api/audit?action=approval-viewed&actorId=${cy.id}`)).entries as Json[]).filter((entry) => entry.target === approval.id);
+    await cy.client.expect(200, "GET", "/api/approvals?status=pending");
+    expect(await viewsOf()).toEqual([]);
+    await cy.client.expect(200, "GET", `/api/approvals/${approval.id}`);
+    await cy.client.expect(200, "GET", `/api/approvals/${approval.id}`);
+    const views = await viewsOf();
+    expect(views).toHaveLength(1);
+    expect(views[0]).toMatchObject({ actor: "Cy", action: "approval-viewed", detail: expect.objectContaining({ runId, kind: "shell", status: "pending" }) });
+    await decide(cy, approval, "approve");
+    await owner.waitForRun(runId);
+  });
+
   it("refuses a policy that is not one when the workflow is saved, naming the field", async () => {
     const refused = await owner.post("/api/workflows", {
       name: "Bad policy",

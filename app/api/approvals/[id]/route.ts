@@ -1,6 +1,7 @@
 import { getApprovalDetail } from "@/lib/persistence/run-queries";
 import { approvalsAsSeenBy } from "@/lib/server/access/run-view";
 import { forViewer } from "@/lib/server/approval-deciders";
+import { recordApprovalView } from "@/lib/server/approval-views";
 import { decideApproval, editFormOf } from "@/lib/server/approvals";
 import { json, pathId, readBody, route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
@@ -10,10 +11,12 @@ export const dynamic = "force-dynamic";
 
 type Context = { params: Promise<{ id: string }> };
 
-export const GET = route("GET /api/approvals/[id]", async (_request, { params }: Context, principal) => {
+/** One approval's card, with its edit form; the security log records that this person opened it. */
+export const GET = route("GET /api/approvals/[id]", async (request, { params }: Context, principal) => {
   const { database, pool } = await startStudio();
   const found = await getApprovalDetail(pathId((await params).id, "approval"), database);
   const [approval] = await forViewer(await approvalsAsSeenBy(principal, [found], database), principal, database);
+  if (approval) await recordApprovalView(approval, principal, request, database);
   // What "Edit and approve" offers: the call's input form, for the card to generate.
   return json({ approval, editForm: approval ? editFormOf(approval, pool()) : null });
 });
