@@ -8,7 +8,8 @@ import { DatabaseWaitingRunStore } from "@/lib/persistence/database-waiting-run-
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import { RunEngine } from "@/lib/workflow/run-engine";
-import { prepareAccess } from "./access/announce";
+import { prepareAccess, studioBaseUrl } from "./access/announce";
+import { isLoopbackAddress } from "./access/host-policy";
 import { seedExampleWorkflows } from "./example-workflows";
 import { errorWorkflowStarter } from "./error-workflows";
 import { studioChildRuns } from "./sub-workflows";
@@ -201,7 +202,12 @@ function startDeadlines(database: StudioDatabase, engine: RunEngine, log: (messa
  */
 function startNotifications(database: StudioDatabase, log: (message: string, error?: unknown) => void): NotificationJob {
   const environment = readEnvironment();
-  const publicUrl = environment.STUDIO_PUBLIC_URL ?? `http://${environment.HOST.includes(":") ? `[${environment.HOST}]` : environment.HOST}:${environment.PORT}`;
+  // The same address the sign-in link names. Bound to every interface with no public URL, that is this machine's
+  // loopback: a link others can open needs STUDIO_PUBLIC_URL (the host names the studio answers to are configured).
+  const publicUrl = studioBaseUrl();
+  if (!environment.STUDIO_PUBLIC_URL && !isLoopbackAddress(environment.HOST) && environment.STUDIO_SMTP_URL) {
+    log(`notifications link to ${publicUrl}, which only this machine opens: set STUDIO_PUBLIC_URL to the address people reach the studio at`);
+  }
   return startApprovalNotifications({
     database,
     smtpUrl: environment.STUDIO_SMTP_URL,

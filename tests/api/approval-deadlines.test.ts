@@ -5,6 +5,7 @@ import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { invitePerson, type JoinedPerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
+import { startScriptedOpenAIServer } from "../support/scripted-openai-server";
 
 /**
  * Deadlines on approvals, over HTTP against the real server: an approval
@@ -119,6 +120,47 @@ describe("approval deadlines", () => {
     await approvalWhen(later.id, (each) => each.status === "denied");
     expect((await owner.expect(200, "GET", `/api/approvals/${approval.id}`)).approval).toMatchObject({ status: "approved", decidedBy: { personId: ada.id, name: "Ada" } });
     expect(await auditOf("approval-expired", approval.id)).toHaveLength(0);
+  });
+
+  it("answers a question nobody answered in time with the policy's default, and the model goes on with it", async () => {
+    const model = await startScriptedOpenAIServer();
+    try {
+      model.script({ toolCalls: [{ name: "ask_user", arguments: { question: "Which database should I clean?" } }] }, { text: "Cleaned the staging database." });
+      await owner.expect(201, "POST", "/api/secrets", { name: "DEADLINE_MODEL_KEY", value: "sk-deadline-model-key" });
+      const agent = {
+        id: "agent",
+        kind: "agent",
+        label: "Cleaner",
+        provider: "openai_compatible",
+        model: "scripted-model",
+        baseUrl: model.baseUrl,
+        apiKey: "${DEADLINE_MODEL_KEY}",
+        task: "Clean the database the person names.",
+        maxTurns: 4,
+        approvals: { approvers: [], required: 1, deadline: { minutes: 5, then: "answer", answer: "Use the staging database." } },
+      };
+      const workflow = {
+        name: "Asks, then takes the default",
+        // Every agent may ask the person (ask_user comes with it).
+        nodes: [{ id: "in", kind: "input" }, agent, { id: "out", kind: "output", value: "{{ nodes.agent.output }}" }],
+        edges: chain("in", "agent", "out"),
+      };
+      const workflowId = (await owner.expect(201, "POST", "/api/workflows", workflow)).workflow.id as string;
+      const runId = (await owner.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} })).run.id as string;
+      const question = await owner.waitForApproval(runId);
+      expect(question).toMatchObject({ kind: "ask", status: "pending" });
+      await backdate(question.id, 6 * MINUTE, "createdAt");
+
+      const run = await owner.waitForRun(runId);
+      expect(run.status, run.error).toBe("succeeded");
+      const answered = await approvalWhen(question.id, (each) => each.status !== "pending");
+      expect(answered).toMatchObject({ status: "answered", decision: "answer", feedback: "Use the staging database.", decidedBy: { personId: null, name: "the deadline" } });
+      // The model's next turn holds the default as the question's answer.
+      expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("Use the staging database.");
+      expect(run.output).toBe("Cleaned the staging database.");
+    } finally {
+      await model.close();
+    }
   });
 
   it("refuses a deadline that is not one, naming the field", async () => {
