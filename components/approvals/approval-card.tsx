@@ -237,8 +237,10 @@ export function ApprovalCard({ approval, toolTitles, showContext = true, onDecid
       </header>
 
       <div className="space-y-4 px-4 py-4">
-        <ApprovalPreview kind={approval.kind} effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
+        {/* Edited: what went ahead comes first, so the proposal below is not read as what ran. */}
         {edited ? <ArgumentEditDiff proposed={approval.kind === "plan" ? { plan: approval.preview } : approval.arguments} approved={edited} /> : null}
+        {edited ? <p className="text-xs font-medium text-muted">What the step proposed, before the edit:</p> : null}
+        <ApprovalPreview kind={approval.kind} effect={approval.effect} toolTitle={tool ?? "the tool"} arguments={approval.arguments} />
         {approval.kind !== "mcp" && approval.kind !== "plan" && approval.kind !== "ask" && Object.keys(approval.arguments).length > 0 ? (
           <details className="group" open={approval.kind !== "write"}>
             <summary className="cursor-pointer py-1 text-xs font-medium text-muted hover:text-foreground">Arguments</summary>

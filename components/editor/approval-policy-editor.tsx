@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useState, type ChangeEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { api } from "@/lib/client/api";
@@ -185,6 +185,29 @@ const DEADLINE_CHOICES: readonly { value: ApprovalDeadline["then"]; label: strin
   { value: "answer", label: "Answer a question with a default (others are denied)" },
 ];
 
+/**
+ * A box that shows what the person types, even while it is not a valid value
+ * yet ("0", ""), and shows the stored value again when it changes from
+ * outside (undo, redo, a reset): the draft follows the value, not the other
+ * way round. React's "adjust state when a prop changes", without an effect.
+ */
+function useDraft(stored: number | string | undefined, onText: (text: string) => void): { value: string; onChange: (event: ChangeEvent<HTMLInputElement>) => void } {
+  const asText = stored === undefined ? "" : String(stored);
+  const [draft, setDraft] = useState(asText);
+  const [shown, setShown] = useState(asText);
+  if (asText !== shown) {
+    setShown(asText);
+    setDraft(asText);
+  }
+  return {
+    value: draft,
+    onChange: (event) => {
+      setDraft(event.target.value);
+      onText(event.target.value);
+    },
+  };
+}
+
 /** Minutes as typed, or undefined while the box is empty or not a whole number in range (the save's check names it). */
 function minutesOf(text: string): number | undefined {
   const minutes = Number(text);
@@ -197,6 +220,12 @@ function DeadlineFields({ label, value, colleagues, onChange }: { label: string;
   const set = (patch: Partial<ApprovalDeadline>) => onChange({ ...(value ?? { minutes: 60, then: "deny" }), ...patch });
   const escalateTo = value?.escalateTo ?? [];
   const nameOf = (personId: string) => colleagues.find((person) => person.id === personId)?.displayName;
+  const minutesDraft = useDraft(value?.minutes, (text) => {
+    const minutes = minutesOf(text);
+    if (minutes !== undefined) set({ minutes });
+  });
+  const escalateDraft = useDraft(value?.escalateMinutes, (text) => set({ escalateMinutes: minutesOf(text) }));
+  const answerDraft = useDraft(value?.answer, (text) => set({ answer: text.trim() || undefined }));
   return (
     <div className="space-y-2 text-xs">
       <label className="flex items-center gap-2">
@@ -212,11 +241,7 @@ function DeadlineFields({ label, value, colleagues, onChange }: { label: string;
               min={1}
               max={MAX_DEADLINE_MINUTES}
               className={`${CONTROL_CLASS} w-28`}
-              defaultValue={value.minutes}
-              onChange={(event) => {
-                const minutes = minutesOf(event.target.value);
-                if (minutes !== undefined) set({ minutes });
-              }}
+              {...minutesDraft}
             />
           </Field>
           <Field id={`${id}-then`} label="Then">
@@ -260,15 +285,14 @@ function DeadlineFields({ label, value, colleagues, onChange }: { label: string;
                   min={1}
                   max={MAX_DEADLINE_MINUTES}
                   className={`${CONTROL_CLASS} w-28`}
-                  defaultValue={value.escalateMinutes ?? ""}
-                  onChange={(event) => set({ escalateMinutes: minutesOf(event.target.value) })}
+                  {...escalateDraft}
                 />
               </Field>
             </>
           ) : null}
           {value.then === "answer" ? (
             <Field id={`${id}-answer`} label="The default answer" help="Taken by a question (ask_user) nobody answered in time; anything else is denied.">
-              <input {...fieldAria(`${id}-answer`, { help: true })} className={CONTROL_CLASS} defaultValue={value.answer ?? ""} maxLength={10_000} onChange={(event) => set({ answer: event.target.value.trim() || undefined })} />
+              <input {...fieldAria(`${id}-answer`, { help: true })} className={CONTROL_CLASS} maxLength={10_000} {...answerDraft} />
             </Field>
           ) : null}
         </div>
