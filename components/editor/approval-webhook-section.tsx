@@ -36,9 +36,7 @@ export function ApprovalWebhookSection({ workflowId }: { workflowId: string }) {
     return () => {
       current = false;
     };
-    // `reset` sets state only; the form is filled once per workflow.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [workflowId, readOnly]);
+  }, [workflowId, readOnly, reset]);
 
   if (readOnly) return null;
   const path = `/api/workflows/${encodeURIComponent(workflowId)}/notification-webhook`;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { asSentence } from "@/components/secrets/form-issues";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
@@ -70,14 +70,16 @@ export function webhookApiErrors(issues: readonly ApiIssue[], prefix: string): {
 export function useWebhookForm(initial: WebhookDraft, hasStoredSecret: boolean) {
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<WebhookErrors>({});
+  // Stable across renders: an effect that fills the form from the server lists it as a dependency without refilling.
+  const reset = useCallback((next: WebhookDraft) => {
+    setDraft(next);
+    setErrors({});
+  }, []);
   return {
     draft,
     errors,
     /** A saved webhook (or none): its fields, the secret empty (kept), no errors. */
-    reset(next: WebhookDraft) {
-      setDraft(next);
-      setErrors({});
-    },
+    reset,
     change(next: WebhookDraft) {
       setDraft(next);
       setErrors((shown) => recheckedErrors(shown, next, hasStoredSecret));
