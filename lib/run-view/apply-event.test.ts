@@ -212,6 +212,22 @@ describe("applyRunEvent", () => {
       [event("node-started", "write", { kind: "subworkflow", attempt: 1 }, 1)],
     );
     expect(stored.steps.write).toMatchObject({ status: "waiting", childRun: { id: "01CHILD00RUN1", workflowName: "Child" }, progress: "Waits for “Child” run #00RUN1" });
+    // Read after the child-run-started event's commit and before the one storing the step as waiting: it waits all the same
+    // (no later event would say so), and the run of an earlier attempt does not make a retried step wait.
+    const between = initialRunViewState(
+      snapshot({
+        lastSeq: 2,
+        steps: [step("in", "succeeded"), { ...step("write", "running"), attempt: 2 }],
+        childRuns: [{ id: "01CHILD00RUN1", nodeId: "write", workflowName: "Child", attempt: 2 }],
+      }),
+      [event("node-started", "write", { kind: "subworkflow", attempt: 2 }, 1), event("child-run-started", "write", { runId: "01CHILD00RUN1", workflowId: "w2", workflowName: "Child", version: 3 }, 2)],
+    );
+    expect(between.steps.write).toMatchObject({ status: "waiting", progress: "Waits for “Child” run #00RUN1" });
+    const retried = initialRunViewState(
+      snapshot({ lastSeq: 1, steps: [step("in", "succeeded"), { ...step("write", "running"), attempt: 2 }], childRuns: [{ id: "01CHILD00RUN1", nodeId: "write", workflowName: "Child", attempt: 1 }] }),
+      [event("node-started", "write", { kind: "subworkflow", attempt: 2 }, 1)],
+    );
+    expect(retried.steps.write).toMatchObject({ status: "running", childRun: { id: "01CHILD00RUN1" } });
     // A child run of a workflow the reader may not open comes masked: the step waits, with no link to a run that is a 404 to them.
     seq = 0;
     const masked = applyAll(initialRunViewState(snapshot()), [
@@ -259,6 +275,19 @@ describe("applyRunEvent", () => {
       childRun: null,
       loopItems: { count: 3, runs: [{ item: 0, status: "succeeded" }, { item: 1, status: "running" }] },
     });
+    // Read before the commit that stores the loop as waiting: its items say it waits.
+    const between = initialRunViewState(
+      snapshot({
+        lastSeq: 2,
+        steps: [step("in", "succeeded"), { ...step("write", "running"), attempt: 1 }],
+        childRuns: [{ id: "01ITEM0000A0", nodeId: "write", workflowName: "Parent", kind: "for-each", attempt: 1, item: 0 }],
+      }),
+      [
+        event("node-started", "write", { kind: "foreach", attempt: 1 }, 1),
+        event("child-run-started", "write", { runId: "01ITEM0000A0", workflowId: "w1", workflowName: "Parent", version: 1, item: 0, count: 3 }, 2),
+      ],
+    );
+    expect(between.steps.write).toMatchObject({ status: "waiting", loopItems: { count: 3, runs: [{ item: 0, status: "running" }] } });
   });
 
   it("keeps the timeline bounded on a long run", () => {

@@ -160,6 +160,10 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
   for (const child of run.childRuns ?? []) {
     const step = steps[child.nodeId];
     if (!step) continue;
+    // A step whose latest attempt started a run waits for it, as its child-run-started event says on the stream. The
+    // engine stores the step as waiting in a later commit than that event: a page read in between must not show it running.
+    const ofLatestAttempt = child.attempt === undefined || child.attempt === step.attempt;
+    if (ofLatestAttempt && step.status === "running") step.status = "waiting";
     if (child.kind === "for-each") {
       // Only the latest attempt's items; the count comes with the items' start events, else from what is known.
       if (child.attempt !== undefined && child.attempt !== step.attempt) continue;
