@@ -56,6 +56,16 @@ test("two of three approvers: mailed a link, the first approves on a phone, the 
   const ownersCard = page.getByRole("article").filter({ hasText: name });
   await expect(ownersCard.getByTestId("approval-read-only")).toHaveText("The person who started the run may not approve its own steps: someone else must decide.");
 
+  // The owner follows the run on its page, and Cy has the inbox open: neither reloads from here on.
+  const rule = "Needs 2 different people, not the one who started the run.";
+  await page.goto(`/runs/${runId}`);
+  const runCard = page.getByRole("complementary", { name: "Node details" }).getByRole("article");
+  await expect(runCard.getByTestId("approval-quorum")).toHaveText(`0 of 2 approved. ${rule}`);
+  await expect(runCard.getByTestId("approval-read-only")).toHaveText("The person who started the run may not approve its own steps: someone else must decide.");
+  await cy.goto("/inbox");
+  const cysCard = cy.getByRole("article").filter({ hasText: name });
+  await expect(cysCard.getByTestId("approval-quorum")).toHaveText(`0 of 2 approved. ${rule}`);
+
   // Each approver is mailed; the link names the approval and nothing else: no decision rides on it.
   const annsLink = await linkMailedTo(addresses[0]!);
   expect(new URL(annsLink).search).toBe(`?approval=${approvalId}`);
@@ -73,6 +83,11 @@ test("two of three approvers: mailed a link, the first approves on a phone, the 
   await decisionButton(annsCard, "Approve").click();
   await expect(annsCard.getByTestId("approval-outcome")).toHaveText("Your approval is recorded: 1 of 2. It waits for one more person.");
   expect(readWorkspaceFile(proposed)).toBeNull();
+  // Said live: on the run's page (its card and its timeline), and in Cy's open inbox.
+  await expect(runCard.getByTestId("approval-quorum")).toHaveText(`1 of 2 approved, by Ann ${suffix}. ${rule}`);
+  await expect(page.getByRole("region", { name: "Timeline" }).getByRole("listitem").filter({ hasText: `Approved by Ann ${suffix}: 1 of 2, waiting for one more person` })).toHaveCount(1);
+  await expect(cysCard.getByTestId("approval-quorum")).toHaveText(`1 of 2 approved, by Ann ${suffix}. ${rule}`);
+  await snap(page, testInfo, "run page: 1 of 2 approved, live, read-only for the starter");
 
   // The second edits the command before approving; the card says who approved first.
   await bo.goto(await linkMailedTo(addresses[1]!));

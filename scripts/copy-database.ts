@@ -78,6 +78,13 @@ function sameDatabase(a: string, b: string): boolean {
 }
 
 const LABELS: Record<CopiedTable, string> = {
+  person: "people",
+  invitation: "invitations",
+  personalAccessToken: "personal access tokens (hashes)",
+  workflowShare: "workflow shares",
+  notificationWebhook: "notification webhooks (signing secrets sealed)",
+  approvalVote: "approval votes",
+  approvalNotification: "approval notifications",
   workflow: "workflows",
   workflowVersion: "workflow versions",
   webhookEndpoint: "live webhooks",

@@ -6,13 +6,13 @@ import type { NotificationChoicesView } from "@/lib/contracts/notifications";
 /**
  * The browser's own notification when an approval newly waits for the
  * signed-in person (viewer.mayDecide), while a studio tab is open: the live
- * feed says an approval was requested, this asks the API which wait for
+ * feed says an approval was requested or escalated (to them, perhaps), this asks the API which wait for
  * them, and tells of those it had not seen. What waited when the tab opened
  * is not announced again. Only with the person's choice on (Settings →
  * Account) and the browser's permission; clicking it opens the card.
  */
 export interface ApprovalNotifier {
-  /** The feed said an approval was requested (or the feed reconnected): look for new ones. */
+  /** The feed said an approval was requested or escalated (or the feed reconnected): look for new ones. */
   check(): void;
 }
 

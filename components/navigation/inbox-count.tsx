@@ -24,7 +24,7 @@ export function PendingApprovalsProvider({ children }: { children: ReactNode }) 
       const data = JSON.parse(event.data) as { pendingApprovals?: number; type?: string };
       if (typeof data.pendingApprovals === "number") setCount(data.pendingApprovals);
       // The first message after a reconnect too: an approval requested while the feed was down is found then.
-      if (data.type === "approval-requested" || event.type === "pending-approvals") notifier.check();
+      if (data.type === "approval-requested" || data.type === "approval-escalated" || event.type === "pending-approvals") notifier.check();
     };
     source.addEventListener("pending-approvals", update);
     source.addEventListener("change", update);

@@ -5,6 +5,7 @@ import { ApprovalCard, type ApprovalCardData } from "@/components/approvals/appr
 import { ArgumentEditDiff } from "@/components/approvals/argument-edit-diff";
 import { ArgumentList } from "@/components/approvals/argument-list";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
+import type { ApprovalForViewer } from "@/lib/contracts/approval";
 import { Spinner } from "@/components/ui/page-header";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { stepStatusWords } from "@/lib/run-view/status-words";
@@ -31,6 +32,8 @@ interface NodeResultPanelProps {
   workflowName: string;
   /** Whether the person may decide the step's approvals (approval:decide); without it their cards are read-only. */
   mayDecide?: boolean;
+  /** What the inbox's list says of the waiting ones (useApprovalDetails): policy, votes, deadline, and whether this person may decide. */
+  details?: ReadonlyMap<string, ApprovalForViewer>;
   now: number;
   /** Resolved arguments fetched on demand (the event stream does not carry them); "loading" while fetching. */
   input: unknown;
@@ -43,7 +46,7 @@ interface NodeResultPanelProps {
 }
 
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
-export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, details, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
   const formatTime = useFormatTime();
   const kept = useKeptApprovals();
@@ -90,10 +93,11 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
       {shown.map((approval) => (
         <ApprovalCard
           key={approval.id}
-          approval={cardData(approval, runId, label, workflowName)}
+          approval={cardData(approval, runId, label, workflowName, details?.get(approval.id))}
           toolTitles={toolTitles}
           showContext={false}
-          mayDecide={mayDecide}
+          mayDecide={mayDecide && (details?.get(approval.id)?.viewer.mayDecide ?? true)}
+          readOnlyReason={details?.get(approval.id)?.viewer.reason ?? null}
           onDeciding={() => kept.keep(approval.id)}
         />
       ))}
@@ -332,8 +336,10 @@ function decisionLine(approval: ApprovalView): string {
   }
 }
 
-export function cardData(approval: ApprovalView, runId: string, nodeLabel: string, workflowName: string): ApprovalCardData {
-  return { ...approval, runId, nodeLabel, workflowName };
+/** A run view's card: what the events say, with what the inbox's list adds (who decides, votes, deadline, who was told) once read. */
+export function cardData(approval: ApprovalView, runId: string, nodeLabel: string, workflowName: string, detail?: ApprovalForViewer): ApprovalCardData {
+  const added = detail ? { policy: detail.policy, votes: detail.votes, dueAt: detail.dueAt, escalatedAt: detail.escalatedAt, notifications: detail.notifications } : {};
+  return { ...approval, ...added, runId, nodeLabel, workflowName };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

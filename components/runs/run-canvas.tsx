@@ -2,7 +2,7 @@
 
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes, type ReactFlowInstance } from "@xyflow/react";
-import { useCallback, useMemo, useRef } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import { FLOW_STYLE } from "@/components/flow/flow-style";
 import { PanButtons } from "@/components/flow/pan-buttons";
@@ -78,7 +78,15 @@ function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | 
  */
 const NODE_CACHE = new WeakMap<StepView, { base: NodeCardData; selected: boolean; node: RunNode }>();
 
-function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefined, selected: boolean, attempts: string | null, toolTitle: string | undefined): RunNode {
+function runNode(
+  node: WorkflowNode,
+  base: NodeCardData,
+  step: StepView | undefined,
+  selected: boolean,
+  attempts: string | null,
+  toolTitle: string | undefined,
+  measured: { width: number; height: number } | undefined,
+): RunNode {
   const cached = step ? NODE_CACHE.get(step) : undefined;
   // A step waiting for its next attempt counts down: its card alone is made anew each second.
   if (cached && cached.base === base && cached.selected === selected && step?.status !== "retrying") return cached.node;
@@ -94,6 +102,9 @@ function runNode(node: WorkflowNode, base: NodeCardData, step: StepView | undefi
     selected,
     draggable: false,
     connectable: false,
+    // The size React Flow measured, carried over: a node object without it is hidden until measured again, so every
+    // change of status would blink the card out, and on a busy machine could leave it hidden while the run goes on.
+    ...(measured ? { measured } : {}),
     ariaLabel: cardName({
       kind: node.kind,
       title: data.title,
@@ -124,6 +135,8 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
     () => new Map(definition.nodes.map((node) => [node.id, executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts])),
     [definition],
   );
+  // Each card's size as React Flow last measured it (its "dimensions" changes), for the node objects made anew.
+  const [measuredSizes, setMeasuredSizes] = useState<ReadonlyMap<string, { width: number; height: number }>>(() => new Map());
   const anyRetrying = Object.values(steps).some((step) => step.status === "retrying");
   const clock = anyRetrying ? now : 0;
   const nodes = useMemo(
@@ -131,9 +144,10 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
       definition.nodes.map((node) => {
         const step = steps[node.id];
         const attempts = step ? describeAttempts(step, attemptsAllowed.get(node.id) ?? 1, clock, { compact: true }) : null;
-        return runNode(node, base.get(node.id)!, step, node.id === selectedNodeId, attempts, node.kind === "tool" ? toolTitles[node.tool]?.title : undefined);
+        const toolTitle = node.kind === "tool" ? toolTitles[node.tool]?.title : undefined;
+        return runNode(node, base.get(node.id)!, step, node.id === selectedNodeId, attempts, toolTitle, measuredSizes.get(node.id));
       }),
-    [definition, steps, base, selectedNodeId, attemptsAllowed, clock, toolTitles],
+    [definition, steps, base, selectedNodeId, attemptsAllowed, clock, toolTitles, measuredSizes],
   );
 
   // Edges are named by the cards they join, not by node ids, as in the editor.
@@ -195,6 +209,8 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
 
   const onNodesChange = useCallback(
     (changes: NodeChange<RunNode>[]) => {
+      const sizes = changes.flatMap((change) => (change.type === "dimensions" && change.dimensions ? [[change.id, change.dimensions] as const] : []));
+      if (sizes.length > 0) setMeasuredSizes((current) => new Map([...current, ...sizes]));
       // Clicks and keyboard (Enter on a focused node) arrive as select changes.
       for (const change of changes) {
         if (change.type === "select" && change.selected) onSelect(change.id);

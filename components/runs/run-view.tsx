@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useReducer, useState } from "react";
 import { ApprovalCard } from "@/components/approvals/approval-card";
+import { useApprovalDetails } from "@/components/approvals/use-approval-details";
 import { useKeptApprovals } from "@/components/approvals/use-kept-approvals";
 import { ErrorNotice } from "@/components/ui/page-header";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
@@ -83,6 +84,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
   const [inputs, setInputs] = useState<Record<string, unknown>>({});
   const [inputError, setInputError] = useState<string | null>(null);
   const keptRunApprovals = useKeptApprovals();
+  const approvalDetails = useApprovalDetails(run.id, state.approvals);
 
   const nodesById = useMemo(() => new Map(run.definition.nodes.map((node) => [node.id, node])), [run.definition]);
   // The nodes of loop bodies: in this run they run per item, in each item's run.
@@ -240,10 +242,11 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
       {runApprovals.map((approval) => (
         <ApprovalCard
           key={approval.id}
-          approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName)}
+          approval={cardData(approval, run.id, labelOf(approval.nodeId), run.workflowName, approvalDetails.get(approval.id))}
           toolTitles={toolTitles}
           showContext={false}
-          mayDecide={access.decide}
+          mayDecide={access.decide && (approvalDetails.get(approval.id)?.viewer.mayDecide ?? true)}
+          readOnlyReason={approvalDetails.get(approval.id)?.viewer.reason ?? null}
           onDeciding={() => keptRunApprovals.keep(approval.id)}
         />
       ))}
@@ -279,6 +282,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
               runId={run.id}
               workflowName={run.workflowName}
               mayDecide={access.decide}
+              details={approvalDetails}
               now={now}
               input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
               maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}

@@ -81,6 +81,12 @@ function eventLines(event: RunEvent): string[] {
       const approval = event.payload.approval;
       return [`${node} waits for approval: ${approvalTitle(approval)}`];
     }
+    case "approval-voted": {
+      const { by, approvals, required } = event.payload;
+      return [`${node} approved by ${by}: ${approvals} of ${required}, waits for the rest`];
+    }
+    case "approval-escalated":
+      return [`${node} was not decided in time: escalated`];
     case "approval-decided": {
       const approval = event.payload.approval;
       const by = approval.decidedBy ? ` (by ${approval.decidedBy.name})` : "";

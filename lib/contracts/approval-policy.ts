@@ -103,6 +103,11 @@ export function policyFor(kind: string, nodePolicy: ApprovalPolicy | undefined, 
   return forKind ?? workflowPolicies?.default ?? ANYONE_WHO_MAY_DECIDE;
 }
 
+/** The policy of an approval of `kind` asked by `node` (of any kind: those that take approvals carry `approvals`). */
+export function policyOfNode(kind: string, node: object | undefined, workflowPolicies: WorkflowApprovalPolicies | undefined): ApprovalPolicy {
+  return policyFor(kind, node && "approvals" in node ? (node.approvals as ApprovalPolicy | undefined) : undefined, workflowPolicies);
+}
+
 /** Whether the run's starter is left out: as the policy says, else when two or more must approve. */
 export function excludesStarter(policy: ApprovalPolicy): boolean {
   return policy.excludeStarter ?? policy.required >= 2;

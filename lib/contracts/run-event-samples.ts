@@ -53,6 +53,8 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
   "node-tool-call-started": call,
   "node-tool-call-finished": { ...call, isError: false, content: "Wrote a.txt", approvals: [] },
   "approval-requested": { approval },
+  "approval-voted": { approvalId: approval.id, by: "Ada", approvals: 1, required: 2 },
+  "approval-escalated": { approvalId: approval.id },
   "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: { personId: "person-ada", name: "Ada" }, decidedAt: "2026-12-01T00:00:01.000Z" } },
 };
 

@@ -150,6 +150,14 @@ export const RUN_EVENT_PAYLOADS = {
     approvals: z.array(CallApprovalSchema).optional(),
   }),
   "approval-requested": z.object({ approval: EventApprovalSchema }),
+  /**
+   * One person approved `approvalId`, which needs `required` different people:
+   * `approvals` of them have so far, and it waits for the rest. The approval
+   * that completes it, or a denial, arrives as `approval-decided`.
+   */
+  "approval-voted": z.object({ approvalId: z.string(), by: z.string(), approvals: z.number().int().positive(), required: z.number().int().min(2) }),
+  /** Nobody decided `approvalId` in time: it now waits for its policy's escalation approvers (its card says who, and until when). */
+  "approval-escalated": z.object({ approvalId: z.string() }),
   /** Decided by a person, or withdrawn (status `cancelled`) when its run ended first. */
   "approval-decided": z.object({ approval: EventApprovalSchema }),
 } as const;

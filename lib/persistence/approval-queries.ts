@@ -5,7 +5,7 @@ import type { Prisma } from "./generated/sqlite/client";
  */
 import type { ApprovalDetail } from "@/lib/contracts/approval";
 import type { ApprovalNotificationView } from "@/lib/contracts/notifications";
-import { policyFor, policyInForce, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
+import { policyInForce, policyOfNode, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalStatus, RunStatus } from "@/lib/workflow/run-types";
@@ -76,7 +76,7 @@ export async function listApprovals(
         : null,
       nodeLabel: node?.label ?? (node?.kind === "tool" ? node.tool : row.nodeId === "__run__" ? "Plan" : row.nodeId),
       runStatus: row.run.status as RunStatus,
-      ...inForce(policyFor(row.kind, node && "approvals" in node ? node.approvals : undefined, definition.approvals), row.createdAt, row.escalatedAt),
+      ...inForce(policyOfNode(row.kind, node, definition.approvals), row.createdAt, row.escalatedAt),
       votes: row.votes.map((vote) => ({ personId: vote.personId, name: vote.name, approve: vote.approve, feedback: vote.feedback, at: vote.createdAt.toISOString() })),
       startedById: row.run.startedById,
       notifications: row.notifications.map((notification) => notificationView(notification, told)),

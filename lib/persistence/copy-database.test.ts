@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { COPY_BATCH, CONFIGURATION_TABLES, copyStudioData, HISTORY_TABLES, TargetNotEmptyError, type CopiedTable } from "./copy-database";
+import { COPY_BATCH, CONFIGURATION_TABLES, copyStudioData, HISTORY_TABLES, NOT_COPIED_TABLES, TargetNotEmptyError, type CopiedTable } from "./copy-database";
 import { openDatabase, type StudioDatabase } from "./database";
+import { Prisma } from "./generated/sqlite/client";
 import { SecretKeyMismatchError } from "./errors";
 import { SECRET_KEY_CHECK, openSecretBox } from "./secret-key";
 import { createSecret, resolveSecret } from "./secret-store";
@@ -43,7 +44,7 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-/** A studio with something in every table copied: two versions, a pin, retention settings, a grant, a secret, an MCP server, a finished run with all its parts, one waiting. */
+/** A studio with something in every table copied: people with an invitation, a token, a share and webhooks, two versions, a pin, retention settings, a grant, a secret, an MCP server, a finished run with all its parts, one waiting. */
 async function fill(database: StudioDatabase): Promise<void> {
   const definition = (output: string) => ({
     name: "Summarise",
@@ -54,7 +55,25 @@ async function fill(database: StudioDatabase): Promise<void> {
     ],
     edges: [{ id: "e1", source: "start", target: "finish" }],
   });
+  await database.person.createMany({
+    data: [
+      { id: "person-ada", login: "ada@example.com", displayName: "Ada", role: "owner", passwordHash: "scrypt$1$salt$hash", createdAt: at("2026-01-01T00:00:00.5Z"), notifyInBrowser: false },
+      { id: "person-bo", login: "bo", displayName: "Bo Ørsted", role: "approver", createdBy: "Ada", active: false, deactivatedAt: at("2026-01-09T00:00:00Z") },
+    ],
+  });
+  await database.invitation.create({ data: { id: "invitation-1", secretHash: "e".repeat(64), role: "editor", note: "for Cy", invitedBy: "Ada", expiresAt: at("2026-03-01T00:00:00Z") } });
+  await database.personalAccessToken.create({
+    data: { id: "token-1", personId: "person-ada", name: "CI", tokenHash: "f".repeat(64), scopes: JSON.stringify(["run:read"]), expiresAt: at("2026-06-01T00:00:00Z") },
+  });
   const workflow = await createWorkflow(definition("{{ inputs.topic }}"), database);
+  await database.workflow.update({ where: { id: workflow.id }, data: { ownerId: "person-ada" } });
+  await database.workflowShare.create({ data: { id: "share-1", workflowId: workflow.id, personId: "person-bo", role: "approver", createdBy: "Ada" } });
+  await database.notificationWebhook.createMany({
+    data: [
+      { id: "hook-workflow", workflowId: workflow.id, url: "https://hooks.example.com/studio", format: "slack", secretCiphertext: "sealed-1" },
+      { id: "hook-person", personId: "person-ada", url: "https://hooks.example.com/ada", format: "json", secretCiphertext: "sealed-2" },
+    ],
+  });
   await saveWorkflow(workflow.id, definition("Topic: {{ inputs.topic }}"), {}, database);
   const version = await database.workflowVersion.findFirstOrThrow({ where: { workflowId: workflow.id, version: 2 } });
   await database.grant.create({
@@ -155,6 +174,10 @@ async function fill(database: StudioDatabase): Promise<void> {
       createdAt: at("2026-02-01T10:00:02.222Z"),
     },
   });
+  await database.approvalVote.create({ data: { id: "vote-1", approvalId: "approval-1", personId: "person-bo", name: "Bo Ørsted", approve: true, feedback: null, createdAt: at("2026-02-01T10:00:03.000Z") } });
+  await database.approvalNotification.create({
+    data: { id: "notification-1", approvalId: "approval-1", personId: "person-bo", round: "requested", channel: "email", address: "bo@example.com", status: "sent", attempts: 1, sentAt: at("2026-02-01T10:00:02.5Z") },
+  });
   await database.agentCheckpoint.create({
     data: { id: "checkpoint-1", runId: "run-done", nodeId: "finish", turn: 3, messages: JSON.stringify([{ role: "user", content: "hi" }]), createdAt: at("2026-02-01T10:00:04.444Z") },
   });
@@ -183,10 +206,22 @@ async function expectSameRows(database: StudioDatabase, tables: readonly CopiedT
 }
 
 describe("copyStudioData", () => {
+  it("knows every table of the schema: copied with the configuration, with the history, or never", () => {
+    const models = Object.values(Prisma.ModelName).map((model) => model.charAt(0).toLowerCase() + model.slice(1));
+    expect([...ALL_TABLES, ...NOT_COPIED_TABLES].sort()).toEqual(models.sort());
+  });
+
   it("copies everything SQLite → PostgreSQL → SQLite, row for row; the secret opens with the same key only", async () => {
     const postgres = await temp("postgresql");
     const report = await copyStudioData(source.database, postgres.database, { runs: true });
     expect(report.counts).toEqual({
+      person: 2,
+      invitation: 1,
+      personalAccessToken: 1,
+      workflowShare: 1,
+      notificationWebhook: 2,
+      approvalVote: 1,
+      approvalNotification: 1,
       workflow: 1,
       workflowVersion: 2,
       webhookEndpoint: 1,

@@ -10,13 +10,15 @@ import type { Prisma } from "./generated/sqlite/client";
  * target, and secrets stay ciphertext (never decrypted) together with the Meta
  * row that checks the key, so the studio on the target needs the same key
  * (STUDIO_SECRET_KEY or the key file) and refuses another exactly as the
- * source would. Sign-in sessions and editors' webhook test listens (minutes long, tied to a
- * browser) are never copied;
- * run history (runs, steps, events, approvals, agent checkpoints) and the
+ * source would. People, their invitations, access tokens (hashes) and shares
+ * are copied with the workflows, so everyone signs in on the target as on the
+ * source; sign-in sessions and editors' webhook test listens (minutes long,
+ * tied to a browser) are never copied; run history (runs, steps, events,
+ * approvals with their votes and notifications, agent checkpoints) and the
  * security log (AuditEntry: who did what) only with `runs: true`.
  *
  * The target must be empty: the copy refuses a database that already holds
- * workflows, runs, secrets, MCP servers or Meta rows rather than merge into
+ * people, workflows, runs, secrets, MCP servers or Meta rows rather than merge into
  * it. Everything is written in one transaction on the target (all or
  * nothing), read in one transaction on the source (one consistent snapshot),
  * in batches of COPY_BATCH rows so a long history never sits in memory at once.
@@ -27,8 +29,32 @@ export const COPY_BATCH = 500;
 // Schedule firings go with the configuration: they are where each schedule goes on from, so a copied studio neither fires a
 // slot again nor counts every slot since publishing as missed.
 // Pins (test data of a workflow's editor) go with it too, and so do the retention settings (how long runs are kept).
-export const CONFIGURATION_TABLES = ["workflow", "workflowVersion", "webhookEndpoint", "scheduleFiring", "workflowPin", "retentionPolicy", "grant", "secret", "meta", "mcpServer"] as const;
-export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "agentCheckpoint", "webhookDelivery", "auditEntry"] as const;
+// People come first (a workflow names its owner), with their invitations, tokens (hashes only), shares and webhooks.
+export const CONFIGURATION_TABLES = [
+  "person",
+  "invitation",
+  "personalAccessToken",
+  "workflow",
+  "workflowVersion",
+  "workflowShare",
+  "notificationWebhook",
+  "webhookEndpoint",
+  "scheduleFiring",
+  "workflowPin",
+  "retentionPolicy",
+  "grant",
+  "secret",
+  "meta",
+  "mcpServer",
+] as const;
+// The security log last: the all-or-nothing test counts on a clash there leaving every other table empty.
+export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "approvalVote", "approvalNotification", "agentCheckpoint", "webhookDelivery", "auditEntry"] as const;
+/**
+ * The tables never copied: sign-in sessions and editors' webhook test listens
+ * (minutes long, tied to a browser). Every other table of the schema is in one
+ * of the lists above; a test holds the three lists to the schema's models.
+ */
+export const NOT_COPIED_TABLES = ["studioSession", "webhookTestListen"] as const;
 export type CopiedTable = (typeof CONFIGURATION_TABLES)[number] | (typeof HISTORY_TABLES)[number];
 
 export interface CopyOptions {
@@ -65,6 +91,13 @@ export class TargetNotEmptyError extends Error {
 
 /** Each table's primary key: batches are read in its order. */
 const KEYS: Record<CopiedTable, string> = {
+  person: "id",
+  invitation: "id",
+  personalAccessToken: "id",
+  workflowShare: "id",
+  notificationWebhook: "id",
+  approvalVote: "id",
+  approvalNotification: "id",
   workflow: "id",
   workflowVersion: "id",
   webhookEndpoint: "path",
@@ -85,7 +118,7 @@ const KEYS: Record<CopiedTable, string> = {
 };
 
 /** Tables whose rows mean the target is in use. */
-const MUST_BE_EMPTY = ["workflow", "run", "secret", "mcpServer", "meta"] as const satisfies readonly CopiedTable[];
+const MUST_BE_EMPTY = ["person", "workflow", "run", "secret", "mcpServer", "meta"] as const satisfies readonly CopiedTable[];
 
 type Row = Record<string, unknown>;
 /** What the copy uses of a model's delegate (every model's has these). */

@@ -69,6 +69,9 @@ export class DatabaseWaitingRunStore implements RunStore {
   announcedApprovals(runId: string) {
     return this.waiting(`reading run ${runId}'s approvals`, () => this.store.announcedApprovals(runId));
   }
+  approvalStanding(approvalId: string) {
+    return this.waiting(`reading approval ${approvalId}'s votes`, () => this.store.approvalStanding(approvalId));
+  }
   nodesAwaitingDecision(runId: string) {
     return this.waiting(`reading run ${runId}'s approvals`, () => this.store.nodesAwaitingDecision(runId));
   }

@@ -7,6 +7,8 @@ import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
+  AnnouncedApprovals,
+  ApprovalStanding,
   ApprovalDecision,
   ApprovalDecisionInput,
   ApprovalKind,
@@ -341,17 +343,36 @@ export class PrismaRunStore implements RunStore {
     return new Set(rows.flatMap((row) => (row.nodeId ? [row.nodeId] : [])));
   }
 
-  async announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }> {
+  async announcedApprovals(runId: string): Promise<AnnouncedApprovals> {
     const rows = await this.db.runEvent.findMany({
-      where: { runId, type: { in: ["approval-requested", "approval-decided"] } },
+      where: { runId, type: { in: ["approval-requested", "approval-voted", "approval-escalated", "approval-decided"] } },
       select: { type: true, payload: true },
     });
-    const announced = { requested: new Set<string>(), decided: new Set<string>() };
+    const announced: AnnouncedApprovals = { requested: new Set(), decided: new Set(), voted: new Map(), escalated: new Set() };
     for (const row of rows) {
+      if (row.type === "approval-voted" || row.type === "approval-escalated") {
+        const { approvalId, approvals } = parseJson<{ approvalId?: unknown; approvals?: unknown }>(row.payload, {});
+        if (typeof approvalId !== "string") continue;
+        if (row.type === "approval-escalated") announced.escalated.add(approvalId);
+        else if (typeof approvals === "number") announced.voted.set(approvalId, Math.max(approvals, announced.voted.get(approvalId) ?? 0));
+        continue;
+      }
       const id = parseJson<{ approval?: { id?: unknown } }>(row.payload, {}).approval?.id;
       if (typeof id === "string") (row.type === "approval-requested" ? announced.requested : announced.decided).add(id);
     }
     return announced;
+  }
+
+  async approvalStanding(approvalId: string): Promise<ApprovalStanding | null> {
+    const row = await this.db.approval.findUnique({
+      where: { id: approvalId },
+      select: { escalatedAt: true, votes: { orderBy: { createdAt: "asc" }, select: { personId: true, name: true, approve: true, createdAt: true } } },
+    });
+    if (!row) return null;
+    return {
+      votes: row.votes.map((vote) => ({ personId: vote.personId, name: vote.name, approve: vote.approve, at: vote.createdAt.toISOString() })),
+      escalatedAt: row.escalatedAt?.toISOString() ?? null,
+    };
   }
 
   /** The workflow's grants still in force (one that ran out, or was revoked, allows nothing). */

@@ -290,6 +290,19 @@ describe("applyRunEvent", () => {
     expect(between.steps.write).toMatchObject({ status: "waiting", loopItems: { count: 3, runs: [{ item: 0, status: "running" }] } });
   });
 
+  it("counts an approval's votes toward one that needs several people, on its card's entry and in the timeline", () => {
+    seq = 0;
+    const pending = { ...approval("pending"), id: "a1" };
+    const state = applyAll(initialRunViewState(snapshot()), [
+      event("approval-requested", "write", { approval: pending }),
+      event("approval-voted", "write", { approvalId: "a1", by: "Ada", approvals: 1, required: 2 }),
+      event("approval-voted", "write", { approvalId: "someone-else", by: "Bo", approvals: 1, required: 2 }),
+    ]);
+    expect(state.approvals).toEqual([expect.objectContaining({ id: "a1", status: "pending", approvalsSoFar: 1 })]);
+    expect(state.steps.write?.status).toBe("waiting");
+    expect(state.timeline.map((each) => each.type)).toEqual(["approval-requested", "approval-voted", "approval-voted"]);
+  });
+
   it("keeps the timeline bounded on a long run", () => {
     seq = 0;
     let state = initialRunViewState(snapshot());

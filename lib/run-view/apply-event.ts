@@ -69,7 +69,11 @@ export interface LoopItemView {
 }
 
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
-export type ApprovalView = ApprovalSummary;
+/**
+ * An approval as its run's events tell it; `approvalsSoFar`: the approvals counted toward one that needs several
+ * people; `escalated`: its deadline passed it to the escalation's approvers.
+ */
+export type ApprovalView = ApprovalSummary & { approvalsSoFar?: number; escalated?: boolean };
 
 /** Older timeline entries are dropped past this, so a run of thousands of steps stays light. */
 export const TIMELINE_LIMIT = 1000;
@@ -323,6 +327,13 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
       const withApproval = { ...next, approvals: upsert(next.approvals, approval) };
       return event.nodeId ? updateStep(withApproval, event.nodeId, (step) => ({ ...step, status: "waiting" })) : withApproval;
     }
+    // One of several approvals it needs, or its escalation: its card reads where it stands again (who approved, who decides now).
+    case "approval-voted": {
+      const { approvalId, approvals: approvalsSoFar } = event.payload;
+      return { ...next, approvals: next.approvals.map((approval) => (approval.id === approvalId ? { ...approval, approvalsSoFar } : approval)) };
+    }
+    case "approval-escalated":
+      return { ...next, approvals: next.approvals.map((approval) => (approval.id === event.payload.approvalId ? { ...approval, escalated: true } : approval)) };
     case "approval-decided": {
       const approval = event.payload.approval;
       const approvals = upsert(next.approvals, approval);

@@ -33,6 +33,12 @@ describe("describeEvent", () => {
     expect(
       describeEvent(event("approval-decided", "write", { approval: { decision: "deny", decidedBy: { personId: "p1", name: "Ada" }, feedback: "not there", status: "denied" } }), labelOf),
     ).toMatchObject({ text: "Denied by Ada: “not there”", tone: "bad" });
+    expect(describeEvent(event("approval-voted", "write", { approvalId: "a1", by: "Ada", approvals: 1, required: 2 }), labelOf)).toMatchObject({
+      subject: "Write a File",
+      text: "Approved by Ada: 1 of 2, waiting for one more person",
+      tone: "waiting",
+    });
+    expect(describeEvent(event("approval-voted", "write", { approvalId: "a1", by: "Bo", approvals: 1, required: 3 }), labelOf).text).toBe("Approved by Bo: 1 of 3, waiting for 2 more people");
     expect(describeEvent(event("node-failed", "write", { error: "disk full" }), labelOf).text).toBe("Failed: disk full");
     expect(describeEvent(event("node-progress", "write", { message: "50%" }), labelOf).text).toBe("50%");
     expect(describeEvent(event("child-run-started", "write", { runId: "01ITEM00RUN2", workflowId: "w", workflowName: "Parent", version: 1, item: 1, count: 3 }), labelOf).text).toBe(

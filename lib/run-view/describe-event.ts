@@ -105,6 +105,14 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
         kind === "ask" ? "Asked you a question" : kind === "plan" ? "Waiting for you to approve the plan" : "Waiting for your approval";
       return { subject: subject ?? (kind === "plan" ? "Plan" : null), text: what, tone: "waiting" };
     }
+    case "approval-voted": {
+      const { approvals, required } = event.payload;
+      const missing = required - approvals;
+      const rest = missing === 1 ? "one more person" : `${missing} more people`;
+      return { subject, text: `Approved by ${text(event.payload.by) ?? "someone"}: ${approvals} of ${required}, waiting for ${rest}`, tone: "waiting" };
+    }
+    case "approval-escalated":
+      return { subject, text: "Nobody decided in time: escalated to the next approvers", tone: "waiting" };
     case "approval-decided": {
       const approval = event.payload.approval;
       if (approval.status === "cancelled") return { subject, text: "Approval withdrawn: the run was cancelled", tone: "neutral" };

@@ -17,6 +17,8 @@ interface DeadlineOptions {
   database: StudioDatabase;
   /** The engine's decision: conditional on the approval still waiting, so of two processes' passes one decides. */
   decide: (approvalId: string, decision: ApprovalDecisionInput) => Promise<{ approval: ApprovalRecord; changed: boolean } | null>;
+  /** An approval was escalated: whoever drives its run says so (RunDriver.approvalChanged). */
+  escalated: (approvalId: string, runId: string) => Promise<void>;
   everyMs: number;
   log: (message: string, error?: unknown) => void;
 }
@@ -45,21 +47,24 @@ export function startApprovalDeadlines(options: DeadlineOptions): DeadlineJob {
   return { check, stop: () => clearInterval(timer) };
 }
 
-async function pass({ database, decide, log }: DeadlineOptions): Promise<void> {
+async function pass({ database, decide, escalated, log }: DeadlineOptions): Promise<void> {
   const now = Date.now();
   const due = (await listApprovals({ status: "pending", limit: 1000 }, database)).filter((approval) => approval.dueAt !== null && Date.parse(approval.dueAt) <= now);
   for (const approval of due) {
     const action = onDeadline(approval.policy, approval.kind, approval.escalatedAt !== null);
-    if (action === "escalate") await escalate(approval, database, log);
+    if (action === "escalate") await escalate(approval, database, escalated, log);
     else await expire(approval, action, decide, database, log);
   }
 }
 
-async function escalate(approval: ApprovalDetail, database: StudioDatabase, log: DeadlineOptions["log"]): Promise<void> {
+async function escalate(approval: ApprovalDetail, database: StudioDatabase, escalated: DeadlineOptions["escalated"], log: DeadlineOptions["log"]): Promise<void> {
   const { count } = await database.approval.updateMany({ where: { id: approval.id, status: "pending", escalatedAt: null }, data: { escalatedAt: new Date() } });
   if (count === 0) return;
   log(`approval ${approval.id} of run ${approval.runId} was not decided in time: escalated`);
   await recordAudit({ actor: DEADLINE_DECIDER, action: "approval-escalated", target: approval.workflowId, detail: { approval: approval.id, run: approval.runId, to: approval.policy.deadline?.escalateTo ?? [] } }, database);
+  // On the run's timeline, and to the open pages of the people it now waits for. Stored already: a failure here leaves it
+  // to be said with the decision.
+  await escalated(approval.id, approval.runId).catch((error: unknown) => log(`could not announce approval ${approval.id}'s escalation`, error));
 }
 
 async function expire(approval: ApprovalDetail, action: "answer" | "deny", decide: DeadlineOptions["decide"], database: StudioDatabase, log: DeadlineOptions["log"]): Promise<void> {

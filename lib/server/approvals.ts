@@ -75,6 +75,9 @@ export async function decideApproval(id: string, body: DecisionBody, principal: 
     if (cast === "already") throw new HttpError(409, "You have decided this already: it waits for someone else.", { approval });
     // Enough approvals, or a denial: the approval is decided (a race of the last two votes decides it once: engine.decide is conditional).
     if (tally(approval.policy, await votesOn(id, studio.database)) === "waiting") {
+      // Said on the run's timeline and to every open page by whoever drives the run. The vote stands either way: a
+      // failure here leaves it to be said with the decision.
+      await studio.runs.approvalChanged(id, approval.runId).catch((error: unknown) => console.error(`[studio] could not announce a vote on approval ${id}`, error));
       const voted = await getApprovalDetail(id, studio.database);
       await auditDecision(voted, body, principal, request, studio.database);
       return voted;

@@ -1,4 +1,5 @@
 import { insertRun, requestCancel, runStatus, type RunnableVersion, type RunStart } from "@/lib/persistence/run-queries";
+import { DECISIONS_CHANNEL } from "@/lib/persistence/run-store";
 import type { RunDetail } from "@/lib/contracts/run";
 import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
 import type { StudioDatabase } from "@/lib/persistence";
@@ -17,6 +18,13 @@ export interface RunDriver {
   start(version: RunnableVersion, inputs: Record<string, unknown>, start?: Omit<RunStart, "withinTransaction">): Promise<RunDetail>;
   /** Cancels a run and resolves once it has stopped; false when it had already finished. */
   cancel(runId: string, by: string | null): Promise<boolean>;
+  /**
+   * Approval `approvalId` of run `runId` still waits, and something about it
+   * was stored short of its decision (a vote toward several, an escalation):
+   * sees that whoever drives the run announces it (an event of the run, on its
+   * timeline and to every open page).
+   */
+  approvalChanged(approvalId: string, runId: string): Promise<void>;
 }
 
 /** The embedded studio: this process's engine drives every run. */
@@ -44,6 +52,10 @@ export class LocalRunDriver implements RunDriver {
 
   cancel(runId: string, by: string | null): Promise<boolean> {
     return this.engine.cancel(runId, by);
+  }
+
+  approvalChanged(approvalId: string): Promise<void> {
+    return this.engine.noticeDecision(approvalId);
   }
 }
 
@@ -81,5 +93,17 @@ export class QueuedRunDriver implements RunDriver {
     const status = await runStatus(runId, this.database);
     if (status === "running" || status === "awaiting_input") await stopped;
     return true;
+  }
+
+  /**
+   * A run waiting only for people is parked (no process holds it), so its
+   * next drive announces the change: one is queued (none if one already waits).
+   * A process holding it now hears of it over the database, as of a decision.
+   */
+  async approvalChanged(approvalId: string, runId: string): Promise<void> {
+    await this.database.$transaction(async (transaction) => {
+      await this.queue.sendWithin(transaction, runId);
+      await transaction.$executeRawUnsafe("SELECT pg_notify($1, $2)", DECISIONS_CHANNEL, approvalId);
+    });
   }
 }

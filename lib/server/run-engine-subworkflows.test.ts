@@ -318,7 +318,7 @@ describe("a Sub-workflow step driven by workers (each drive is what a worker doe
     const parent = await saved(chain("Worker outer", [], [{ id: "call", kind: "subworkflow", workflowId: child, inputs: {} }], "{{ nodes.call.output }}"));
     // Runs are created with their job and driven by whichever worker takes it: here, by the test's drive calls.
     const store = new PrismaRunStore(temp.database);
-    const queued: RunDriver = { start: (version, inputs, start) => insertRun(version, inputs, temp.database, start), cancel: async () => false };
+    const queued: RunDriver = { start: (version, inputs, start) => insertRun(version, inputs, temp.database, start), cancel: async () => false, approvalChanged: async () => undefined };
     const jobs: string[] = [];
     const childRuns = studioChildRuns({ database: temp.database, runs: () => queued, pool: () => pool, secrets: NO_SECRETS, driveRun: async (runId) => void jobs.push(runId) });
     const worker = new RunEngine({ store, bus, pool: () => pool, secrets: NO_SECRETS, workingDirectory: workRoot, childRuns, parkWhenWaiting: true });

@@ -101,7 +101,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     if (resumed.length > 0) console.log(`[studio] resumed ${resumed.length} unfinished run(s)`);
     const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
     const retention = startRetention({ database, url, log });
-    const deadlines = startDeadlines(database, engine, log);
+    const deadlines = startDeadlines(database, engine, runs, log);
     const notifying = startNotifications(database, log);
     const shutdown = async () => {
       schedules.stop();
@@ -173,7 +173,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   // Pruned where runs are driven, like schedules; the advisory lock keeps it to one process at a time.
   const retention = role === "web" ? null : startRetention({ database, url, log });
   // Checked where runs are driven; of several processes' passes each change happens once (conditional updates).
-  const deadlines = role === "web" ? null : startDeadlines(database, engine, log);
+  const deadlines = role === "web" ? null : startDeadlines(database, engine, runs, log);
   // Sent where runs are driven too; each notification is taken by one process before it is sent.
   const notifying = role === "web" ? null : startNotifications(database, log);
   const shutdown = async (graceMs: number) => {
@@ -192,8 +192,14 @@ async function boot(role: StudioRole): Promise<Studio> {
   return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, shutdown };
 }
 
-function startDeadlines(database: StudioDatabase, engine: RunEngine, log: (message: string, error?: unknown) => void): DeadlineJob {
-  return startApprovalDeadlines({ database, decide: (approvalId, decision) => engine.decide(approvalId, decision), everyMs: readEnvironment().STUDIO_DEADLINE_CHECK_MS, log });
+function startDeadlines(database: StudioDatabase, engine: RunEngine, runs: RunDriver, log: (message: string, error?: unknown) => void): DeadlineJob {
+  return startApprovalDeadlines({
+    database,
+    decide: (approvalId, decision) => engine.decide(approvalId, decision),
+    escalated: (approvalId, runId) => runs.approvalChanged(approvalId, runId),
+    everyMs: readEnvironment().STUDIO_DEADLINE_CHECK_MS,
+    log,
+  });
 }
 
 /**

@@ -87,6 +87,30 @@ export interface RunCommit {
   driver?: string;
 }
 
+/** What of its approvals a run's stored events announced (RunStore.announcedApprovals). */
+export interface AnnouncedApprovals {
+  requested: Set<string>;
+  decided: Set<string>;
+  /** Approval id → the approvals its latest `approval-voted` event counted. */
+  voted: Map<string, number>;
+  /** Approvals whose `approval-escalated` event is stored. */
+  escalated: Set<string>;
+}
+
+/** One person's vote toward an approval that needs several, as the engine reads it. */
+export interface StoredVote {
+  personId: string;
+  name: string;
+  approve: boolean;
+  at: string;
+}
+
+/** Where a waiting approval stands short of its decision: the votes cast toward it, and when its deadline escalated it. */
+export interface ApprovalStanding {
+  votes: StoredVote[];
+  escalatedAt: string | null;
+}
+
 /**
  * Everything the engine persists, behind an interface so the engine stays
  * free of Prisma (lib/persistence implements it on the database).
@@ -119,10 +143,14 @@ export interface RunStore {
   /** Cancels every pending approval of a run; returns their ids. */
   cancelApprovals(runId: string): Promise<string[]>;
   /**
-   * Ids of the run's approvals whose `approval-requested` and `approval-decided`
-   * events are stored, so a resumed run announces exactly what a crash cut off.
+   * Ids of the run's approvals whose `approval-requested`, `approval-escalated`
+   * and `approval-decided` events are stored, and how many approvals toward
+   * each that needs several its `approval-voted` events counted, so a resumed
+   * run announces exactly what a crash cut off.
    */
-  announcedApprovals(runId: string): Promise<{ requested: Set<string>; decided: Set<string> }>;
+  announcedApprovals(runId: string): Promise<AnnouncedApprovals>;
+  /** The votes cast toward an approval (oldest first) and its escalation; null when there is no such approval. */
+  approvalStanding(approvalId: string): Promise<ApprovalStanding | null>;
   /** The nodes of the run with an approval still pending: what they wait for has not been done. */
   nodesAwaitingDecision(runId: string): Promise<Set<string>>;
   listGrants(workflowId: string): Promise<WriteGrant[]>;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { invitePerson, type JoinedPerson } from "./people-fixtures";
+import { connectEventStream, nextMessage } from "./sse-client";
 import { setupStudioServer } from "./studio-server";
 import { startScriptedOpenAIServer } from "../support/scripted-openai-server";
 
@@ -91,6 +92,13 @@ describe("approval deadlines", () => {
     expect(escalated.status).toBe("pending");
     expect(escalated.policy.approvers).toEqual([{ kind: "person", personId: ada.id }]);
     expect(Date.parse(escalated.dueAt) - Date.parse(escalated.escalatedAt)).toBe(60 * MINUTE);
+    // Said on the run's stream while it waits: the run's page and the new approver's open tabs hear it.
+    const stream = await connectEventStream(`${server.url}/api/runs/${runId}/events`, owner.credential);
+    try {
+      expect(JSON.parse((await nextMessage(stream, (message) => message.event === "approval-escalated")).data)).toMatchObject({ payload: { approvalId: approval.id } });
+    } finally {
+      stream.close();
+    }
     // Abe was an approver before; now it is Ada's.
     const refused = await abe.client.post(`/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
     expect(refused.status).toBe(403);
@@ -107,6 +115,9 @@ describe("approval deadlines", () => {
     expect(existsSync(path.join(folder, "escalated.txt"))).toBe(false);
     expect(await auditOf("approval-escalated", approval.id)).toHaveLength(1);
     expect(await auditOf("approval-expired", approval.id)).toHaveLength(1);
+    // The run's timeline tells it in order, the escalation once across the kill.
+    const story = (await owner.events(runId)).filter((event) => event.type.startsWith("approval-")).map((event) => event.type);
+    expect(story).toEqual(["approval-requested", "approval-escalated", "approval-decided"]);
   });
 
   it("keeps an approval decided in time decided: the deadline passing later changes nothing", async () => {

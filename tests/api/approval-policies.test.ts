@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiClient, Json } from "./api-client";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
 import { invitePerson, type JoinedPerson } from "./people-fixtures";
-import { connectEventStream } from "./sse-client";
+import { connectEventStream, nextMessage } from "./sse-client";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -70,10 +70,23 @@ describe("approval policies", () => {
     expect(starter.body.error).toMatch(/started the run may not approve/);
     expect(await owner.counts()).toEqual(before);
 
+    // Open before the vote: the run's own stream, and another approver's feed (what their inbox listens to).
+    const runStream = await connectEventStream(`${server.url}/api/runs/${runId}/events`, owner.credential);
+    const othersFeed = await connectEventStream(`${server.url}/api/events`, cy.client.credential);
     const first = await decide(abe, approval, "approve");
     expect(first.status, first.text).toBe(200);
     expect(first.body.approval.status).toBe("pending");
     expect(first.body.approval.votes).toEqual([expect.objectContaining({ personId: abe.id, name: "Abe", approve: true })]);
+    try {
+      // Said at once on the run's timeline and to every open page: the vote is an event of the run.
+      const voted = await nextMessage(runStream, (message) => message.event === "approval-voted");
+      expect(JSON.parse(voted.data)).toMatchObject({ nodeId: "shell", payload: { approvalId: approval.id, by: "Abe", approvals: 1, required: 2 } });
+      const change = await nextMessage(othersFeed, (message) => message.event === "change" && JSON.parse(message.data).type === "approval-voted");
+      expect(JSON.parse(change.data)).toMatchObject({ runId, nodeId: "shell" });
+    } finally {
+      runStream.close();
+      othersFeed.close();
+    }
     const again = await decide(abe, approval, "approve");
     expect(again.status).toBe(403);
     expect(again.body.error).toMatch(/already/);
@@ -85,6 +98,13 @@ describe("approval policies", () => {
     expect(second.body.approval.votes.map((vote: Json) => vote.name)).toEqual(["Abe", "Ada"]);
     expect((await owner.waitForRun(runId)).status).toBe("succeeded");
     expect(ran("two.txt")).toBe(true);
+    // The timeline: asked, one approval of two (once, however it was heard), then decided by the second.
+    const story = (await owner.events(runId)).filter((event) => event.type.startsWith("approval-"));
+    expect(story.map((event) => `${event.type} ${event.payload.by ?? event.payload.approval?.decidedBy?.name ?? ""}`.trim())).toEqual([
+      "approval-requested",
+      "approval-voted Abe",
+      "approval-decided Ada",
+    ]);
     // A third is too late: it was decided.
     expect((await decide(cy, approval, "approve")).status).toBe(409);
   });

@@ -165,7 +165,19 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
       await heading.filter({ hasText: "succeeded" }).waitFor();
       await timeline.getByRole("listitem").filter({ hasText: "Second effect: Approved" }).waitFor();
       await timeline.getByRole("listitem").filter({ hasText: "Run succeeded" }).waitFor();
-      await page.getByRole("group", { name: /^Second effect, .+ tool, succeeded$/ }).waitFor();
+      await page
+        .getByRole("group", { name: /^Second effect, .+ tool, succeeded$/ })
+        .waitFor()
+        .catch(async (error: unknown) => {
+          // What the canvas said instead, and what the page heard, for the one who reads the failure.
+          const cards = await page
+            .locator(".react-flow__node")
+            .evaluateAll((nodes) =>
+              nodes.map((node) => `${node.getAttribute("aria-label")} [role ${node.getAttribute("role")}, ${getComputedStyle(node).visibility}, ${JSON.stringify(node.getBoundingClientRect())}]`),
+            );
+          const told = await timeline.getByRole("listitem").allInnerTexts();
+          throw new Error(`${String(error)}\nCards: ${JSON.stringify(cards)}\nTimeline: ${JSON.stringify(told)}`);
+        });
       await page.getByLabel("Show node").selectOption("");
       await page.getByRole("complementary", { name: "Node details" }).getByText("done watched", { exact: true }).waitFor();
       await page.getByText("· live").waitFor({ state: "detached" });

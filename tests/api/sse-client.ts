@@ -90,6 +90,15 @@ export async function connectEventStream(
 }
 
 /** A run event as the stream carries it. */
+/** The stream's next message that `wanted` accepts (others are passed over); fails when the stream ends first. */
+export async function nextMessage(stream: SseConnection, wanted: (message: SseMessage) => boolean): Promise<SseMessage> {
+  for (;;) {
+    const message = await stream.next(15_000);
+    if (message === null) throw new Error("The stream ended before the message it waited for.");
+    if (wanted(message)) return message;
+  }
+}
+
 export interface RunEventJson {
   runId: string;
   seq: number;

@@ -10,6 +10,10 @@ export const dynamic = "force-dynamic";
 /** The events that change what lists show: the inbox count, run statuses. */
 const INTERESTING = new Set<RunEvent["type"]>([
   "approval-requested",
+  // One of several approvals an approval needs: other people's inboxes show it counted.
+  "approval-voted",
+  // Its deadline passed it to other people: theirs now (the badge, the browser's notification).
+  "approval-escalated",
   "approval-decided",
   "run-started",
   "run-resumed",

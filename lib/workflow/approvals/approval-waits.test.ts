@@ -1,12 +1,34 @@
 import { describe, expect, it } from "vitest";
 import { RunCancelled } from "../step-errors";
-import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest } from "../run-types";
+import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, ApprovalStanding, StoredVote } from "../run-types";
 import { ApprovalWaits, type ApprovalAnnouncement, type ApprovalStore, type WaitingRun } from "./approval-waits";
 
 /** The approvals part of the run store, in memory, with the same first-decision-wins rule. */
 class MemoryApprovalStore implements ApprovalStore {
   readonly rows = new Map<string, ApprovalRecord>();
+  /** Approval id → the votes cast toward it, oldest first. */
+  readonly votes = new Map<string, StoredVote[]>();
+  readonly escalations = new Map<string, string>();
   private nextId = 1;
+  private clock = 0;
+
+  async approvalStanding(approvalId: string): Promise<ApprovalStanding | null> {
+    if (!this.rows.has(approvalId)) return null;
+    return { votes: [...(this.votes.get(approvalId) ?? [])], escalatedAt: this.escalations.get(approvalId) ?? null };
+  }
+
+  vote(approvalId: string, name: string, approve = true): void {
+    this.votes.set(approvalId, [...(this.votes.get(approvalId) ?? []), { personId: `person-${name}`, name, approve, at: this.tick() }]);
+  }
+
+  escalate(approvalId: string): void {
+    this.escalations.set(approvalId, this.tick());
+  }
+
+  /** Times in the order things happen here. */
+  private tick(): string {
+    return new Date(Date.UTC(2026, 0, 1) + ++this.clock * 1000).toISOString();
+  }
 
   async openApproval(request: ApprovalRequest & { digest: string }): Promise<{ approval: ApprovalRecord; created: boolean }> {
     const existing = [...this.rows.values()].find((row) => row.runId === request.runId && row.key === request.key);
@@ -55,16 +77,45 @@ class MemoryApprovalStore implements ApprovalStore {
 }
 
 /** A run that records what it was asked to announce, in order. */
-function waitingRun(options: { runId?: string; steps?: string[]; announced?: { requested: string[]; decided: string[] } } = {}) {
+function waitingRun(
+  options: { runId?: string; steps?: string[]; announced?: { requested: string[]; decided: string[]; voted?: [string, number][] }; required?: number; escalates?: boolean } = {},
+) {
   const announcements: ApprovalAnnouncement[] = [];
+  const voted = new Map(options.announced?.voted);
+  const escalated = new Set<string>();
   const run: WaitingRun & { cancelled: boolean } = {
     runId: options.runId ?? "run-1",
     cancelled: false,
-    announced: { requested: new Set(options.announced?.requested), decided: new Set(options.announced?.decided) },
+    announced: { requested: new Set(options.announced?.requested), decided: new Set(options.announced?.decided), voted, escalated },
     stepOf: (nodeId) => ((options.steps ?? ["write"]).includes(nodeId) ? nodeId : null),
-    announce: async (announcement) => void announcements.push(announcement),
+    policyOf: () => ({
+      approvers: [],
+      required: options.required ?? 1,
+      ...(options.escalates ? { deadline: { minutes: 5, then: "escalate" as const, escalateTo: [{ kind: "role" as const, role: "admin" as const }], escalateMinutes: 5 } } : {}),
+    }),
+    announce: async (announcement) => {
+      // As the engine does: what was announced is remembered.
+      for (const event of announcement.events) {
+        if (event.type === "approval-voted") voted.set(event.payload.approvalId, event.payload.approvals);
+        if (event.type === "approval-escalated") escalated.add(event.payload.approvalId);
+      }
+      announcements.push(announcement);
+    },
   };
   return { run, announcements };
+}
+
+/** The events announced, as "type by whom" lines. */
+function announcedEvents(announcements: readonly ApprovalAnnouncement[]): string[] {
+  return announcements.flatMap((announcement) =>
+    announcement.events.map((event) =>
+      event.type === "approval-voted"
+        ? `voted ${event.payload.by} ${event.payload.approvals}/${event.payload.required}`
+        : event.type === "approval-escalated"
+          ? "escalated"
+          : `${event.type.slice(9)} ${event.payload.approval.decidedBy?.name ?? ""}`.trim(),
+    ),
+  );
 }
 
 function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
@@ -190,7 +241,7 @@ describe("ApprovalWaits", () => {
     const { run, announcements } = waitingRun({ steps: ["write"] });
     const announce = run.announce;
     run.announce = async (announcement) => {
-      order.push(announcement.change === "none" ? announcement.events.map((event) => `${event.type}:${event.payload.approval.status}`).join(",") : announcement.change);
+      order.push(announcement.change === "none" ? announcement.events.map((event) => `${event.type}:${"approval" in event.payload ? event.payload.approval.status : ""}`).join(",") : announcement.change);
       await announce(announcement);
     };
     const stepWait = waits.await(run, request()).catch((error: unknown) => {
@@ -209,6 +260,84 @@ describe("ApprovalWaits", () => {
     expect(cancelled?.events.map((event) => event.nodeId).sort()).toEqual(["write", null].sort());
     expect(waits.isWaiting(run.runId)).toBe(false);
     await expect(waits.await(run, request({ key: "write:1" }))).rejects.toBeInstanceOf(RunCancelled);
+  });
+
+  it("announces each approval toward one that needs several people once, in order, and the one that completes it as the decision", async () => {
+    const store = new MemoryApprovalStore();
+    const waits = new ApprovalWaits(store);
+    const { run, announcements } = waitingRun({ required: 3 });
+    const waiting = waits.await(run, request());
+    await untilWaiting(announcements);
+    const opened = [...store.rows.values()][0]!;
+    store.vote(opened.id, "ada");
+    // Heard twice at once (this process's API, and the database's notice): announced once.
+    await Promise.all([waits.noticeDecision(opened.id), waits.noticeDecision(opened.id)]);
+    expect(announcedEvents(announcements)).toEqual(["requested", "voted ada 1/3"]);
+    // A second approval that nobody said a word about (another process, no notice): announced with the decision, before it.
+    store.vote(opened.id, "bo");
+    store.vote(opened.id, "cy");
+    await waits.decide(opened.id, person("once", "cy"));
+    await waiting;
+    expect(announcedEvents(announcements)).toEqual(["requested", "voted ada 1/3", "voted bo 2/3", "decided cy"]);
+    expect(announcements.at(-1)?.change).toBe("resumed");
+  });
+
+  it("announces on a replay only the approvals no stored event counted, and none for an approval one person decides", async () => {
+    const store = new MemoryApprovalStore();
+    const waits = new ApprovalWaits(store);
+    const first = waitingRun({ required: 3 });
+    void waits.await(first.run, request()).catch(() => undefined);
+    await untilWaiting(first.announcements);
+    const opened = [...store.rows.values()][0]!;
+    store.vote(opened.id, "ada");
+    store.vote(opened.id, "bo");
+    waits.releaseRun("run-1");
+    // Resumed after a restart: ada's approval was stored as an event, bo's was not.
+    const replay = waitingRun({ required: 3, announced: { requested: [opened.id], decided: [], voted: [[opened.id, 1]] } });
+    const again = new ApprovalWaits(store);
+    const waiting = again.await(replay.run, request());
+    await untilWaiting(replay.announcements);
+    for (let turn = 0; turn < 50 && announcedEvents(replay.announcements).length < 1; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(announcedEvents(replay.announcements)).toEqual(["voted bo 2/3"]);
+    await again.decide(opened.id, person("deny", "cy"));
+    expect(await waiting).toMatchObject({ status: "denied" });
+    expect(announcedEvents(replay.announcements)).toEqual(["voted bo 2/3", "decided cy"]);
+
+    // One person decides (the default) with no escalation: nothing is read, nothing but the decision is said.
+    const single = waitingRun({ runId: "run-2" });
+    const alone = waits.await(single.run, request({ runId: "run-2" }));
+    await untilWaiting(single.announcements);
+    const lone = [...store.rows.values()].find((row) => row.runId === "run-2")!;
+    await waits.noticeDecision(lone.id);
+    await waits.decide(lone.id, person("once", "dee"));
+    await alone;
+    expect(announcedEvents(single.announcements)).toEqual(["requested", "decided dee"]);
+  });
+
+  it("announces an approval's escalation once, in its place among the votes, and not again after a restart", async () => {
+    const store = new MemoryApprovalStore();
+    const waits = new ApprovalWaits(store);
+    const { run, announcements } = waitingRun({ required: 2, escalates: true });
+    const waiting = waits.await(run, request());
+    await untilWaiting(announcements);
+    const opened = [...store.rows.values()][0]!;
+    store.escalate(opened.id);
+    store.vote(opened.id, "ada");
+    await Promise.all([waits.noticeDecision(opened.id), waits.noticeDecision(opened.id)]);
+    expect(announcedEvents(announcements)).toEqual(["requested", "escalated", "voted ada 1/2"]);
+    waits.releaseRun("run-1");
+    await expect(waiting).rejects.toThrow();
+
+    // Driven again: nothing said twice; the decision comes after.
+    const replay = waitingRun({ required: 2, escalates: true, announced: { requested: [opened.id], decided: [], voted: [[opened.id, 1]] } });
+    (replay.run.announced.escalated as Set<string>).add(opened.id);
+    const again = new ApprovalWaits(store);
+    const resumed = again.await(replay.run, request());
+    await untilWaiting(replay.announcements);
+    store.vote(opened.id, "bo");
+    await again.decide(opened.id, person("once", "bo"));
+    await resumed;
+    expect(announcedEvents(replay.announcements)).toEqual(["decided bo"]);
   });
 
   it("leaves other runs' waits alone when one run is cancelled", async () => {

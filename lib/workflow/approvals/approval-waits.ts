@@ -1,18 +1,23 @@
 import { summarizeApproval, type ApprovalSummary } from "@/lib/contracts/approval";
 import { approvalDigest } from "@/lib/tools";
 import { ParkedRun, RunCancelled } from "../step-errors";
+import type { ApprovalPolicy } from "@/lib/contracts/approval-policy";
+import type { RunEventPayload } from "@/lib/contracts/run-event";
 import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, RunStore } from "../run-types";
 
 /** What the waits need of the store: approvals only. */
-export type ApprovalStore = Pick<RunStore, "openApproval" | "getApproval" | "decideApproval" | "supersedeApproval" | "cancelApprovals">;
+export type ApprovalStore = Pick<RunStore, "openApproval" | "getApproval" | "decideApproval" | "supersedeApproval" | "cancelApprovals" | "approvalStanding">;
 
-/** An `approval-requested` or `approval-decided` event, before the engine numbers and stores it. */
-export interface ApprovalEvent {
-  type: "approval-requested" | "approval-decided";
-  /** The step that asks; null for a run's own approval (its plan). */
-  nodeId: string | null;
-  payload: { approval: ApprovalSummary };
-}
+/** An approval's event (requested, voted, escalated, decided), before the engine numbers and stores it. */
+export type ApprovalEvent =
+  | {
+      type: "approval-requested" | "approval-decided";
+      /** The step that asks; null for a run's own approval (its plan). */
+      nodeId: string | null;
+      payload: { approval: ApprovalSummary };
+    }
+  | { type: "approval-voted"; nodeId: string | null; payload: RunEventPayload<"approval-voted"> }
+  | { type: "approval-escalated"; nodeId: string | null; payload: RunEventPayload<"approval-escalated"> };
 
 /**
  * Events to persist and publish, with the run and step state they go with:
@@ -30,18 +35,25 @@ export interface WaitingRun {
   readonly runId: string;
   /** Once true, no new wait starts. */
   readonly cancelled: boolean;
-  /** Approvals whose events the run already stored (a resumed run): a replay announces only what is missing. */
-  readonly announced: { requested: ReadonlySet<string>; decided: ReadonlySet<string> };
+  /** Approvals whose events the run already stored (a resumed run), and the votes they counted: a replay announces only what is missing. */
+  readonly announced: { requested: ReadonlySet<string>; decided: ReadonlySet<string>; voted: ReadonlyMap<string, number>; escalated: ReadonlySet<string> };
   /** The step of `nodeId`, or null when the node is not a step of the run (the plan's `__run__`). */
   stepOf(nodeId: string): string | null;
+  /** The policy `approval` is decided under (from the run's workflow): how many must approve, its deadline. */
+  policyOf(approval: ApprovalRecord): ApprovalPolicy;
   /** Persists, then publishes; resolves once stored. */
   announce(announcement: ApprovalAnnouncement): Promise<void>;
 }
 
 interface Waiter {
   runId: string;
+  run: WaitingRun;
+  stepId: string | null;
+  approval: ApprovalRecord;
   resolve: (approval: ApprovalRecord) => void;
   reject: (error: Error) => void;
+  /** What changed of the approval being announced, one look at a time, so each change is said once and before the decision. Never rejects. */
+  looking: Promise<void>;
 }
 
 /**
@@ -88,17 +100,26 @@ export class ApprovalWaits {
       // Decided before a restart cut the step short: say what is missing, once, and go on.
       if (!run.announced.decided.has(approval.id)) {
         const decided = approvalEvent("approval-decided", stepId, approval);
-        await run.announce({ change: "none", events: unannounced ? [requested, decided] : [decided] });
+        const standing = await this.unannouncedStanding(run, stepId, approval);
+        await run.announce({ change: "none", events: unannounced ? [requested, ...standing, decided] : [...standing, decided] });
       }
       return approval;
     }
 
     // Registered before announcing, so a decision that arrives at once is not lost.
-    const decision = this.register(run.runId, approval.id);
+    const waiter = this.register(run, stepId, approval);
+    const decision = waiter.decision;
     // A cancel may reject it before it is awaited below; that is handled there, not unhandled.
     decision.catch(() => undefined);
+    // With the votes and escalation that came while no process held the run (parked, or restarting), in the order of
+    // the looks (a change heard meanwhile is looked at after this), so each is said once.
+    const announcing = waiter.entry.looking.then(async () => {
+      const standing = await this.unannouncedStanding(run, stepId, approval);
+      await run.announce({ change: "waiting", stepId, approvalId: approval.id, events: [...(unannounced ? [requested] : []), ...standing] });
+    });
+    waiter.entry.looking = announcing.catch(() => undefined);
     try {
-      await run.announce({ change: "waiting", stepId, approvalId: approval.id, events: unannounced ? [requested] : [] });
+      await announcing;
     } catch (error) {
       this.waiters.delete(approval.id);
       throw error;
@@ -113,11 +134,14 @@ export class ApprovalWaits {
     if (fresh && fresh.status !== "pending") this.wake(fresh);
 
     const decided = await decision;
+    // After any look under way: each vote and escalation is announced once, before the decision it led to.
+    await waiter.entry.looking;
+    const standing = await this.unannouncedStanding(run, stepId, decided);
     await run.announce({
       change: "resumed",
       stepId,
       othersWaiting: this.isWaiting(run.runId),
-      events: [approvalEvent("approval-decided", stepId, decided)],
+      events: [...standing, approvalEvent("approval-decided", stepId, decided)],
     });
     return decided;
   }
@@ -169,12 +193,60 @@ export class ApprovalWaits {
     }
   }
 
-  /** Another process recorded a decision on `approvalId` (it said so over the database): wake its step if it waits here. */
+  /**
+   * Someone decided `approvalId`, voted toward it, or its deadline escalated it
+   * (this process, or another over the database): wake its step if it waits
+   * here, or announce what changed.
+   */
   async noticeDecision(approvalId: string): Promise<void> {
-    if (!this.waiters.has(approvalId)) return;
+    const waiter = this.waiters.get(approvalId);
+    if (!waiter) return;
     const stored = await this.store.getApproval(approvalId);
     // A cancellation is this process's to announce (cancelRun); a decision anyone's.
     if (stored && stored.status !== "pending" && stored.status !== "cancelled") this.wake(stored);
+    else if (stored?.status === "pending") await this.lookAgain(waiter);
+  }
+
+  /**
+   * Announces what no event said yet of `waiter`'s approval (its votes, its
+   * escalation), after any look already under way. Resolves once announced;
+   * a failure rejects this call only (the chain goes on).
+   */
+  private lookAgain(waiter: Waiter): Promise<void> {
+    const look = waiter.looking.then(async () => {
+      if (this.waiters.get(waiter.approval.id) !== waiter) return; // decided meanwhile: the decision announces what is left
+      const events = await this.unannouncedStanding(waiter.run, waiter.stepId, waiter.approval);
+      if (events.length > 0) await waiter.run.announce({ change: "none", events });
+    });
+    waiter.looking = look.catch(() => undefined);
+    return look;
+  }
+
+  /**
+   * The events no stored one said yet of `approval` short of its decision, in
+   * the order they happened: an `approval-voted` for each approval that left
+   * it waiting (the one that completed it is its decision), and its
+   * `approval-escalated`. Nothing is read for an approval one person decides
+   * with no escalation (most of them).
+   */
+  private async unannouncedStanding(run: WaitingRun, stepId: string | null, approval: ApprovalRecord): Promise<ApprovalEvent[]> {
+    const policy = run.policyOf(approval);
+    const escalates = policy.deadline?.then === "escalate";
+    if (policy.required < 2 && !escalates) return [];
+    const standing = await this.store.approvalStanding(approval.id);
+    if (!standing) return [];
+    const counted = run.announced.voted.get(approval.id) ?? 0;
+    const changes: { at: string; event: ApprovalEvent }[] = standing.votes
+      .filter((vote) => vote.approve)
+      .flatMap((vote, index) =>
+        index + 1 <= counted || index + 1 >= policy.required
+          ? []
+          : [{ at: vote.at, event: { type: "approval-voted", nodeId: stepId, payload: { approvalId: approval.id, by: vote.name, approvals: index + 1, required: policy.required } } }],
+      );
+    if (standing.escalatedAt !== null && !run.announced.escalated.has(approval.id)) {
+      changes.push({ at: standing.escalatedAt, event: { type: "approval-escalated", nodeId: stepId, payload: { approvalId: approval.id } } });
+    }
+    return changes.sort((one, other) => one.at.localeCompare(other.at)).map((change) => change.event);
   }
 
   /** Whether a step of the run is waiting for a person in this process. */
@@ -183,10 +255,14 @@ export class ApprovalWaits {
     return false;
   }
 
-  private register(runId: string, approvalId: string): Promise<ApprovalRecord> {
-    const decision = new Promise<ApprovalRecord>((resolve, reject) => this.waiters.set(approvalId, { runId, resolve, reject }));
+  private register(run: WaitingRun, stepId: string | null, approval: ApprovalRecord): { decision: Promise<ApprovalRecord>; entry: Waiter } {
+    let entry!: Waiter;
+    const decision = new Promise<ApprovalRecord>((resolve, reject) => {
+      entry = { runId: run.runId, run, stepId, approval, resolve, reject, looking: Promise.resolve() };
+      this.waiters.set(approval.id, entry);
+    });
     this.watchElsewhere();
-    return decision;
+    return { decision, entry };
   }
 
   /** Starts looking for decisions made by other processes, if asked to, for as long as something waits. */
@@ -209,6 +285,8 @@ export class ApprovalWaits {
         const stored = await this.store.getApproval(approvalId);
         // A cancellation is this process's to announce (cancelRun); a decision anyone's.
         if (stored && stored.status !== "pending" && stored.status !== "cancelled") this.wake(stored);
+        const waiter = this.waiters.get(approvalId);
+        if (waiter && stored?.status === "pending") await this.lookAgain(waiter);
       }
     } catch {
       // The store is unreachable for a moment: look again at the next tick.
@@ -242,6 +320,6 @@ export class ApprovalWaits {
   }
 }
 
-function approvalEvent(type: ApprovalEvent["type"], nodeId: string | null, approval: ApprovalRecord): ApprovalEvent {
+function approvalEvent(type: "approval-requested" | "approval-decided", nodeId: string | null, approval: ApprovalRecord): ApprovalEvent {
   return { type, nodeId, payload: { approval: summarizeApproval(approval) } };
 }

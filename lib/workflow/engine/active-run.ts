@@ -13,7 +13,7 @@ import type { CarriedStep } from "../carry-over";
 import type { StepDeadline } from "../clock";
 import type { WorkflowDefinition, WorkflowNode } from "../definition";
 import { ReadWriteLock } from "../read-write-lock";
-import type { RunStore, StepOutput } from "../run-types";
+import type { AnnouncedApprovals, RunStore, StepOutput } from "../run-types";
 import { RunWriter } from "../run-writer";
 import { buildGraph, failureAction, type NodeStatus, type WorkflowGraph } from "../scheduler";
 import { scopeEntryOf, type TemplateScope } from "../templates";
@@ -41,8 +41,8 @@ export class ActiveRun {
   readonly lock = new ReadWriteLock();
   readonly writer: RunWriter;
   grants: WriteGrant[] = [];
-  /** Approvals already announced as requested / decided (stored events), for a resumed run. */
-  announced: { requested: Set<string>; decided: Set<string> } = { requested: new Set(), decided: new Set() };
+  /** Approvals already announced as requested / decided, and the votes counted (stored events), for a resumed run. */
+  announced: AnnouncedApprovals = { requested: new Set(), decided: new Set(), voted: new Map(), escalated: new Set() };
   planApproved = false;
   /** What started the run; a run started by a trigger node starts there, and the other entry nodes are skipped. */
   trigger: RunTrigger = PERSON_TRIGGER;

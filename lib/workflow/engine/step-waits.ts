@@ -3,6 +3,7 @@
  * decision (stored approvals, announced with the state they change), and the
  * child runs it started. A step that waits counts toward parking the run.
  */
+import { policyOfNode } from "@/lib/contracts/approval-policy";
 import type { ApprovalAnnouncement, WaitingRun } from "../approvals/approval-waits";
 import type { ChildRunOutcome } from "../child-runs";
 import type { ApprovalRecord, ApprovalRequest, StepChange } from "../run-types";
@@ -97,13 +98,18 @@ export function waitingRun(engine: EngineContext, run: ActiveRun): WaitingRun {
     },
     announced: run.announced,
     stepOf: (nodeId) => (run.nodes.has(nodeId) ? nodeId : null),
+    policyOf: (approval) => policyOfNode(approval.kind, run.nodes.get(approval.nodeId), run.definition.approvals),
     announce: (announcement) => announceApproval(engine, run, announcement),
   };
 }
 
 function announceApproval(engine: EngineContext, run: ActiveRun, announcement: ApprovalAnnouncement): Promise<void> {
   // Remembered, so a later attempt of the step that finds the same approval (nothing changed) announces it no more.
-  for (const event of announcement.events) (event.type === "approval-requested" ? run.announced.requested : run.announced.decided).add(event.payload.approval.id);
+  for (const event of announcement.events) {
+    if (event.type === "approval-voted") run.announced.voted.set(event.payload.approvalId, event.payload.approvals);
+    else if (event.type === "approval-escalated") run.announced.escalated.add(event.payload.approvalId);
+    else (event.type === "approval-requested" ? run.announced.requested : run.announced.decided).add(event.payload.approval.id);
+  }
   // A step's time limit stands still while a person decides.
   if (announcement.change === "waiting" && announcement.stepId) run.deadlines.get(announcement.stepId)?.pause();
   if (announcement.change === "resumed" && announcement.stepId) run.deadlines.get(announcement.stepId)?.resume();
