@@ -62,6 +62,10 @@ test("two of three approvers: mailed a link, the first approves on a phone, the 
   const runCard = page.getByRole("complementary", { name: "Node details" }).getByRole("article");
   await expect(runCard.getByTestId("approval-quorum")).toHaveText(`0 of 2 approved. ${rule}`);
   await expect(runCard.getByTestId("approval-read-only")).toHaveText("The person who started the run may not approve its own steps: someone else must decide.");
+  // Not theirs to decide, so nothing on the page says it waits for them.
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("waiting for approval");
+  await expect(page.getByRole("group", { name: "Clean up, Run a Shell Command tool, waiting for approval" })).toBeVisible();
+  await expect(page.getByRole("main").getByText("waiting for you")).toHaveCount(0);
   await cy.goto("/inbox");
   const cysCard = cy.getByRole("article").filter({ hasText: name });
   await expect(cysCard.getByTestId("approval-quorum")).toHaveText(`0 of 2 approved. ${rule}`);

@@ -88,9 +88,12 @@ export function resumesInPlace(kind: NodeKind): boolean {
   return (nodeKindDefinitions[kind] as { resumesInPlace?: true }).resumesInPlace === true;
 }
 
-/** What a waiting step of `kind` says (see NodeKindDefinition.waitingWords): "waiting for you" unless it waits for something other than a person. */
-export function waitingWordsOf(kind: NodeKind): string {
-  return (nodeKindDefinitions[kind] as { waitingWords?: string }).waitingWords ?? "waiting for you";
+/**
+ * What a waiting step of `kind` says (see NodeKindDefinition.waitingWords): "waiting for you" unless it waits for
+ * something other than a person, or the reader is not among those who may decide (`forYou: false`), for whom it waits "for approval".
+ */
+export function waitingWordsOf(kind: NodeKind, options: { forYou?: boolean } = {}): string {
+  return (nodeKindDefinitions[kind] as { waitingWords?: string }).waitingWords ?? (options.forYou === false ? "waiting for approval" : "waiting for you");
 }
 
 /** What people call a kind ("Run inputs", "For each"): its definition's title, the one place it is written. */

@@ -20,6 +20,8 @@ export interface NodeCardData extends CardData {
   kind: NodeKind;
   /** Live status in the run view. */
   status?: StepViewStatus;
+  /** The reader may not decide what the run waits for: a step waiting for a person waits "for approval", not for them. */
+  notForReader?: boolean;
   /** The running tool's progress message. */
   progress?: string;
   /** Where a step's kept result came from, in words: "from run #K8R1T6" (a retry), "from its pin" (a test run). */
@@ -84,7 +86,7 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
       {data.status ? (
         // A kept step's "from run #…" goes onto a line of its own when it does not fit beside the badge.
         <div className={`flex items-center gap-x-2 gap-y-0.5 border-t border-line px-3 py-1.5 ${data.carriedFrom ? "flex-wrap" : ""}`}>
-          <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind, { inLoop: data.inLoop === true })} />
+          <StatusBadge status={data.status} words={stepStatusWords(data.status, data.kind, { inLoop: data.inLoop === true, forYou: data.notForReader !== true })} />
           {data.progress && (data.status === "running" || data.status === "retrying" || data.status === "waiting") ? <span className="truncate text-xs text-muted">{data.progress}</span> : null}
           {data.carriedFrom && data.status === "succeeded" ? <span className="whitespace-nowrap text-xs text-muted">{data.carriedFrom}</span> : null}
         </div>

@@ -34,6 +34,8 @@ interface NodeResultPanelProps {
   mayDecide?: boolean;
   /** What the inbox's list says of the waiting ones (useApprovalDetails): policy, votes, deadline, and whether this person may decide. */
   details?: ReadonlyMap<string, ApprovalForViewer>;
+  /** Whether what the run waits for is the reader's to decide (else a waiting step waits "for approval"). */
+  forYou?: boolean;
   now: number;
   /** Resolved arguments fetched on demand (the event stream does not carry them); "loading" while fetching. */
   input: unknown;
@@ -46,7 +48,7 @@ interface NodeResultPanelProps {
 }
 
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
-export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, details, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, details, forYou = true, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
   const formatTime = useFormatTime();
   const kept = useKeptApprovals();
@@ -67,7 +69,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
       <div>
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="min-w-0 text-base font-semibold text-foreground [overflow-wrap:anywhere]">{label}</h2>
-          <StatusBadge status={step.status} words={stepStatusWords(step.status, node.kind, { inLoop: loopLabel !== undefined })} />
+          <StatusBadge status={step.status} words={stepStatusWords(step.status, node.kind, { inLoop: loopLabel !== undefined, forYou })} />
         </div>
         {tool && (tool !== label || operation) ? (
           <p className="mt-0.5 text-xs text-muted [overflow-wrap:anywhere]">{[tool !== label ? tool : null, operation].filter(Boolean).join(" · ")}</p>

@@ -51,9 +51,11 @@ interface RunCanvasProps {
   onSelect: (nodeId: string | null) => void;
   /** The view's ticking clock, for the countdown of a step waiting for its next attempt. */
   now: number;
+  /** Whether what the run waits for is the reader's to decide (else a waiting step waits "for approval"). */
+  forYou?: boolean;
 }
 
-function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | undefined): NodeCardData {
+function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | undefined, forYou: boolean): NodeCardData {
   const tool = node.kind === "tool" ? titles[node.tool] : undefined;
   const outputs = routerOutputs(node);
   // A loop body's node runs once per item, in the item's run: its card says so.
@@ -68,6 +70,7 @@ function staticData(node: WorkflowNode, titles: ToolTitles, loopLabel: string | 
     hasOutput: node.kind !== "output",
     ...(executionOf(node)?.onError === "error-edge" ? { errorHandle: true } : {}),
     ...(loopLabel !== undefined ? { inLoop: true } : {}),
+    ...(forYou ? {} : { notForReader: true }),
   };
 }
 
@@ -109,7 +112,7 @@ function runNode(
       kind: node.kind,
       title: data.title,
       toolTitle,
-      status: `${stepStatusWords(status, node.kind, { inLoop: base.inLoop === true })}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept ${carriedFrom}` : ""}`,
+      status: `${stepStatusWords(status, node.kind, { inLoop: base.inLoop === true, forYou: base.notForReader !== true })}${progress && status === "retrying" ? `: ${progress}` : ""}${carriedFrom ? `, kept ${carriedFrom}` : ""}`,
     }),
   };
   if (step) NODE_CACHE.set(step, { base, selected, node: created });
@@ -121,7 +124,7 @@ function runNode(
  * objects are reused while their status, progress and selection stay the
  * same, so an event about one node re-renders that node only.
  */
-export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect, now }: RunCanvasProps) {
+export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSelect, now, forYou = true }: RunCanvasProps) {
   const base = useMemo(() => {
     const loops = enclosingLoops(definition);
     const byId = new Map(definition.nodes.map((node) => [node.id, node]));
@@ -129,8 +132,8 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
       const loop = byId.get(loops.get(nodeId) ?? "");
       return loop ? nodeLabel(loop, toolTitles) : undefined;
     };
-    return new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles, loopLabelOf(node.id))]));
-  }, [definition, toolTitles]);
+    return new Map(definition.nodes.map((node) => [node.id, staticData(node, toolTitles, loopLabelOf(node.id), forYou)]));
+  }, [definition, toolTitles, forYou]);
   const attemptsAllowed = useMemo(
     () => new Map(definition.nodes.map((node) => [node.id, executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts])),
     [definition],

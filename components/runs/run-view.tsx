@@ -147,9 +147,13 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
     ? formatDuration(Date.parse(state.finishedAt) - Date.parse(run.startedAt))
     : `running for ${formatDuration(now - Date.parse(run.startedAt))}`;
   const runApprovals = state.approvals.filter((approval) => keptRunApprovals.shows(approval) && !nodesById.has(approval.nodeId));
-  const waitingCount = state.approvals.filter((approval) => approval.status === "pending").length;
+  const pendingApprovals = state.approvals.filter((approval) => approval.status === "pending");
+  const waitingCount = pendingApprovals.length;
+  // Whether what the run waits for is this person's to decide: their scope, then (once read) each approval's policy.
+  const forYou = access.decide && (pendingApprovals.length === 0 || pendingApprovals.some((approval) => approvalDetails.get(approval.id)?.viewer.mayDecide ?? true));
   // Said to a screen reader when it changes: the run's status, and approvals arriving or going.
-  const announcement = `Run ${statusWords(state.status)}.${waitingCount > 0 ? ` ${waitingCount} ${waitingCount === 1 ? "approval waits" : "approvals wait"} for you.` : ""}`;
+  const waitingFor = forYou ? "for you" : "for someone who may decide";
+  const announcement = `Run ${statusWords(state.status, { forYou })}.${waitingCount > 0 ? ` ${waitingCount} ${waitingCount === 1 ? "approval waits" : "approvals wait"} ${waitingFor}.` : ""}`;
   const selectedNode = selected ? nodesById.get(selected) : undefined;
   const withheld = withheldText(access, active);
   // What Copy to editor offers: the steps as the view knows them now (the page's record, then the stream's outputs).
@@ -177,7 +181,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
             <Link href={`/workflows/${run.workflowId}`} className="min-w-0 hover:text-accent hover:underline [overflow-wrap:anywhere]">
               {run.workflowName}
             </Link>
-            <StatusBadge status={state.status} />
+            <StatusBadge status={state.status} words={statusWords(state.status, { forYou })} />
           </h1>
           <p className="mt-1 text-sm text-muted" suppressHydrationWarning>
             Version {run.version} · started{" "}
@@ -253,7 +257,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
 
       <div className="grid gap-4 max-sm:contents lg:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="h-[28rem] overflow-hidden rounded-xl border border-line bg-surface-sunken shadow-card max-sm:order-3 lg:h-[34rem]">
-          <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} now={now} />
+          <RunCanvas definition={run.definition} steps={state.steps} toolTitles={toolTitles} selectedNodeId={selected} onSelect={setSelected} now={now} forYou={forYou} />
         </div>
         <aside aria-label="Node details" className="min-w-0 self-start rounded-xl border border-line bg-surface p-4 shadow-card max-sm:order-1 max-sm:self-stretch">
           <label htmlFor="run-node-picker" className="text-xs font-medium text-muted">
@@ -268,7 +272,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
             <option value="">The whole run</option>
             {run.definition.nodes.map((node) => (
               <option key={node.id} value={node.id}>
-                {labelOf(node.id)} — {stepStatusWords(state.steps[node.id]?.status ?? "pending", node.kind, { inLoop: loops.has(node.id) })}
+                {labelOf(node.id)} — {stepStatusWords(state.steps[node.id]?.status ?? "pending", node.kind, { inLoop: loops.has(node.id), forYou })}
               </option>
             ))}
           </select>
@@ -283,6 +287,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
               workflowName={run.workflowName}
               mayDecide={access.decide}
               details={approvalDetails}
+              forYou={forYou}
               now={now}
               input={selectedStep.input !== undefined ? selectedStep.input : needsInput ? "loading" : inputs[selectedNode.id]}
               maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}
@@ -290,7 +295,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
               {...(loops.has(selectedNode.id) ? { loopLabel: labelOf(loops.get(selectedNode.id)!) } : {})}
             />
           ) : (
-            <RunSummaryPanel state={state} inputs={run.inputs} nodes={nodesById} loops={loops} />
+            <RunSummaryPanel state={state} inputs={run.inputs} nodes={nodesById} loops={loops} forYou={forYou} />
           )}
           {inputError ? <p className="mt-3 text-xs text-caution">{inputError}</p> : null}
         </aside>
@@ -309,12 +314,24 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
 /** The order the run's step counts are listed in. */
 const COUNTED: readonly StepViewStatus[] = ["succeeded", "running", "waiting", "retrying", "failed", "pending", "skipped", "attached"];
 
-function RunSummaryPanel({ state, inputs, nodes, loops }: { state: RunViewState; inputs: Record<string, unknown>; nodes: ReadonlyMap<string, WorkflowNode>; loops: ReadonlyMap<string, string> }) {
+function RunSummaryPanel({
+  state,
+  inputs,
+  nodes,
+  loops,
+  forYou,
+}: {
+  state: RunViewState;
+  inputs: Record<string, unknown>;
+  nodes: ReadonlyMap<string, WorkflowNode>;
+  loops: ReadonlyMap<string, string>;
+  forYou: boolean;
+}) {
   // Counted by what each status says: steps waiting for you and steps waiting for the runs they called are not one count.
   const counts = new Map<string, { status: StepViewStatus; count: number }>();
   for (const [nodeId, step] of Object.entries(state.steps)) {
     const kind = nodes.get(nodeId)?.kind;
-    const words = kind ? stepStatusWords(step.status, kind, { inLoop: loops.has(nodeId) }) : statusWords(step.status);
+    const words = kind ? stepStatusWords(step.status, kind, { inLoop: loops.has(nodeId), forYou }) : statusWords(step.status, { forYou });
     const entry = counts.get(words) ?? { status: step.status, count: 0 };
     entry.count += 1;
     counts.set(words, entry);

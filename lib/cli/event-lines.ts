@@ -1,3 +1,4 @@
+import { notificationLine } from "@/lib/contracts/notifications";
 import { toVisibleString } from "@/lib/tools";
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
@@ -87,6 +88,10 @@ function eventLines(event: RunEvent): string[] {
     }
     case "approval-escalated":
       return [`${node} was not decided in time: escalated`];
+    case "approval-notified":
+      return [`${node} ${notificationLine(event.payload.notification)} (for ${event.payload.notification.to})`];
+    case "approval-viewed":
+      return [`${node} approval opened by ${event.payload.by}`];
     case "approval-decided": {
       const approval = event.payload.approval;
       const by = approval.decidedBy ? ` (by ${approval.decidedBy.name})` : "";

@@ -55,6 +55,11 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
   "approval-requested": { approval },
   "approval-voted": { approvalId: approval.id, by: "Ada", approvals: 1, required: 2 },
   "approval-escalated": { approvalId: approval.id },
+  "approval-notified": {
+    approvalId: approval.id,
+    notification: { id: "n1", channel: "email", to: "Ada", address: "ada@example.com", round: "requested", status: "sent", attempts: 1, lastError: null },
+  },
+  "approval-viewed": { approvalId: approval.id, viewId: "view-1", by: "Ada" },
   "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: { personId: "person-ada", name: "Ada" }, decidedAt: "2026-12-01T00:00:01.000Z" } },
 };
 

@@ -3,6 +3,7 @@ import { parseApprovalPreview } from "@/lib/tools/permissions/approval-preview";
 import { ApprovalSummarySchema } from "./approval";
 import { StepErrorKindSchema } from "./execution-settings";
 import { CarriedAsSchema, RunSourceKindSchema, StepOutputSchema } from "./run";
+import { ApprovalNotificationViewSchema } from "./notifications";
 import { RunTriggerSchema } from "./run-trigger";
 
 /**
@@ -158,6 +159,10 @@ export const RUN_EVENT_PAYLOADS = {
   "approval-voted": z.object({ approvalId: z.string(), by: z.string(), approvals: z.number().int().positive(), required: z.number().int().min(2) }),
   /** Nobody decided `approvalId` in time: it now waits for its policy's escalation approvers (its card says who, and until when). */
   "approval-escalated": z.object({ approvalId: z.string() }),
+  /** A person (or a workflow's webhook) was told `approvalId` waits: delivered, or failed for good after its tries. */
+  "approval-notified": z.object({ approvalId: z.string(), notification: ApprovalNotificationViewSchema.extend({ id: z.string() }) }),
+  /** `by` opened `approvalId`'s card on its own (a notification's link, the edit form, the API): once per person in ten minutes. */
+  "approval-viewed": z.object({ approvalId: z.string(), viewId: z.string(), by: z.string() }),
   /** Decided by a person, or withdrawn (status `cancelled`) when its run ended first. */
   "approval-decided": z.object({ approval: EventApprovalSchema }),
 } as const;

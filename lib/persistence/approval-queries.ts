@@ -4,13 +4,13 @@ import type { Prisma } from "./generated/sqlite/client";
  * workflow, its step and, for a called run's, the run and step that called it.
  */
 import type { ApprovalDetail } from "@/lib/contracts/approval";
-import type { ApprovalNotificationView } from "@/lib/contracts/notifications";
 import { policyInForce, policyOfNode, type ApprovalPolicy } from "@/lib/contracts/approval-policy";
 import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ApprovalStatus, RunStatus } from "@/lib/workflow/run-types";
 import { getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
+import { NOTIFICATION_FIELDS, notificationView, notifiedNames } from "./notification-views";
 import { storedLoop, toApprovalRecord } from "./run-store";
 
 export async function listApprovals(
@@ -82,28 +82,6 @@ export async function listApprovals(
       notifications: row.notifications.map((notification) => notificationView(notification, told)),
     };
   });
-}
-
-const NOTIFICATION_FIELDS = { personId: true, channel: true, address: true, round: true, status: true, attempts: true, lastError: true } as const;
-type NotificationRow = { personId: string; channel: string; address: string; round: string; status: string; attempts: number; lastError: string | null };
-
-/** The names of the people the notifications went to, in one query. */
-async function notifiedNames(notifications: readonly NotificationRow[], database: StudioDatabase): Promise<Map<string, string>> {
-  const ids = [...new Set(notifications.map((notification) => notification.personId).filter((id) => id !== ""))];
-  if (ids.length === 0) return new Map();
-  return new Map((await database.person.findMany({ where: { id: { in: ids } }, select: { id: true, displayName: true } })).map((person) => [person.id, person.displayName]));
-}
-
-function notificationView(row: NotificationRow, names: ReadonlyMap<string, string>): ApprovalNotificationView {
-  return {
-    channel: row.channel === "webhook" ? "webhook" : "email",
-    to: row.personId === "" ? "the workflow" : (names.get(row.personId) ?? "someone no longer here"),
-    address: row.address,
-    round: row.round,
-    status: row.status === "sent" ? "sent" : row.status === "failed" ? "failed" : "pending",
-    attempts: row.attempts,
-    lastError: row.lastError,
-  };
 }
 
 export async function getApprovalDetail(id: string, database: StudioDatabase = getDatabase()): Promise<ApprovalDetail> {

@@ -29,6 +29,7 @@ import type {
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import { BUSY_TRANSACTION, postgresStatements, sqliteWriter } from "./database";
 import { preparedRows } from "./hot-path";
+import { announcedApprovals, approvalStanding } from "./approval-standing";
 import { PostgresCommitGroup } from "./postgres-commit-group";
 import { postgresPlaceholders } from "./postgres-statements";
 import { readDate } from "./prepared";
@@ -164,7 +165,7 @@ export interface PrismaRunStoreOptions {
 
 /** The channel that tells every process a run's events were stored: payload `<runId> <first seq> <last seq>`. */
 export const RUN_EVENTS_CHANNEL = "studio_run_events";
-/** The channel that tells every process a decision was recorded: payload the approval's id. */
+/** The channel that tells every process an approval was decided, or changed while it waits (a vote, an escalation, a notification, a view): payload its id. */
 export const DECISIONS_CHANNEL = "studio_decisions";
 /** The channel that tells every process someone asked to cancel a run: payload the run's id. */
 export const CANCELS_CHANNEL = "studio_cancels";
@@ -343,36 +344,12 @@ export class PrismaRunStore implements RunStore {
     return new Set(rows.flatMap((row) => (row.nodeId ? [row.nodeId] : [])));
   }
 
-  async announcedApprovals(runId: string): Promise<AnnouncedApprovals> {
-    const rows = await this.db.runEvent.findMany({
-      where: { runId, type: { in: ["approval-requested", "approval-voted", "approval-escalated", "approval-decided"] } },
-      select: { type: true, payload: true },
-    });
-    const announced: AnnouncedApprovals = { requested: new Set(), decided: new Set(), voted: new Map(), escalated: new Set() };
-    for (const row of rows) {
-      if (row.type === "approval-voted" || row.type === "approval-escalated") {
-        const { approvalId, approvals } = parseJson<{ approvalId?: unknown; approvals?: unknown }>(row.payload, {});
-        if (typeof approvalId !== "string") continue;
-        if (row.type === "approval-escalated") announced.escalated.add(approvalId);
-        else if (typeof approvals === "number") announced.voted.set(approvalId, Math.max(approvals, announced.voted.get(approvalId) ?? 0));
-        continue;
-      }
-      const id = parseJson<{ approval?: { id?: unknown } }>(row.payload, {}).approval?.id;
-      if (typeof id === "string") (row.type === "approval-requested" ? announced.requested : announced.decided).add(id);
-    }
-    return announced;
+  announcedApprovals(runId: string): Promise<AnnouncedApprovals> {
+    return announcedApprovals(this.db, runId);
   }
 
-  async approvalStanding(approvalId: string): Promise<ApprovalStanding | null> {
-    const row = await this.db.approval.findUnique({
-      where: { id: approvalId },
-      select: { escalatedAt: true, votes: { orderBy: { createdAt: "asc" }, select: { personId: true, name: true, approve: true, createdAt: true } } },
-    });
-    if (!row) return null;
-    return {
-      votes: row.votes.map((vote) => ({ personId: vote.personId, name: vote.name, approve: vote.approve, at: vote.createdAt.toISOString() })),
-      escalatedAt: row.escalatedAt?.toISOString() ?? null,
-    };
+  approvalStanding(approvalId: string): Promise<ApprovalStanding | null> {
+    return approvalStanding(this.db, approvalId);
   }
 
   /** The workflow's grants still in force (one that ran out, or was revoked, allows nothing). */

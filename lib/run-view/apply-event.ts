@@ -71,9 +71,10 @@ export interface LoopItemView {
 /** An approval as the run view knows it: from the run's record or from an event's summary. */
 /**
  * An approval as its run's events tell it; `approvalsSoFar`: the approvals counted toward one that needs several
- * people; `escalated`: its deadline passed it to the escalation's approvers.
+ * people; `escalated`: its deadline passed it to the escalation's approvers; `notices`: how many notifications of it
+ * the events told of.
  */
-export type ApprovalView = ApprovalSummary & { approvalsSoFar?: number; escalated?: boolean };
+export type ApprovalView = ApprovalSummary & { approvalsSoFar?: number; escalated?: boolean; notices?: number };
 
 /** Older timeline entries are dropped past this, so a run of thousands of steps stays light. */
 export const TIMELINE_LIMIT = 1000;
@@ -334,6 +335,11 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
     }
     case "approval-escalated":
       return { ...next, approvals: next.approvals.map((approval) => (approval.id === event.payload.approvalId ? { ...approval, escalated: true } : approval)) };
+    // Who was told, as its card lists it; a view is the timeline's alone.
+    case "approval-notified":
+      return { ...next, approvals: next.approvals.map((approval) => (approval.id === event.payload.approvalId ? { ...approval, notices: (approval.notices ?? 0) + 1 } : approval)) };
+    case "approval-viewed":
+      return next;
     case "approval-decided": {
       const approval = event.payload.approval;
       const approvals = upsert(next.approvals, approval);

@@ -18,7 +18,7 @@ describe("describeEvent", () => {
   it("says what happened in words, with the node's label", () => {
     expect(describeEvent(event("node-started", "write", { attempt: 1 }), labelOf)).toMatchObject({ subject: "Write a File", text: "Started" });
     expect(describeEvent(event("node-started", "write", { attempt: 2 }), labelOf).text).toBe("Started (attempt 2)");
-    expect(describeEvent(event("approval-requested", "write", { approval: { kind: "write" } }), labelOf).text).toBe("Waiting for your approval");
+    expect(describeEvent(event("approval-requested", "write", { approval: { kind: "write" } }), labelOf).text).toBe("Waiting for approval");
     expect(describeEvent(event("approval-decided", "write", { approval: { decision: "once", decidedBy: { personId: "p1", name: "Ada" }, status: "approved" } }), labelOf).text).toBe(
       "Approved once by Ada",
     );
@@ -72,7 +72,7 @@ describe("describeEvent", () => {
 
   it("names the plan for run-level approvals", () => {
     const description = describeEvent(event("approval-requested", null, { approval: { kind: "plan" } }), labelOf);
-    expect(description).toMatchObject({ subject: "Plan", text: "Waiting for you to approve the plan" });
+    expect(description).toMatchObject({ subject: "Plan", text: "Waiting for the plan to be approved" });
   });
 });
 

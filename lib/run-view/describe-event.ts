@@ -1,3 +1,4 @@
+import { notificationLine } from "@/lib/contracts/notifications";
 import { TEST_RUN_EXCLUDED, type RunEvent } from "@/lib/contracts/run-event";
 import { argumentChanges } from "@/lib/tools/contracts";
 import { progressMessage } from "./apply-event";
@@ -101,8 +102,8 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
     }
     case "approval-requested": {
       const kind = event.payload.approval.kind;
-      const what =
-        kind === "ask" ? "Asked you a question" : kind === "plan" ? "Waiting for you to approve the plan" : "Waiting for your approval";
+      // Everyone who follows the run reads the same timeline: it says what waits, not for whom (the card says who may decide).
+      const what = kind === "ask" ? "Asked a question" : kind === "plan" ? "Waiting for the plan to be approved" : "Waiting for approval";
       return { subject: subject ?? (kind === "plan" ? "Plan" : null), text: what, tone: "waiting" };
     }
     case "approval-voted": {
@@ -113,6 +114,12 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
     }
     case "approval-escalated":
       return { subject, text: "Nobody decided in time: escalated to the next approvers", tone: "waiting" };
+    case "approval-notified": {
+      const { notification } = event.payload;
+      return { subject, text: `${notificationLine(notification)} (for ${notification.to})`, tone: notification.status === "failed" ? "bad" : "neutral" };
+    }
+    case "approval-viewed":
+      return { subject, text: `Approval opened by ${text(event.payload.by) ?? "someone"}`, tone: "neutral" };
     case "approval-decided": {
       const approval = event.payload.approval;
       if (approval.status === "cancelled") return { subject, text: "Approval withdrawn: the run was cancelled", tone: "neutral" };

@@ -9,6 +9,14 @@ describe("status words", () => {
     expect(stepStatusWords("waiting", "subworkflow")).toBe("waiting for the run it called");
   });
 
+  it("says a run or a step waits for approval, not for you, to a reader who may not decide it", () => {
+    expect(statusWords("awaiting_input", { forYou: false })).toBe("waiting for approval");
+    expect(stepStatusWords("waiting", "tool", { forYou: false })).toBe("waiting for approval");
+    // What it waits for is no person's: the same words for everyone.
+    expect(stepStatusWords("waiting", "subworkflow", { forYou: false })).toBe("waiting for the run it called");
+    expect(statusWords("running", { forYou: false })).toBe("running");
+  });
+
   it("says every other status the same for every kind, as the run's own words", () => {
     for (const status of ["pending", "running", "retrying", "succeeded", "failed", "skipped", "attached"] as const) {
       expect(stepStatusWords(status, "subworkflow")).toBe(statusWords(status));

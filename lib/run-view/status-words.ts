@@ -19,8 +19,12 @@ const STATUS_WORDS: Record<ShownStatus, string> = {
   cancelled: "cancelled",
 };
 
-/** A run's status in words (its badge, what a live region says). */
-export function statusWords(status: ShownStatus): string {
+/**
+ * A run's status in words (its badge, what a live region says). `forYou: false`: the reader may not decide what it
+ * waits for (no approval:decide, or the approval's policy leaves them out): it waits "for approval", not for them.
+ */
+export function statusWords(status: ShownStatus, options: { forYou?: boolean } = {}): string {
+  if ((status === "waiting" || status === "awaiting_input") && options.forYou === false) return "waiting for approval";
   return STATUS_WORDS[status];
 }
 
@@ -29,10 +33,10 @@ export function statusWords(status: ShownStatus): string {
  * its panel, the node picker, the run's counts): a step that waits for runs
  * it started (a Sub-workflow, a For each) says what it waits for, since
  * nobody is asked anything; only a step waiting for an approval says "waiting for you".
- * `inLoop`: the node is in a For each loop's body (lib/workflow/loop-body.ts).
+ * `inLoop`: the node is in a For each loop's body (lib/workflow/loop-body.ts); `forYou`: as for statusWords.
  */
-export function stepStatusWords(status: StepViewStatus, kind: NodeKind, options: { inLoop?: boolean } = {}): string {
-  if (status === "waiting") return waitingWordsOf(kind);
+export function stepStatusWords(status: StepViewStatus, kind: NodeKind, options: { inLoop?: boolean; forYou?: boolean } = {}): string {
+  if (status === "waiting") return waitingWordsOf(kind, { forYou: options.forYou });
   // A loop's body is no step of the run holding the loop: it runs in each item's run, so it was not "skipped".
   if (status === "skipped" && options.inLoop) return "runs per item";
   return STATUS_WORDS[status];

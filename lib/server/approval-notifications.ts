@@ -78,6 +78,8 @@ export interface NotificationOptions {
   webhooks: DeliveryOptions;
   /** For tests: the clock. */
   now?: () => number;
+  /** A notification was delivered, or failed for good: whoever drives its run says so on the run's timeline (RunDriver.approvalChanged). */
+  told?: (approvalId: string, runId: string) => Promise<void>;
 }
 
 interface Mail {
@@ -303,11 +305,18 @@ async function sendOne(row: NotificationRow, options: PassOptions): Promise<void
     });
     options.log(`the ${row.channel} notification of approval ${approval.id} to ${row.address || "nobody"} was refused (attempt ${row.attempts}): ${reason}${last ? "; giving up" : "; trying again"}`);
     await recordAudit({ ...audit, action: "approval-notification-failed", detail: { ...detail, error: reason, willRetry: !last } }, database);
+    if (last) await tellTheRun(approval, options);
     return;
   }
   // Accepted: marked at once. A crash before this line is the one way it goes twice (see above).
   await database.approvalNotification.update({ where: { id: row.id }, data: { status: "sent", sentAt: new Date(options.now()), lastError: null } });
   await recordAudit({ ...audit, detail }, database);
+  await tellTheRun(approval, options);
+}
+
+/** The run's timeline tells of the notification; it is stored either way, so a failure here leaves it to be told with the decision. */
+async function tellTheRun(approval: ApprovalDetail, options: PassOptions): Promise<void> {
+  await options.told?.(approval.id, approval.runId).catch((error: unknown) => options.log(`could not tell run ${approval.runId} of approval ${approval.id}'s notification`, error));
 }
 
 /** The error's words, never the mail server's URL (it may hold the password), one line, bounded. */

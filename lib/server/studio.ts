@@ -102,7 +102,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     const schedules = await startScheduler({ database, runs, bus, pool, secrets, log });
     const retention = startRetention({ database, url, log });
     const deadlines = startDeadlines(database, engine, runs, log);
-    const notifying = startNotifications(database, log);
+    const notifying = startNotifications(database, runs, log);
     const shutdown = async () => {
       schedules.stop();
       retention.stop();
@@ -175,7 +175,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   // Checked where runs are driven; of several processes' passes each change happens once (conditional updates).
   const deadlines = role === "web" ? null : startDeadlines(database, engine, runs, log);
   // Sent where runs are driven too; each notification is taken by one process before it is sent.
-  const notifying = role === "web" ? null : startNotifications(database, log);
+  const notifying = role === "web" ? null : startNotifications(database, runs, log);
   const shutdown = async (graceMs: number) => {
     schedules?.stop();
     retention?.stop();
@@ -206,7 +206,7 @@ function startDeadlines(database: StudioDatabase, engine: RunEngine, runs: RunDr
  * Tells the people who may decide a waiting approval: by e-mail when a mail server is set (STUDIO_SMTP_URL), and through
  * the workflows' and people's webhooks. A pass with neither reads one count and stops.
  */
-function startNotifications(database: StudioDatabase, log: (message: string, error?: unknown) => void): NotificationJob {
+function startNotifications(database: StudioDatabase, runs: RunDriver, log: (message: string, error?: unknown) => void): NotificationJob {
   const environment = readEnvironment();
   // The same address the sign-in link names. Bound to every interface with no public URL, that is this machine's
   // loopback: a link others can open needs STUDIO_PUBLIC_URL (the host names the studio answers to are configured).
@@ -221,6 +221,7 @@ function startNotifications(database: StudioDatabase, log: (message: string, err
     publicUrl,
     everyMs: environment.STUDIO_NOTIFY_CHECK_MS,
     webhooks: { allowLocal: environment.STUDIO_NOTIFY_ALLOW_LOCAL },
+    told: (approvalId, runId) => runs.approvalChanged(approvalId, runId),
     log,
   });
 }

@@ -1,6 +1,7 @@
 import type { RunLoop } from "@/lib/contracts/run";
 import type { ApprovalPreview, WriteGrant } from "@/lib/tools";
 import type { ApprovalDecision, ApprovalKind, ApprovalRecord } from "@/lib/contracts/approval";
+import type { ApprovalNotificationView } from "@/lib/contracts/notifications";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import type { NodeStatus, RunRecord, RunSourceKind, RunStatus, StepOutput, StepRecord } from "@/lib/contracts/run";
@@ -95,6 +96,10 @@ export interface AnnouncedApprovals {
   voted: Map<string, number>;
   /** Approvals whose `approval-escalated` event is stored. */
   escalated: Set<string>;
+  /** Notifications (their ids) an `approval-notified` event told of. */
+  notified: Set<string>;
+  /** Views of cards (their security log entries' ids) an `approval-viewed` event told of. */
+  viewed: Set<string>;
 }
 
 /** One person's vote toward an approval that needs several, as the engine reads it. */
@@ -105,10 +110,16 @@ export interface StoredVote {
   at: string;
 }
 
-/** Where a waiting approval stands short of its decision: the votes cast toward it, and when its deadline escalated it. */
+/**
+ * Where a waiting approval stands short of its decision: the votes cast
+ * toward it, when its deadline escalated it, who was told it waits (delivered
+ * or failed for good) and who opened its card, each with when.
+ */
 export interface ApprovalStanding {
   votes: StoredVote[];
   escalatedAt: string | null;
+  notifications: (ApprovalNotificationView & { id: string; at: string })[];
+  views: { id: string; by: string; at: string }[];
 }
 
 /**

@@ -90,6 +90,10 @@ describe("approval notifications by e-mail", () => {
     for (const person of [abe, ada]) await person.client.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "approve", digest: approval.digest });
     expect((await owner.waitForRun(runId)).status).toBe("succeeded");
     expect(mail.received).toHaveLength(2);
+    // The run's timeline says who was told, how, and that it arrived (the refused try is the card's and the log's, not news).
+    const told = (await owner.events(runId)).filter((event) => event.type === "approval-notified").map((event) => event.payload.notification);
+    expect(told.map((each) => `${each.channel} ${each.address} ${each.status}`).sort()).toEqual(["email abe@example.test sent", "email ada@example.test sent"]);
+    expect(told.map((each) => each.to).sort()).toEqual(["Abe", "Ada"]);
   });
 
   it("mails the escalation's approver when a deadline escalates an approval, and the first approver only once", async () => {

@@ -223,6 +223,10 @@ describe("approval policies", () => {
     expect(views[0]).toMatchObject({ actor: "Cy", action: "approval-viewed", detail: expect.objectContaining({ runId, kind: "shell", status: "pending" }) });
     await decide(cy, approval, "approve");
     await owner.waitForRun(runId);
+    // The run's timeline says it too, once, before the decision.
+    const story = (await owner.events(runId)).filter((event) => event.type.startsWith("approval-"));
+    expect(story.map((event) => event.type)).toEqual(["approval-requested", "approval-viewed", "approval-decided"]);
+    expect(story[1]!.payload).toMatchObject({ approvalId: approval.id, viewId: views[0]!.id, by: "Cy" });
   });
 
   it("refuses a policy that is not one when the workflow is saved, naming the field", async () => {

@@ -9,12 +9,13 @@ class MemoryApprovalStore implements ApprovalStore {
   /** Approval id → the votes cast toward it, oldest first. */
   readonly votes = new Map<string, StoredVote[]>();
   readonly escalations = new Map<string, string>();
+  readonly views = new Map<string, { id: string; by: string; at: string }[]>();
   private nextId = 1;
   private clock = 0;
 
   async approvalStanding(approvalId: string): Promise<ApprovalStanding | null> {
     if (!this.rows.has(approvalId)) return null;
-    return { votes: [...(this.votes.get(approvalId) ?? [])], escalatedAt: this.escalations.get(approvalId) ?? null };
+    return { votes: [...(this.votes.get(approvalId) ?? [])], escalatedAt: this.escalations.get(approvalId) ?? null, notifications: [], views: [...(this.views.get(approvalId) ?? [])] };
   }
 
   vote(approvalId: string, name: string, approve = true): void {
@@ -23,6 +24,11 @@ class MemoryApprovalStore implements ApprovalStore {
 
   escalate(approvalId: string): void {
     this.escalations.set(approvalId, this.tick());
+  }
+
+  view(approvalId: string, by: string): void {
+    const views = this.views.get(approvalId) ?? [];
+    this.views.set(approvalId, [...views, { id: `${approvalId}-view-${views.length + 1}`, by, at: this.tick() }]);
   }
 
   /** Times in the order things happen here. */
@@ -83,10 +89,11 @@ function waitingRun(
   const announcements: ApprovalAnnouncement[] = [];
   const voted = new Map(options.announced?.voted);
   const escalated = new Set<string>();
+  const viewed = new Set<string>();
   const run: WaitingRun & { cancelled: boolean } = {
     runId: options.runId ?? "run-1",
     cancelled: false,
-    announced: { requested: new Set(options.announced?.requested), decided: new Set(options.announced?.decided), voted, escalated },
+    announced: { requested: new Set(options.announced?.requested), decided: new Set(options.announced?.decided), voted, escalated, notified: new Set(), viewed },
     stepOf: (nodeId) => ((options.steps ?? ["write"]).includes(nodeId) ? nodeId : null),
     policyOf: () => ({
       approvers: [],
@@ -98,6 +105,7 @@ function waitingRun(
       for (const event of announcement.events) {
         if (event.type === "approval-voted") voted.set(event.payload.approvalId, event.payload.approvals);
         if (event.type === "approval-escalated") escalated.add(event.payload.approvalId);
+        if (event.type === "approval-viewed") viewed.add(event.payload.viewId);
       }
       announcements.push(announcement);
     },
@@ -113,7 +121,11 @@ function announcedEvents(announcements: readonly ApprovalAnnouncement[]): string
         ? `voted ${event.payload.by} ${event.payload.approvals}/${event.payload.required}`
         : event.type === "approval-escalated"
           ? "escalated"
-          : `${event.type.slice(9)} ${event.payload.approval.decidedBy?.name ?? ""}`.trim(),
+          : event.type === "approval-viewed"
+            ? `viewed ${event.payload.by}`
+            : event.type === "approval-notified"
+              ? `notified ${event.payload.notification.to}`
+              : `${event.type.slice(9)} ${event.payload.approval.decidedBy?.name ?? ""}`.trim(),
     ),
   );
 }
@@ -303,15 +315,17 @@ describe("ApprovalWaits", () => {
     expect(await waiting).toMatchObject({ status: "denied" });
     expect(announcedEvents(replay.announcements)).toEqual(["voted bo 2/3", "decided cy"]);
 
-    // One person decides (the default) with no escalation: nothing is read, nothing but the decision is said.
+    // One person decides (the default): nothing but its opening and its decision is said.
     const single = waitingRun({ runId: "run-2" });
     const alone = waits.await(single.run, request({ runId: "run-2" }));
     await untilWaiting(single.announcements);
     const lone = [...store.rows.values()].find((row) => row.runId === "run-2")!;
+    store.view(lone.id, "dee");
+    await waits.noticeDecision(lone.id);
     await waits.noticeDecision(lone.id);
     await waits.decide(lone.id, person("once", "dee"));
     await alone;
-    expect(announcedEvents(single.announcements)).toEqual(["requested", "decided dee"]);
+    expect(announcedEvents(single.announcements)).toEqual(["requested", "viewed dee", "decided dee"]);
   });
 
   it("announces an approval's escalation once, in its place among the votes, and not again after a restart", async () => {

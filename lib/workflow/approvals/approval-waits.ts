@@ -17,7 +17,9 @@ export type ApprovalEvent =
       payload: { approval: ApprovalSummary };
     }
   | { type: "approval-voted"; nodeId: string | null; payload: RunEventPayload<"approval-voted"> }
-  | { type: "approval-escalated"; nodeId: string | null; payload: RunEventPayload<"approval-escalated"> };
+  | { type: "approval-escalated"; nodeId: string | null; payload: RunEventPayload<"approval-escalated"> }
+  | { type: "approval-notified"; nodeId: string | null; payload: RunEventPayload<"approval-notified"> }
+  | { type: "approval-viewed"; nodeId: string | null; payload: RunEventPayload<"approval-viewed"> };
 
 /**
  * Events to persist and publish, with the run and step state they go with:
@@ -36,7 +38,14 @@ export interface WaitingRun {
   /** Once true, no new wait starts. */
   readonly cancelled: boolean;
   /** Approvals whose events the run already stored (a resumed run), and the votes they counted: a replay announces only what is missing. */
-  readonly announced: { requested: ReadonlySet<string>; decided: ReadonlySet<string>; voted: ReadonlyMap<string, number>; escalated: ReadonlySet<string> };
+  readonly announced: {
+    requested: ReadonlySet<string>;
+    decided: ReadonlySet<string>;
+    voted: ReadonlyMap<string, number>;
+    escalated: ReadonlySet<string>;
+    notified: ReadonlySet<string>;
+    viewed: ReadonlySet<string>;
+  };
   /** The step of `nodeId`, or null when the node is not a step of the run (the plan's `__run__`). */
   stepOf(nodeId: string): string | null;
   /** The policy `approval` is decided under (from the run's workflow): how many must approve, its deadline. */
@@ -225,14 +234,11 @@ export class ApprovalWaits {
   /**
    * The events no stored one said yet of `approval` short of its decision, in
    * the order they happened: an `approval-voted` for each approval that left
-   * it waiting (the one that completed it is its decision), and its
-   * `approval-escalated`. Nothing is read for an approval one person decides
-   * with no escalation (most of them).
+   * it waiting (the one that completed it is its decision), its
+   * `approval-escalated`, who was told it waits, and who opened its card.
    */
   private async unannouncedStanding(run: WaitingRun, stepId: string | null, approval: ApprovalRecord): Promise<ApprovalEvent[]> {
     const policy = run.policyOf(approval);
-    const escalates = policy.deadline?.then === "escalate";
-    if (policy.required < 2 && !escalates) return [];
     const standing = await this.store.approvalStanding(approval.id);
     if (!standing) return [];
     const counted = run.announced.voted.get(approval.id) ?? 0;
@@ -245,6 +251,12 @@ export class ApprovalWaits {
       );
     if (standing.escalatedAt !== null && !run.announced.escalated.has(approval.id)) {
       changes.push({ at: standing.escalatedAt, event: { type: "approval-escalated", nodeId: stepId, payload: { approvalId: approval.id } } });
+    }
+    for (const { at, ...notification } of standing.notifications) {
+      if (!run.announced.notified.has(notification.id)) changes.push({ at, event: { type: "approval-notified", nodeId: stepId, payload: { approvalId: approval.id, notification } } });
+    }
+    for (const view of standing.views) {
+      if (!run.announced.viewed.has(view.id)) changes.push({ at: view.at, event: { type: "approval-viewed", nodeId: stepId, payload: { approvalId: approval.id, viewId: view.id, by: view.by } } });
     }
     return changes.sort((one, other) => one.at.localeCompare(other.at)).map((change) => change.event);
   }

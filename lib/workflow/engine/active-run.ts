@@ -42,7 +42,7 @@ export class ActiveRun {
   readonly writer: RunWriter;
   grants: WriteGrant[] = [];
   /** Approvals already announced as requested / decided, and the votes counted (stored events), for a resumed run. */
-  announced: AnnouncedApprovals = { requested: new Set(), decided: new Set(), voted: new Map(), escalated: new Set() };
+  announced: AnnouncedApprovals = { requested: new Set(), decided: new Set(), voted: new Map(), escalated: new Set(), notified: new Set(), viewed: new Set() };
   planApproved = false;
   /** What started the run; a run started by a trigger node starts there, and the other entry nodes are skipped. */
   trigger: RunTrigger = PERSON_TRIGGER;

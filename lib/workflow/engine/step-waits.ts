@@ -108,6 +108,8 @@ function announceApproval(engine: EngineContext, run: ActiveRun, announcement: A
   for (const event of announcement.events) {
     if (event.type === "approval-voted") run.announced.voted.set(event.payload.approvalId, event.payload.approvals);
     else if (event.type === "approval-escalated") run.announced.escalated.add(event.payload.approvalId);
+    else if (event.type === "approval-notified") run.announced.notified.add(event.payload.notification.id);
+    else if (event.type === "approval-viewed") run.announced.viewed.add(event.payload.viewId);
     else (event.type === "approval-requested" ? run.announced.requested : run.announced.decided).add(event.payload.approval.id);
   }
   // A step's time limit stands still while a person decides.

@@ -13,10 +13,10 @@ type Context = { params: Promise<{ id: string }> };
 
 /** One approval's card, with its edit form; the security log records that this person opened it. */
 export const GET = route("GET /api/approvals/[id]", async (request, { params }: Context, principal) => {
-  const { database, pool } = await startStudio();
+  const { database, pool, runs } = await startStudio();
   const found = await getApprovalDetail(pathId((await params).id, "approval"), database);
   const [approval] = await forViewer(await approvalsAsSeenBy(principal, [found], database), principal, database);
-  if (approval) await recordApprovalView(approval, principal, request, database);
+  if (approval) await recordApprovalView(approval, principal, request, database, runs);
   // What "Edit and approve" offers: the call's input form, for the card to generate.
   return json({ approval, editForm: approval ? editFormOf(approval, pool()) : null });
 });
