@@ -8,8 +8,8 @@ test("run from the editor, approve the write in the inbox, and find the file wri
   const fileName = `approved-${testInfo.testId.slice(0, 8)}.txt`;
   const message = "Hello from the browser, approved.";
   const id = await createWorkflow(request, writeWorkflow(name, fileName));
-  // What earlier specs left waiting counts in the badge too: this run adds one, and its decision takes it away.
-  const waitingBefore = ((await (await request.get("/api/approvals?status=pending&limit=200")).json()) as { approvals: unknown[] }).approvals.length;
+  // What earlier specs left waiting for this person counts in the badge too: this run adds one, and its decision takes it away.
+  const waitingBefore = ((await (await request.get("/api/approvals?status=pending&for=me&limit=200")).json()) as { approvals: unknown[] }).approvals.length;
   const badge = (count: number) => (count === 0 ? "Inbox" : new RegExp(`^Inbox\\s*${count} waiting$`));
 
   // Run it from the editor: the inputs form is generated from the Run inputs node.

@@ -92,11 +92,6 @@ export async function getApprovalDetail(id: string, database: StudioDatabase = g
   return detail;
 }
 
-/** How many approvals wait; `workflows`: only on runs of the workflows it matches (the caller's). */
-export async function countPendingApprovals(database: StudioDatabase = getDatabase(), workflows: Prisma.WorkflowWhereInput | null = null): Promise<number> {
-  return database.approval.count({ where: { status: "pending", ...(workflows ? { run: { workflow: workflows } } : {}) } });
-}
-
 /** The policy as it stands (the escalation's approvers once escalated) and when it runs out. */
 function inForce(policy: ApprovalPolicy, createdAt: Date, escalatedAt: Date | null): Pick<ApprovalDetail, "policy" | "dueAt" | "escalatedAt"> {
   const escalated = escalatedAt?.toISOString() ?? null;

@@ -17,7 +17,7 @@ import type { Prisma } from "./generated/sqlite/client";
  * what they query (run-versions, run-creation, run-event-queries,
  * approval-queries); callers import them all from here.
  */
-export { countPendingApprovals, getApprovalDetail, listApprovals } from "./approval-queries";
+export { getApprovalDetail, listApprovals } from "./approval-queries";
 export { createRun, IdempotencyKeyTaken, insertRun, type RunStart, type RunStarter } from "./run-creation";
 export { readEvents, readEventTexts, runExists, runOutcome, runStatus, type EventText } from "./run-event-queries";
 export { listRuns } from "./run-list";

@@ -208,6 +208,15 @@ describe("approval policies", () => {
     expect(await counts(abe)).toBeGreaterThanOrEqual(1);
     await decide(abe, approval, "approve");
     await owner.waitForRun(runId);
+
+    // Two must approve, and not the one who started it: the owner may decide approvals, but this one is not theirs to count.
+    const before = await counts({ client: owner } as JoinedPerson);
+    const two = await gatedRun("Not the starter's to count", "two-counted.txt", { node: { required: 2 } });
+    await expect.poll(() => counts(abe)).toBeGreaterThanOrEqual(1);
+    expect(await counts({ client: owner } as JoinedPerson)).toBe(before);
+    await decide(abe, two.approval, "approve");
+    await decide(ada, two.approval, "approve");
+    await owner.waitForRun(two.runId);
   });
 
   it("writes to the security log who opened a card, once however often they read it, and not for the inbox's list", async () => {

@@ -1,6 +1,7 @@
-import { countPendingApprovals } from "@/lib/persistence/run-queries";
+import { listApprovalsFor } from "@/lib/server/access/run-view";
+import { forViewer } from "@/lib/server/approval-deciders";
 import { sseResponse } from "@/lib/server/event-stream";
-import { visibleWorkflows, workflowIdsWith } from "@/lib/server/access/workflow-access";
+import { visibleWorkflows } from "@/lib/server/access/workflow-access";
 import { route } from "@/lib/server/http";
 import { startStudio } from "@/lib/server/studio";
 import type { RunEvent } from "@/lib/workflow/run-types";
@@ -24,6 +25,8 @@ const INTERESTING = new Set<RunEvent["type"]>([
 ]);
 
 const VISIBILITY_TTL_MS = 5_000;
+/** The most waiting approvals the badge counts (it then says 1000). */
+const MAX_COUNTED = 1000;
 /** Runs whose answer a feed keeps at once: past it, the feed starts again (a busy studio has thousands of runs a day). */
 const MAX_KNOWN_RUNS = 1_000;
 
@@ -32,8 +35,10 @@ const MAX_KNOWN_RUNS = 1_000;
  * first `pending-approvals` with the current count, then every change as
  * `{ type, runId, nodeId, pendingApprovals }`. Clients refetch what they show
  * on each message; nothing here needs replaying. The count is of the
- * approvals waiting on workflows where the caller may decide approvals: a
- * viewer is shown runs changing, not a number of things they cannot answer.
+ * approvals waiting for the caller (as the inbox's "for me": their scope on
+ * the workflow, then each approval's policy): a viewer, or the person who
+ * started a run that others must approve, is shown runs changing, not a
+ * number of things they cannot answer.
  */
 export const GET = route("GET /api/events", async (request, _context, principal) => {
   const studio = await startStudio();
@@ -51,12 +56,14 @@ export const GET = route("GET /api/events", async (request, _context, principal)
     known.set(runId, { visible: answer, at: Date.now() });
     return answer;
   };
-  let deciding: { ids: Set<string> | null; at: number } | null = null;
-  const pendingApprovals = async () => {
-    if (!deciding || Date.now() - deciding.at >= VISIBILITY_TTL_MS) deciding = { ids: await workflowIdsWith(principal, "approval:decide", studio.database), at: Date.now() };
-    const ids = deciding.ids;
-    if (ids === null) return countPendingApprovals(studio.database, null);
-    return ids.size === 0 ? 0 : countPendingApprovals(studio.database, { id: { in: [...ids] } });
+  // Counted again when an approval's event comes (or the count is older than the visibility's lifetime, for shares and
+  // roles that changed); a burst of other events reuses it.
+  let counted: { value: number; at: number } | null = null;
+  const pendingApprovals = async (type: RunEvent["type"] | null) => {
+    if (counted && !type?.startsWith("approval-") && Date.now() - counted.at < VISIBILITY_TTL_MS) return counted.value;
+    const waiting = await forViewer(await listApprovalsFor(principal, { status: "pending", limit: MAX_COUNTED }, studio.database), principal, studio.database);
+    counted = { value: waiting.filter((approval) => approval.viewer.mayDecide).length, at: Date.now() };
+    return counted.value;
   };
   return sseResponse(request.signal, async (channel) => {
     channel.onClose(
@@ -64,10 +71,10 @@ export const GET = route("GET /api/events", async (request, _context, principal)
         if (!INTERESTING.has(event.type)) return;
         void (async () => {
           if (!(await concerns(event.runId))) return;
-          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals: await pendingApprovals() });
+          channel.send("change", { type: event.type, runId: event.runId, nodeId: event.nodeId, pendingApprovals: await pendingApprovals(event.type) });
         })().catch((error: unknown) => console.error("[studio] the live feed could not send a change", error));
       }),
     );
-    channel.send("pending-approvals", { pendingApprovals: await pendingApprovals() });
+    channel.send("pending-approvals", { pendingApprovals: await pendingApprovals(null) });
   });
 });
