@@ -11,7 +11,7 @@ import type { ApprovalStatus, RunStatus } from "@/lib/workflow/run-types";
 import { getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { NOTIFICATION_FIELDS, notificationView, notifiedNames } from "./notification-views";
-import { storedLoop, toApprovalRecord } from "./run-store";
+import { storedLoop, toApprovalRecord } from "./run-records";
 
 export async function listApprovals(
   filter: { status?: ApprovalStatus; runId?: string; limit?: number; workflows?: Prisma.WorkflowWhereInput | null } = {},

@@ -6,7 +6,7 @@ import type { RunEvent, RunRecord, RunStatus } from "@/lib/workflow/run-types";
 import { getDatabase, type StudioDatabase } from "./database";
 import { preparedRows } from "./hot-path";
 import { readDate } from "./prepared";
-import { toRunEvent, toRunRecord } from "./run-store";
+import { toRunEvent, toRunRecord } from "./run-records";
 
 const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
 const RUN_STATUS = `SELECT "status" FROM "Run" WHERE "id" = ?`;

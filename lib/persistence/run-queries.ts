@@ -7,7 +7,8 @@ import type { RunStatus } from "@/lib/workflow/run-types";
 export type { ApprovalDetail, RunDetail, RunSummary };
 import { BUSY_TRANSACTION, getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
-import { CANCELS_CHANNEL, runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toStepRecord } from "./run-store";
+import { runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toStepRecord } from "./run-records";
+import { CANCELS_CHANNEL } from "./run-store";
 import { summariseRun } from "./run-summary";
 import type { Prisma } from "./generated/sqlite/client";
 

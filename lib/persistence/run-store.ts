@@ -1,30 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { StepErrorKindSchema, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import { grantInForce } from "@/lib/contracts/grants";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
-import { CarriedAsSchema, RunLoopSchema, RunPermissionsSchema, RunSourceKindSchema, type CarriedAs, type RunLoop, type RunPermissions, type RunSourceKind } from "@/lib/contracts/run";
-import { parseApprovalPreview, type WriteGrant } from "@/lib/tools";
+import type { WriteGrant } from "@/lib/tools";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import type {
   AnnouncedApprovals,
   ApprovalStanding,
-  ApprovalDecision,
   ApprovalDecisionInput,
-  ApprovalKind,
   ApprovalRecord,
   ApprovalRequest,
   ApprovalStatus,
   GrantOrigin,
   LoadedRun,
   RunCommit,
-  RunEvent,
-  RunEventType,
-  RunRecord,
   RunStatus,
   RunStore,
   StepOutput,
-  StepRecord,
 } from "@/lib/workflow/run-types";
 import type { NodeStatus } from "@/lib/workflow/scheduler";
 import { BUSY_TRANSACTION, postgresStatements, sqliteWriter } from "./database";
@@ -35,108 +27,7 @@ import { postgresPlaceholders } from "./postgres-statements";
 import { readDate } from "./prepared";
 import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Write } from "./run-commit-writes";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
-
-type ApprovalRow = Prisma.ApprovalGetPayload<object>;
-type RunRow = Prisma.RunGetPayload<object>;
-type StepRow = Prisma.StepGetPayload<object>;
-type EventRow = Prisma.RunEventGetPayload<object>;
-
-const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
-const parseJson = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
-
-export function toApprovalRecord(row: ApprovalRow): ApprovalRecord {
-  return {
-    id: row.id,
-    runId: row.runId,
-    nodeId: row.nodeId,
-    key: row.key,
-    kind: row.kind as ApprovalKind,
-    tool: row.tool,
-    operation: row.operation,
-    arguments: parseJson(row.arguments, {}),
-    preview: row.preview,
-    effect: parseApprovalPreview(parseJson<unknown>(row.effect, null), row.preview),
-    digest: row.digest,
-    status: row.status as ApprovalStatus,
-    decision: row.decision as ApprovalDecision | null,
-    editedArguments: parseJson(row.editedArguments, null),
-    feedback: row.feedback,
-    decidedBy: row.decidedBy === null ? null : { personId: row.decidedById, name: row.decidedBy },
-    decidedAt: iso(row.decidedAt),
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-export function toRunRecord(row: RunRow & { version: { version: number } }): RunRecord {
-  return {
-    id: row.id,
-    workflowId: row.workflowId,
-    versionId: row.versionId,
-    version: row.version.version,
-    status: row.status as RunStatus,
-    inputs: parseJson(row.inputs, {}),
-    output: parseJson(row.output, null),
-    error: row.error,
-    lastSeq: row.lastSeq,
-    createdAt: row.createdAt.toISOString(),
-    startedAt: row.startedAt.toISOString(),
-    finishedAt: iso(row.finishedAt),
-    trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
-  };
-}
-
-/** A stored `carriedAs`, read back; one this version does not know reads as none. */
-function carriedAsOf(value: string | null): CarriedAs | null {
-  const parsed = CarriedAsSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-}
-
-export function toStepRecord(row: StepRow): StepRecord {
-  return {
-    nodeId: row.nodeId,
-    status: row.status as NodeStatus,
-    input: parseJson(row.input, null),
-    output: parseJson<StepOutput | null>(row.output, null),
-    error: row.error,
-    errorKind: stepErrorKind(row.errorKind),
-    attempt: row.attempt,
-    retryAt: iso(row.retryAt),
-    startedAt: iso(row.startedAt),
-    finishedAt: iso(row.finishedAt),
-    carriedFromRunId: row.carriedFromRunId,
-    carriedAs: carriedAsOf(row.carriedAs),
-  };
-}
-
-/**
- * The run a run came from and how, from its columns; null when it came from
- * none. A kind this version does not know (or none, from before kinds were
- * stored) reads as an error workflow's run, the only runs that named a source then.
- */
-export function runSourceFromColumns(sourceRunId: string | null, sourceKind: string | null): { runId: string; kind: RunSourceKind } | null {
-  if (sourceRunId === null) return null;
-  const kind = RunSourceKindSchema.safeParse(sourceKind);
-  return { runId: sourceRunId, kind: kind.success ? kind.data : "error-workflow" };
-}
-
-/** A stored error kind, read back; one this version does not know reads as `failed`, none as null. */
-function stepErrorKind(value: string | null): StepErrorKind | null {
-  if (value === null) return null;
-  const parsed = StepErrorKindSchema.safeParse(value);
-  return parsed.success ? parsed.data : "failed";
-}
-
-/** A stored event: written by the engine through the event contract (lib/contracts/run-event.ts), so read back as such. */
-export function toRunEvent(row: Omit<EventRow, "id">): RunEvent {
-  return {
-    runId: row.runId,
-    seq: row.seq,
-    type: row.type as RunEventType,
-    nodeId: row.nodeId,
-    payload: parseJson(row.payload, {}),
-    createdAt: row.createdAt.toISOString(),
-  } as RunEvent;
-}
+import { carriedAsOf, parseJson, runSourceFromColumns, stepErrorKind, storedLoop, storedPermissions, toApprovalRecord, toRunRecord, toStepRecord } from "./run-records";
 
 /**
  * The engine's {@link RunStore} on the studio database. On a client from
@@ -440,18 +331,6 @@ interface StepSqlRow {
   finishedAt: unknown;
   carriedFromRunId: string | null;
   carriedAs: string | null;
-}
-
-/** A run's stored permissions column (null: it runs under its version's own). */
-export function storedPermissions(column: string | null): RunPermissions | null {
-  if (column === null) return null;
-  return RunPermissionsSchema.parse(JSON.parse(column));
-}
-
-/** A run's stored loop column (null: not a For each item's run). */
-export function storedLoop(column: string | null): RunLoop | null {
-  if (column === null) return null;
-  return RunLoopSchema.parse(JSON.parse(column));
 }
 
 /** loadRun through Prisma: for a client without a prepared-statement path, and what that path must equal. */

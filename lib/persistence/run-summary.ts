@@ -1,5 +1,5 @@
 import type { RunSummary } from "@/lib/contracts/run";
-import { toRunRecord } from "./run-store";
+import { toRunRecord } from "./run-records";
 
 type SummaryRow = Parameters<typeof toRunRecord>[0] & { workflow: { name: string } };
 
