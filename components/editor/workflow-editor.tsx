@@ -1,21 +1,11 @@
 "use client";
 
 import { loopLabels } from "@/lib/workflow/loop-body";
-import { ReactFlowProvider, useReactFlow, type Connection, type Edge, type EdgeChange, type NodeChange } from "@xyflow/react";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { edgeLabel } from "@/lib/editor/connection-choices";
 import { CARD_HEIGHT, CARD_WIDTH, clearOfOtherCards, type Point } from "@/lib/editor/auto-layout";
-import {
-  addEdge,
-  addNode,
-  createNode,
-  edgeForConnection,
-  moveNodes,
-  type Connection as NodeConnection,
-  removeElements,
-  replaceNode,
-  type PaletteItem,
-} from "@/lib/editor/definition-edits";
+import { addNode, createNode, replaceNode, type PaletteItem } from "@/lib/editor/definition-edits";
 import {
   createFlowEdgeMapper,
   createFlowNodeMapper,
@@ -47,13 +37,14 @@ import { inputFieldsOf } from "@/lib/workflow/run-inputs";
 import { NodeMenu, type NodeMenuTarget } from "./node-menu";
 import { InsertStepDialog } from "./insert-step-dialog";
 import { useEdgeInsertion } from "./use-edge-insertion";
+import { useCanvasChanges } from "./use-canvas-changes";
 import { useCanvasView } from "./use-canvas-view";
 import { useCardNames } from "./use-card-names";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useWorkflowSaving } from "./use-workflow-saving";
 import { ReadOnlyContext } from "./read-only-context";
 import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
-import { connectionMadeText, definitionNames, nodeAddedText } from "@/lib/editor/announcements";
+import { nodeAddedText } from "@/lib/editor/announcements";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -108,8 +99,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const canvasRef = useRef<HTMLDivElement>(null);
 
   const toolsByName = useMemo(() => new Map(tools.map((tool) => [tool.name, tool])), [tools]);
-  const [selectedNodes, setSelectedNodes] = useState<ReadonlySet<string>>(NONE);
-  const [selectedEdges, setSelectedEdges] = useState<ReadonlySet<string>>(NONE);
   const [notice, setNotice] = useState<string | null>(null);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
@@ -124,6 +113,18 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // Sizes React Flow measures are noted in the mapper, not in state, so a card scrolling into view re-renders nothing.
   const [nodeMapper] = useState(createFlowNodeMapper);
   const [mapEdges] = useState(createFlowEdgeMapper);
+  // What the canvas changes: moves, selection, connections, deletions.
+  const { selectedNodes, selectedEdges, select, onNodesChange, onEdgesChange, connect, onConnect, isValidConnection, deleteElements, onDelete } = useCanvasChanges({
+    definition,
+    tools: toolsByName,
+    commit,
+    preview,
+    settle,
+    nodeMapper,
+    announce,
+    notify: setNotice,
+  });
+
   const workflowPins = useWorkflowPins(workflowId);
   // A set that changes only when the pins do: the mapper compares each card's mark.
   const pinned = useMemo(() => new Set(workflowPins.pins.keys()), [workflowPins.pins]);
@@ -147,98 +148,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     const timer = window.setTimeout(() => setNotice(null), 4000);
     return () => window.clearTimeout(timer);
   }, [notice]);
-
-  const select = useCallback((nodeIds: ReadonlySet<string>, edgeIds: ReadonlySet<string> = NONE) => {
-    setSelectedNodes(nodeIds);
-    setSelectedEdges(edgeIds);
-  }, []);
-
-  // ---- canvas changes -------------------------------------------------------
-  const onNodesChange = useCallback(
-    (changes: NodeChange<FlowNode>[]) => {
-      const positions = new Map<string, Point>();
-      let gestureEnded = false;
-      let selection: Map<string, boolean> | null = null;
-      for (const change of changes) {
-        if (change.type === "position") {
-          if (change.position) positions.set(change.id, change.position);
-          if (!change.dragging) gestureEnded = true;
-        } else if (change.type === "select") {
-          (selection ??= new Map()).set(change.id, change.selected);
-        } else if (change.type === "dimensions" && change.dimensions) {
-          nodeMapper.measure(change.id, change.dimensions);
-        }
-        // "remove" arrives through onDelete, as one undo step with the edges.
-      }
-      if (positions.size > 0) preview((current) => moveNodes(current, positions));
-      if (gestureEnded) settle();
-      if (selection) {
-        const changed = selection;
-        setSelectedNodes((current) => {
-          const next = new Set(current);
-          for (const [id, selected] of changed) {
-            if (selected) next.add(id);
-            else next.delete(id);
-          }
-          return next;
-        });
-      }
-    },
-    [preview, settle, nodeMapper],
-  );
-
-  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
-    const selection = changes.filter((change) => change.type === "select");
-    if (selection.length === 0) return;
-    setSelectedEdges((current) => {
-      const next = new Set(current);
-      for (const change of selection) {
-        if (change.selected) next.add(change.id);
-        else next.delete(change.id);
-      }
-      return next;
-    });
-  }, []);
-
-  /** Adds the edge a connection makes, as one undo step; the reason it cannot, else null. The canvas and the inspector both connect through it. */
-  const connect = useCallback(
-    (connection: NodeConnection): string | null => {
-      const result = edgeForConnection(definition, connection);
-      if ("refused" in result) return result.refused;
-      commit((current) => addEdge(current, result.edge));
-      announce(connectionMadeText(definitionNames(definition, toolsByName), result.edge));
-      return null;
-    },
-    [definition, commit, announce, toolsByName],
-  );
-
-  const onConnect = useCallback(
-    (connection: Connection) => {
-      const refused = connect(connection);
-      if (refused !== null) setNotice(refused);
-    },
-    [connect],
-  );
-
-  const isValidConnection = useCallback(
-    (connection: Connection | Edge) => "edge" in edgeForConnection(definition, connection),
-    [definition],
-  );
-
-  const deleteElements = useCallback(
-    (nodeIds: ReadonlySet<string>, edgeIds: ReadonlySet<string>) => {
-      commit((current) => removeElements(current, nodeIds, edgeIds));
-      setSelectedNodes((current) => new Set([...current].filter((id) => !nodeIds.has(id))));
-      setSelectedEdges((current) => new Set([...current].filter((id) => !edgeIds.has(id))));
-    },
-    [commit],
-  );
-
-  const onDelete = useCallback(
-    ({ nodes, edges }: { nodes: FlowNode[]; edges: FlowEdge[] }) =>
-      deleteElements(new Set(nodes.map((node) => node.id)), new Set(edges.map((edge) => edge.id))),
-    [deleteElements],
-  );
 
   // ---- adding nodes ---------------------------------------------------------
   const addItemAt = useCallback(
