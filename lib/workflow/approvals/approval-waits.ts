@@ -1,25 +1,18 @@
-import { summarizeApproval, type ApprovalSummary } from "@/lib/contracts/approval";
+import { summarizeApproval } from "@/lib/contracts/approval";
 import { approvalDigest } from "@/lib/tools";
 import { ParkedRun, RunCancelled } from "../step-errors";
 import type { ApprovalPolicy } from "@/lib/contracts/approval-policy";
-import type { RunEventPayload } from "@/lib/contracts/run-event";
-import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, RunStore } from "../run-types";
+import type { NewRunEvent } from "@/lib/contracts/run-event";
+import type { AnnouncedApprovals, ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, RunStore } from "../run-types";
 
 /** What the waits need of the store: approvals only. */
 export type ApprovalStore = Pick<RunStore, "openApproval" | "getApproval" | "decideApproval" | "supersedeApproval" | "cancelApprovals" | "approvalStanding">;
 
-/** An approval's event (requested, voted, escalated, decided), before the engine numbers and stores it. */
-export type ApprovalEvent =
-  | {
-      type: "approval-requested" | "approval-decided";
-      /** The step that asks; null for a run's own approval (its plan). */
-      nodeId: string | null;
-      payload: { approval: ApprovalSummary };
-    }
-  | { type: "approval-voted"; nodeId: string | null; payload: RunEventPayload<"approval-voted"> }
-  | { type: "approval-escalated"; nodeId: string | null; payload: RunEventPayload<"approval-escalated"> }
-  | { type: "approval-notified"; nodeId: string | null; payload: RunEventPayload<"approval-notified"> }
-  | { type: "approval-viewed"; nodeId: string | null; payload: RunEventPayload<"approval-viewed"> };
+/**
+ * An approval's event (requested, voted, escalated, notified, viewed, decided) as the contract has it, before the
+ * engine numbers and stores it; `nodeId` is the step that asks, null for a run's own approval (its plan).
+ */
+export type ApprovalEvent = Extract<NewRunEvent, { type: `approval-${string}` }>;
 
 /**
  * Events to persist and publish, with the run and step state they go with:
@@ -38,14 +31,7 @@ export interface WaitingRun {
   /** Once true, no new wait starts. */
   readonly cancelled: boolean;
   /** Approvals whose events the run already stored (a resumed run), and the votes they counted: a replay announces only what is missing. */
-  readonly announced: {
-    requested: ReadonlySet<string>;
-    decided: ReadonlySet<string>;
-    voted: ReadonlyMap<string, number>;
-    escalated: ReadonlySet<string>;
-    notified: ReadonlySet<string>;
-    viewed: ReadonlySet<string>;
-  };
+  readonly announced: Readonly<AnnouncedApprovals>;
   /** The step of `nodeId`, or null when the node is not a step of the run (the plan's `__run__`). */
   stepOf(nodeId: string): string | null;
   /** The policy `approval` is decided under (from the run's workflow): how many must approve, its deadline. */
@@ -123,7 +109,8 @@ export class ApprovalWaits {
     // With the votes and escalation that came while no process held the run (parked, or restarting), in the order of
     // the looks (a change heard meanwhile is looked at after this), so each is said once.
     const announcing = waiter.entry.looking.then(async () => {
-      const standing = await this.unannouncedStanding(run, stepId, approval);
+      // One just opened has nothing to tell yet (a change that comes before this wait is heard is told with the decision).
+      const standing = created ? [] : await this.unannouncedStanding(run, stepId, approval);
       await run.announce({ change: "waiting", stepId, approvalId: approval.id, events: [...(unannounced ? [requested] : []), ...standing] });
     });
     waiter.entry.looking = announcing.catch(() => undefined);
