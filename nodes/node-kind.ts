@@ -24,6 +24,14 @@ export interface NewNodePlace {
   tools: ReadonlyMap<string, CatalogTool>;
 }
 
+/**
+ * A kind's `createNode` when a new node is its schema's defaults (plus `extra`, made at drop time): the defaults
+ * then live in one place, the schema, and a palette drop cannot make a node its own schema would change.
+ */
+export function newNodeWithDefaults<Node extends NodeShape>(schema: z.ZodType<Node>, kind: Node["kind"], extra?: () => Record<string, unknown>) {
+  return (_item: { kind: Node["kind"] }, { idFor, position }: NewNodePlace): Node => schema.parse({ id: idFor(kind), kind, position, ...extra?.() });
+}
+
 /** The kind's entry in the palette's "Building blocks" group. */
 export interface PaletteBlock {
   /** The line under the title. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 // The file itself, not the @/lib/tools index: that index reaches node:fs, and this module is in the editor's bundle.
 import { PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
 import { approvalPolicy, failureHandling, nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 /** Most turns an agent node may take unless its builder says otherwise. */
 export const DEFAULT_AGENT_MAX_TURNS = 20;
@@ -52,19 +52,9 @@ export const agentKind = {
   palette: { help: "A model that calls the tools you connect into it." },
   onePerWorkflow: false,
   handlesFailures: true,
-  createNode: (_item, { idFor, position }) => ({
-    id: idFor("agent"),
-    kind: "agent",
-    position,
-    provider: "openai",
-    model: "",
-    systemPrompt: "",
-    task: "",
-    maxTurns: DEFAULT_AGENT_MAX_TURNS,
-  }),
+  createNode: newNodeWithDefaults(AgentNodeSchema, "agent"),
   card: {
     content: (node) => ({ subtitle: node.model ? `Agent · ${node.model}` : "Agent · choose a model" }),
-    // Known gap, kept as it was: the subtitle names the model, yet changing only the model keeps the old card data.
-    sameContent: () => true,
+    sameContent: (before, after) => before.model === after.model,
   },
 } satisfies NodeKindDefinition<AgentNode>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failureHandling, nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 /** The handle the loop's body hangs from: the nodes it leads to run once per item. */
 export const EACH_ITEM_HANDLE = "item";
@@ -42,7 +42,7 @@ export const forEachKind = {
   resumesInPlace: true,
   neverRetried: true,
   waitingWords: "waiting for its items",
-  createNode: (_item, { idFor, position }) => ({ id: idFor("foreach"), kind: "foreach", position, list: "", concurrency: 4, onItemFailure: "stop" }),
+  createNode: newNodeWithDefaults(ForEachNodeSchema, "foreach"),
   card: {
     content: (node) => ({
       subtitle: node.list.trim() === "" ? "Choose a list" : `${node.concurrency} at a time`,

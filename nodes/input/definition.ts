@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FIELD_NAME, nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 /** One field of the run's inputs, asked for in a form when a run starts. */
 export const InputFieldSchema = z.object({
@@ -30,7 +30,7 @@ export const inputKind = {
   palette: { help: "What a run asks for.", takenHelp: "Already in this workflow (one at most)." },
   onePerWorkflow: true,
   startsRuns: "manually",
-  createNode: (_item, { idFor, position }) => ({ id: idFor("input"), kind: "input", position, fields: [] }),
+  createNode: newNodeWithDefaults(InputNodeSchema, "input"),
   card: {
     content: (node) => ({
       subtitle: node.fields.length === 0 ? "No fields yet" : `${node.fields.length} field${node.fields.length === 1 ? "" : "s"}`,

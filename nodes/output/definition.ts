@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 /** The run's result: a template over inputs and upstream outputs. */
 export const OutputNodeSchema = z.object({
@@ -18,7 +18,7 @@ export const outputKind = {
   icon: "flag",
   palette: { help: "The run's result." },
   onePerWorkflow: false,
-  createNode: (_item, { idFor, position }) => ({ id: idFor("output"), kind: "output", position, value: "" }),
+  createNode: newNodeWithDefaults(OutputNodeSchema, "output"),
   card: {
     // An output ends the workflow: nothing flows out of it.
     content: () => ({ subtitle: "The run's result", hasOutput: false }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failureHandling, FIELD_NAME, nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 export const ConditionOperatorSchema = z.enum([
   "equals",
@@ -48,7 +48,7 @@ export const routerKind = {
   palette: { help: "Takes one branch by a condition." },
   onePerWorkflow: false,
   handlesFailures: true,
-  createNode: (_item, { idFor, position }) => ({ id: idFor("router"), kind: "router", position, routes: [] }),
+  createNode: newNodeWithDefaults(RouterNodeSchema, "router"),
   card: {
     content: (node) => ({
       subtitle: node.routes.length === 0 ? "No routes yet" : `${node.routes.length} route${node.routes.length === 1 ? "" : "s"}`,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 import { scheduleReading } from "./reading";
 import { localTimeZone } from "./slots";
 
@@ -83,7 +83,7 @@ export const scheduleKind = {
   onePerWorkflow: false,
   startsRuns: "on-trigger",
   // The zone of the person's browser, named: on a studio on one's own machine that is the server's too, and it shows.
-  createNode: (_item, { idFor, position }) => ScheduleNodeSchema.parse({ id: idFor("schedule"), kind: "schedule", position, timezone: localTimeZone() }),
+  createNode: newNodeWithDefaults(ScheduleNodeSchema, "schedule", () => ({ timezone: localTimeZone() })),
   card: {
     content: (node) => ({
       subtitle: scheduleSubtitle(node),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failureHandling, FIELD_NAME, nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 /** "Call its published version": the version a Sub-workflow step calls unless one is pinned. */
 export const PUBLISHED_VERSION = "published";
@@ -35,7 +35,7 @@ export const subWorkflowKind = {
   handlesFailures: true,
   resumesInPlace: true,
   waitingWords: "waiting for the run it called",
-  createNode: (_item, { idFor, position }) => ({ id: idFor("subworkflow"), kind: "subworkflow", position, workflowId: "", version: PUBLISHED_VERSION, inputs: {} }),
+  createNode: newNodeWithDefaults(SubWorkflowNodeSchema, "subworkflow"),
   card: {
     content: (node) => ({
       subtitle: node.workflowId === "" ? "Choose a workflow" : node.version === PUBLISHED_VERSION ? "Its published version" : `Version ${node.version}`,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseSecretReference } from "@/lib/tools/contracts";
 import { FIELD_NAME, nodeBase } from "../node-base";
-import type { NodeKindDefinition } from "../node-kind";
+import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
 
 /**
  * A webhook trigger: an HTTP endpoint at /hooks/{path} that starts the
@@ -162,7 +162,7 @@ export const webhookKind = {
   palette: { help: "Starts the published workflow when a request arrives.", group: "triggers" },
   onePerWorkflow: false,
   startsRuns: "on-trigger",
-  createNode: (_item, { idFor, position }) => WebhookNodeSchema.parse({ id: idFor("webhook"), kind: "webhook", position, hookId: newHookId() }),
+  createNode: newNodeWithDefaults(WebhookNodeSchema, "webhook", () => ({ hookId: newHookId() })),
   card: {
     content: (node) => ({
       subtitle: `${node.methods.join(", ")} /hooks/${hookPath(node)}`,
