@@ -13,6 +13,7 @@ export const KNOWN_DOMAINS: readonly DomainInfo[] = [
   { domain: "database", title: "Databases", description: "Connect to SQLite and PostgreSQL, explore schemas and query them." },
   { domain: "system", title: "System", description: "Run commands on this machine." },
   { domain: "web", title: "Web", description: "Fetch pages, call HTTP APIs and search the web." },
+  { domain: "code", title: "Code", description: "Compute with JavaScript in a sandbox." },
   { domain: "agent", title: "Agent Control", description: "Talk to the person running the workflow, track steps and finish." },
   { domain: "custom", title: "Custom", description: "Tools written for this studio." },
 ];

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { NodeExecution } from "@/lib/contracts/execution-settings";
 import { agentKind } from "./agent/definition";
+import { codeKind } from "./code/definition";
 import { forEachKind } from "./foreach/definition";
 import { inputKind } from "./input/definition";
 import type { NodeKindDefinition, PaletteBlock } from "./node-kind";
@@ -27,6 +28,7 @@ export const nodeKindDefinitions = defineNodeKinds({
   agent: agentKind,
   subworkflow: subWorkflowKind,
   foreach: forEachKind,
+  code: codeKind,
   output: outputKind,
   webhook: webhookKind,
   schedule: scheduleKind,

@@ -1,4 +1,5 @@
 import { agentEditor } from "./agent/editor";
+import { codeEditor } from "./code/editor";
 import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
 import { forEachEditor } from "./foreach/editor";
 import { inputEditor } from "./input/editor";
@@ -22,6 +23,7 @@ export const nodeKindEditors = {
   agent: agentEditor,
   subworkflow: subWorkflowEditor,
   foreach: forEachEditor,
+  code: codeEditor,
   output: outputEditor,
   webhook: webhookEditor,
   schedule: scheduleEditor,

@@ -1,4 +1,5 @@
 import { agentServer } from "./agent/server";
+import { codeServer } from "./code/server";
 import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
 import { forEachServer } from "./foreach/server";
 import { inputServer } from "./input/server";
@@ -22,6 +23,7 @@ export const nodeKindServers = {
   agent: agentServer,
   subworkflow: subWorkflowServer,
   foreach: forEachServer,
+  code: codeServer,
   output: outputServer,
   webhook: webhookServer,
   schedule: scheduleServer,

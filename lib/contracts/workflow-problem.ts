@@ -8,6 +8,8 @@ export interface WorkflowProblem {
   field: string | null;
   message: string;
   severity: "error" | "warning";
+  /** Where in a text field (a Code node's code) the problem is, for an editor that marks it; 1-based. */
+  at?: { line: number; column: number };
 }
 
 /** A secret or setting the workflow needs, derived (never stored), with whether it is usable. */

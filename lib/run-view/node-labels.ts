@@ -36,6 +36,8 @@ export function nodeSubtitle(node: WorkflowNode, titles: ToolTitles): string | u
       return node.version === "published" ? "Calls a workflow's published version" : `Calls version ${node.version} of a workflow`;
     case "foreach":
       return `${node.concurrency} item${node.concurrency === 1 ? "" : "s"} at a time`;
+    case "code":
+      return node.mode === "once" ? "JavaScript, once" : "JavaScript, once per item";
   }
 }
 

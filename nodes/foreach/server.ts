@@ -4,8 +4,8 @@ import { waitForChildRun } from "../child-run-wait";
 import { loopBodies } from "@/lib/workflow/loop-body";
 import { upstreamOf } from "@/lib/workflow/scheduler";
 import { ParkedRun, RunCancelled, StepFailure } from "@/lib/workflow/step-errors";
-import { findReferences, resolveTemplates, TemplateError } from "@/lib/workflow/templates";
 import { nodeKindDefinitions } from "../definitions";
+import { checkListTemplate, resolveList } from "../list-template";
 import type { NodeExecutionContext, NodeKindServer, NodeValidationContext, StepResult } from "../node-kind-server";
 import { EACH_ITEM_HANDLE, type ForEachNode } from "./definition";
 import { describeLoopProgress } from "./loop-progress";
@@ -27,25 +27,7 @@ const NOT_IN_A_BODY = new Set(["input", "output", "webhook", "schedule"]);
  */
 async function checkForEachNode(node: ForEachNode, context: NodeValidationContext): Promise<void> {
   const error = (nodeId: string, field: string, message: string) => context.problems.push({ nodeId, field, message, severity: "error" });
-  const list = node.list.trim();
-  if (list === "") {
-    error(node.id, "list", "Choose the list to go through: a template such as {{ nodes.fetch.data.items }}.");
-  } else {
-    let references;
-    try {
-      references = findReferences(list);
-    } catch (caught) {
-      if (!(caught instanceof TemplateError)) throw caught;
-      references = null;
-    }
-    if (references && (references.length !== 1 || !/^\{\{[^{}]*\}\}$/.test(list))) {
-      error(node.id, "list", "The list is one template and nothing else, such as {{ nodes.fetch.data.items }}.");
-    } else if (references?.[0]?.kind === "item") {
-      error(node.id, "list", "{{ item }} and {{ index }} exist only inside a loop's body: point the list at an upstream step's data.");
-    } else {
-      context.checkTemplates(list, "list");
-    }
-  }
+  checkListTemplate(node.id, node.list, "list", context);
   if (node.execution?.retry) {
     error(
       node.id,
@@ -105,10 +87,7 @@ async function runForEachNode(node: ForEachNode, context: NodeExecutionContext):
   const childRuns = context.childRuns;
   if (!childRuns) throw new StepFailure("A For each step runs each item as a run of its own, so it runs only in the studio, not from a workflow file.", undefined, { kind: "unavailable", retryable: false });
   const scope = context.scope();
-  const list = resolveTemplates(node.list.trim(), scope);
-  if (!Array.isArray(list)) {
-    throw new StepFailure(`The list ${node.list.trim()} is ${list === null || list === undefined ? "empty (nothing there)" : `a ${typeof list}, not a list`}: point it at an array.`, { list: node.list }, { kind: "invalid-input", retryable: false });
-  }
+  const list = resolveList(node.list, scope);
   const count = list.length;
   const input = { list: node.list.trim(), count, concurrency: node.concurrency };
   if (count === 0) return { output: { content: "[]", data: [] }, input };

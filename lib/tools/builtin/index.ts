@@ -1,6 +1,7 @@
 import { ToolPool } from "../tool-pool";
 import type { Tool } from "../tool";
 import { agentTools } from "./agent";
+import { codeTools } from "./code";
 import { dataTools } from "./data";
 import { databaseTools } from "./database";
 import { filesystemTools } from "./filesystem";
@@ -14,7 +15,7 @@ import { webTools } from "./web";
  *   allTools().map((tool) => tool.title) // ["Read a File", "Write a File", ...]
  */
 export function allTools(): Tool[] {
-  return [...filesystemTools(), ...dataTools(), ...databaseTools(), ...systemTools(), ...webTools(), ...agentTools()];
+  return [...filesystemTools(), ...dataTools(), ...databaseTools(), ...systemTools(), ...webTools(), ...codeTools(), ...agentTools()];
 }
 
 /** A pool of every built-in tool. */

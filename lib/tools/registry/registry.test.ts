@@ -71,10 +71,10 @@ describe("ToolRegistry over the built-ins", () => {
     expect(registry.operationsFor("file.read")).toEqual([{ tool: "read_file", operation: null }]);
   });
 
-  it("reports the tags nobody provides and the untagged control tools", () => {
+  it("reports the tags nobody provides and the untagged tools: the agents' control tools and the sandbox's computing", () => {
     const report = registry.report();
     expect(report.unsatisfied).toEqual(["chart.render", "pdf.render", "message.send", "inbox.read"]);
-    expect(report.untagged).toEqual(["ask_user", "todo", "finish"]);
+    expect(report.untagged).toEqual(["run_javascript", "ask_user", "todo", "finish"]);
     expect(report.byOrigin.core).toBe(report.tools);
   });
 
