@@ -6,6 +6,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import { FLOW_STYLE } from "@/components/flow/flow-style";
 import { PanButtons } from "@/components/flow/pan-buttons";
+import { useHydrated } from "@/components/ui/use-format-time";
 import { definitionBounds } from "@/lib/editor/to-flow";
 import { readableViewport } from "@/lib/flow/readable-viewport";
 import type { StepView } from "@/lib/run-view/apply-event";
@@ -119,6 +120,9 @@ function runNode(
   return created;
 }
 
+/** The canvas before hydration: empty (see RunCanvas). */
+const NOTHING_YET: { nodes: RunNode[]; edges: Edge[] } = { nodes: [], edges: [] };
+
 /**
  * The pinned definition, read-only, with each node's live status. Node
  * objects are reused while their status, progress and selection stay the
@@ -222,11 +226,16 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
     [onSelect],
   );
 
+  // The cards are drawn in the browser only: on the server React Flow knows no viewport, so it rendered every card of
+  // the run into the HTML (a 2,000-node run's page was 7 MB, most of it cards out of view), and the browser then
+  // hydrated them all. In the browser it draws the cards in view (onlyRenderVisibleElements).
+  const hydrated = useHydrated();
+
   return (
     <div ref={box} className="h-full w-full" aria-label="The workflow's canvas; choose a node to see its result" role="region">
       <ReactFlow<RunNode, Edge>
-        nodes={nodes}
-        edges={edges}
+        nodes={hydrated ? nodes : NOTHING_YET.nodes}
+        edges={hydrated ? edges : NOTHING_YET.edges}
         nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}
         onPaneClick={() => onSelect(null)}

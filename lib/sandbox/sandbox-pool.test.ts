@@ -180,6 +180,18 @@ describe("limits", () => {
     expect(valueOf(await pool.run({ code: "return 'next'", scope: {} }))).toBe("next");
   });
 
+  it("ends a 1 GB string and a regular expression that backtracks catastrophically, each within its limit", async () => {
+    const started = performance.now();
+    const gigabyte = await pool.run({ code: "const text = 'x'.repeat(1024 * 1024 * 1024);\nreturn text.indexOf('y');", scope: {}, limits: { timeMs: 500 } });
+    expect(gigabyte).toMatchObject({ ok: false, error: { kind: "exception", message: "RangeError: invalid string length", line: 1 } });
+    const halfGigabyte = await pool.run({ code: "const text = 'x'.repeat(512 * 1024 * 1024);\nreturn text.charCodeAt(text.length - 1);", scope: {}, limits: { timeMs: 2_000 } });
+    expect(halfGigabyte).toMatchObject({ ok: false, error: { kind: "memory-limit" } });
+    const backtracking = await pool.run({ code: "return /^(a+)+$/.test('a'.repeat(40) + 'b');", scope: {}, limits: { timeMs: 500 } });
+    expect(backtracking).toMatchObject({ ok: false, error: { kind: "time-limit" } });
+    expect(performance.now() - started).toBeLessThan(2 * (500 + 2_000 + 500));
+    expect(valueOf(await pool.run({ code: "return 'next'", scope: {} }))).toBe("next");
+  });
+
   it("refuses input larger than the memory limit before it reaches a worker", async () => {
     const outcome = await pool.run({ code: "return 1", scope: { inputs: "x".repeat(2_000) }, limits: { memoryBytes: 1_000 } });
     expect(outcome).toMatchObject({ ok: false, error: { kind: "memory-limit" } });
