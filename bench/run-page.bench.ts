@@ -1,6 +1,8 @@
 // A big run's page (issue 32; TARGETS: a 2,000-node run's page shows in under 3 s): a run of a 2,000-step workflow
 // on the built studio (SQLite, a fresh data folder), its page's HTML (size, time to the last byte) and, in headless
 // Chromium, the time from navigation to the first run cards drawn, and the main thread's long tasks meanwhile.
+// And live: the page opened as a run of that workflow starts, receiving its events as fast as the engine makes them
+// (three or four a step), with the main thread's long tasks until the run ends (TARGETS: none over 200 ms).
 // Run after `npx next build`: npx tsx bench/run-page.bench.ts [steps=2000] [repeats=3]   (printed, never asserted)
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -11,6 +13,8 @@ import { listDirChain, percentile, startWeb } from "./studio-process";
 
 const STEPS = Number(process.argv[2] ?? 2_000);
 const REPEATS = Number(process.argv[3] ?? 3);
+/** Lines the chatty run's command prints, one a millisecond or so: each is an event of the run. */
+const LINES = Number(process.argv[4] ?? 5_000);
 
 /** The page's HTML over HTTP: its size and the time to its last byte. */
 function fetchPage(port: number, token: string, urlPath: string): Promise<{ bytes: number; ms: number }> {
@@ -26,6 +30,12 @@ function fetchPage(port: number, token: string, urlPath: string): Promise<{ byte
       .on("error", reject);
   });
 }
+
+/** Collects the durations of the page's long tasks (over 50 ms) in window.__longTasks. */
+const OBSERVE_LONG_TASKS = `(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__longTasks.push(entry.duration); }).observe({ type: "longtask", buffered: true });
+})()`;
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "run-page-bench-"));
@@ -49,10 +59,7 @@ async function main(): Promise<void> {
       // bypassCSP: the studio forbids eval, and the probes below are evaluated as text.
       const context = await browser.newContext({ bypassCSP: true, extraHTTPHeaders: { authorization: `Bearer ${web.client.token}` }, viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
-      await page.addInitScript(`(() => {
-        window.__longTasks = [];
-        new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__longTasks.push(entry.duration); }).observe({ type: "longtask", buffered: true });
-      })()`);
+      await page.addInitScript(OBSERVE_LONG_TASKS);
       const started = Date.now();
       await page.goto(`http://127.0.0.1:${web.client.port}/runs/${run.id}`, { waitUntil: "commit" });
       await page.waitForFunction(
@@ -73,6 +80,34 @@ async function main(): Promise<void> {
     console.log(`  Chromium, navigation to the first cards drawn: ${median(shows)} ms  [${shows.join(", ")}]   target < 3,000 ms`);
     const longest = longTasks.map((tasks) => Math.max(0, ...tasks));
     console.log(`  long tasks while loading: longest ${median(longest).toFixed(0)} ms, ${median(longTasks.map((tasks) => tasks.length))} tasks over 50 ms`);
+
+    // Live: the page opens as a run starts and follows it to its end. The run is the same chain after a command that
+    // prints a line a millisecond for a while (each line an event), so the page draws the big canvas while it receives
+    // events faster than it draws frames.
+    const chatty = listDirChain(`Bench: a chatty run of ${STEPS} steps`, STEPS, dataDir, { mode: "bypass", guardrails: { shellPolicy: "open" } });
+    const command = { id: "talk", kind: "tool", tool: "run_command", operation: "run", settings: { root: dataDir, timeoutSeconds: 120 }, arguments: { command: `for i in $(seq 1 ${LINES}); do echo "line $i"; sleep 0.001; done` } };
+    const nodes: Record<string, unknown>[] = [chatty.nodes[0]!, command, ...chatty.nodes.slice(1)];
+    const edges = [{ id: "e-talk", source: "in", target: "talk" }, { id: "e-talk-list", source: "talk", target: "list0" }, ...chatty.edges.slice(1)];
+    const chattyId = await web.client.createWorkflow({ ...chatty, nodes, edges });
+    const context = await browser.newContext({ bypassCSP: true, extraHTTPHeaders: { authorization: `Bearer ${web.client.token}` }, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(OBSERVE_LONG_TASKS);
+    const { run: live } = await web.client.expect<{ run: { id: string } }>(201, "POST", `/api/workflows/${chattyId}/runs`, { inputs: {} });
+    const opened = Date.now();
+    await page.goto(`http://127.0.0.1:${web.client.port}/runs/${live.id}`, { waitUntil: "commit" });
+    await page.waitForFunction(`document.querySelectorAll(".react-flow__node").length > 0`, undefined, { polling: "raf", timeout: 60_000 });
+    // The load's own tasks are counted above: from here on, only what following the run costs.
+    const loading = (await page.evaluate("window.__longTasks.splice(0)")) as number[];
+    await page.locator("h1").getByText("succeeded", { exact: true }).waitFor({ timeout: 300_000 });
+    const seconds = (Date.now() - opened) / 1000;
+    const tasks = (await page.evaluate("window.__longTasks")) as number[];
+    const { run: ended } = await web.client.expect<{ run: { lastSeq: number } }>(200, "GET", `/api/runs/${live.id}`);
+    await context.close();
+    console.log(
+      `  live, the page following a chatty run to its end: ${ended.lastSeq} events in ${seconds.toFixed(1)} s (${(ended.lastSeq / seconds).toFixed(0)} events/s); ` +
+        `after the first cards, long tasks: ${tasks.length} over 50 ms, longest ${Math.max(0, ...tasks).toFixed(0)} ms, ${(tasks.reduce((sum, each) => sum + each, 0) / 1000).toFixed(1)} s in all ` +
+        `(while loading: longest ${Math.max(0, ...loading).toFixed(0)} ms)   target: none over 200 ms`,
+    );
   } finally {
     await browser.close();
     await web.stop();

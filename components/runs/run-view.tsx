@@ -13,7 +13,7 @@ import { useFormatTime } from "@/components/ui/use-format-time";
 import { statusWords, stepStatusWords } from "@/lib/run-view/status-words";
 import { api } from "@/lib/client/api";
 import type { RunDetail } from "@/lib/contracts/run";
-import { applyRunEvent, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
+import { applyRunEvents, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import { enclosingLoops } from "@/lib/workflow/loop-body";
 import { formatDuration } from "@/lib/run-view/format-time";
@@ -40,7 +40,7 @@ const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
 const RUN_NODE = "__run__";
 
 function reducer(state: RunViewState, events: RunEvent[]): RunViewState {
-  return events.reduce(applyRunEvent, state);
+  return applyRunEvents(state, events);
 }
 
 interface RunViewProps {

@@ -1,7 +1,7 @@
 import { sampleEvents } from "@/lib/contracts/run-event-samples";
 import { describe, expect, it } from "vitest";
 import type { RunEvent, StepRecord } from "@/lib/workflow/run-types";
-import { applyRunEvent, initialRunViewState, pendingApprovalsOf, TIMELINE_LIMIT, type RunSnapshot, type RunViewState } from "./apply-event";
+import { applyRunEvent, applyRunEvents, initialRunViewState, pendingApprovalsOf, TIMELINE_LIMIT, type RunSnapshot, type RunViewState } from "./apply-event";
 
 const step = (nodeId: string, status: StepRecord["status"] = "pending"): StepRecord => ({
   nodeId,
@@ -310,6 +310,49 @@ describe("applyRunEvent", () => {
     expect(state.timeline).toHaveLength(TIMELINE_LIMIT);
     expect(state.timeline[0]?.seq).toBe(51);
     expect(state.steps.write?.progress).toBe(String(TIMELINE_LIMIT + 50));
+  });
+});
+
+describe("applyRunEvents, a batch at a time", () => {
+  /** A run of many steps, each started and finished, with progress and an approval between: every kind of change. */
+  function busyRun(steps: number): { start: RunViewState; events: RunEvent[] } {
+    seq = 0;
+    const ids = Array.from({ length: steps }, (_, index) => `s${index}`);
+    const start = initialRunViewState(snapshot({ steps: ids.map((id) => step(id)) }));
+    const events = [
+      event("run-started", null),
+      ...ids.flatMap((id) => [event("node-started", id), event("node-progress", id, { message: `working on ${id}` }), event("node-succeeded", id, { output: { content: id } })]),
+      event("approval-requested", "s1", { approval: approval("pending") }),
+      event("approval-decided", "s1", { approval: approval("approved", "once") }),
+      event("run-succeeded", null, { output: "done" }),
+    ];
+    return { start, events };
+  }
+
+  it("ends where applying the events one by one ends, the timeline bounded, and leaves the state it started from as it was", () => {
+    const { start, events } = busyRun(600);
+    const before = structuredClone(start);
+    const oneByOne = events.reduce(applyRunEvent, start);
+    const batched = applyRunEvents(start, events);
+    expect(batched).toEqual(oneByOne);
+    expect(batched.timeline).toHaveLength(TIMELINE_LIMIT);
+    expect(start).toEqual(before);
+    // In two batches, and with a batch of repeats: the same again, and a repeat changes nothing.
+    const halves = applyRunEvents(applyRunEvents(start, events.slice(0, 900)), events.slice(900));
+    expect(halves).toEqual(oneByOne);
+    expect(applyRunEvents(halves, events.slice(0, 10))).toBe(halves);
+  });
+
+  it("leaves the objects a previous batch handed out untouched", () => {
+    const { start, events } = busyRun(5);
+    const first = applyRunEvents(start, events.slice(0, 6));
+    const stepsSeen = first.steps;
+    const stepSeen = structuredClone(first.steps.s0);
+    const timelineSeen = [...first.timeline];
+    applyRunEvents(first, events.slice(6));
+    expect(first.steps).toBe(stepsSeen);
+    expect(first.steps.s0).toEqual(stepSeen);
+    expect(first.timeline).toEqual(timelineSeen);
   });
 });
 

@@ -202,11 +202,7 @@ export function initialRunViewState(run: RunSnapshot, history: readonly RunEvent
  */
 export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewState {
   if (event.seq <= state.lastSeq) return state;
-  const timeline = !belongsInTimeline(event)
-    ? state.timeline
-    : state.timeline.length >= TIMELINE_LIMIT
-      ? [...state.timeline.slice(1 - TIMELINE_LIMIT), event]
-      : [...state.timeline, event];
+  const timeline = !belongsInTimeline(event) ? state.timeline : appendToTimeline(state.timeline, event);
   const next: RunViewState = { ...state, lastSeq: event.seq, timeline };
   switch (event.type) {
     case "run-started":
@@ -395,7 +391,44 @@ export function pendingApprovalsOf(state: RunViewState, nodeId: string): Approva
 function updateStep(state: RunViewState, nodeId: string | null, change: (step: StepView) => StepView): RunViewState {
   if (!nodeId) return state;
   const step = state.steps[nodeId] ?? emptyStep();
-  return { ...state, steps: { ...state.steps, [nodeId]: change(step) } };
+  if (batch !== null && batch.steps === state.steps) {
+    batch.steps[nodeId] = change(step);
+    return state;
+  }
+  const steps = { ...state.steps, [nodeId]: change(step) };
+  if (batch !== null) batch.steps = steps;
+  return { ...state, steps };
+}
+
+function appendToTimeline(timeline: readonly RunEvent[], event: RunEvent): readonly RunEvent[] {
+  if (batch !== null && batch.timeline === timeline) {
+    batch.timeline.push(event);
+    return timeline;
+  }
+  const appended = timeline.length >= TIMELINE_LIMIT ? [...timeline.slice(1 - TIMELINE_LIMIT), event] : [...timeline, event];
+  if (batch !== null) batch.timeline = appended;
+  return appended;
+}
+
+/**
+ * The steps object and timeline array made while a batch of events is applied (applyRunEvents): nothing outside the
+ * batch has seen them yet, so the batch's later events change them in place instead of copying them again. Copying
+ * was the live run page's cost: a 2,000-step run copied 2,000 steps (and up to 1,000 timeline entries) per event,
+ * 3.7 s of main thread over 10,000 events, in tasks of up to a second.
+ */
+let batch: { steps: Record<string, StepView> | null; timeline: RunEvent[] | null } | null = null;
+
+/** `events` applied in order, as applyRunEvent would one by one, copying the steps and the timeline at most once. */
+export function applyRunEvents(state: RunViewState, events: readonly RunEvent[]): RunViewState {
+  if (events.length <= 1) return events.length === 0 ? state : applyRunEvent(state, events[0]!);
+  batch = { steps: null, timeline: null };
+  try {
+    const next = events.reduce(applyRunEvent, state);
+    // In place, the timeline grew past its limit: keep its newest entries (a new array: the batch's own is done with).
+    return next.timeline.length > TIMELINE_LIMIT ? { ...next, timeline: next.timeline.slice(-TIMELINE_LIMIT) } : next;
+  } finally {
+    batch = null;
+  }
 }
 
 function upsert(approvals: readonly ApprovalView[], approval: ApprovalView): ApprovalView[] {
