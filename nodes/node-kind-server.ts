@@ -59,6 +59,12 @@ export interface NodeExecutionContext {
   triggerPayload: unknown;
   /** What templates see now: the inputs and every finished node's output. */
   scope: () => TemplateScope;
+  /**
+   * Whether a result in the scope is one this node may read: a node upstream of it, or one not of this run (a loop
+   * item's run carries the results from before its loop). A step that reads the scope by code, not by templates
+   * validation checked, keeps to these, so what it sees does not depend on which parallel branch finished first.
+   */
+  readsFrom: (nodeId: string) => boolean;
   store: RunStore;
   /** The tools this run may use; asked when needed. */
   pool: () => ToolPool;

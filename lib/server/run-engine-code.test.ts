@@ -136,7 +136,7 @@ describe("a Code step", () => {
         { id: "in", kind: "input", fields: [] },
         { id: "orders", kind: "tool", tool: "shop", arguments: { what: "orders" } },
         { id: "loop", kind: "foreach", list: "{{ nodes.orders.data.rows }}", concurrency: 2 },
-        { id: "label", kind: "code", code: "return `#${index + 1}: ${item.total}`;" },
+        { id: "label", kind: "code", code: "return `#${index + 1}: ${item.total} of ${nodes.orders.data.rows.length}`;" },
         { id: "out", kind: "output", value: "{{ nodes.loop.data }}" },
       ],
       edges: [
@@ -147,7 +147,33 @@ describe("a Code step", () => {
       ],
     });
     expect(detail.status, detail.error ?? "").toBe("succeeded");
-    expect(detail.output).toEqual(["#1: 30", "#2: 5", "#3: 12"]);
+    expect(detail.output).toEqual(["#1: 30 of 3", "#2: 5 of 3", "#3: 12 of 3"]);
+  });
+
+  it("sees only the steps upstream of it, never a parallel branch's, even one that surely finished first", async () => {
+    const detail = await run({
+      name: "Parallel branch",
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "customers", kind: "tool", tool: "shop", arguments: { what: "customers" } },
+        { id: "orders", kind: "tool", tool: "shop", arguments: { what: "orders" } },
+        // 100 ms on the code's own line: the customers' quick branch has long finished when the code runs.
+        { id: "pause", kind: "code", code: "const until = Date.now() + 100;\nwhile (Date.now() < until) {}\nreturn 1;" },
+        { id: "code", kind: "code", code: "return Object.keys(nodes).sort();" },
+        { id: "out", kind: "output", value: "{{ nodes.code.data }}" },
+      ],
+      edges: [
+        { id: "a", source: "in", target: "customers" },
+        { id: "b", source: "in", target: "orders" },
+        { id: "c", source: "orders", target: "pause" },
+        { id: "d", source: "pause", target: "code" },
+        { id: "e", source: "code", target: "out" },
+        { id: "f", source: "customers", target: "out" },
+      ],
+    });
+    expect(detail.status, detail.error ?? "").toBe("succeeded");
+    expect(detail.steps.find((step) => step.nodeId === "customers")?.status).toBe("succeeded");
+    expect(detail.output).toEqual(["in", "orders", "pause"]);
   });
 
   it("fails with the line of a thrown error, and with the limit it hit; the next run works", async () => {

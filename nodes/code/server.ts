@@ -38,7 +38,7 @@ async function checkCodeNode(node: CodeNode, context: NodeValidationContext): Pr
 
 async function runCodeNode(node: CodeNode, context: NodeExecutionContext): Promise<StepResult> {
   const scope = context.scope();
-  const base = sandboxScope(scope);
+  const base = sandboxScope(scope, context.readsFrom);
   const limits = { timeMs: node.timeLimitMs };
   if (node.mode === "once") {
     const input = { mode: "once" };
@@ -63,9 +63,17 @@ async function runCodeNode(node: CodeNode, context: NodeExecutionContext): Promi
   return { output: { content: JSON.stringify(values), data: values }, input };
 }
 
-/** What the code sees: the inputs and finished steps as templates do, and inside a loop's body its item and index. */
-function sandboxScope(scope: TemplateScope): Record<string, JsonValue> {
-  const nodes = Object.fromEntries(Object.entries(scope.nodes).map(([id, entry]) => [id, { output: entry.output, ...(entry.data === undefined ? {} : { data: entry.data }) }]));
+/**
+ * What the code sees: the inputs, the finished steps upstream of it (as templates may name them), and inside a loop's
+ * body its item and index. Only upstream: a step on a parallel branch may or may not have finished, and the code's
+ * result must not depend on which.
+ */
+function sandboxScope(scope: TemplateScope, readsFrom: (nodeId: string) => boolean): Record<string, JsonValue> {
+  const nodes = Object.fromEntries(
+    Object.entries(scope.nodes)
+      .filter(([id]) => readsFrom(id))
+      .map(([id, entry]) => [id, { output: entry.output, ...(entry.data === undefined ? {} : { data: entry.data }) }]),
+  );
   const whole = { inputs: scope.inputs, nodes, ...(scope.loop ? { item: scope.loop.item, index: scope.loop.index } : {}) };
   return toJson(whole, "the data handed to the code") as Record<string, JsonValue>;
 }

@@ -11,10 +11,13 @@ import type { WorkflowNode } from "../definition";
 import type { ActiveRun } from "./active-run";
 import type { EngineContext } from "./engine-context";
 import { emit, type PendingEvent } from "./run-events";
+import { upstreamOf } from "../scheduler";
 import { awaitApproval, awaitChildRun } from "./step-waits";
 
 /** What an executor may use of the run and the engine; each callback acts for this node only. */
 export function executionContext(engine: EngineContext, run: ActiveRun, node: WorkflowNode, signal: AbortSignal): NodeExecutionContext {
+  let upstream: ReadonlySet<string> | null = null;
+  const upstreamOfNode = () => (upstream ??= upstreamOf(run.graph, node.id));
   return {
     runId: run.runId,
     workflowId: run.workflowId,
@@ -22,6 +25,7 @@ export function executionContext(engine: EngineContext, run: ActiveRun, node: Wo
     trigger: run.trigger,
     triggerPayload: run.triggerPayload,
     scope: () => run.scope(),
+    readsFrom: (nodeId) => !run.nodes.has(nodeId) || upstreamOfNode().has(nodeId),
     store: engine.options.store,
     pool: () => engine.options.pool(),
     // Bound to this run's workflow: a secret limited to other workflows is refused to its steps.
