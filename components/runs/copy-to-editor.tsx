@@ -14,8 +14,8 @@ import { pinnableNodeIds } from "@/lib/workflow/test-run-plan";
 interface CopyToEditorProps {
   runId: string;
   workflowId: string;
-  /** The run's steps as stored when the page opened (a finished run's do not change). */
-  steps: readonly Pick<StepRecord, "nodeId" | "status" | "output">[];
+  /** The run's steps as the page knows them, and whether each has an output (a big run's page holds the outputs back). */
+  steps: readonly (Pick<StepRecord, "nodeId" | "status"> & { hasOutput: boolean })[];
   labelOf: (nodeId: string) => string;
 }
 
@@ -53,7 +53,7 @@ export function CopyToEditor({ runId, workflowId, steps, labelOf }: CopyToEditor
       ]);
       const inDraft = new Set(pinnableNodeIds(workflow.definition));
       const pinned = new Map(pins.map((pin) => [pin.nodeId, pin]));
-      setPlan(steps.filter((step) => step.status === "succeeded" && step.output !== null && inDraft.has(step.nodeId)).map((step) => ({ nodeId: step.nodeId, replaces: pinned.get(step.nodeId) })));
+      setPlan(steps.filter((step) => step.status === "succeeded" && step.hasOutput && inDraft.has(step.nodeId)).map((step) => ({ nodeId: step.nodeId, replaces: pinned.get(step.nodeId) })));
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : "The workflow's pins could not be loaded.");
     }

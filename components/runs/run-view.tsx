@@ -12,7 +12,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { useFormatTime } from "@/components/ui/use-format-time";
 import { statusWords, stepStatusWords } from "@/lib/run-view/status-words";
 import { api } from "@/lib/client/api";
-import type { RunDetail } from "@/lib/contracts/run";
+import type { RunDetail, StepOutput } from "@/lib/contracts/run";
 import { applyRunEvents, emptyStep, initialRunViewState, type RunViewState, type StepViewStatus } from "@/lib/run-view/apply-event";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import { enclosingLoops } from "@/lib/workflow/loop-body";
@@ -49,6 +49,11 @@ interface RunViewProps {
   toolTitles: ToolTitles;
   /** What the person may do on the run (their scopes on its workflow); everything when left out. */
   access?: RunAccess;
+  /**
+   * The page left the steps' outputs out of `run` (a big run: most of its HTML was outputs the panel shows one at a
+   * time); a finished step's output is fetched when its node is opened.
+   */
+  outputsLeftOut?: boolean;
 }
 
 /** What the run page offers, from the person's scopes on the run's workflow: the server checks each again. */
@@ -75,13 +80,14 @@ function withheldText(access: RunAccess, active: boolean): string | null {
 }
 
 /** A run as it happens: the canvas with live statuses, the selected node's result, and the timeline. */
-export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunViewProps) {
+export function RunView({ run, history, toolTitles, access = FULL_ACCESS, outputsLeftOut = false }: RunViewProps) {
   const [state, dispatch] = useReducer(reducer, undefined, () => initialRunViewState(run, history));
   const [selected, setSelected] = useState<string | null>(() => {
     const waiting = run.approvals.find((approval) => approval.status === "pending" && approval.nodeId !== RUN_NODE);
     return waiting?.nodeId ?? null;
   });
   const [inputs, setInputs] = useState<Record<string, unknown>>({});
+  const [outputs, setOutputs] = useState<Record<string, StepOutput | null>>({});
   const [inputError, setInputError] = useState<string | null>(null);
   const keptRunApprovals = useKeptApprovals();
   const approvalDetails = useApprovalDetails(run.id, state.approvals);
@@ -110,33 +116,35 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
   );
   const connection = useRunEventStream(run.id, run.lastSeq, !FINISHED.has(run.status), onEvents);
 
-  // Resolved arguments are in the step record, not in the events: fetch them when a finished node is opened.
-  const selectedStep = selected ? (state.steps[selected] ?? emptyStep()) : null;
-  const needsInput =
-    selected !== null &&
-    selectedStep !== null &&
-    selectedStep.input === undefined &&
-    (selectedStep.status === "succeeded" || selectedStep.status === "failed") &&
-    !(selected in inputs);
+  // Resolved arguments are in the step record, not in the events, and a big run's page holds its outputs back: fetch
+  // them when a finished node is opened (the finished steps' at once).
+  const openedStep = selected ? (state.steps[selected] ?? emptyStep()) : null;
+  const finishedOpened = openedStep !== null && (openedStep.status === "succeeded" || openedStep.status === "failed");
+  const needsInput = selected !== null && finishedOpened && openedStep.input === undefined && !(selected in inputs);
+  const needsOutput = selected !== null && finishedOpened && outputsLeftOut && openedStep.output === null && !(selected in outputs);
+  const needsRecord = needsInput || needsOutput;
   useEffect(() => {
-    if (!needsInput || selected === null) return;
+    if (!needsRecord || selected === null) return;
     let cancelled = false;
     api<{ run: RunDetail }>(`/api/runs/${encodeURIComponent(run.id)}`)
       .then(({ run: fresh }) => {
         if (cancelled) return;
-        // Only finished steps: a step still running has no recorded arguments yet.
+        // Only finished steps: a step still running has no recorded arguments or output yet.
         const finished = fresh.steps.filter((step) => step.status === "succeeded" || step.status === "failed");
         setInputs((current) => ({ ...current, [selected]: null, ...Object.fromEntries(finished.map((step) => [step.nodeId, step.input])) }));
+        setOutputs((current) => ({ ...current, [selected]: null, ...Object.fromEntries(finished.map((step) => [step.nodeId, step.output])) }));
       })
       .catch(() => {
         if (cancelled) return;
-        setInputError("The step's arguments could not be loaded.");
+        setInputError("The step's arguments and result could not be loaded.");
         setInputs((current) => ({ ...current, [selected]: null }));
+        setOutputs((current) => ({ ...current, [selected]: null }));
       });
     return () => {
       cancelled = true;
     };
-  }, [needsInput, selected, run.id]);
+  }, [needsRecord, selected, run.id]);
+  const selectedStep = openedStep && outputsLeftOut && openedStep.output === null && selected !== null && outputs[selected] ? { ...openedStep, output: outputs[selected] } : openedStep;
 
   const active = !FINISHED.has(state.status);
   const now = useNow(1000, active);
@@ -158,8 +166,13 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS }: RunV
   const withheld = withheldText(access, active);
   // What Copy to editor offers: the steps as the view knows them now (the page's record, then the stream's outputs).
   const finishedSteps = useMemo(
-    () => Object.entries(state.steps).map(([nodeId, step]) => ({ nodeId, status: step.status === "attached" ? ("skipped" as const) : step.status, output: step.output })),
-    [state.steps],
+    () =>
+      Object.entries(state.steps).map(([nodeId, step]) => ({
+        nodeId,
+        status: step.status === "attached" ? ("skipped" as const) : step.status,
+        hasOutput: step.output !== null || (outputsLeftOut && step.status === "succeeded"),
+      })),
+    [state.steps, outputsLeftOut],
   );
 
   return (

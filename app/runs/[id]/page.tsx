@@ -5,12 +5,14 @@ import { RunView, type RunAccess } from "@/components/runs/run-view";
 import { NotFoundError } from "@/lib/persistence";
 import { getRunDetail, readEvents, type RunDetail } from "@/lib/persistence/run-queries";
 import { TIMELINE_LIMIT } from "@/lib/run-view/apply-event";
+import { isBigRun, withoutEventOutputs, withoutStepResults } from "@/lib/run-view/light-snapshot";
 import { toolTitlesFromTools } from "@/lib/run-view/tool-titles";
 import { startStudio } from "@/lib/server/studio";
 import { pageScopesOnWorkflow, pagePrincipal } from "@/lib/server/access/page-access";
 import { eventRedaction, runAsSeenBy } from "@/lib/server/access/run-view";
 
 export const dynamic = "force-dynamic";
+
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -53,5 +55,16 @@ export default async function RunPage({ params }: Params) {
   const redaction = await eventRedaction(await pagePrincipal(), studio.database);
   const history = redaction ? events.map(redaction.live) : events;
   const toolTitles = toolTitlesFromTools(studio.pool().all());
-  return <RunView key={run.id} run={run} history={history} toolTitles={toolTitles} access={run.access} />;
+  // A big run's page leaves its steps' results out (lib/run-view/light-snapshot.ts); its panel fetches them.
+  const light = isBigRun(run);
+  return (
+    <RunView
+      key={run.id}
+      run={light ? withoutStepResults(run) : run}
+      history={light ? withoutEventOutputs(history) : history}
+      toolTitles={toolTitles}
+      access={run.access}
+      outputsLeftOut={light}
+    />
+  );
 }
