@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { autocompletion, completeFromList } from "@codemirror/autocomplete";
 import { javascript } from "@codemirror/lang-javascript";
 import { setDiagnostics } from "@codemirror/lint";
-import { Annotation, Compartment, EditorState } from "@codemirror/state";
+import { Annotation, Compartment, EditorState, Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import type { CodeCompletion } from "@/lib/editor/code-completion";
@@ -40,13 +40,13 @@ export function CodeEditor({ id, value, onChange, completions, marked, readOnly 
     onChangeRef.current = onChange;
   }, [onChange]);
 
-  // Made once; the props below reach it through its compartments, so typing never rebuilds it.
+  // Made once, empty; the text arrives through the effect below, the other props through the compartments, so typing
+  // never rebuilds it.
   useEffect(() => {
     const { completion, readOnly: readOnlyCompartment, attributes } = compartments.current;
     const created = new EditorView({
       parent: host.current!,
       state: EditorState.create({
-        doc: value,
         extensions: [
           basicSetup,
           javascript(),
@@ -66,14 +66,13 @@ export function CodeEditor({ id, value, onChange, completions, marked, readOnly 
       created.destroy();
       view.current = null;
     };
-    // The first value only: later values arrive through the effect below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // A value changed from outside (undo in the editor's history, another panel) replaces the text.
+  // The first value, and a value changed from outside (the studio's undo, another panel), replaces the text; not as a
+  // step of the editor's own undo history, which holds the person's typing only.
   useEffect(() => {
     const current = view.current;
-    if (current && current.state.doc.toString() !== value) current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value }, annotations: FROM_OUTSIDE.of(true) });
+    if (current && current.state.doc.toString() !== value) current.dispatch({ changes: { from: 0, to: current.state.doc.length, insert: value }, annotations: [FROM_OUTSIDE.of(true), Transaction.addToHistory.of(false)] });
   }, [value]);
 
   useEffect(() => {
