@@ -100,6 +100,7 @@ const LABELS: Record<CopiedTable, string> = {
   runEvent: "run events",
   approval: "approvals",
   agentCheckpoint: "agent checkpoints",
+  keptOutputPart: "parts of whole results kept (keep full outputs)",
   webhookDelivery: "webhook deliveries (idempotency keys)",
   auditEntry: "security log entries",
 };

@@ -93,6 +93,7 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
         execution: definition.execution,
         errorWorkflowId: definition.errorWorkflowId,
         approvals: definition.approvals,
+        keepFullOutputs: definition.keepFullOutputs,
       }}
       problems={props.generalProblems}
       onChange={props.onSettingsChange}

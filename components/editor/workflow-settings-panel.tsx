@@ -8,6 +8,7 @@ import { ApprovalPoliciesSection } from "./approval-policies-section";
 import { ApprovalWebhookSection } from "./approval-webhook-section";
 import { useOtherWorkflows, WorkflowOptions } from "./other-workflows";
 import { ON_ERROR_CHOICES } from "@/lib/contracts/execution-settings";
+import { MAX_KEPT_OUTPUT_BYTES, MAX_STORED_RESULT_BYTES } from "@/lib/contracts/run";
 import { ERROR_WORKFLOW_INPUTS } from "@/lib/contracts/run-trigger";
 import { storedExecution, workflowExecutionFormSchema } from "@/lib/editor/execution-form";
 import { problemsUnder } from "@/lib/schema-form/field-descriptors";
@@ -41,10 +42,13 @@ export const MODE_CHOICES: readonly { value: Mode; label: string; explanation: s
   },
 ];
 
+/** A cap in words, as the notices write it: "1 MB". */
+const megabytes = (bytes: number) => `${bytes / 1_000_000} MB`;
+
 /** A workflow's default on error: an error path is drawn per node, so it is no choice here. */
 const DEFAULT_ON_ERROR: readonly OnError[] = ["stop", "continue"];
 
-export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId" | "approvals">;
+export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId" | "approvals" | "keepFullOutputs">;
 
 interface WorkflowSettingsPanelProps {
   /** The saved workflow these settings belong to: it is not offered as its own error workflow. */
@@ -153,6 +157,26 @@ export function WorkflowSettingsPanel({ workflowId, settings, problems, onChange
           <p className="mt-1 text-xs leading-relaxed text-muted">Who may decide what waits for a person, and how many must approve. A step may set its own.</p>
         </div>
         <ApprovalPoliciesSection value={settings.approvals} onChange={(value) => onChange("approvals", value)} />
+      </section>
+      <section aria-labelledby={`${id}-results`} className="space-y-2 border-t border-line pt-5">
+        <h3 id={`${id}-results`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+          Large results
+        </h3>
+        <label className="flex items-start gap-2 text-xs">
+          <input
+            type="checkbox"
+            className="mt-0.5"
+            checked={settings.keepFullOutputs === true}
+            onChange={(event) => onChange("keepFullOutputs", event.target.checked ? true : undefined)}
+          />
+          <span>
+            Keep full outputs
+            <span className="mt-0.5 block leading-relaxed text-muted">
+              A step stores at most {megabytes(MAX_STORED_RESULT_BYTES)} of its result (what the run page shows and later steps read). With this on,
+              a larger result is also kept whole, up to {megabytes(MAX_KEPT_OUTPUT_BYTES)}, and can be downloaded from the run page while the run is kept.
+            </span>
+          </span>
+        </label>
       </section>
       <AlwaysAllowedSection workflowId={workflowId} />
       <ApprovalWebhookSection workflowId={workflowId} />

@@ -18,6 +18,7 @@ import { shortRunId } from "@/lib/run-view/run-lineage";
 import { maskSecrets, operationTitle, toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 import type { WorkflowNode } from "@/lib/workflow/definition";
 import type { StepOutput } from "@/lib/contracts/run";
+import { formatBytes } from "@/lib/format/bytes";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { AgentActivityView } from "./agent-activity-view";
 import { ResultTableView } from "./result-table";
@@ -202,7 +203,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         </section>
       ) : null}
 
-      {step.output ? <OutputView node={node} output={step.output} /> : null}
+      {step.output ? <OutputView node={node} output={step.output} runId={runId} /> : null}
 
       {node.kind === "tool" && step.status !== "pending" && step.status !== "skipped" && step.status !== "attached" ? (
         <section aria-labelledby={`input-${node.id}`}>
@@ -247,7 +248,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
   );
 }
 
-function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }) {
+function OutputView({ node, output, runId }: { node: WorkflowNode; output: StepOutput; runId: string }) {
   const tables = resultTables(output.data);
   const isInputs = node.kind === "input" && isRecord(output.data);
   return (
@@ -259,6 +260,18 @@ function OutputView({ node, output }: { node: WorkflowNode; output: StepOutput }
         // What follows, and what later steps read, is the stored part: say so, with the true sizes.
         <p role="note" data-testid="result-truncated" className="rounded-md border border-caution/40 bg-caution-soft px-3 py-2 text-xs text-caution">
           {output.truncated.notice}
+          {output.truncated.kept ? (
+            <>
+              {" "}
+              <a
+                href={`/api/runs/${encodeURIComponent(runId)}/steps/${encodeURIComponent(node.id)}/output`}
+                download
+                className="font-medium text-accent underline underline-offset-2 hover:no-underline"
+              >
+                Download the whole result ({formatBytes(output.truncated.totalBytes)} of JSON)
+              </a>
+            </>
+          ) : null}
         </p>
       ) : null}
       {isInputs ? (

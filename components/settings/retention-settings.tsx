@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
+import { formatBytes } from "@/lib/format/bytes";
 import {
   KEEP_EVERYTHING,
   RetentionFormSchema,
@@ -24,18 +25,6 @@ const LABELS: Record<(typeof FIELDS)[number], string> = {
   keepLast: "Keep each workflow's newest (runs)",
   keepFailedDays: "Keep failed runs at least (days)",
 };
-
-/** "12.3 MB": the database's size as a person reads it. */
-function formatBytes(bytes: number): string {
-  const units = ["bytes", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 /** In words, what a setting keeps. */
 function describePolicy(policy: RetentionPolicy): string {

@@ -17,6 +17,7 @@ import {
   secretResolver,
   type StudioDatabase,
 } from "@/lib/persistence";
+import { DatabaseFullOutputs } from "@/lib/persistence/kept-outputs";
 import { createRun, getRunDetail } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import type { InputField, WorkflowDefinition } from "@/lib/workflow/definition";
@@ -187,6 +188,8 @@ async function driveRun(options: {
     workingDirectory: process.cwd(),
     // A person may decide in the studio's inbox instead of this terminal: the studio writes the decision, this process finds it.
     decisionsElsewhereEveryMs: 500,
+    // Kept where the studio finds them: a run of this terminal shows on the studio's run page, its download included.
+    fullOutputs: new DatabaseFullOutputs(database),
     log: (message, error) => streams.stderr.write(`${message}${error ? `: ${error instanceof Error ? error.message : String(error)}` : ""}\n`),
   });
 

@@ -33,6 +33,24 @@ export const StoredPartSchema = z.object({
 export type StoredPart = z.infer<typeof StoredPartSchema>;
 
 /**
+ * The most a step's result may take, serialized as JSON (UTF-8 bytes). The run
+ * page loads every step's result at once and the event stream sends each one:
+ * a query of wide rows once stored 95.5 MB in one step, the server grew to
+ * 3.6 GB and the page never loaded. 1 MB still holds thousands of ordinary
+ * rows (a tool's text alone stops at 30,000 characters), and a run of a few
+ * dozen steps stays a page a browser opens.
+ */
+export const MAX_STORED_RESULT_BYTES = 1_000_000;
+
+/**
+ * The most of a whole result kept beside its stored part when its workflow
+ * keeps full outputs (lib/workflow/engine/stored-output.ts). Tools cap what
+ * they return long before this (a file read at 32 MB, an HTTP body at 20 MB);
+ * a larger result (rows of huge columns) is not kept, and its notice says so.
+ */
+export const MAX_KEPT_OUTPUT_BYTES = 256_000_000;
+
+/**
  * How a result too large to store whole was cut (lib/workflow/bound-output.ts):
  * its true size and what was kept. Present only on a result that was cut; the
  * run page shows `notice`, and what later steps read is the stored part.
@@ -52,6 +70,11 @@ export const OutputTruncationSchema = z.object({
   unlisted: z.number().int().nonnegative(),
   /** The cut in words, e.g. "The result was 10.1 MB, over the 1 MB a step stores; stored: 1.0 MB. data.rows: the first 48 of 1,000 items." */
   notice: z.string(),
+  /**
+   * The whole result was kept as well (its workflow keeps full outputs): GET
+   * /api/runs/{runId}/steps/{nodeId}/output gives it, `totalBytes` of JSON, while the run is kept.
+   */
+  kept: z.boolean().optional(),
 });
 export type OutputTruncation = z.infer<typeof OutputTruncationSchema>;
 

@@ -19,6 +19,8 @@ const ALL_TABLES: CopiedTable[] = [...CONFIGURATION_TABLES, ...HISTORY_TABLES];
 const KEY_ORDER: Record<CopiedTable, string> = { secret: "name", meta: "key", webhookEndpoint: "path" } as Record<CopiedTable, string>;
 /** More events than one batch holds, so the copy goes through several. */
 const EVENTS = COPY_BATCH * 2 + 3;
+/** Whole results kept for a step, in parts: more than one batch of that table. */
+const KEPT_PARTS = 19;
 const at = (iso: string) => new Date(iso);
 
 const temps: TempDatabase[] = [];
@@ -181,6 +183,10 @@ async function fill(database: StudioDatabase): Promise<void> {
   await database.agentCheckpoint.create({
     data: { id: "checkpoint-1", runId: "run-done", nodeId: "finish", turn: 3, messages: JSON.stringify([{ role: "user", content: "hi" }]), createdAt: at("2026-02-01T10:00:04.444Z") },
   });
+  // More parts than one batch of its table (8): the copy pages through them.
+  for (let part = 0; part < KEPT_PARTS; part += 1) {
+    await database.keptOutputPart.create({ data: { id: `kept-${String(part).padStart(2, "0")}`, runId: "run-done", nodeId: "finish", part, bytes: Buffer.from(`part ${part} é\u0000`) } });
+  }
   await database.auditEntry.create({
     data: { id: "audit-1", at: at("2026-02-01T09:59:59.999Z"), actor: "ada", action: "secret.create", target: "API_KEY", detail: "{}", clientAddress: "127.0.0.1" },
   });
@@ -237,6 +243,7 @@ describe("copyStudioData", () => {
       runEvent: EVENTS,
       approval: 1,
       agentCheckpoint: 1,
+      keptOutputPart: KEPT_PARTS,
       webhookDelivery: 1,
       auditEntry: 1,
     });

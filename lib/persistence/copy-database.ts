@@ -48,7 +48,18 @@ export const CONFIGURATION_TABLES = [
   "mcpServer",
 ] as const;
 // The security log last: the all-or-nothing test counts on a clash there leaving every other table empty.
-export const HISTORY_TABLES = ["run", "step", "runEvent", "approval", "approvalVote", "approvalNotification", "agentCheckpoint", "webhookDelivery", "auditEntry"] as const;
+export const HISTORY_TABLES = [
+  "run",
+  "step",
+  "runEvent",
+  "approval",
+  "approvalVote",
+  "approvalNotification",
+  "agentCheckpoint",
+  "keptOutputPart",
+  "webhookDelivery",
+  "auditEntry",
+] as const;
 /**
  * The tables never copied: sign-in sessions and editors' webhook test listens
  * (minutes long, tied to a browser). Every other table of the schema is in one
@@ -113,6 +124,7 @@ const KEYS: Record<CopiedTable, string> = {
   runEvent: "id",
   approval: "id",
   agentCheckpoint: "id",
+  keptOutputPart: "id",
   webhookDelivery: "id",
   auditEntry: "id",
 };
@@ -173,21 +185,25 @@ async function refuseNonEmpty(target: Prisma.TransactionClient): Promise<void> {
   if (Object.keys(found).length > 0) throw new TargetNotEmptyError(found);
 }
 
-/** Copies one table in batches of COPY_BATCH, in primary-key order; the rows copied. */
+/** Tables whose rows are large: fewer at a time (a kept output's part is up to 1 MB: 500 of them would be 500 MB). */
+const SMALLER_BATCHES: Partial<Record<CopiedTable, number>> = { keptOutputPart: 8 };
+
+/** Copies one table in batches of COPY_BATCH (or its smaller batch), in primary-key order; the rows copied. */
 async function copyTable(source: Prisma.TransactionClient, target: Prisma.TransactionClient, table: CopiedTable): Promise<number> {
   const key = KEYS[table];
+  const batch = SMALLER_BATCHES[table] ?? COPY_BATCH;
   let copied = 0;
   let last: unknown;
   for (;;) {
     const rows = await delegate(source, table).findMany({
       ...(last === undefined ? {} : { where: { [key]: { gt: last } } }),
       orderBy: { [key]: "asc" },
-      take: COPY_BATCH,
+      take: batch,
     });
     if (rows.length === 0) return copied;
     await delegate(target, table).createMany({ data: rows });
     copied += rows.length;
     last = rows[rows.length - 1]![key];
-    if (rows.length < COPY_BATCH) return copied;
+    if (rows.length < batch) return copied;
   }
 }

@@ -6,13 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allTools, secretsFromRecord, ToolPool } from "@/lib/tools";
 import { createWorkflow } from "@/lib/persistence";
 import { createRun, getRunDetail, readEvents } from "@/lib/persistence/run-queries";
+import { DatabaseFullOutputs } from "@/lib/persistence/kept-outputs";
+import { deleteRun } from "@/lib/persistence/run-deletion";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { openTempDatabase, type TempDatabase } from "@/lib/persistence/temp-database";
 import type { StepOutput } from "@/lib/contracts/run";
 import { MAX_STORED_RESULT_BYTES } from "@/lib/workflow/bound-output";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import { RunEventBus } from "@/lib/workflow/event-bus";
-import { RunEngine } from "@/lib/workflow/run-engine";
+import { RunEngine, type FullOutputKeeper } from "@/lib/workflow/run-engine";
 import type { RunEvent } from "@/lib/workflow/run-types";
 
 // Issue 32: `SELECT id, hex(zeroblob(1000)) AS c1, … c5 FROM t` with a limit of 1,000 stored its whole result in
@@ -27,13 +29,14 @@ let bus: RunEventBus;
 let store: PrismaRunStore;
 let engine: RunEngine;
 
-function newEngine(): RunEngine {
+function newEngine(fullOutputs?: FullOutputKeeper): RunEngine {
   return new RunEngine({
     store,
     bus,
     pool: () => new ToolPool(allTools()),
     secrets: secretsFromRecord({ WIDE_DB: `sqlite://${path.join(workRoot, "wide.db")}` }),
     workingDirectory: workRoot,
+    fullOutputs,
   });
 }
 
@@ -167,5 +170,57 @@ describe("a step's stored result is bounded", () => {
     const detail = await getRunDetail(runId, temp.database);
     expect(detail.status, detail.error ?? "").toBe("succeeded");
     expect(detail.steps.find((step) => step.nodeId === "out")?.output?.data).toEqual(data.rows);
+  });
+});
+
+describe("a workflow that keeps full outputs", () => {
+  /** Runs the wide query (no approval) with `keepFullOutputs` as given, on an engine keeping through `keeper`. */
+  async function wideRun(keepFullOutputs: boolean | undefined, keeper: FullOutputKeeper): Promise<string> {
+    const keeping = newEngine(keeper);
+    const workflow = await createWorkflow({ ...wideWorkflow(false), keepFullOutputs }, temp.database);
+    const { runId } = await createRun(workflow.id, {}, {}, temp.database);
+    await keeping.start(runId);
+    await keeping.settled(runId);
+    expect((await getRunDetail(runId, temp.database)).status).toBe("succeeded");
+    return runId;
+  }
+
+  it("keeps the whole result beside the stored part, says so, reads back exactly, and goes with its run", async () => {
+    const kept = new DatabaseFullOutputs(temp.database);
+    const runId = await wideRun(true, kept);
+    const { output, data } = await storedQueryStep(runId);
+    expect(output.truncated!.kept).toBe(true);
+    expect(output.truncated!.notice).toMatch(/The whole result is kept: download it from the run page\.$/);
+    // Later steps still read the stored part.
+    expect((await getRunDetail(runId, temp.database)).output).toEqual(data.rows);
+
+    const stream = await kept.open(runId, "db");
+    const text = await new Response(stream).text();
+    expect(Buffer.byteLength(text)).toBe(output.truncated!.totalBytes);
+    const whole = JSON.parse(text) as { data: QueryData; truncated?: unknown };
+    expect(whole.truncated).toBeUndefined();
+    expect(whole.data.rows).toHaveLength(ROWS);
+    expect(whole.data.rows.map((row) => row.id)).toEqual(Array.from({ length: ROWS }, (_, index) => index + 1));
+    // Over a megabyte: several parts, each within the part size.
+    expect(await temp.database.keptOutputPart.count({ where: { runId, nodeId: "db" } })).toBe(Math.ceil(output.truncated!.totalBytes / 1_000_000));
+    expect(await kept.open(runId, "out")).toBeNull();
+
+    await deleteRun(runId, temp.database);
+    expect(await temp.database.keptOutputPart.count({ where: { runId } })).toBe(0);
+    expect(await kept.open(runId, "db")).toBeNull();
+  });
+
+  it("keeps nothing for a workflow that does not ask, and says so when keeping fails", async () => {
+    const kept = new DatabaseFullOutputs(temp.database);
+    const plain = await wideRun(undefined, kept);
+    const { output } = await storedQueryStep(plain);
+    expect(output.truncated!.kept).toBeUndefined();
+    expect(output.truncated!.notice).not.toMatch(/whole result/);
+    expect(await temp.database.keptOutputPart.count({ where: { runId: plain } })).toBe(0);
+
+    const failing = await wideRun(true, { keep: () => Promise.reject(new Error("disk full")) });
+    const { output: unkept } = await storedQueryStep(failing);
+    expect(unkept.truncated!.kept).toBeUndefined();
+    expect(unkept.truncated!.notice).toMatch(/The whole result could not be kept/);
   });
 });

@@ -2,6 +2,7 @@ import { McpConnectionManager } from "@/lib/mcp";
 import { defaultPool, ToolPool } from "@/lib/tools";
 import { readEnvironment } from "@/lib/env";
 import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepareDatabase, secretResolver, type StudioDatabase } from "@/lib/persistence";
+import { DatabaseFullOutputs } from "@/lib/persistence/kept-outputs";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
 import { DatabaseWaitingRunStore } from "@/lib/persistence/database-waiting-run-store";
@@ -94,7 +95,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   if (!shared) {
     // One engine drives every run here: a child's end wakes its parent's step in the same engine.
     const childRuns = studioChildRuns({ database, runs: () => startRuns!, pool, secrets });
-    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log, startErrorWorkflow, childRuns });
+    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log, startErrorWorkflow, childRuns, fullOutputs: new DatabaseFullOutputs(database) });
     const runs = new LocalRunDriver(engine, database);
     startRuns = runs;
     const resumed = await engine.resumeAll();
@@ -128,6 +129,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     log,
     parkWhenWaiting: true,
     startErrorWorkflow,
+    fullOutputs: new DatabaseFullOutputs(database),
     // A parent parked while its child ran is driven on by a job its child's end sends (again by any later drive of the finished child).
     childRuns: studioChildRuns({
       database,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StepOutputSchema, type StepOutput } from "@/lib/contracts/run";
-import { boundStepOutput, formatBytes, MAX_STORED_RESULT_BYTES, serializedBytes } from "./bound-output";
+import { formatBytes } from "@/lib/format/bytes";
+import { boundStepOutput, MAX_STORED_RESULT_BYTES, serializedBytes } from "./bound-output";
 
 /** What the SQL tool gives for `SELECT hex(zeroblob(1000)) AS c1, … c5` over `count` rows: each row twice (rows and rowValues). */
 function wideRows(count: number): StepOutput {

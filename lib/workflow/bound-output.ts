@@ -6,18 +6,12 @@
  * see the same stored part, and a run resumed after a restart reads exactly
  * what the live run read. Pure: no I/O, no clock.
  */
-import type { OutputTruncation, StepOutput, StoredPart } from "@/lib/contracts/run";
+import { MAX_STORED_RESULT_BYTES, type OutputTruncation, type StepOutput, type StoredPart } from "@/lib/contracts/run";
+import { formatBytes } from "@/lib/format/bytes";
 import { truncateMiddle } from "@/lib/tools";
 
-/**
- * The most a step's result may take, serialized as JSON (UTF-8 bytes). The run
- * page loads every step's result at once and the event stream sends each one:
- * a query of wide rows once stored 95.5 MB in one step, the server grew to
- * 3.6 GB and the page never loaded. 1 MB still holds thousands of ordinary
- * rows (a tool's text alone stops at 30,000 characters), and a run of a few
- * dozen steps stays a page a browser opens.
- */
-export const MAX_STORED_RESULT_BYTES = 1_000_000;
+export { MAX_STORED_RESULT_BYTES };
+
 
 /** Room left under the cap for the description of the cut itself (its lists are capped at MAX_LISTED_PARTS). */
 const DESCRIPTION_RESERVE_BYTES = 8_000;
@@ -223,14 +217,6 @@ function fitText(text: string, size: number, budget: number, path: string, cuts:
 
 /** Counts grouped as people read them, as lib/tools/builtin/shared/limits.ts writes them: 1,000. */
 const count = (value: number): string => value.toLocaleString("en-US");
-
-/** A size in words: 950 bytes, 12.3 KB, 95.5 MB (powers of 1,000, as the cap is written). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1_000) return `${count(bytes)} bytes`;
-  if (bytes < 1_000_000) return `${(bytes / 1_000).toFixed(1)} KB`;
-  if (bytes < 1_000_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
-  return `${(bytes / 1_000_000_000).toFixed(1)} GB`;
-}
 
 const capWords = (cap: number): string => (cap % 1_000_000 === 0 ? `${cap / 1_000_000} MB` : formatBytes(cap));
 

@@ -68,6 +68,13 @@ export const WorkflowDefinitionSchema = z
     errorWorkflowId: z.string().trim().min(1, "choose a workflow, or leave it empty").max(64).optional(),
     /** Who decides this workflow's approvals, per kind and by default (lib/contracts/approval-policy.ts); a node may set its own. */
     approvals: WorkflowApprovalPoliciesSchema.optional(),
+    /**
+     * Keep a step's whole result when it is too large to store in the step
+     * (lib/workflow/bound-output.ts): later steps and the run page still read
+     * the stored part, and the whole is downloadable from the run page while
+     * the run is kept (lib/persistence/kept-outputs.ts). Off: only the stored part exists.
+     */
+    keepFullOutputs: z.boolean().optional(),
     nodes: z.array(WorkflowNodeSchema).max(5000),
     edges: z.array(WorkflowEdgeSchema).max(20_000).default([]),
   })

@@ -8,7 +8,7 @@ import type { CreatedRun, DriveOutcome, RunEngineOptions } from "./engine/engine
 import { cancelRun, driveRun, handBackAll, resumeAll, startRun } from "./engine/lifecycle";
 import { pump } from "./engine/scheduling";
 
-export { INTERRUPTED, type CreatedRun, type DriveOutcome, type RunEngineOptions, type RunFailureReport } from "./engine/engine-options";
+export { INTERRUPTED, type CreatedRun, type DriveOutcome, type FullOutputKeeper, type RunEngineOptions, type RunFailureReport } from "./engine/engine-options";
 
 /**
  * Executes workflow runs on the server: schedules nodes with the pure

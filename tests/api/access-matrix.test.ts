@@ -178,6 +178,7 @@ const CASES: Record<RouteKey, Case> = {
   // A finished run: 409, past the door.
   "POST /api/runs/[id]/cancel": {},
   "GET /api/runs/[id]/events": {},
+  "GET /api/runs/[id]/steps/[nodeId]/output": {},
   "POST /api/runs/[id]/rerun": { body: () => ({ version: "same" }) },
   "POST /api/runs/[id]/retry": {},
   "GET /api/secrets": {},
@@ -381,6 +382,8 @@ beforeAll(async () => {
   const folder = workFolder("studio-matrix-");
   gated = await sharedWorkflow({ name: "Olga gated step", nodes: [{ id: "in", kind: "input" }, shellNode("shell", folder, "echo hi"), { id: "out", kind: "output", value: "x" }], edges: chain("in", "shell", "out") });
   const run = await finishedRun();
+  // A whole result kept for its output step, as the engine leaves one (making one through a run takes a result over 1 MB).
+  await database.keptOutputPart.create({ data: { id: unique("kept-"), runId: run, nodeId: "out", part: 0, bytes: Buffer.from('{"content":"kept"}') } });
   await olga.expect(200, "PUT", `/api/workflows/${workflow}/pins/out`, { output: { content: "olga's pin" } });
   const { approval } = await pendingApproval();
   const { listen } = await olga.expect(201, "POST", `/api/workflows/${workflow}/webhooks/hook/listen`, { version: 1, seconds: 300 });

@@ -72,6 +72,7 @@ export const ROUTE_ACCESS = {
   "DELETE /api/runs/[id]": onRun("run:cancel"),
   "POST /api/runs/[id]/cancel": onRun("run:cancel"),
   "GET /api/runs/[id]/events": onRun("run:read"),
+  "GET /api/runs/[id]/steps/[nodeId]/output": onRun("run:read"),
   "POST /api/runs/[id]/rerun": onRun("workflow:run"),
   "POST /api/runs/[id]/retry": onRun("workflow:run"),
   // Names and descriptions only (a value never leaves the studio): what a builder picks from.

@@ -45,6 +45,18 @@ export interface RunEngineOptions {
   startErrorWorkflow?: (failure: RunFailureReport) => Promise<string | null>;
   /** Starts and reads the runs Sub-workflow steps call; absent (a file run by the CLI): such steps fail saying so. */
   childRuns?: ChildRuns;
+  /**
+   * Keeps a step's whole result when it was cut to be stored and its workflow
+   * keeps full outputs (`keepFullOutputs`); absent (a file run by the CLI):
+   * only the stored part exists, and the notice does not offer more.
+   */
+  fullOutputs?: FullOutputKeeper;
+}
+
+/** Where whole results are kept beside their stored part (the studio: lib/persistence/kept-outputs.ts). */
+export interface FullOutputKeeper {
+  /** Keeps `json` (the whole result as JSON) as run `runId`'s node `nodeId`'s, replacing one kept before (a step run again after a restart). */
+  keep(runId: string, nodeId: string, json: string): Promise<void>;
 }
 
 /** What an error workflow is told about the run that failed. */

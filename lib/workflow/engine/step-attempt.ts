@@ -6,7 +6,6 @@
 import { retryDelayMs, type ExecutionPolicy, type StepErrorKind } from "@/lib/contracts/execution-settings";
 import type { StepResult } from "@/nodes/node-kind-server";
 import { serverOf } from "@/nodes/server";
-import { boundStepOutput } from "../bound-output";
 import { StepDeadline } from "../clock";
 import type { WorkflowNode } from "../definition";
 import { ParkedRun, RunCancelled, StepFailure, StepTimedOut } from "../step-errors";
@@ -17,6 +16,7 @@ import { executionContext } from "./execution-context";
 import { crash } from "./run-end";
 import { emit, failedPayload, now } from "./run-events";
 import { startsBeforeStored } from "./side-effects";
+import { storedOutput } from "./stored-output";
 import { waitForRetry } from "./step-waits";
 
 /**
@@ -63,8 +63,9 @@ export async function executeNode(engine: EngineContext, run: ActiveRun, nodeId:
       continuing = false;
       const result = await runAttempt(engine, run, node, policy);
       // Bounded before anything reads it: later steps' templates, the step row and its event all see the stored
-      // part, so a run resumed after a restart (which reads the row) reads what this live run reads.
-      const output = boundStepOutput(result.output);
+      // part, so a run resumed after a restart (which reads the row) reads what this live run reads. A whole result
+      // kept beside it is kept before the step is announced, so a notice that offers it never precedes it.
+      const output = await storedOutput(engine, run, nodeId, result.output);
       const input = result.input;
       run.succeeded(nodeId, output);
       // Not awaited: what this unblocks is written after it by the run's writer, usually in the same
