@@ -140,6 +140,8 @@ const CASES: Record<RouteKey, Case> = {
   "GET /api/approvals": {},
   "GET /api/approvals/[id]": {},
   "POST /api/approvals/[id]": { body: () => ({ decision: "deny" }), fresh: async () => ({ approval: (await pendingApproval()).approval }) },
+  // A model nobody serves: the stream opens and says so; what matters here is the door.
+  "POST /api/architect/drafts": { body: () => ({ goal: "List a folder.", model: { provider: "openai_compatible", model: "none", baseUrl: "http://127.0.0.1:9/v1" } }) },
   "GET /api/audit": {},
   "GET /api/audit/export": {},
   "POST /api/auth/confirm": { body: () => ({ password: PERSON_PASSWORD }) },

@@ -36,6 +36,8 @@ export const ROUTE_ACCESS = {
   "GET /api/approvals": listed("run:read"),
   "GET /api/approvals/[id]": onApproval("run:read"),
   "POST /api/approvals/[id]": onApproval("approval:decide"),
+  // Drafting is building: a model's proposal the person then accepts into a workflow they edit.
+  "POST /api/architect/drafts": studio("workflow:edit"),
   "GET /api/audit": studio("audit:read"),
   "GET /api/audit/export": studio("audit:read"),
   "POST /api/auth/confirm": signedIn,

@@ -33,6 +33,9 @@ export const createAgentModel: AgentModelFactory = (config, apiKey) => {
         baseURL: config.baseUrl,
         ...(apiKey ? { apiKey } : {}),
         includeUsage: true,
+        // Ollama, vLLM and LM Studio take a JSON schema as the response format: the Architect's answers are then
+        // generated within the catalog's schema (lib/architect/draft-schema.ts), not merely asked to be JSON.
+        supportsStructuredOutputs: true,
       }).chatModel(config.model);
   }
 };
