@@ -45,13 +45,21 @@ async function writeAndRead(provider: DatabaseProvider) {
     steps: [{ nodeId: "out", status: "succeeded", output: { content: large, data: { awkward } }, startedAt: at, finishedAt: at }],
     events,
   });
-  return { runId, detail: await getRunDetail(runId, database), events: await readEvents(runId, 0, 10, database), texts: await readEventTexts(runId, 0, 10, database) };
+  return {
+    runId,
+    detail: await getRunDetail(runId, database),
+    events: await readEvents(runId, 0, 10, database),
+    texts: await readEventTexts(runId, 0, 10, database),
+    // Pages bounded by their payloads' size: the first event always; the next only when the payloads before it come to less.
+    bounded: [1_000, 50].map(async (maxBytes) => (await readEventTexts(runId, 0, 10, database, maxBytes)).map((text) => text.seq)),
+  };
 }
 
 describe("the same values on SQLite and PostgreSQL", () => {
   it("round-trip large outputs and events, every character, ids and millisecond times identically", async () => {
     const [sqlite, postgres] = await Promise.all(providers.map(writeAndRead));
-    for (const { detail, events, texts } of [sqlite!, postgres!]) {
+    for (const { detail, events, texts, bounded } of [sqlite!, postgres!]) {
+      expect(await Promise.all(bounded)).toEqual([[1, 2], [1]]);
       // What an event stream replays, put together around the stored payload, is the very event, on one line (SSE's data).
       expect(texts.map((text) => JSON.parse(text.json) as unknown)).toEqual(events);
       expect(texts.map((text) => [text.seq, text.type])).toEqual(events.map((event) => [event.seq, event.type]));

@@ -10,6 +10,19 @@ import { toRunEvent, toRunRecord } from "./run-records";
 
 const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
 const RUN_STATUS = `SELECT "status" FROM "Run" WHERE "id" = ?`;
+/**
+ * READ_EVENTS cut at a number of payload bytes: the events whose payloads
+ * before them come to less than the bound, so the first is always there. The
+ * running sum is the database's, over the payloads' sizes only (octet_length
+ * reads a value's size, not the value), and only the chosen events' payloads
+ * are read: neither the studio nor the database holds the payloads past the bound.
+ */
+const READ_EVENTS_BOUNDED = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" IN (
+  SELECT "seq" FROM (
+    SELECT "seq", sum(octet_length("payload")) OVER (ORDER BY "seq") - octet_length("payload") AS "before"
+    FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?
+  ) AS "page" WHERE "before" < ?
+) ORDER BY "seq"`;
 
 /** Events after `afterSeq`, in order; at most `limit`. Read by every event stream, so a prepared statement where the client has a path for one. */
 export async function readEvents(
@@ -40,16 +53,17 @@ export interface EventText {
 }
 
 /**
- * Events after `afterSeq` as JSON text, in order; at most `limit`. The same
+ * Events after `afterSeq` as JSON text, in order; at most `limit`, and with
+ * `maxBytes` no more past that many payload bytes than the first. The same
  * events as `readEvents`, but put together from their columns around the
  * payload's stored text: an event stream replays a run's events without
  * parsing each payload only to serialise it again.
  */
-export async function readEventTexts(runId: string, afterSeq: number, limit = 500, database: StudioDatabase = getDatabase()): Promise<EventText[]> {
+export async function readEventTexts(runId: string, afterSeq: number, limit = 500, database: StudioDatabase = getDatabase(), maxBytes?: number): Promise<EventText[]> {
   const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string; createdAt: unknown }>(
     database,
-    READ_EVENTS,
-    [runId, afterSeq, limit],
+    maxBytes === undefined ? READ_EVENTS : READ_EVENTS_BOUNDED,
+    maxBytes === undefined ? [runId, afterSeq, limit] : [runId, runId, afterSeq, limit, maxBytes],
   );
   if (!prepared) return (await readEvents(runId, afterSeq, limit, database)).map((event) => ({ seq: event.seq, type: event.type, json: JSON.stringify(event) }));
   return prepared.map((row) => {

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as rest } from "node:timers/promises";
 import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import { KEEP_EVERYTHING, RetentionPolicySchema, type RetentionPolicy, type WorkflowRetention } from "@/lib/contracts/retention";
 import type { Prisma } from "./generated/sqlite/client";
@@ -16,8 +16,18 @@ import { deleteRunTrees, RunStillGoingError } from "./run-deletion";
  * "how many" a count over the same range.
  */
 
-/** Runs removed per transaction: small enough that the write lock (SQLite) or the row locks (PostgreSQL) are held briefly. */
-export const PRUNE_BATCH = 200;
+/**
+ * Runs removed per transaction: small enough that the write lock (SQLite) or the row locks (PostgreSQL) are held
+ * briefly, and that a batch (on SQLite, work on the thread that serves requests) takes a few milliseconds.
+ */
+export const PRUNE_BATCH = 50;
+/**
+ * The least rest between batches. Each rest is also at least as long as the batch before it took: pruning takes
+ * at most half of the thread, and a request that needs several turns of the event loop (a run's start: its body,
+ * its credential, its insert, its answer) finishes within one rest instead of waiting a batch at each turn
+ * (with only a turn between batches, 100,000 runs pruned delayed starts by 124 ms at the median).
+ */
+const MIN_REST_MS = 10;
 const STUDIO_ID = "studio";
 const workflowPolicyId = (workflowId: string) => `workflow:${workflowId}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -121,8 +131,8 @@ export interface PruneReport {
 export interface PruneOptions {
   now?: Date;
   batchSize?: number;
-  /** Awaited between batches; by default the next turn of the event loop, so requests are served between them. */
-  pause?: () => Promise<unknown>;
+  /** Awaited between batches, given how long the batch took; by default a rest as long as the batch, and at least MIN_REST_MS. */
+  pause?: (batchMs: number) => Promise<unknown>;
   /** Stops between batches once aborted (the process is shutting down). */
   signal?: AbortSignal;
   log?: (message: string, error?: unknown) => void;
@@ -135,7 +145,7 @@ export interface PruneOptions {
 export async function pruneRuns(database: StudioDatabase = getDatabase(), options: PruneOptions = {}): Promise<PruneReport> {
   const now = options.now ?? new Date();
   const batchSize = options.batchSize ?? PRUNE_BATCH;
-  const pause = options.pause ?? (() => nextTurn());
+  const pause = options.pause ?? ((batchMs: number) => rest(Math.max(MIN_REST_MS, batchMs)));
   const report: PruneReport = { runsDeleted: 0, batches: 0, keptGoing: 0 };
   for (const { workflowId, policy } of await policiesByWorkflow(database)) {
     const where = await removableRuns(workflowId, policy, now, database);
@@ -146,6 +156,7 @@ export async function pruneRuns(database: StudioDatabase = getDatabase(), option
         await database.run.findMany({ where: kept.length > 0 ? { AND: [where, { id: { notIn: kept } }] } : where, orderBy: { createdAt: "asc" }, take: batchSize, select: { id: true } })
       ).map((row) => row.id);
       if (ids.length === 0) break;
+      const began = performance.now();
       try {
         const outcome = await database.$transaction((transaction) => deleteRunTrees(ids, transaction), BUSY_TRANSACTION);
         report.runsDeleted += outcome.deleted.length;
@@ -158,7 +169,7 @@ export async function pruneRuns(database: StudioDatabase = getDatabase(), option
         break;
       }
       report.batches += 1;
-      await pause();
+      await pause(performance.now() - began);
     }
   }
   return report;

@@ -50,9 +50,17 @@ function runEvents(runId = "run-1") {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    read: async (afterSeq, limit) => {
+    read: async (afterSeq, limit, maxBytes) => {
       reads += 1;
-      return stored.filter((event) => event.seq > afterSeq).slice(0, limit).map((event): EventText => ({ seq: event.seq, type: event.type, json: JSON.stringify(event) }));
+      const page: EventText[] = [];
+      let bytes = 0;
+      for (const event of stored.filter((each) => each.seq > afterSeq).slice(0, limit)) {
+        if (page.length > 0 && bytes >= maxBytes) break;
+        const json = JSON.stringify(event);
+        bytes += json.length;
+        page.push({ seq: event.seq, type: event.type, json });
+      }
+      return page;
     },
     isFinished: async () => stored.some((event) => event.type === "run-succeeded"),
   };

@@ -19,13 +19,23 @@ export function formatEventText(event: EventText): string {
 export interface EventSource {
   /** Subscribes to live events; returns the unsubscribe function. */
   subscribe(listener: (event: RunEvent) => void): () => void;
-  /** Stored events after `afterSeq` as JSON text, in order, at most `limit`. */
-  read(afterSeq: number, limit: number): Promise<EventText[]>;
+  /**
+   * Stored events after `afterSeq` as JSON text, in order, at most `limit`,
+   * and no more past `maxBytes` of payload than the first event's (always read).
+   */
+  read(afterSeq: number, limit: number, maxBytes: number): Promise<EventText[]>;
   /** Whether the run has finished (its last event is stored). */
   isFinished(): Promise<boolean>;
 }
 
 const PAGE = 500;
+/**
+ * The most one page of stored events may hold: a client replays a run a page
+ * at a time, and a page of large events (steps' results of up to 1 MB each)
+ * would otherwise hold hundreds of megabytes for one slow client (40 clients
+ * not reading a 7 MB stream took the server from 608 MB to 1,247 MB).
+ */
+const PAGE_BYTES = 256 * 1024;
 /** How much a Web stream may hold for its reader before the writers wait (as Node's own writable streams do). */
 const WEB_STREAM_HIGH_WATER_BYTES = 16 * 1024;
 
@@ -245,12 +255,13 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
           more = false;
           let page: EventText[];
           do {
-            page = await source.read(lastSent, PAGE);
+            page = await source.read(lastSent, PAGE, PAGE_BYTES);
             for (const event of page) {
               if (!(await channel.ready())) return;
               sendStored(event);
             }
-          } while (page.length === PAGE && !channel.closed);
+            // A page cut by its bytes is shorter than PAGE with more to come: read until one comes back empty.
+          } while (page.length > 0 && !channel.closed);
         } while (more && !channel.closed);
       } finally {
         catchingUp = false;

@@ -44,8 +44,8 @@ export const runEventsRoute = route("GET /api/runs/[id]/events", async (request,
   return runEventStream(
     {
       subscribe: (listener) => studio.bus.subscribe(id, redaction ? (event) => listener(redaction.live(event)) : listener),
-      read: async (afterSeq, limit) => {
-        const texts = await readEventTexts(id, afterSeq, limit, studio.database);
+      read: async (afterSeq, limit, maxBytes) => {
+        const texts = await readEventTexts(id, afterSeq, limit, studio.database, maxBytes);
         return redaction ? texts.map(redaction.stored) : texts;
       },
       isFinished: async () => {

@@ -1,8 +1,10 @@
 import type { Client, DatabaseError, FieldDef } from "pg";
-import { DatabaseToolError, queryTimeoutMessage, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription, type TableEntry } from "./session";
+import { DatabaseToolError, MAX_QUERY_BYTES, queryTimeoutMessage, rowBytes, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription, type TableEntry } from "./session";
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const CURSOR = "neurosurfer_rows";
+/** Rows fetched from the cursor at a time: few round trips, and never much more than MAX_QUERY_BYTES held. */
+const FETCH_BATCH = 200;
 
 // Dates and timestamps stay as PostgreSQL prints them: turning a `timestamp`
 // into a JavaScript Date would shift it into the server process's time zone.
@@ -137,20 +139,49 @@ export async function openPostgres(connectionString: string, signal: AbortSignal
       // The extended protocol ("queryMode") refuses a second statement at the wire level too.
       const useCursor = keyword === "SELECT" || keyword === "WITH";
       const prefix = useCursor ? `DECLARE ${CURSOR} NO SCROLL CURSOR FOR\n` : "";
-      let result;
+      let fields: FieldDef[] = [];
+      const rows: unknown[][] = [];
+      let counted = 0;
+      let more = false;
       try {
-        const first = await client.query({ text: prefix + statement, rowMode: "array", queryMode: "extended" } as never);
-        result = useCursor
-          ? await client.query({ text: `FETCH FORWARD ${limit + 1} FROM ${CURSOR}`, rowMode: "array" } as never)
-          : first;
+        const first = (await client.query({ text: prefix + statement, rowMode: "array", queryMode: "extended" } as never)) as unknown as { rows: unknown[][]; fields: FieldDef[] };
+        fields = first.fields;
+        if (!useCursor) {
+          rows.push(...first.rows.slice(0, limit));
+          counted = Math.min(first.rows.length, limit);
+          more = first.rows.length > limit;
+        } else {
+          // In batches, so that rows past MAX_QUERY_BYTES are counted and let go rather than held (see session.ts).
+          let bytes = 0;
+          let cut = false;
+          while (counted <= limit) {
+            const batch = (await client.query({ text: `FETCH FORWARD ${Math.min(FETCH_BATCH, limit + 1 - counted)} FROM ${CURSOR}`, rowMode: "array" } as never)) as unknown as {
+              rows: unknown[][];
+              fields: FieldDef[];
+            };
+            if (fields.length === 0) fields = batch.fields;
+            for (const row of batch.rows) {
+              if (counted === limit) {
+                more = true;
+                break;
+              }
+              counted += 1;
+              if (cut) continue;
+              bytes += rowBytes(row);
+              if (bytes > MAX_QUERY_BYTES && rows.length > 0) cut = true;
+              else rows.push(row);
+            }
+            if (more || batch.rows.length === 0) break;
+          }
+        }
       } catch (error) {
         throw new DatabaseToolError(describeQueryError(error as DatabaseError, statement, prefix.length));
       }
-      const { rows, fields } = result as unknown as { rows: unknown[][]; fields: FieldDef[] };
       return {
         columns: await columnTypes(client, fields),
-        rows: rows.slice(0, limit),
-        truncated: rows.length > limit,
+        rows,
+        truncated: more,
+        ...(counted > rows.length ? { cutForSize: { counted } } : {}),
       };
     },
 

@@ -1,6 +1,6 @@
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../../shared/limits";
 import { plural, renderTextTable, toJsonValue } from "../../shared/text-table";
-import type { QueryOutcome } from "./session";
+import { MAX_QUERY_BYTES, type QueryOutcome } from "./session";
 
 /**
  * The text and structured data of a query's rows, capped for the model.
@@ -18,13 +18,25 @@ export function renderRows(outcome: QueryOutcome, limit: number): { text: string
   const names = outcome.columns.map((column) => column.name);
   const keys = uniqueKeys(names);
   const rows = rowValues.map((row) => Object.fromEntries(keys.map((key, index) => [key, row[index] ?? null])));
-  const summary = outcome.truncated
-    ? `First ${plural(rowValues.length, "row")} (the result has more; the limit is ${limit}). Add a WHERE, an aggregate or a LIMIT to narrow it, or raise \`limit\`.`
-    : plural(rowValues.length, "row") + ".";
+  const counted = outcome.cutForSize?.counted;
+  const summary = counted !== undefined
+    ? `First ${plural(rowValues.length, "row")} of ${counted}${outcome.truncated ? ` (and more past the limit of ${limit})` : ""}: the rows after them were counted, not kept, since a query returns at most ${MAX_QUERY_BYTES / 1_000_000} MB. Select fewer or narrower columns, or fewer rows.`
+    : outcome.truncated
+      ? `First ${plural(rowValues.length, "row")} (the result has more; the limit is ${limit}). Add a WHERE, an aggregate or a LIMIT to narrow it, or raise \`limit\`.`
+      : plural(rowValues.length, "row") + ".";
   const text = rowValues.length === 0 && names.length === 0 ? summary : `${summary}\n${renderTextTable(names, rowValues)}`;
   return {
     text: truncateMiddle(text, MAX_RESULT_CHARACTERS),
-    data: { columns: outcome.columns, rows, rowValues, rowCount: rowValues.length, truncated: outcome.truncated, limit },
+    data: {
+      columns: outcome.columns,
+      rows,
+      rowValues,
+      rowCount: rowValues.length,
+      truncated: outcome.truncated || counted !== undefined,
+      limit,
+      // How many rows the result had up to the limit, when only the leading ones were kept for their size.
+      ...(counted !== undefined ? { rowsCounted: counted } : {}),
+    },
   };
 }
 

@@ -57,6 +57,33 @@ export interface QueryOutcome {
   rows: unknown[][];
   /** More rows existed than `limit`. */
   truncated: boolean;
+  /**
+   * Set when the rows up to `limit` came to more than MAX_QUERY_BYTES: `rows`
+   * holds only the leading ones, and `counted` is how many the result had up to
+   * the limit (read and counted, not kept).
+   */
+  cutForSize?: { counted: number };
+}
+
+/**
+ * The most a query's rows may take as they are read (about their size as
+ * JSON): a result of wide columns is cut here, where it is read, rather than
+ * after the studio has held it whole (a 50-column × 1,000-row result of
+ * 2,000-character values was 200 MB, and the server's memory passed 800 MB
+ * before the stored result was cut to 1 MB). The rows past it are counted.
+ */
+export const MAX_QUERY_BYTES = 16_000_000;
+
+/** A row's size, about as JSON writes it: texts by their length, bytes as base64, the rest a few characters. */
+export function rowBytes(row: readonly unknown[]): number {
+  let size = 2;
+  for (const value of row) {
+    if (typeof value === "string") size += value.length + 3;
+    else if (value instanceof Uint8Array) size += Math.ceil((value.byteLength * 4) / 3) + 3;
+    else if (value !== null && typeof value === "object") size += JSON.stringify(value)?.length ?? 4;
+    else size += 12;
+  }
+  return size;
 }
 
 export interface ConnectionInfo {

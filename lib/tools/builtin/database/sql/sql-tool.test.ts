@@ -275,6 +275,20 @@ describe("sql tool: SQLite", () => {
     expect(tooMany.content).toContain("`limit`");
   });
 
+  it("keeps the leading rows of a result too wide to hold, and counts the rest", async () => {
+    // 1,000 rows of ten 4,000-character values: about 40 MB as read, past the 16 MB a query returns (rows are read whole,
+    // before each value is shortened for the step).
+    const wide = `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000) SELECT x, ${Array.from({ length: 10 }, (_, index) => `hex(zeroblob(2000)) AS c${index}`).join(", ")} FROM n`;
+    const result = ok(await run("SQLITE_URL", { operation: "query", sql: wide, limit: 1000 }));
+    const data = result.data as QueryData & { rowsCounted?: number };
+    expect(data.rowsCounted).toBe(1000);
+    expect(data.rows.length).toBeGreaterThan(100);
+    expect(data.rows.length).toBeLessThan(1000);
+    expect(data.rows.map((row) => row.x)).toEqual(data.rows.map((_, index) => index + 1));
+    expect(data.truncated).toBe(true);
+    expect(result.content).toContain(`First ${data.rows.length} rows of 1000: the rows after them were counted, not kept, since a query returns at most 16 MB.`);
+  });
+
   it("refuses writes and leaves the file unchanged", async () => {
     const before = await readFile(sqliteFile);
     const attempts = [
@@ -405,6 +419,16 @@ describe("sql tool: PostgreSQL", () => {
     expect(data.rows).toHaveLength(25);
     expect(data.rows[24]).toEqual({ i: 25 });
     expect(data.truncated).toBe(true);
+  });
+
+  it("fetches a result too wide to hold in batches: the leading rows kept, the rest counted up to the limit", async () => {
+    const result = ok(await run("POSTGRES_URL", { operation: "query", sql: "SELECT i, repeat('x', 40000) AS wide FROM generate_series(1, 1000000) AS i", limit: 1000 }));
+    const data = result.data as QueryData & { rowsCounted?: number };
+    expect(data.rowsCounted).toBe(1000);
+    expect(data.rows.length).toBeGreaterThan(100);
+    expect(data.rows.length).toBeLessThan(1000);
+    expect(data.rows.map((row) => row.i)).toEqual(data.rows.map((_, index) => index + 1));
+    expect(result.content).toMatch(/^First \d+ rows of 1000 \(and more past the limit of 1000\): the rows after them were counted, not kept/);
   });
 
   it("runs WITH, EXPLAIN and SHOW", async () => {

@@ -10,7 +10,7 @@ if (!file) throw new Error("give the SQLite file as the first argument");
 async function main(sqliteFile: string): Promise<void> {
   const reader = new SqliteProcess(new AbortController().signal);
   await reader.request({ operation: "open", file: sqliteFile }, 60_000, "opening took too long");
-  void reader.request({ operation: "query", sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", limit: 10 }, 600_000, "too long").catch(() => undefined);
+  void reader.request({ operation: "query", sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", limit: 10, maxBytes: 1_000_000 }, 600_000, "too long").catch(() => undefined);
   process.stdout.write(`reader ${reader.pid}\n`);
   setInterval(() => undefined, 60_000);
 }

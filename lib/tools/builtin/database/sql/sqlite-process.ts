@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { parentDeathPrefix } from "../../system/containment";
-import { DatabaseToolError } from "./session";
+import { DatabaseToolError, rowBytes } from "./session";
 
 /**
  * SQLite statements of the sql tool run in a child process, not in the
@@ -25,6 +25,7 @@ import { DatabaseToolError } from "./session";
 const CHILD_SCRIPT = String.raw`
 "use strict";
 let database = null;
+const rowBytes = ${rowBytes.toString()};
 function run(request) {
   switch (request.operation) {
     case "open": {
@@ -44,21 +45,33 @@ function run(request) {
       if (!prepared.reader) return { refusal: "no rows" };
       prepared.raw(true);
       const columns = prepared.columns().map((column) => ({ name: column.name, type: column.type ?? "" }));
+      // Rows are kept until they come to maxBytes (rowBytes, session.ts), then only counted up to the limit.
       const rows = [];
       let truncated = false;
+      let bytes = 0;
+      let counted = 0;
+      let cut = false;
       const iterator = prepared.iterate();
       try {
         for (const row of iterator) {
-          if (rows.length === request.limit) {
+          if (counted === request.limit) {
             truncated = true;
             break;
+          }
+          counted += 1;
+          if (cut) continue;
+          bytes += rowBytes(row);
+          // The first row is kept whatever its size: a result always shows its start.
+          if (bytes > request.maxBytes && rows.length > 0) {
+            cut = true;
+            continue;
           }
           rows.push(row);
         }
       } finally {
         iterator.return();
       }
-      return { columns, rows, truncated };
+      return { columns, rows, truncated, ...(counted > rows.length ? { cutForSize: { counted } } : {}) };
     }
     default:
       throw new Error("unknown operation " + request.operation);
@@ -80,7 +93,7 @@ process.on("disconnect", () => process.exit(0));
 export type SqliteRequest =
   | { operation: "open"; file: string }
   | { operation: "all" | "get"; sql: string; parameters: unknown[] }
-  | { operation: "query"; sql: string; limit: number };
+  | { operation: "query"; sql: string; limit: number; maxBytes: number };
 
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code?: string };
 

@@ -8,7 +8,7 @@ import {
   type SqliteColumnRow,
   type SqliteTableInfo,
 } from "../../shared/sqlite-file";
-import { DatabaseToolError, driverErrorKind, driverMessage, queryTimeoutMessage, secondsText, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription } from "./session";
+import { DatabaseToolError, driverErrorKind, MAX_QUERY_BYTES, driverMessage, queryTimeoutMessage, secondsText, STATEMENT_TIMEOUT_MS, type DatabaseSession, type QueryOutcome, type TableDescription } from "./session";
 import { SqliteProcess } from "./sqlite-process";
 
 /** How long starting the child process and opening the file may take. */
@@ -80,7 +80,7 @@ export async function openSqlite(file: string, options: SqliteSessionOptions = {
 
     async query(statement, _keyword, limit): Promise<QueryOutcome> {
       // The child reads only limit + 1 rows, however large the result.
-      const outcome = (await connection.request({ operation: "query", sql: statement, limit }, timeoutMs, queryTimeoutMessage(timeoutMs, "stopped"))) as
+      const outcome = (await connection.request({ operation: "query", sql: statement, limit, maxBytes: MAX_QUERY_BYTES }, timeoutMs, queryTimeoutMessage(timeoutMs, "stopped"))) as
         | QueryOutcome
         | { refusal: "writes" | "no rows" };
       // The handle is read-only and query_only is on; this is one more guard, from SQLite's own parser.
