@@ -16,3 +16,22 @@ export async function preparedRows<Row>(client: StudioDatabase, sql: string, val
   if (statements) return (await statements.run<Row>(postgresPlaceholders(sql), values)).rows;
   return null;
 }
+
+/**
+ * A write on the same paths as `preparedRows` (a statement that returns no
+ * rows); false for a client with neither, which then asks Prisma. For values
+ * Prisma would carry through its query compiler's memory, such as large bytes.
+ */
+export async function preparedWrite(client: StudioDatabase, sql: string, values: unknown[]): Promise<boolean> {
+  const connection = await sqliteConnection(client);
+  if (connection) {
+    statement(connection.database, sql).run(...values);
+    return true;
+  }
+  const statements = postgresStatements(client);
+  if (statements) {
+    await statements.run(postgresPlaceholders(sql), values);
+    return true;
+  }
+  return false;
+}
