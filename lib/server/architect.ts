@@ -65,10 +65,11 @@ function currentOf(request: DraftRequest): WorkflowDefinition | undefined {
 /** One event in the SSE wire format, named by its type. */
 const frame = (event: ArchitectEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
-export async function draftStream(request: DraftRequest, principal: Principal, signal: AbortSignal): Promise<Response> {
+/** The Architect's rounds for `request`, as `principal` may draft (refused with a 422 before any model call). */
+async function draftEvents(request: DraftRequest, principal: Principal, signal: AbortSignal): Promise<AsyncGenerator<ArchitectEvent>> {
   const current = currentOf(request);
   const [vocabulary, model] = [await vocabularyFor(principal), await modelFor(request, principal)];
-  const events = draftWorkflow({
+  return draftWorkflow({
     goal: request.goal,
     current,
     vocabulary,
@@ -76,6 +77,18 @@ export async function draftStream(request: DraftRequest, principal: Principal, s
     validate: async (definition) => (await validateWithStudio(principal, definition, request.workflowId ?? null)).problems,
     signal,
   });
+}
+
+/** The drafting's end (`done` or `failed`), for a caller that waits for it whole (the MCP tool draft_workflow). */
+export async function draftResult(request: DraftRequest, principal: Principal, signal: AbortSignal): Promise<Extract<ArchitectEvent, { type: "done" | "failed" }>> {
+  let last: ArchitectEvent | null = null;
+  for await (const event of await draftEvents(request, principal, signal)) last = event;
+  if (last?.type === "done" || last?.type === "failed") return last;
+  return { type: "failed", error: "The drafting ended without an answer.", partial: null, usage: { inputTokens: 0, outputTokens: 0 } };
+}
+
+export async function draftStream(request: DraftRequest, principal: Principal, signal: AbortSignal): Promise<Response> {
+  const events = await draftEvents(request, principal, signal);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {

@@ -11,6 +11,7 @@ import { authenticate, bearerToken, starterOf, type Principal } from "./access/p
 import { visibleWorkflows, workflowIdsWith } from "./access/workflow-access";
 import { HttpError, json } from "./http";
 import { APPROVAL_TOOL_NAMES, approvalTools, callApprovalTool } from "./mcp-approval-tools";
+import { ARCHITECT_TOOL_NAMES, architectTools, callArchitectTool } from "./mcp-architect-tools";
 import { mcpErrorResult } from "./mcp-results";
 import { startRun } from "./runs";
 import { startStudio, type Studio } from "./studio";
@@ -92,7 +93,7 @@ async function servedNames(studio: Studio, caller: McpCaller): Promise<{ toolNam
   const runnable = caller.kind === "person" ? await workflowIdsWith(caller.principal, "workflow:run", studio.database) : null;
   const visible = caller.kind === "person" ? visibleWorkflows(caller.principal) : null;
   const summaries = (await everyWorkflow(studio.database, visible)).filter((summary) => runnable === null || runnable.has(summary.id));
-  const taken = new Set<string>(APPROVAL_TOOL_NAMES);
+  const taken = new Set<string>([...APPROVAL_TOOL_NAMES, ...ARCHITECT_TOOL_NAMES]);
   return summaries.map((summary) => {
     const base = workflowToolName(summary.name);
     let toolName = base;
@@ -107,7 +108,10 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   const studio = await startStudio();
   const caller = await mcpCaller(request, studio);
   if (caller === "no-run-scope") {
-    return json({ error: "This personal access token may neither run workflows nor decide approvals: make one with the workflow:run or approval:decide scope (Settings → Account)." }, 403);
+    return json(
+      { error: "This personal access token may neither run workflows, decide approvals nor build workflows: make one with the workflow:run, approval:decide or workflow:edit scope (Settings → Account)." },
+      403,
+    );
   }
   if (caller === null) {
     return json(
@@ -128,8 +132,8 @@ async function mcpCaller(request: Request, studio: Studio): Promise<McpCaller | 
   if (isPersonalToken(token)) {
     const principal = await authenticate(request);
     if (principal === null) return null;
-    // Served its runnable workflows (workflow:run), the approval tools (approval:decide), or both.
-    return principal.scopes.has("workflow:run") || principal.scopes.has("approval:decide") ? { kind: "person", principal } : "no-run-scope";
+    // Served its runnable workflows (workflow:run), the approval tools (approval:decide), the building tools (workflow:edit).
+    return principal.scopes.has("workflow:run") || principal.scopes.has("approval:decide") || principal.scopes.has("workflow:edit") ? { kind: "person", principal } : "no-run-scope";
   }
   return (await isServingToken(token, studio.database)) ? { kind: "studio" } : null;
 }
@@ -141,6 +145,7 @@ function buildServer(studio: Studio, caller: McpCaller, httpRequest: Request): M
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
       ...approvalTools(person),
+      ...architectTools(person),
       ...(await servedWorkflows(studio, caller)).map((workflow) => ({
       name: workflow.toolName,
       title: workflow.title,
@@ -153,6 +158,8 @@ function buildServer(studio: Studio, caller: McpCaller, httpRequest: Request): M
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const approvalAnswer = await callApprovalTool(request.params.name, request.params.arguments, person, httpRequest, studio.database);
     if (approvalAnswer !== null) return approvalAnswer;
+    const architectAnswer = await callArchitectTool(request.params.name, request.params.arguments, person, httpRequest);
+    if (architectAnswer !== null) return architectAnswer;
     const workflows = await servedNames(studio, caller);
     const served = workflows.find((each) => each.toolName === request.params.name);
     if (!served) {

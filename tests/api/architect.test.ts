@@ -1,9 +1,12 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeSseBlocks } from "@/lib/format/sse-block";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import type { Json } from "./api-client";
 import { credentialHeaders } from "./credential";
 import { removeWorkFolders, workFolder } from "./fixtures";
+import { invitePerson } from "./people-fixtures";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -156,5 +159,73 @@ describe("the Architect over HTTP", () => {
   it("says plainly when the model cannot be reached", async () => {
     const { events } = await draft({ goal: "List the folder.", model: { ...modelChoice(), baseUrl: "http://127.0.0.1:9/v1" } });
     expect(events.at(-1)).toMatchObject({ type: "failed", error: expect.stringMatching(/^The model could not be asked: /) });
+  });
+});
+
+/** The official SDK's client on the studio's MCP endpoint, with a personal access token. */
+async function mcpClient(token: string): Promise<Client> {
+  const client = new Client({ name: "architect-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+describe("the Architect through MCP", () => {
+  it("drafts, checks and saves a workflow for a token that may build, under its person, never publishing it", async () => {
+    const api = server.client();
+    const edda = await invitePerson(api, "edda-architect", "editor", "Edda");
+    const { token } = await edda.client.expect(201, "POST", "/api/me/tokens", { name: "building agent", scopes: ["workflow:read", "workflow:edit"], expiresInDays: 30 });
+    const client = await mcpClient(token);
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(["draft_workflow", "validate_workflow", "create_workflow"]));
+
+      model.script({ text: listingDraft() });
+      const drafted = (await client.callTool({ name: "draft_workflow", arguments: { goal: "List the reports folder.", model: modelChoice() } })) as Json;
+      expect(drafted.isError).toBeFalsy();
+      const { definition, problems } = drafted.structuredContent;
+      expect(problems).toContainEqual(expect.objectContaining({ nodeId: "list", path: "settings.root", for: "person" }));
+
+      // Checked as the editor checks it: the root folder is missing until a person chooses it.
+      const checked = (await client.callTool({ name: "validate_workflow", arguments: { definition } })) as Json;
+      expect(checked.structuredContent.valid).toBe(false);
+      const root = workFolder("studio-architect-mcp-");
+      const complete = { ...definition, nodes: definition.nodes.map((node: Json) => (node.id === "list" ? { ...node, settings: { root } } : node)) };
+      expect(((await client.callTool({ name: "validate_workflow", arguments: { definition: complete } })) as Json).structuredContent).toEqual({ valid: true, problems: [] });
+
+      const saved = (await client.callTool({ name: "create_workflow", arguments: { definition: complete } })) as Json;
+      // Hers, and not published: nothing runs until a person runs or publishes it.
+      const database = server.openDatabase();
+      try {
+        expect(await database.workflow.findUnique({ where: { id: saved.structuredContent.workflowId }, select: { ownerId: true, publishedVersion: true } })).toEqual({
+          ownerId: edda.id,
+          publishedVersion: null,
+        });
+      } finally {
+        await database.$disconnect();
+      }
+
+      // What a token could not confirm in a browser is refused: a workflow that runs everything unasked.
+      const bypass = (await client.callTool({ name: "create_workflow", arguments: { definition: { ...complete, name: "Unasked", mode: "bypass" } } })) as Json;
+      expect(bypass.isError).toBe(true);
+      // Bad arguments are named.
+      const bad = (await client.callTool({ name: "draft_workflow", arguments: { goal: "x", model: { provider: "skynet", model: "m" } } })) as Json;
+      expect(bad).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/model\.provider/) }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("offers the building tools only to a token that may build", async () => {
+    const api = server.client();
+    const vera = await invitePerson(api, "vera-architect", "editor", "Vera");
+    const { token } = await vera.client.expect(201, "POST", "/api/me/tokens", { name: "runner", scopes: ["workflow:read", "workflow:run"], expiresInDays: 30 });
+    const client = await mcpClient(token);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("create_workflow");
+      const refused = (await client.callTool({ name: "create_workflow", arguments: { definition: {} } })) as Json;
+      expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/workflow:edit/) }] });
+    } finally {
+      await client.close();
+    }
   });
 });
