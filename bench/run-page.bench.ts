@@ -3,7 +3,7 @@
 // Chromium, the time from navigation to the first run cards drawn, and the main thread's long tasks meanwhile.
 // And live: the page opened as a run of that workflow starts, receiving its events as fast as the engine makes them
 // (three or four a step), with the main thread's long tasks until the run ends (TARGETS: none over 200 ms).
-// Run after `npx next build`: npx tsx bench/run-page.bench.ts [steps=2000] [repeats=3]   (printed, never asserted)
+// Run after `npx next build`: npx tsx bench/run-page.bench.ts [steps=2000] [repeats=3] [lines=5000] [lines a second]   (printed, never asserted)
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -15,6 +15,19 @@ const STEPS = Number(process.argv[2] ?? 2_000);
 const REPEATS = Number(process.argv[3] ?? 3);
 /** Lines the chatty run's command prints, one a millisecond or so: each is an event of the run. */
 const LINES = Number(process.argv[4] ?? 5_000);
+/**
+ * With a rate (lines a second), the command paces its lines itself (a Python loop that waits between them) instead
+ * of a shell loop of `sleep 0.001`, which cannot print faster than the ~600 a second it costs to start `sleep`.
+ */
+const LINE_RATE = process.argv[5] === undefined ? null : Number(process.argv[5]);
+
+/** The chatty command: LINES lines, at LINE_RATE a second when given, else a millisecond's sleep after each. */
+function chattyCommand(): string {
+  if (LINE_RATE === null) return `for i in $(seq 1 ${LINES}); do echo "line $i"; sleep 0.001; done`;
+  const gap = 1 / LINE_RATE;
+  // One line of shell, whatever the shell: Python reads the newlines from its own string literal.
+  return `python3 -u -c "exec('import time\\nstart = time.perf_counter()\\nfor i in range(${LINES}):\\n    while time.perf_counter() - start < i * ${gap}: pass\\n    print(i, flush=True)')"`;
+}
 
 /** The page's HTML over HTTP: its size and the time to its last byte. */
 function fetchPage(port: number, token: string, urlPath: string): Promise<{ bytes: number; ms: number }> {
@@ -85,7 +98,7 @@ async function main(): Promise<void> {
     // prints a line a millisecond for a while (each line an event), so the page draws the big canvas while it receives
     // events faster than it draws frames.
     const chatty = listDirChain(`Bench: a chatty run of ${STEPS} steps`, STEPS, dataDir, { mode: "bypass", guardrails: { shellPolicy: "open" } });
-    const command = { id: "talk", kind: "tool", tool: "run_command", operation: "run", settings: { root: dataDir, timeoutSeconds: 120 }, arguments: { command: `for i in $(seq 1 ${LINES}); do echo "line $i"; sleep 0.001; done` } };
+    const command = { id: "talk", kind: "tool", tool: "run_command", operation: "run", settings: { root: dataDir, timeoutSeconds: 120 }, arguments: { command: chattyCommand() } };
     const nodes: Record<string, unknown>[] = [chatty.nodes[0]!, command, ...chatty.nodes.slice(1)];
     const edges = [{ id: "e-talk", source: "in", target: "talk" }, { id: "e-talk-list", source: "talk", target: "list0" }, ...chatty.edges.slice(1)];
     const chattyId = await web.client.createWorkflow({ ...chatty, nodes, edges });
