@@ -28,14 +28,13 @@ async function vocabularyFor(principal: Principal): Promise<DraftVocabulary> {
   return { tools: studio.pool().all().map(catalogEntry), secretNames: secrets.map((secret) => secret.name) };
 }
 
-/** The person's model: the API key read from the stored secret it names (422 naming `model.apiKey` when it cannot be). */
-async function modelFor(request: DraftRequest, principal: Principal) {
+/** The person's model: the API key read from the stored secret it names, one of `usable` (422 naming `model.apiKey` otherwise). */
+async function modelFor(request: DraftRequest, usable: readonly string[]) {
   const studio = await startStudio();
   let apiKey: string | undefined;
   if (request.model.apiKey) {
     const name = parseSecretReference(request.model.apiKey)!;
-    const usable = (await secretsFor(principal, studio.database)).some((secret) => secret.name === name);
-    apiKey = usable ? await studio.secrets(name) : undefined;
+    apiKey = usable.includes(name) ? await studio.secrets(name) : undefined;
     if (apiKey === undefined) {
       throw new HttpError(422, `model.apiKey: no stored secret ${name} you may use; store the provider's key in Settings → Secrets.`, {
         issues: [{ path: "model.apiKey", message: `no stored secret ${name} you may use`, code: "custom" }],
@@ -68,7 +67,8 @@ const frame = (event: ArchitectEvent) => `event: ${event.type}\ndata: ${JSON.str
 /** The Architect's rounds for `request`, as `principal` may draft (refused with a 422 before any model call). */
 async function draftEvents(request: DraftRequest, principal: Principal, signal: AbortSignal): Promise<AsyncGenerator<ArchitectEvent>> {
   const current = currentOf(request);
-  const [vocabulary, model] = [await vocabularyFor(principal), await modelFor(request, principal)];
+  const vocabulary = await vocabularyFor(principal);
+  const model = await modelFor(request, vocabulary.secretNames);
   return draftWorkflow({
     goal: request.goal,
     current,

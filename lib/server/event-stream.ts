@@ -254,14 +254,17 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
         do {
           more = false;
           let page: EventText[];
+          let pageBytes: number;
           do {
             page = await source.read(lastSent, PAGE, PAGE_BYTES);
+            pageBytes = 0;
             for (const event of page) {
               if (!(await channel.ready())) return;
+              pageBytes += event.json.length;
               sendStored(event);
             }
-            // A page cut by its bytes is shorter than PAGE with more to come: read until one comes back empty.
-          } while (page.length > 0 && !channel.closed);
+            // A page cut by its bytes is shorter than PAGE with more to come, and holds at least PAGE_BYTES: read on.
+          } while ((page.length === PAGE || pageBytes >= PAGE_BYTES) && !channel.closed);
         } while (more && !channel.closed);
       } finally {
         catchingUp = false;
