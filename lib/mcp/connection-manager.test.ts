@@ -226,6 +226,25 @@ describe("stable tool names", () => {
       await stable.close();
     }
   }, 60_000);
+
+  it("keeps a name given here when a reload read the store before that name was written", async () => {
+    // rememberNames writes in the background: here it never lands, as when a reload reads first.
+    const remembered: string[] = [];
+    // "echo" is taken (as by a built-in): the first server takes the prefixed name, the second falls back to its own.
+    const stable = new McpConnectionManager({ secrets, reservedNames: () => ["echo"], rememberNames: (id) => remembered.push(id) });
+    const holder = stdioServer({ id: "holder", name: "one", toolPrefix: "shared", createdAt: new Date("2026-01-01T00:00:00Z") });
+    const other = stdioServer({ id: "other", name: "two", toolPrefix: "shared", createdAt: new Date("2026-02-01T00:00:00Z") });
+    try {
+      await stable.configure([holder, other]);
+      expect(stable.tools().find((each) => each.remoteName === "echo" && each.server === "two")?.name).toBe("two__echo");
+      expect(remembered).toContain("other");
+      // "one" is removed; the store (as read) holds no names for "two" yet.
+      await stable.configure([{ ...other, toolNames: {} }]);
+      expect(stable.tools().find((each) => each.remoteName === "echo")?.name).toBe("two__echo");
+    } finally {
+      await stable.close();
+    }
+  }, 60_000);
 });
 
 describe("the permission gate", () => {

@@ -74,8 +74,11 @@ export class McpConnectionManager {
   async configure(servers: readonly McpServerEntry[], heldElsewhere: readonly string[] = []): Promise<void> {
     const wanted = new Map(servers.map((server) => [server.id, server]));
     this.heldElsewhere = heldElsewhere;
+    // Names given here may not be stored yet (rememberNames writes in the background): a reload that
+    // read the database before that write landed must not hand a kept name out again.
+    const givenHere = new Map(this.givenNames);
     this.givenNames.clear();
-    for (const server of servers) this.givenNames.set(server.id, { ...server.toolNames });
+    for (const server of servers) this.givenNames.set(server.id, { ...server.toolNames, ...givenHere.get(server.id) });
     const closing: Promise<void>[] = [];
     for (const [id, connection] of this.connections) {
       const next = wanted.get(id);
