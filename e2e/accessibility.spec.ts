@@ -135,6 +135,14 @@ const STATES: PageState[] = [
       await expect(page.getByRole("dialog", { name: "Go to node" }).getByRole("option").first()).toBeVisible();
     },
   },
+  {
+    name: "editor, Describe what it should do open",
+    open: async (page, fixtures) => {
+      await openEditor(page, fixtures);
+      await page.getByRole("button", { name: "Describe…" }).click();
+      await expect(page.getByRole("complementary", { name: "Architect" }).getByRole("heading", { name: "Describe what it should do" })).toBeVisible();
+    },
+  },
   { name: "run waiting for approval", open: (page, fixtures) => runView(page, fixtures.waitingRunId, /^Write a File,.*waiting for you$/) },
   { name: "finished run", open: (page, fixtures) => runView(page, fixtures.finishedRunId, /^Write a File,.*succeeded$/) },
   { name: "failed run", open: (page, fixtures) => runView(page, fixtures.failedRunId, /^Read a File,.*failed$/) },

@@ -3,7 +3,7 @@ import { type ApprovalPreview as Effect, FILE_LINE_MARKING } from "@/lib/tools/c
 import type { ApprovalKind } from "@/lib/contracts/approval";
 import { ArgumentList } from "./argument-list";
 import { FileChangeView, FileRootLine } from "./file-change-view";
-import { VisibleText } from "./visible-text";
+import { VisibleText } from "@/components/ui/visible-text";
 
 interface ApprovalPreviewProps {
   kind: ApprovalKind;

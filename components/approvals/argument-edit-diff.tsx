@@ -1,7 +1,7 @@
 import { argumentMarking } from "@/lib/run-view/hidden-characters";
 import { cellText } from "@/lib/run-view/result-tables";
 import { argumentChanges } from "@/lib/tools/contracts";
-import { VisibleText } from "./visible-text";
+import { VisibleText } from "@/components/ui/visible-text";
 
 /**
  * What the step proposed and what the person approved instead, field by

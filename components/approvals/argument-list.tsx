@@ -1,7 +1,7 @@
 import { argumentMarking } from "@/lib/run-view/hidden-characters";
 import { cellText } from "@/lib/run-view/result-tables";
 import { toVisibleString } from "@/lib/tools/contracts";
-import { VisibleText } from "./visible-text";
+import { VisibleText } from "@/components/ui/visible-text";
 
 /** Values longer than this (once hidden characters are marked) fold behind their first part; the full text is one click away. */
 const SHORT = 160;

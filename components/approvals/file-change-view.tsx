@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { foldDiffRows, isLine } from "@/lib/run-view/fold-diff-rows";
 import { type DiffLine, type DiffRow, FILE_LINE_MARKING, type FileChangePreview, hasHiddenCharacters } from "@/lib/tools/contracts";
-import { VisibleText } from "./visible-text";
+import { VisibleText } from "@/components/ui/visible-text";
 
 const LINE_LOOK: Record<DiffLine["kind"], { className: string; sign: string; label?: string }> = {
   added: { className: "bg-safe-soft text-safe", sign: "+", label: "added" },

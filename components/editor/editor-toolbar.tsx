@@ -27,6 +27,8 @@ interface EditorToolbarProps {
   onFitView: () => void;
   /** Opens the list of every node, to bring one into view and focus (cards out of view are not in the Tab order). */
   onGoToNode: () => void;
+  /** Opens "Describe what it should do": the Architect drafts from a goal, shown as a proposal (absent read-only). */
+  onDescribe?: () => void;
   onUndo: () => void;
   onRedo: () => void;
   onRun: () => void;
@@ -124,6 +126,11 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
             </Button>
           ) : null}
         </MoreCommands>
+        {props.readOnly || !props.onDescribe ? null : (
+          <Button size="sm" onClick={props.onDescribe} title="Describe what it should do: the Architect drafts it, checked, for you to accept in parts">
+            Describe…
+          </Button>
+        )}
         {props.readOnly ? null : (
           <>
             <Button size="sm" onClick={saveFromButton} disabled={saving || !dirty} title={`Save a new version (${SHORTCUT}S)`}>

@@ -45,6 +45,8 @@ import { useWorkflowSaving } from "./use-workflow-saving";
 import { ReadOnlyContext } from "./read-only-context";
 import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
 import { nodeAddedText } from "@/lib/editor/announcements";
+import { ArchitectPanel } from "./architect/architect-panel";
+import { useArchitect } from "./architect/use-architect";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -91,7 +93,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // Read-only (no workflow:edit): nothing the page does changes the definition, whatever control is reached.
   const readOnly = !access.edit;
   const commit = readOnly ? ignoreChange : document.commit;
-  const preview = readOnly ? ignoreChange : document.preview;
+  const previewChange = readOnly ? ignoreChange : document.preview;
   const undo = readOnly ? ignoreChange : document.undo;
   const redo = readOnly ? ignoreChange : document.redo;
   const validation = useValidation(definition, workflowId, !readOnly);
@@ -106,6 +108,12 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
   const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
+  // "Describe what it should do": the Architect's panel in the inspector's place, its proposal shown on the canvas.
+  const [architectOpen, setArchitectOpen] = useState(false);
+  const architect = useArchitect({ definition, commit });
+  // While a proposal is reviewed the canvas shows it, marked, and cannot be edited: accept or discard first.
+  const preview = architectOpen ? architect.preview : null;
+  const shown = useMemo(() => (preview ? { ...definition, nodes: preview.nodes, edges: preview.edges } : definition), [preview, definition]);
   // Cards added and connections made move no focus: a screen reader hears of them here.
   const { announce, message: announcement } = useAnnouncer();
 
@@ -118,7 +126,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     definition,
     tools: toolsByName,
     commit,
-    preview,
+    preview: previewChange,
     settle,
     nodeMapper,
     announce,
@@ -131,8 +139,16 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // Each loop body's node names its loop on its card (compared by label, so a drag re-renders nothing more).
   const loops = useMemo(() => loopLabels(definition), [definition]);
   const flowNodes = useMemo(
-    () => nodeMapper.map(definition.nodes, { tools: toolsByName, problems: validation.byNode, selected: selectedNodes, pinned, loops }),
-    [nodeMapper, definition.nodes, toolsByName, validation.byNode, selectedNodes, pinned, loops],
+    () =>
+      nodeMapper.map(shown.nodes, {
+        tools: toolsByName,
+        problems: preview ? preview.problems : validation.byNode,
+        selected: selectedNodes,
+        pinned,
+        loops,
+        proposal: preview?.nodeMarks,
+      }),
+    [nodeMapper, shown.nodes, toolsByName, preview, validation.byNode, selectedNodes, pinned, loops],
   );
 
   // Once the canvas is drawn and the browser has nothing else to do, the node inspector's code comes in.
@@ -211,8 +227,25 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const closeNodeMenu = useCallback(() => setMenu(null), []);
 
   // ---- view -----------------------------------------------------------------
-  const canvasViewOptions = { loaded: loadedDefinition, definition, canvasRef, sizes: nodeMapper.sizes, commit, selectNode: selectOne };
+  const canvasViewOptions = { loaded: loadedDefinition, definition: shown, canvasRef, sizes: nodeMapper.sizes, commit, selectNode: selectOne };
   const { onInit, fitView, autoLayoutAndFit: onAutoLayout, goToNode } = useCanvasView(canvasViewOptions);
+  // A new proposal is brought into view once: its new steps are laid out below what is there.
+  const reviewing = preview !== null;
+  const fittedFor = useRef<unknown>(null);
+  useEffect(() => {
+    if (!reviewing || fittedFor.current === architect.state) return;
+    fittedFor.current = architect.state;
+    window.requestAnimationFrame(() => fitView(300));
+  }, [reviewing, architect.state, fitView]);
+  const openArchitect = useCallback(() => {
+    setArchitectOpen(true);
+    openForUse("inspector");
+  }, [openForUse]);
+  const { discard: discardProposal } = architect;
+  const closeArchitect = useCallback(() => {
+    discardProposal();
+    setArchitectOpen(false);
+  }, [discardProposal]);
 
   // ---- saving, publishing and running ------------------------------------------
   const clearSelection = useCallback(() => select(NONE), [select]);
@@ -284,8 +317,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const { nodeNames, inspectorNames } = useCardNames(flowNodes);
   // Edges are named by the cards they join (a screen reader would otherwise read their internal ids).
   const flowEdges = useMemo(
-    () => mapEdges(definition.edges, selectedEdges, (edge) => edgeLabel(inspectorNames, edge)),
-    [mapEdges, definition.edges, selectedEdges, inspectorNames],
+    () => mapEdges(shown.edges, selectedEdges, (edge) => edgeLabel(inspectorNames, edge), preview?.edgeMarks),
+    [mapEdges, shown.edges, selectedEdges, inspectorNames, preview],
   );
   const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
   const warningCount = validation.problems.length - errorCount;
@@ -319,6 +352,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
           onGoToNode={openGoTo}
+          onDescribe={openArchitect}
           onUndo={undo}
           onRedo={redo}
           onRun={() => void startRun()}
@@ -347,19 +381,33 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onDropItem={onDropItem}
               onInsertOnEdge={edgeInsertion.openPicker}
               onNodeDragStop={settle}
-              onNodeMenu={readOnly ? ignoreChange : openNodeMenu}
+              onNodeMenu={readOnly || reviewing ? ignoreChange : openNodeMenu}
               onNodeOpen={openNode}
-              readOnly={readOnly}
+              readOnly={readOnly || reviewing}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
             {menu ? <NodeMenu target={menu} onClose={closeNodeMenu} onSelect={selectOne} /> : null}
-            {definition.nodes.length === 0 ? (
+            {shown.nodes.length === 0 ? (
               <div className="pointer-events-none absolute inset-0 flex items-center justify-center p-6">
                 <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
                   <p className="text-sm font-semibold">Start with Run inputs</p>
                   <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them, or use Connect to… in the selected card&apos;s inspector.</p>
+                  {readOnly || architectOpen ? null : (
+                    <p className="mt-3 text-sm text-muted">
+                      Or{" "}
+                      <button type="button" className="pointer-events-auto font-medium text-accent underline-offset-2 hover:underline" onClick={openArchitect}>
+                        describe what it should do
+                      </button>{" "}
+                      and get a draft to start from.
+                    </p>
+                  )}
                 </div>
               </div>
+            ) : null}
+            {reviewing ? (
+              <p className="pointer-events-none absolute left-1/2 top-3 z-10 -translate-x-1/2 rounded-full border border-line bg-surface px-3 py-1 text-xs font-medium shadow-card" data-testid="proposal-banner">
+                A proposal: new steps green, changed blue, removed red. Accept or discard it in the panel to edit again.
+              </p>
             ) : null}
             <LiveRegion message={announcement} testId="editor-announcement" />
             <div aria-live="polite" className="pointer-events-none absolute inset-x-0 bottom-4 flex justify-center px-4">
@@ -373,15 +421,26 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               </p>
             ) : null}
           </div>
-          <SidePanel drawers={drawers} drawer="inspector" side="right" title="Inspector" closeLabel="the inspector" label="Inspector" wideWidth="lg:w-96">
-            {readOnly ? (
+          <SidePanel
+            drawers={drawers}
+            drawer="inspector"
+            side="right"
+            title={architectOpen ? "Describe what it should do" : "Inspector"}
+            closeLabel={architectOpen ? "the Architect" : "the inspector"}
+            label={architectOpen ? "Architect" : "Inspector"}
+            wideWidth="lg:w-96"
+          >
+            {architectOpen ? (
+              <ArchitectPanel architect={architect} workflowId={workflowId} definition={definition} tools={toolsByName} onClose={closeArchitect} />
+            ) : null}
+            {readOnly && !architectOpen ? (
               <p className="m-4 mb-0 rounded-md bg-surface-sunken px-3 py-2 text-xs text-muted" data-testid="read-only-note">
                 You may look at this workflow, not change it: that needs the workflow:edit scope on it.
               </p>
             ) : null}
             {/* Read-only, every field and button of the inspector is disabled by the browser itself. */}
             <ReadOnlyContext.Provider value={readOnly}>
-              <fieldset disabled={readOnly} className="contents">
+              <fieldset disabled={readOnly} className={architectOpen ? "hidden" : "contents"}>
               <InspectorPanel
                 workflowId={workflowId}
                 definition={definition}

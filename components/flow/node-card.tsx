@@ -7,6 +7,7 @@ import type { StepViewStatus } from "@/lib/run-view/apply-event";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { stepStatusWords } from "@/lib/run-view/status-words";
 import { ToolIcon } from "@/components/tool-icon";
+import { VisibleText } from "@/components/ui/visible-text";
 import { ERROR_HANDLE } from "@/lib/contracts/execution-settings";
 import { nodeKindDefinitions, type NodeKind } from "@/nodes/definitions";
 
@@ -30,6 +31,11 @@ export interface NodeCardData extends CardData {
   inLoop?: boolean;
 }
 
+/** How a card the Architect's proposal touches is framed and labelled while the proposal is reviewed. */
+const PROPOSED_FRAME = { added: "border-safe ring-2 ring-safe/40", changed: "border-accent ring-2 ring-accent/40", removed: "border-danger ring-2 ring-danger/30" } as const;
+const PROPOSED_BADGE = { added: "bg-safe text-white dark:text-background", changed: "bg-accent text-accent-foreground", removed: "bg-danger text-white dark:text-background" } as const;
+const PROPOSED_LABEL = { added: "New", changed: "Changed", removed: "Removed" } as const;
+
 /*
  * The dots are for dragging only, so they are hidden from screen readers: the
  * keyboard connects through the inspector's Connections section. Their title
@@ -40,12 +46,14 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
   const problems = data.problems ?? 0;
   // The frame is the same for every kind; what differs (title, subtitle, handles) arrives in `data`.
   const kind = nodeKindDefinitions[data.kind];
+  const proposed = data.proposed;
   return (
     <div
       className={`w-60 rounded-lg border bg-surface text-left shadow-card transition-shadow ${
-        selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : data.pinned ? "border-accent" : "border-line-control"
-      }`}
+        proposed ? PROPOSED_FRAME[proposed.change] : selected ? "border-accent ring-2 ring-accent/40" : problems > 0 ? "border-caution" : data.pinned ? "border-accent" : "border-line-control"
+      } ${proposed && !proposed.accepted ? "border-dashed opacity-50" : ""}`}
       data-testid={`node-card-${data.title}`}
+      data-proposed={proposed ? `${proposed.change}${proposed.accepted ? "" : " unticked"}` : undefined}
     >
       {data.hasInput !== false ? (
         <Handle type="target" position={Position.Left} title={`Input of ${data.title}`} aria-hidden="true" className="!size-3 !border-2 !border-surface !bg-muted" />
@@ -57,6 +65,12 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
         <div className="min-w-0 flex-1">
           <p className="flex items-center justify-between gap-2 text-[0.6875rem] font-medium uppercase tracking-wide text-muted">
             {kind.title}
+            {proposed ? (
+              // The card's name says it (lib/flow/card-name.ts); the mark is for the eye.
+              <span aria-hidden="true" className={`rounded px-1 text-[0.625rem] font-semibold normal-case tracking-normal ${PROPOSED_BADGE[proposed.change]}`}>
+                {PROPOSED_LABEL[proposed.change]}
+              </span>
+            ) : null}
             {data.pinned ? (
               // The card's name says "output pinned" (lib/flow/card-name.ts); the mark is for the eye.
               <span
@@ -69,7 +83,10 @@ function NodeCardView({ data, selected }: { data: NodeCardData; selected?: boole
               </span>
             ) : null}
           </p>
-          <p className="truncate text-sm font-semibold text-foreground">{data.title}</p>
+          {/* Titles are written by people, and by the Architect's model: hidden characters are shown, as everywhere. */}
+          <p className={`truncate text-sm font-semibold text-foreground ${proposed?.change === "removed" && proposed.accepted ? "line-through" : ""}`}>
+            <VisibleText text={data.title} />
+          </p>
           {data.subtitle ? <p className="truncate text-xs text-muted">{data.subtitle}</p> : null}
         </div>
         {problems > 0 ? (

@@ -1,4 +1,4 @@
-import { VisibleText } from "@/components/approvals/visible-text";
+import { VisibleText } from "@/components/ui/visible-text";
 import { hasHiddenCharacters } from "@/lib/tools/contracts";
 import type { StdioServerConfig } from "@/lib/validations/mcp-server";
 

@@ -4,7 +4,7 @@ import { catalogEntry } from "@/lib/server/tool-catalog";
 import { allTools, secretsFromRecord, ToolPool } from "@/lib/tools";
 import { scriptedModel } from "@/lib/workflow/agent/test-support";
 import { validateWorkflow } from "@/lib/workflow/validate";
-import { draftWorkflow, GoalRefused, type ArchitectEvent } from "./architect";
+import { draftWorkflow, GoalRefused, throttled, type ArchitectEvent } from "./architect";
 import { MAX_GOAL_CHARACTERS } from "@/lib/contracts/architect";
 
 const pool = new ToolPool(allTools());
@@ -132,4 +132,31 @@ describe("the Architect", () => {
     await expect(collect(draftWorkflow({ goal: "x".repeat(MAX_GOAL_CHARACTERS + 1), vocabulary, model, validate }))).rejects.toThrow(/at most 8,000 characters/);
     expect(model.doStreamCalls).toHaveLength(0);
   });
+});
+
+describe("a streaming answer handed on", () => {
+  it("hands on the newest part at most every interval, and the newest again when the model pauses", async () => {
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    async function* answer() {
+      yield "a";
+      yield "ab";
+      yield "abc";
+      await paused;
+      yield "abcd";
+    }
+    const handed: string[] = [];
+    const reading = (async () => {
+      for await (const part of throttled(answer(), 50)) {
+        handed.push(part);
+        // The pause: what came before it is handed on although the interval has not passed (the trailing edge).
+        if (part === "abc") resume();
+      }
+    })();
+    // Without the trailing edge this waits for ever: "abc" is held until the interval, and the pause never ends.
+    await expect.poll(() => handed, { timeout: 30_000 }).toContain("abc");
+    await reading;
+    expect(handed[0]).toBe("a");
+    expect(handed.at(-1)).toBe("abcd");
+  }, 180_000);
 });

@@ -98,13 +98,9 @@ export async function* draftWorkflow(request: ArchitectRequest): AsyncGenerator<
           streamError ??= error;
         },
       });
-      let handedAt = 0;
-      for await (const partial of result.partialOutputStream) {
+      for await (const partial of throttled(result.partialOutputStream, PARTIAL_EVERY_MS)) {
         lastPartial = partial;
-        if (Date.now() - handedAt >= PARTIAL_EVERY_MS) {
-          handedAt = Date.now();
-          yield { type: "partial", round, draft: partial };
-        }
+        yield { type: "partial", round, draft: partial };
       }
       text = await result.text;
       if (streamError !== null) throw streamError;
@@ -116,7 +112,6 @@ export async function* draftWorkflow(request: ArchitectRequest): AsyncGenerator<
       yield { type: "failed", error: describeFailure(streamError ?? error, request.signal), partial: lastPartial, usage };
       return;
     }
-    if (lastPartial !== null) yield { type: "partial", round, draft: lastPartial };
 
     const checked = await check(text, schema, request);
     yield { type: "checked", round, ...checked };
@@ -130,6 +125,49 @@ export async function* draftWorkflow(request: ArchitectRequest): AsyncGenerator<
     messages.push({ role: "assistant", content: text }, { role: "user", content: repairMessage(forModel) });
   }
   yield { type: "done", draft: best?.draft ?? null, definition: best?.definition ?? null, problems: best?.problems ?? lastProblems, rounds, usage };
+}
+
+/**
+ * The newest of `source`'s values at most once per `everyMs`, and the newest
+ * again once `everyMs` has passed with nothing newer: a model that pauses
+ * mid-answer (thinking, or a slow server) still shows all it wrote so far.
+ */
+export async function* throttled<Value>(source: AsyncIterable<Value>, everyMs: number): AsyncGenerator<Value> {
+  const iterator = source[Symbol.asyncIterator]();
+  const tick = Symbol("tick");
+  let pending = iterator.next();
+  let handedAt = 0;
+  let unsent: { value: Value } | null = null;
+  try {
+    for (;;) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waitMs: number | null = unsent ? Math.max(0, handedAt + everyMs - Date.now()) : null;
+      const next: IteratorResult<Value> | typeof tick =
+        waitMs === null ? await pending : await Promise.race([pending, new Promise<typeof tick>((resolve) => (timer = setTimeout(() => resolve(tick), waitMs)))]);
+      clearTimeout(timer);
+      if (next === tick) {
+        handedAt = Date.now();
+        const { value } = unsent!;
+        unsent = null;
+        yield value;
+        continue;
+      }
+      if (next.done) break;
+      pending = iterator.next();
+      if (Date.now() - handedAt >= everyMs) {
+        handedAt = Date.now();
+        unsent = null;
+        yield next.value;
+      } else {
+        unsent = { value: next.value };
+      }
+    }
+    if (unsent) yield unsent.value;
+  } finally {
+    // Left early (the client went away): a read still under way settles with the aborted call, unobserved.
+    pending.catch(() => {});
+    await iterator.return?.();
+  }
 }
 
 const modelProblems = (problems: readonly DraftProblem[]) => problems.filter((problem) => problem.for === "model").length;

@@ -4,6 +4,7 @@ import { allTools } from "@/lib/tools";
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
 import { draftToDefinition } from "./draft-definition";
 import type { Draft } from "./draft-schema";
+import { proposalPreview, proposedEdgeId } from "@/lib/editor/proposal-preview";
 import { acceptProposal, everyChange, proposalOf } from "./proposal";
 
 const tools = allTools().map(catalogEntry);
@@ -69,6 +70,12 @@ describe("a draft as a change to the workflow on the canvas", () => {
     expect(proposal.workflow).toEqual([{ field: "name", from: "Folder report", to: "Folder report, written down" }]);
   });
 
+  it("does not call a kept step changed because its fields come in another order", () => {
+    const same: Draft = { ...draft, nodes: [draft.nodes[0]!, { id: "list", kind: "tool", tool: "list_dir", operation: null, arguments: { path: "." } }, draft.nodes[2]!] };
+    const proposal = proposalOf(current, draftToDefinition(same, tools, current), same.plan);
+    expect(proposal.nodes.map((change) => `${change.change} ${change.nodeId}`)).toEqual(["added save", "removed out"]);
+  });
+
   it("accepts all, some or none", () => {
     const proposal = proposalOf(current, proposed, draft.plan);
     const all = acceptProposal(current, proposed, proposal, everyChange(proposal));
@@ -87,5 +94,34 @@ describe("a draft as a change to the workflow on the canvas", () => {
     // An edge accepted without its new node is left out, not dangling.
     expect(acceptProposal(current, proposed, proposal, new Set(["edge:list->save"])).edges.map((edge) => edge.target)).toEqual(["list", "out"]);
     expect(acceptProposal(current, proposed, proposal, new Set())).toEqual(current);
+  });
+});
+
+describe("the canvas while the proposal is reviewed", () => {
+  const proposed = draftToDefinition(draft, tools, current);
+  const proposal = proposalOf(current, proposed, draft.plan);
+
+  it("draws every change, marked, with the ticked ones as they would be and the unticked ones still there", () => {
+    const ticked = new Set(["node:save", "edge:list->save", "node:out"]);
+    const preview = proposalPreview(current, proposed, proposal, ticked, [
+      { path: "settings.root", nodeId: "save", message: "choose a folder", for: "person" },
+      { path: "name", nodeId: null, message: "not on a node", for: "model" },
+    ]);
+    expect(preview.nodes.map((node) => node.id)).toEqual(["in", "list", "out", "save"]);
+    // The listing's change is not ticked: it shows as it is now.
+    expect((preview.nodes[1] as { arguments: unknown }).arguments).toEqual({ path: "." });
+    expect(Object.fromEntries(preview.nodeMarks)).toEqual({
+      list: { change: "changed", accepted: false },
+      save: { change: "added", accepted: true },
+      out: { change: "removed", accepted: true },
+    });
+    expect(preview.edges.map((edge) => edge.id)).toEqual(["a", "b", proposedEdgeId("edge:list->save")]);
+    expect(Object.fromEntries(preview.edgeMarks)).toEqual({ b: { change: "removed", accepted: false }, [proposedEdgeId("edge:list->save")]: { change: "added", accepted: true } });
+    expect(preview.problems.get("save")).toEqual([{ nodeId: "save", field: "settings.root", message: "choose a folder", severity: "error" }]);
+    expect(preview.problems.size).toBe(1);
+
+    const changed = proposalPreview(current, proposed, proposal, new Set(["node:list"]));
+    expect((changed.nodes[1] as { arguments: unknown; position: unknown }).arguments).toEqual({ path: "reports" });
+    expect(changed.nodes[1]!.position).toEqual(current.nodes[1]!.position);
   });
 });

@@ -6,6 +6,7 @@
  * makes anew. Pure, for the editor and the server alike.
  */
 import type { WorkflowDefinition, WorkflowDefinitionInput, WorkflowEdge, WorkflowNode } from "@/lib/workflow/definition";
+import { canonicalJson } from "@/lib/tools/permissions/canonical-json";
 import type { PlanStep } from "./draft-schema";
 
 export type ChangeKind = "added" | "changed" | "removed";
@@ -35,12 +36,15 @@ export interface Proposal {
 }
 
 type Graph = Pick<WorkflowDefinition, "nodes" | "edges">;
-const edgeKey = (edge: Pick<WorkflowEdge, "source" | "target" | "sourceHandle">) => `edge:${edge.source}->${edge.target}${edge.sourceHandle ? `#${edge.sourceHandle}` : ""}`;
+export const edgeKey = (edge: Pick<WorkflowEdge, "source" | "target" | "sourceHandle">) => `edge:${edge.source}->${edge.target}${edge.sourceHandle ? `#${edge.sourceHandle}` : ""}`;
 const nodeKey = (nodeId: string) => `node:${nodeId}`;
 
-/** What a node is, without its place on the canvas: a moved card is not a changed step. */
+/**
+ * What a node is, without its place on the canvas (a moved card is not a changed step), and whatever
+ * the order of its fields (a stored node and a drafted one list them differently).
+ */
 function content(node: WorkflowNode | WorkflowDefinitionInput["nodes"][number]): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(node).filter(([key]) => key !== "position")));
+  return canonicalJson(Object.fromEntries(Object.entries(node).filter(([key]) => key !== "position")));
 }
 
 export function proposalOf(current: Graph & Partial<Pick<WorkflowDefinition, "name" | "description" | "mode">>, proposed: WorkflowDefinitionInput, plan: readonly PlanStep[] = []): Proposal {

@@ -1,4 +1,5 @@
 import { ApiErrorBodySchema, type ApiIssue } from "@/lib/contracts/api-error";
+import { readSseBlocks, type SseBlock } from "@/lib/format/sse-block";
 import { askToReauthenticate } from "./reauthentication";
 
 export type { ApiIssue };
@@ -66,15 +67,35 @@ async function request<T>(path: string, init: { method?: string; body?: unknown;
     if (init.signal?.aborted) throw error;
     return {};
   })) as Record<string, unknown>;
-  if (!response.ok) {
-    if (response.status === 401 && typeof window !== "undefined" && !signingOut) {
-      // A full page load on purpose: the session is gone, so nothing on this page is worth keeping.
-      window.location.href = new URL(`/login?next=${encodeURIComponent(window.location.pathname)}`, window.location.origin).href;
-    }
-    // Read through the contract: a body that is not one (a proxy's error page) still gives a message.
-    const parsed = ApiErrorBodySchema.safeParse(body);
-    if (!parsed.success) throw new ApiError(response.status, `The request failed (${response.status}).`, [], body);
-    throw new ApiError(response.status, parsed.data.error, parsed.data.issues ?? [], body);
-  }
+  if (!response.ok) throw failure(response.status, body);
   return body as T;
+}
+
+/** A refused request as an ApiError; a 401 sends the page to sign in again. */
+function failure(status: number, body: Record<string, unknown>): ApiError {
+  if (status === 401 && typeof window !== "undefined" && !signingOut) {
+    // A full page load on purpose: the session is gone, so nothing on this page is worth keeping.
+    window.location.href = new URL(`/login?next=${encodeURIComponent(window.location.pathname)}`, window.location.origin).href;
+  }
+  // Read through the contract: a body that is not one (a proxy's error page) still gives a message.
+  const parsed = ApiErrorBodySchema.safeParse(body);
+  if (!parsed.success) return new ApiError(status, `The request failed (${status}).`, [], body);
+  return new ApiError(status, parsed.data.error, parsed.data.issues ?? [], body);
+}
+
+/**
+ * POSTs JSON and reads the answer as server-sent events, one block at a time
+ * as they arrive (the Architect's drafts). A refusal (a 422 naming the field)
+ * throws an ApiError before any event; aborting `signal` ends the stream.
+ */
+export async function* postForEvents(path: string, body: unknown, signal: AbortSignal): AsyncGenerator<SseBlock> {
+  let response: Response;
+  try {
+    response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal, cache: "no-store" });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, "The studio did not answer. Check that it is still running, then try again.");
+  }
+  if (!response.ok || !response.body) throw failure(response.status, (await response.json().catch(() => ({}))) as Record<string, unknown>);
+  yield* readSseBlocks(response.body);
 }

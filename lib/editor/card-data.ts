@@ -1,4 +1,5 @@
 import type { WorkflowNode } from "@/lib/workflow/definition";
+import type { ProposalMark } from "./proposal-preview";
 
 /**
  * What the editor puts on a canvas card. The run view's cards show the same
@@ -27,4 +28,6 @@ export interface CardData extends Record<string, unknown> {
   errorHandle?: boolean;
   /** Its output is pinned (editor): test runs use the pin instead of running it. */
   pinned?: boolean;
+  /** What the Architect's proposal does to it, while the person reviews the proposal (editor). */
+  proposed?: ProposalMark;
 }

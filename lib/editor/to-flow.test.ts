@@ -105,6 +105,18 @@ describe("createFlowNodeMapper", () => {
     expect(map(nodes, context())[1]!.data.pinned).toBeUndefined();
   });
 
+  it("marks what the Architect's proposal does to a card, re-creating only the cards whose mark changed", () => {
+    const { map } = createFlowNodeMapper();
+    const first = map(nodes, context());
+    const marked = map(nodes, context({ proposal: new Map([["output_1", { change: "added", accepted: false }]]) }));
+    expect(marked.filter((node, index) => node !== first[index]).map((node) => node.id)).toEqual(["output_1"]);
+    expect(marked[3]!.data.proposed).toEqual({ change: "added", accepted: false });
+    expect(marked[3]!.ariaLabel).toBe("Answer, Output, proposed: new step (not ticked)");
+    expect(map(nodes, context({ proposal: new Map([["output_1", { change: "added", accepted: false }]]) }))[3]).toBe(marked[3]);
+    expect(map(nodes, context({ proposal: new Map([["output_1", { change: "added", accepted: true }]]) }))[3]!.ariaLabel).toBe("Answer, Output, proposed: new step");
+    expect(map(nodes, context())[3]!.data.proposed).toBeUndefined();
+  });
+
   it("names each card for a screen reader by its title, what it is and its problems", () => {
     const flow = createFlowNodeMapper().map(
       nodes.map((node) => (node.id === "sql_1" ? { ...node, label: "Find the order" } : node)),
@@ -137,6 +149,14 @@ describe("createFlowEdgeMapper", () => {
     const second = map(edges, new Set(["b"]));
     expect(second[0]).toBe(first[0]);
     expect(second[1]!.selected).toBe(true);
+  });
+
+  it("draws an edge the Architect proposes by its change, and says it in its name", () => {
+    const edges: WorkflowDefinition["edges"] = [{ id: "a", source: "input_1", target: "router_1", sourceHandle: null }];
+    const map = createFlowEdgeMapper();
+    const [removed] = map(edges, new Set(), () => "Run inputs to Router", new Map([["a", { change: "removed", accepted: false }]]));
+    expect(removed).toMatchObject({ className: "proposed-removed proposed-declined", ariaLabel: "Run inputs to Router, proposed to be removed (not ticked)" });
+    expect(map(edges, new Set(), () => "Run inputs to Router")[0]).not.toHaveProperty("className");
   });
 });
 

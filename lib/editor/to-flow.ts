@@ -9,6 +9,7 @@ import { cardName } from "@/lib/flow/card-name";
 import { CARD_HEIGHT, CARD_WIDTH, estimatedHeight } from "./auto-layout";
 import { cardGeometry } from "./card-geometry";
 import type { CardData } from "./card-data";
+import type { ProposalMark } from "./proposal-preview";
 
 // In its own module so card-geometry.ts can read it without importing this one back.
 export type { CardData };
@@ -48,8 +49,8 @@ export function cardData(node: WorkflowNode, tool: CatalogTool | undefined, prob
   };
 }
 
-function withPin(data: CardData, pinned: boolean): CardData {
-  return pinned ? { ...data, pinned: true } : data;
+function withMarks(data: CardData, pinned: boolean, proposed: ProposalMark | undefined): CardData {
+  return pinned || proposed ? { ...data, ...(pinned ? { pinned: true } : {}), ...(proposed ? { proposed } : {}) } : data;
 }
 
 export interface FlowContext {
@@ -61,6 +62,8 @@ export interface FlowContext {
   pinned?: ReadonlySet<string>;
   /** The label of the For each loop whose body holds each node (lib/workflow/loop-body.ts); absent: no loops. */
   loops?: ReadonlyMap<string, string>;
+  /** While the Architect's proposal is reviewed: what it does to each node it changes. */
+  proposal?: ReadonlyMap<string, ProposalMark>;
 }
 
 export interface FlowNodeMapper {
@@ -83,6 +86,7 @@ interface NodeEntry {
   selected: boolean;
   pinned: boolean;
   loopLabel: string | undefined;
+  proposed: ProposalMark | undefined;
   flowNode: FlowNode;
 }
 
@@ -103,6 +107,7 @@ export function createFlowNodeMapper(): FlowNodeMapper {
       const selected = context.selected.has(source.id);
       const pinned = context.pinned?.has(source.id) ?? false;
       const loopLabel = context.loops?.get(source.id);
+      const proposed = context.proposal?.get(source.id);
       const previous = cache.get(source.id);
       let entry: NodeEntry;
       if (
@@ -113,7 +118,8 @@ export function createFlowNodeMapper(): FlowNodeMapper {
         previous.problemText === problemText &&
         previous.selected === selected &&
         previous.pinned === pinned &&
-        previous.loopLabel === loopLabel
+        previous.loopLabel === loopLabel &&
+        sameMark(previous.proposed, proposed)
       ) {
         entry = previous;
       } else {
@@ -124,8 +130,9 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           previous.problemText === problemText &&
           previous.pinned === pinned &&
           previous.loopLabel === loopLabel &&
+          sameMark(previous.proposed, proposed) &&
           sameCardInputs(previous.source, source);
-        const data = sameData ? previous.flowNode.data : withPin(cardData(source, tool, problems, loopLabel), pinned);
+        const data = sameData ? previous.flowNode.data : withMarks(cardData(source, tool, problems, loopLabel), pinned, proposed);
         const size = measured.get(source.id);
         const geometry = size ? null : cardGeometry(data);
         const flowNode: FlowNode = {
@@ -134,14 +141,14 @@ export function createFlowNodeMapper(): FlowNodeMapper {
           position: source.position,
           data,
           // The card's accessible name (without it React Flow's group for the node has none): title, tool or kind, problems.
-          ariaLabel: cardName({ kind: source.kind, title: data.title, toolTitle: tool?.title, problems: problems.length, pinned }),
+          ariaLabel: cardName({ kind: source.kind, title: data.title, toolTitle: tool?.title, problems: problems.length, pinned, proposed }),
           selected,
           // Until a card is drawn its size and dots are estimated (lib/editor/card-geometry.ts): React Flow then
           // mounts only the cards in view, not every card to measure it, and draws their edges at once;
           // the minimap and fit view account for the cards off screen. Once drawn, what was measured counts.
           ...(geometry ? { initialWidth: geometry.width, initialHeight: geometry.height, handles: geometry.handles } : { initialWidth: size!.width, initialHeight: size!.height, measured: size }),
         };
-        entry = { source, tool, problemCount: problems.length, problemText, selected, pinned, loopLabel, flowNode };
+        entry = { source, tool, problemCount: problems.length, problemText, selected, pinned, loopLabel, proposed, flowNode };
       }
       next.set(source.id, entry);
       return entry.flowNode;
@@ -159,6 +166,8 @@ export function createFlowNodeMapper(): FlowNodeMapper {
   };
 }
 
+const sameMark = (a: ProposalMark | undefined, b: ProposalMark | undefined) => a?.change === b?.change && a?.accepted === b?.accepted;
+
 /** Whether two versions of a node show the same card (only its position may differ). */
 function sameCardInputs(a: WorkflowNode, b: WorkflowNode): boolean {
   if (a === b) return true;
@@ -171,22 +180,32 @@ interface EdgeEntry {
   source: WorkflowEdge;
   selected: boolean;
   label: string | undefined;
+  proposed: ProposalMark | undefined;
   flowEdge: FlowEdge;
 }
 
-/** Like {@link createFlowNodeMapper}, for edges; `labelOf` names each for screen readers. */
-export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selected: ReadonlySet<string>, labelOf?: (edge: WorkflowEdge) => string) => FlowEdge[] {
+/**
+ * Like {@link createFlowNodeMapper}, for edges; `labelOf` names each for screen readers,
+ * `proposal` marks what the Architect's proposal adds or removes while it is reviewed.
+ */
+export function createFlowEdgeMapper(): (
+  edges: readonly WorkflowEdge[],
+  selected: ReadonlySet<string>,
+  labelOf?: (edge: WorkflowEdge) => string,
+  proposal?: ReadonlyMap<string, ProposalMark>,
+) => FlowEdge[] {
   let cache = new Map<string, EdgeEntry>();
-  return (edges, selectedEdges, labelOf) => {
+  return (edges, selectedEdges, labelOf, proposal) => {
     const next = new Map<string, EdgeEntry>();
     const result = edges.map((source) => {
       const selected = selectedEdges.has(source.id);
       const label = labelOf?.(source);
+      const proposed = proposal?.get(source.id);
       const previous = cache.get(source.id);
       const entry =
-        previous && previous.source === source && previous.selected === selected && previous.label === label
+        previous && previous.source === source && previous.selected === selected && previous.label === label && sameMark(previous.proposed, proposed)
           ? previous
-          : { source, selected, label, flowEdge: toFlowEdge(source, selected, label) };
+          : { source, selected, label, proposed, flowEdge: toFlowEdge(source, selected, label, proposed) };
       next.set(source.id, entry);
       return entry.flowEdge;
     });
@@ -195,15 +214,20 @@ export function createFlowEdgeMapper(): (edges: readonly WorkflowEdge[], selecte
   };
 }
 
-/** An error edge is drawn dashed and red (the `error-edge` class in app/globals.css). */
-export function toFlowEdge(edge: WorkflowEdge, selected = false, label?: string): FlowEdge {
+/**
+ * An error edge is drawn dashed and red (the `error-edge` class in app/globals.css); one the
+ * Architect proposes to add or remove, by its `proposed-*` classes there.
+ */
+export function toFlowEdge(edge: WorkflowEdge, selected = false, label?: string, proposed?: ProposalMark): FlowEdge {
+  const classes = [isErrorEdge(edge) ? "error-edge" : null, proposed ? `proposed-${proposed.change}` : null, proposed && !proposed.accepted ? "proposed-declined" : null].filter(Boolean);
+  const proposalWords = proposed ? `, proposed to be ${proposed.change}${proposed.accepted ? "" : " (not ticked)"}` : "";
   return {
     id: edge.id,
     source: edge.source,
     target: edge.target,
     ...(edge.sourceHandle ? { sourceHandle: edge.sourceHandle } : {}),
-    ...(label ? { ariaLabel: label } : {}),
-    ...(isErrorEdge(edge) ? { className: "error-edge" } : {}),
+    ...(label ? { ariaLabel: `${label}${proposalWords}` } : {}),
+    ...(classes.length > 0 ? { className: classes.join(" ") } : {}),
     selected,
   };
 }

@@ -17,15 +17,20 @@ export interface CardNameParts {
   status?: string;
   /** Its output is pinned: test runs from the editor use the pin instead of running it (editor). */
   pinned?: boolean;
+  /** What the Architect's proposal does to it, while the person reviews it (editor). */
+  proposed?: { change: "added" | "changed" | "removed"; accepted: boolean };
 }
 
-export function cardName({ kind, title, toolTitle, problems = 0, status, pinned = false }: CardNameParts): string {
+const PROPOSED_WORDS = { added: "new step", changed: "changed", removed: "removed" } as const;
+
+export function cardName({ kind, title, toolTitle, problems = 0, status, pinned = false, proposed }: CardNameParts): string {
   const parts = [title];
   const same = (words: string | undefined) => words !== undefined && words.toLowerCase() === title.toLowerCase();
   // Nothing said twice: an unlabelled tool card is titled by its tool, a Run inputs card by its kind.
   if (kind === "tool") parts.push(toolTitle && !same(toolTitle) ? `${toolTitle} tool` : "tool");
   else if (!same(nodeKindDefinitions[kind].title)) parts.push(nodeKindDefinitions[kind].title);
   if (pinned) parts.push("output pinned");
+  if (proposed) parts.push(`proposed: ${PROPOSED_WORDS[proposed.change]}${proposed.accepted ? "" : " (not ticked)"}`);
   if (problems > 0) parts.push(`${problems} problem${problems === 1 ? "" : "s"}`);
   if (status) parts.push(status);
   return parts.join(", ");

@@ -41,3 +41,24 @@ export function parseSseBlock(block: string): SseBlock {
   }
   return { id, event, data: data.join("\n"), dispatches: data.length > 0 || id !== null || event !== "message" };
 }
+
+/**
+ * The blocks that dispatch a message, read from a response body as they
+ * arrive; cancelling the body when the reader stops early (or the stream
+ * fails), so the server stops sending.
+ */
+export async function* readSseBlocks(body: ReadableStream<BufferSource>): AsyncGenerator<SseBlock> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const { blocks, rest } = takeSseBlocks(buffer + value);
+      buffer = rest;
+      for (const block of blocks) if (block.dispatches) yield block;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}

@@ -1,21 +1,15 @@
 "use client";
 
 import { useMemo } from "react";
-import { SecretPicker } from "@/components/schema-form";
 import { CONTROL_CLASS, Field } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
 import type { PermissionMode } from "@/lib/tools/permissions/guardrails";
+import { ModelFields } from "@/components/editor/model-fields";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import { TemplateInput } from "@/components/editor/inspector/template-input";
 import { fieldErrorOf } from "../field-errors";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
-import type { AgentNode, AgentProvider } from "./definition";
-
-const PROVIDERS: { value: AgentProvider; label: string; modelHint: string }[] = [
-  { value: "openai", label: "OpenAI", modelHint: "gpt-4.1-mini" },
-  { value: "anthropic", label: "Anthropic", modelHint: "claude-sonnet-4-5" },
-  { value: "openai_compatible", label: "OpenAI-compatible server (Ollama, vLLM, LM Studio)", modelHint: "llama3.1" },
-];
+import type { AgentNode } from "./definition";
 
 const MODES: { value: PermissionMode; label: string }[] = [
   { value: "plan", label: "Plan first: a person approves the agent's plan before anything changes" },
@@ -48,7 +42,6 @@ export function AgentPanel({ node, definition, tools, problems, onChange }: Node
   const errorOf = (field: string) => fieldErrorOf(problems, field);
   const ids = (field: string) => `inspector-${node.id}-${field}`;
   const describedBy = (field: string, help = true) => [help ? `${ids(field)}-help` : null, errorOf(field) ? `${ids(field)}-error` : null].filter(Boolean).join(" ") || undefined;
-  const provider = PROVIDERS.find((each) => each.value === node.provider) ?? PROVIDERS[0]!;
   const set = (change: Partial<AgentNode>) => {
     const next = { ...node, ...change };
     for (const key of ["baseUrl", "apiKey", "mode"] as const) if (next[key] === undefined || next[key] === "") delete next[key];
@@ -58,67 +51,7 @@ export function AgentPanel({ node, definition, tools, problems, onChange }: Node
   return (
     <>
       <PanelSection title="Model" description="Who answers. See README → Connecting a model.">
-        <Field id={ids("provider")} label="Provider" required error={errorOf("provider")}>
-          <select
-            id={ids("provider")}
-            className={CONTROL_CLASS}
-            value={node.provider}
-            aria-describedby={describedBy("provider", false)}
-            onChange={(event) => set({ provider: event.target.value as AgentProvider })}
-          >
-            {PROVIDERS.map((each) => (
-              <option key={each.value} value={each.value}>
-                {each.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={ids("model")} label="Model" required help={`The model id, e.g. ${provider.modelHint}.`} error={errorOf("model")}>
-          <input
-            id={ids("model")}
-            className={CONTROL_CLASS}
-            value={node.model}
-            placeholder={provider.modelHint}
-            aria-invalid={errorOf("model") ? true : undefined}
-            aria-describedby={describedBy("model")}
-            onChange={(event) => set({ model: event.target.value })}
-          />
-        </Field>
-        <Field
-          id={ids("baseUrl")}
-          label="Base URL"
-          required={node.provider === "openai_compatible"}
-          help={node.provider === "openai_compatible" ? "The server's API address; Ollama: http://127.0.0.1:11434/v1." : "Leave empty for the provider's own API."}
-          error={errorOf("baseUrl")}
-        >
-          <input
-            id={ids("baseUrl")}
-            className={CONTROL_CLASS}
-            value={node.baseUrl ?? ""}
-            placeholder={node.provider === "openai_compatible" ? "http://127.0.0.1:11434/v1" : ""}
-            aria-invalid={errorOf("baseUrl") ? true : undefined}
-            aria-describedby={describedBy("baseUrl")}
-            onChange={(event) => set({ baseUrl: event.target.value.trim() || undefined })}
-          />
-        </Field>
-        <Field
-          id={ids("apiKey")}
-          label="API key"
-          required={node.provider !== "openai_compatible"}
-          help="A stored secret; it is sent only in the request's Authorization header. Local servers usually need none."
-          error={errorOf("apiKey")}
-        >
-          <SecretPicker
-            id={ids("apiKey")}
-            value={node.apiKey}
-            tool={null}
-            toolTitle={`${provider.label} API key`}
-            credentialHelp="Paste the provider's API key. Store it in Settings → Secrets and reference it as ${NAME}."
-            invalid={Boolean(errorOf("apiKey"))}
-            describedBy={describedBy("apiKey")}
-            onChange={(apiKey) => set({ apiKey })}
-          />
-        </Field>
+        <ModelFields idPrefix={`inspector-${node.id}`} value={node} errorOf={errorOf} onChange={set} />
       </PanelSection>
       <PanelSection title="Instructions" description="Pick a value to insert a reference to the run's inputs or an upstream step at the cursor.">
         {PROMPTS.map((prompt) => (

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeSseBlocks } from "@/lib/format/sse-block";
+import { readSseBlocks } from "@/lib/format/sse-block";
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import type { Json } from "./api-client";
 import { credentialHeaders } from "./credential";
@@ -61,22 +61,14 @@ async function draft(body: unknown, stopAfter?: (event: Json) => boolean): Promi
   if (response.status !== 200) return { status: response.status, events: [], error: await response.json() };
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
   const events: Json[] = [];
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
   try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const { blocks, rest } = takeSseBlocks(buffer + value);
-      buffer = rest;
-      for (const block of blocks) {
-        const event = JSON.parse(block.data);
-        expect(event.type).toBe(block.event);
-        events.push(event);
-        if (stopAfter?.(event)) {
-          stop.abort();
-          return { status: 200, events };
-        }
+    for await (const block of readSseBlocks(response.body!)) {
+      const event = JSON.parse(block.data);
+      expect(event.type).toBe(block.event);
+      events.push(event);
+      if (stopAfter?.(event)) {
+        stop.abort();
+        return { status: 200, events };
       }
     }
   } catch (error) {
