@@ -46,7 +46,7 @@ import { ReadOnlyContext } from "./read-only-context";
 import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
 import { nodeAddedText } from "@/lib/editor/announcements";
 import { ArchitectPanel } from "./architect/architect-panel";
-import { useArchitect } from "./architect/use-architect";
+import { useEditorArchitect, useFitToProposal } from "./architect/use-editor-architect";
 
 interface WorkflowEditorProps {
   workflowId: string;
@@ -97,6 +97,13 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const undo = readOnly ? ignoreChange : document.undo;
   const redo = readOnly ? ignoreChange : document.redo;
   const validation = useValidation(definition, workflowId, !readOnly);
+  const drawers = useEditorDrawers();
+  const { closeAfterUse, openForUse } = drawers;
+  // Where the inspector is a drawer (a phone): a card tapped or Enter pressed on it opens its settings, and so does Describe….
+  const openInspectorDrawer = useCallback(() => openForUse("inspector"), [openForUse]);
+  // "Describe what it should do": while its proposal is reviewed the canvas shows `shown`, marked, closed to edits.
+  const architectPanel = useEditorArchitect({ definition, commit, openDrawer: openInspectorDrawer });
+  const { architect, preview, shown, reviewing } = architectPanel;
   const { screenToFlowPosition } = useReactFlow<FlowNode, FlowEdge>();
   const canvasRef = useRef<HTMLDivElement>(null);
 
@@ -108,12 +115,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [startingRun, setStartingRun] = useState(false);
   const [goToOpen, setGoToOpen] = useState(false);
   const [menu, setMenu] = useState<NodeMenuTarget | null>(null);
-  // "Describe what it should do": the Architect's panel in the inspector's place, its proposal shown on the canvas.
-  const [architectOpen, setArchitectOpen] = useState(false);
-  const architect = useArchitect({ definition, commit });
-  // While a proposal is reviewed the canvas shows it, marked, and cannot be edited: accept or discard first.
-  const preview = architectOpen ? architect.preview : null;
-  const shown = useMemo(() => (preview ? { ...definition, nodes: preview.nodes, edges: preview.edges } : definition), [preview, definition]);
   // Cards added and connections made move no focus: a screen reader hears of them here.
   const { announce, message: announcement } = useAnnouncer();
 
@@ -180,10 +181,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     [definition, toolsByName, commit, select, announce],
   );
 
-  const drawers = useEditorDrawers();
-  const { closeAfterUse, openForUse } = drawers;
-  // Where the inspector is a drawer (a phone), a card tapped or Enter pressed on it opens its settings.
-  const openNode = useCallback(() => openForUse("inspector"), [openForUse]);
   const addAtCentre = useCallback(
     (item: PaletteItem) => {
       const rect = canvasRef.current?.getBoundingClientRect();
@@ -229,23 +226,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   // ---- view -----------------------------------------------------------------
   const canvasViewOptions = { loaded: loadedDefinition, definition: shown, canvasRef, sizes: nodeMapper.sizes, commit, selectNode: selectOne };
   const { onInit, fitView, autoLayoutAndFit: onAutoLayout, goToNode } = useCanvasView(canvasViewOptions);
-  // A new proposal is brought into view once: its new steps are laid out below what is there.
-  const reviewing = preview !== null;
-  const fittedFor = useRef<unknown>(null);
-  useEffect(() => {
-    if (!reviewing || fittedFor.current === architect.state) return;
-    fittedFor.current = architect.state;
-    window.requestAnimationFrame(() => fitView(300));
-  }, [reviewing, architect.state, fitView]);
-  const openArchitect = useCallback(() => {
-    setArchitectOpen(true);
-    openForUse("inspector");
-  }, [openForUse]);
-  const { discard: discardProposal } = architect;
-  const closeArchitect = useCallback(() => {
-    discardProposal();
-    setArchitectOpen(false);
-  }, [discardProposal]);
+  useFitToProposal(reviewing, architect.state, fitView);
 
   // ---- saving, publishing and running ------------------------------------------
   const clearSelection = useCallback(() => select(NONE), [select]);
@@ -352,7 +333,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           onAutoLayout={onAutoLayout}
           onFitView={() => fitView()}
           onGoToNode={openGoTo}
-          onDescribe={openArchitect}
+          onDescribe={architectPanel.openPanel}
           onUndo={undo}
           onRedo={redo}
           onRun={() => void startRun()}
@@ -382,7 +363,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
               onInsertOnEdge={edgeInsertion.openPicker}
               onNodeDragStop={settle}
               onNodeMenu={readOnly || reviewing ? ignoreChange : openNodeMenu}
-              onNodeOpen={openNode}
+              onNodeOpen={openInspectorDrawer}
               readOnly={readOnly || reviewing}
               showMiniMap={definition.nodes.length > 0 && definition.nodes.length <= MINIMAP_LIMIT}
             />
@@ -392,10 +373,10 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
                 <div className="max-w-sm rounded-xl border border-dashed border-line-strong bg-surface/90 px-6 py-5 text-center shadow-card">
                   <p className="text-sm font-semibold">Start with Run inputs</p>
                   <p className="mt-1 text-sm text-muted">Drag building blocks and tools from the palette, then drag from a card&apos;s right-hand dot to the next card to connect them, or use Connect to… in the selected card&apos;s inspector.</p>
-                  {readOnly || architectOpen ? null : (
+                  {readOnly || architectPanel.open ? null : (
                     <p className="mt-3 text-sm text-muted">
                       Or{" "}
-                      <button type="button" className="pointer-events-auto font-medium text-accent underline-offset-2 hover:underline" onClick={openArchitect}>
+                      <button type="button" className="pointer-events-auto font-medium text-accent underline-offset-2 hover:underline" onClick={architectPanel.openPanel}>
                         describe what it should do
                       </button>{" "}
                       and get a draft to start from.
@@ -425,22 +406,22 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
             drawers={drawers}
             drawer="inspector"
             side="right"
-            title={architectOpen ? "Describe what it should do" : "Inspector"}
-            closeLabel={architectOpen ? "the Architect" : "the inspector"}
-            label={architectOpen ? "Architect" : "Inspector"}
+            title={architectPanel.open ? "Describe what it should do" : "Inspector"}
+            closeLabel={architectPanel.open ? "the Architect" : "the inspector"}
+            label={architectPanel.open ? "Architect" : "Inspector"}
             wideWidth="lg:w-96"
           >
-            {architectOpen ? (
-              <ArchitectPanel architect={architect} workflowId={workflowId} definition={definition} tools={toolsByName} onClose={closeArchitect} />
+            {architectPanel.open ? (
+              <ArchitectPanel architect={architect} workflowId={workflowId} definition={definition} tools={toolsByName} onClose={architectPanel.closePanel} />
             ) : null}
-            {readOnly && !architectOpen ? (
+            {readOnly && !architectPanel.open ? (
               <p className="m-4 mb-0 rounded-md bg-surface-sunken px-3 py-2 text-xs text-muted" data-testid="read-only-note">
                 You may look at this workflow, not change it: that needs the workflow:edit scope on it.
               </p>
             ) : null}
             {/* Read-only, every field and button of the inspector is disabled by the browser itself. */}
             <ReadOnlyContext.Provider value={readOnly}>
-              <fieldset disabled={readOnly} className={architectOpen ? "hidden" : "contents"}>
+              <fieldset disabled={readOnly} className={architectPanel.open ? "hidden" : "contents"}>
               <InspectorPanel
                 workflowId={workflowId}
                 definition={definition}
