@@ -2,8 +2,11 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native and heavyweight packages are loaded by Node at run time, never bundled:
-  // better-sqlite3 and pg ship native or optional bindings, pg-boss brings its own pg, playwright-core drives a browser.
-  serverExternalPackages: ["better-sqlite3", "pg", "pg-boss", "playwright-core"],
+  // better-sqlite3 and pg ship native or optional bindings, pg-boss brings its own pg, playwright-core drives a browser,
+  // prom-client reads the process's own figures (perf_hooks, v8) where it runs.
+  serverExternalPackages: ["better-sqlite3", "pg", "pg-boss", "playwright-core", "prom-client"],
+  // Where Prometheus looks by default: the same route as /api/metrics, under the same check (proxy.ts, lib/server/http.ts).
+  rewrites: async () => [{ source: "/metrics", destination: "/api/metrics" }],
   poweredByHeader: false,
   // For profiling the pages (bench/): STUDIO_BROWSER_SOURCE_MAPS=1 npx next build maps the browser's bundles to the sources.
   productionBrowserSourceMaps: process.env.STUDIO_BROWSER_SOURCE_MAPS === "1",

@@ -26,7 +26,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
 async function decide(request: NextRequest): Promise<NextResponse> {
   const { pathname, search, searchParams } = request.nextUrl;
-  const isApi = pathname.startsWith("/api/");
+  // /metrics is /api/metrics (next.config.ts), for a Prometheus scrape: a missing credential is a 401 there too.
+  const isApi = pathname.startsWith("/api/") || pathname === "/metrics";
   // Next answers a path that is not valid percent-encoding (`/api/runs/%E0%A4%A`) with a bare 500 when it decodes route params.
   if (!isDecodable(pathname)) {
     return NextResponse.json({ error: "The address is not valid percent-encoding; check the link." }, { status: 400 });

@@ -24,7 +24,7 @@ export const WORKFLOW_SCOPES = [
 ] as const;
 export type WorkflowScope = (typeof WORKFLOW_SCOPES)[number];
 
-export const SCOPES = [...WORKFLOW_SCOPES, "secret:manage", "mcp:manage", "people:manage", "audit:read", "settings:manage"] as const;
+export const SCOPES = [...WORKFLOW_SCOPES, "secret:manage", "mcp:manage", "people:manage", "audit:read", "settings:manage", "metrics:read"] as const;
 export const ScopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof ScopeSchema>;
 
@@ -43,6 +43,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "people:manage": "invite people, change roles, deactivate",
   "audit:read": "read and export the security log",
   "settings:manage": "change studio-wide settings such as data retention",
+  "metrics:read": "read the studio's metrics at /metrics (Prometheus)",
 };
 
 export const ROLES = ["owner", "admin", "editor", "approver", "viewer"] as const;

@@ -1,5 +1,6 @@
 // The studio's shape, apart from studio.ts (which boots it) so that the modules the boot uses, and which are handed
 // the studio (hooks, MCP servers), can name it without importing studio.ts back.
+import type { StudioMetrics } from "@/lib/observability/studio-metrics";
 import type { McpConnectionManager } from "@/lib/mcp";
 import type { SecretResolver, ToolPool } from "@/lib/tools";
 import type { StudioDatabase } from "@/lib/persistence";
@@ -35,6 +36,8 @@ export interface Studio {
   retention: RetentionJob | null;
   /** Ends or escalates approvals nobody decided in time; null in a process that only serves (`web`). */
   deadlines: DeadlineJob | null;
+  /** The studio's metrics (GET /metrics), counted from the run events this process hears of. */
+  metrics: StudioMetrics;
   /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */
   shutdown: (graceMs: number) => Promise<void>;
 }

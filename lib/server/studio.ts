@@ -5,6 +5,8 @@ import { databaseProvider, databaseUrl, disconnectDatabase, getSecretBox, prepar
 import { DatabaseFullOutputs } from "@/lib/persistence/kept-outputs";
 import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/persistence/mcp-server-store";
 import { readEvents } from "@/lib/persistence/run-queries";
+import { metricsSources } from "@/lib/persistence/metrics-queries";
+import { StudioMetrics } from "@/lib/observability/studio-metrics";
 import { DatabaseWaitingRunStore } from "@/lib/persistence/database-waiting-run-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
@@ -60,6 +62,10 @@ async function boot(role: StudioRole): Promise<Studio> {
   // A worker serves nothing: no access token to prepare, no sign-in link to print.
   if (role !== "worker") await prepareAccess(database);
   const bus = new RunEventBus();
+  // Every run's events reach every process's bus (here, or relayed from the database when scaled out): the processes that
+  // serve count them, so one web process's /metrics speaks for the whole studio.
+  const metrics = new StudioMetrics(metricsSources(database));
+  if (role !== "worker") bus.subscribeAll((event) => metrics.record(event));
   const testListens = new KeyedListeners<void>();
   const secrets = secretResolver(database);
   // Built-in tools are stateless apart from the job table: one set for the process.
@@ -112,7 +118,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, shutdown };
+    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, metrics, shutdown };
   }
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
@@ -191,7 +197,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, shutdown };
+  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, metrics, shutdown };
 }
 
 function startDeadlines(database: StudioDatabase, engine: RunEngine, runs: RunDriver, log: (message: string, error?: unknown) => void): DeadlineJob {

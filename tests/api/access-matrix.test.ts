@@ -149,6 +149,7 @@ const CASES: Record<RouteKey, Case> = {
   "DELETE /api/auth/sessions": {},
   "GET /api/events": {},
   "GET /api/fs/directories": {},
+  "GET /api/metrics": {},
   "GET /api/me": {},
   // A field the caller may not set: refused by name after the door (a 422).
   "PATCH /api/me": { body: () => ({ role: "owner" }) },

@@ -46,6 +46,7 @@ export const ROUTE_ACCESS = {
   "GET /api/events": listed("run:read"),
   // The folder picker of the file tools' settings: part of building a workflow.
   "GET /api/fs/directories": studio("workflow:edit"),
+  "GET /api/metrics": studio("metrics:read"),
   "GET /api/me": signedIn,
   "PATCH /api/me": signedIn,
   "GET /api/me/notifications": signedIn,
