@@ -75,6 +75,8 @@ test("an agent's write waits in the inbox; approving it writes the file", async 
   await page.getByRole("group", { name: /^Note writer, Agent, succeeded/ }).click();
   await expect(page.getByLabel("The agent's text")).toContainText("I will write the note now.");
   await expect(page.getByRole("list", { name: "Tool calls" })).toContainText(fileName);
+  // What its two model calls used, as the (scripted) provider reported them: 10 tokens in and 5 out each.
+  await expect(page.getByTestId("agent-tokens")).toHaveText("20 tokens in, 10 out · 2 model calls");
   await snap(page, testInfo, "run view: the agent's text and tool call");
   expect(readWorkspaceFile(fileName)).toBe("Written by the agent.");
   expect(model.requests.every((each) => !each.rawBody.includes(workspace()))).toBe(true);

@@ -6,9 +6,12 @@ import { toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
 export function AgentActivityView({ nodeId, activity, toolTitles, live }: { nodeId: string; activity: AgentActivity; toolTitles: ToolTitles; live: boolean }) {
   return (
     <section aria-labelledby={`agent-${nodeId}`} className="space-y-3">
-      <h3 id={`agent-${nodeId}`} className="text-xs font-semibold uppercase tracking-wide text-muted">
-        Agent
-      </h3>
+      <div className="flex items-baseline justify-between gap-2">
+        <h3 id={`agent-${nodeId}`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+          Agent
+        </h3>
+        {activity.tokens ? <TokenLine tokens={activity.tokens} /> : null}
+      </div>
       {activity.text ? (
         <div
           aria-label="The agent's text"
@@ -26,6 +29,17 @@ export function AgentActivityView({ nodeId, activity, toolTitles, live }: { node
         </ol>
       ) : null}
     </section>
+  );
+}
+
+/** What its model calls used, as the provider reported them. */
+function TokenLine({ tokens }: { tokens: NonNullable<AgentActivity["tokens"]> }) {
+  const count = (value: number) => value.toLocaleString("en-US");
+  return (
+    <p className="text-xs text-muted" data-testid="agent-tokens">
+      {count(tokens.input)} tokens in{tokens.cached > 0 ? ` (${count(tokens.cached)} cached)` : ""}, {count(tokens.output)} out · {tokens.calls}{" "}
+      {tokens.calls === 1 ? "model call" : "model calls"}
+    </p>
   );
 }
 

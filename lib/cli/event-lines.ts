@@ -73,6 +73,7 @@ function eventLines(event: RunEvent): string[] {
           ? [`${node} skipped (${event.payload.reason})`]
           : [`${node} skipped (its branch was not taken)`];
     case "node-text-delta":
+    case "node-model-usage":
       return [];
     case "node-tool-call-started":
       return [`${node} calls ${event.payload.tool} ${JSON.stringify(event.payload.arguments)}`];

@@ -49,6 +49,7 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
   "node-carried-over": { fromRunId: "r0", output: { content: "Wrote a.txt" } },
   "node-failed": { error: "no space left", durationMs: 3, errorKind: "failed", handledBy: "error-edge" },
   "node-skipped": { reason: "attached", agent: "agent" },
+  "node-model-usage": { turn: 1, provider: "openai", model: "gpt-4.1-mini", inputTokens: 1200, outputTokens: 85, cachedInputTokens: 1000 },
   "node-text-delta": { turn: 1, text: "Hello" },
   "node-tool-call-started": call,
   "node-tool-call-finished": { ...call, isError: false, content: "Wrote a.txt", approvals: [] },

@@ -142,6 +142,18 @@ export const RUN_EVENT_PAYLOADS = {
    * or what fed it failed).
    */
   "node-skipped": z.object({ reason: z.string().optional(), agent: z.string().nullable().optional(), loop: z.string().optional() }),
+  /**
+   * What one model call of an agent step used, as the provider reported it (the AI SDK's usage): tokens in (of them
+   * `cachedInputTokens` read from the provider's cache) and out, for `model` of `provider`. Absent counts: not reported.
+   */
+  "node-model-usage": z.object({
+    turn: z.number().int().nonnegative(),
+    provider: z.string(),
+    model: z.string(),
+    inputTokens: z.number().int().nonnegative(),
+    outputTokens: z.number().int().nonnegative(),
+    cachedInputTokens: z.number().int().nonnegative().optional(),
+  }),
   /** A piece of an agent's streamed answer in one turn (batched, about every 100 ms). */
   "node-text-delta": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
   "node-tool-call-started": ToolCallSchema,

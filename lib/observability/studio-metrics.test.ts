@@ -25,6 +25,8 @@ describe("the studio's metrics", () => {
     studio.record(event("r1", { type: "node-started", nodeId: "out", payload: { kind: "output", attempt: 1 } }));
     studio.record(event("r1", { type: "node-succeeded", nodeId: "list", payload: { output: { content: "" } as never, durationMs: 30 } }));
     studio.record(event("r1", { type: "node-failed", nodeId: "out", payload: { error: "no", durationMs: 2_000 } }));
+    studio.record(event("r1", { type: "node-model-usage", nodeId: "agent", payload: { turn: 1, provider: "openai", model: "gpt-4.1-mini", inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000 } }));
+    studio.record(event("r1", { type: "node-model-usage", nodeId: "agent", payload: { turn: 2, provider: "openai", model: "gpt-4.1-mini", inputTokens: 300, outputTokens: 20 } }));
     studio.record(event("r1", { type: "run-failed", nodeId: null, payload: { error: "no" } }));
     const text = await studio.text();
     expect(text).toContain('studio_runs_started_total{trigger="webhook"} 1');
@@ -33,6 +35,9 @@ describe("the studio's metrics", () => {
     expect(text).toContain('studio_step_duration_seconds_bucket{le="1",kind="output",tool="",status="failed"} 0');
     expect(text).toContain('studio_step_duration_seconds_bucket{le="2.5",kind="output",tool="",status="failed"} 1');
     expect(text).toContain('studio_runs_unfinished{status="awaiting_input"} 1');
+    expect(text).toContain('studio_model_tokens_total{provider="openai",model="gpt-4.1-mini",kind="input"} 1500');
+    expect(text).toContain('studio_model_tokens_total{provider="openai",model="gpt-4.1-mini",kind="output"} 100');
+    expect(text).toContain('studio_model_tokens_total{provider="openai",model="gpt-4.1-mini",kind="cached"} 1000');
   });
 
   it("asks the database once per scrape, only when scraped, and forgets a run's steps when it ends", async () => {

@@ -1,7 +1,8 @@
 /**
  * The studio's metrics in the Prometheus text format (GET /metrics, through
  * prom-client): runs started by trigger and finished by status, step
- * durations by node kind, tool and outcome, approvals asked and decided, and,
+ * durations by node kind, tool and outcome, approvals asked and decided,
+ * agents' model tokens by provider and model, and,
  * read from the database when scraped, the approvals waiting now with the
  * age of the oldest and the runs not finished. Counting is a counter
  * increment per run event, nothing more; the database is asked only when
@@ -36,6 +37,7 @@ export class StudioMetrics {
   private readonly stepDuration: Histogram<"kind" | "tool" | "status">;
   private readonly approvalsRequested: Counter;
   private readonly approvalsDecided: Counter<"status">;
+  private readonly modelTokens: Counter<"provider" | "model" | "kind">;
   /** The waiting approvals as read for the scrape under way: both of their gauges come from one query. */
   private waiting: Promise<{ count: number; oldestAskedAt: Date | null }> | null = null;
   /** By run, then node: what each running step is (its end event names neither). Dropped when the run ends. */
@@ -60,6 +62,12 @@ export class StudioMetrics {
       registers,
     });
     const waiting = () => (this.waiting ??= sources.approvalsWaiting());
+    this.modelTokens = new Counter({
+      name: "studio_model_tokens_total",
+      help: "Tokens agents' model calls used, as providers reported them: kind input (cached ones included), cached, or output.",
+      labelNames: ["provider", "model", "kind"],
+      registers,
+    });
     new Gauge({
       name: "studio_approvals_waiting",
       help: "Approvals waiting for a person now.",
@@ -119,6 +127,13 @@ export class StudioMetrics {
       case "approval-requested":
         this.approvalsRequested.inc();
         break;
+      case "node-model-usage": {
+        const { provider, model, inputTokens, outputTokens, cachedInputTokens } = event.payload;
+        this.modelTokens.inc({ provider, model, kind: "input" }, inputTokens);
+        this.modelTokens.inc({ provider, model, kind: "output" }, outputTokens);
+        if (cachedInputTokens) this.modelTokens.inc({ provider, model, kind: "cached" }, cachedInputTokens);
+        break;
+      }
       case "approval-decided":
         this.approvalsDecided.inc({ status: event.payload.approval.status });
         break;

@@ -23,8 +23,18 @@ describe("applyAgentEvent", () => {
     ];
     const activity = events.reduce<AgentActivity | undefined>((state, each) => applyAgentEvent(state, each), undefined)!;
     expect(activity.text).toBe("Let me look.\n\nDone.");
+    expect(activity.tokens).toBeUndefined();
     expect(activity.calls).toEqual([
       expect.objectContaining({ callId: "c1", status: "failed", result: "The person denied it.", arguments: { path: "a.txt" }, approvals: [expect.objectContaining({ decision: "deny" })] }),
     ]);
+  });
+
+  it("sums the tokens of the step's model calls", () => {
+    const usage = [
+      event(1, "node-model-usage", { turn: 1, provider: "openai", model: "m", inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000 }),
+      event(2, "node-model-usage", { turn: 2, provider: "openai", model: "m", inputTokens: 1300, outputTokens: 20 }),
+    ];
+    const activity = usage.reduce<AgentActivity | undefined>((state, each) => applyAgentEvent(state, each), undefined)!;
+    expect(activity.tokens).toEqual({ input: 2500, output: 100, cached: 1000, calls: 2 });
   });
 });

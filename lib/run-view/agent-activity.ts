@@ -16,16 +16,18 @@ export interface AgentCallView {
   approvals: { id: string; kind: string; decision: string | null; feedback: string | null }[];
 }
 
-/** What an agent step did so far: its streamed text (turns separated by a blank line) and its calls. */
+/** What an agent step did so far: its streamed text (turns separated by a blank line), its calls, and the tokens its model calls used. */
 export interface AgentActivity {
   text: string;
   lastTextTurn: number;
   calls: AgentCallView[];
+  /** Summed over its model calls, as the provider reported them; absent until the first call's usage arrives. */
+  tokens?: { input: number; output: number; cached: number; calls: number };
 }
 
-export type AgentEvent = Extract<RunEvent, { type: "node-text-delta" | "node-tool-call-started" | "node-tool-call-finished" }>;
+export type AgentEvent = Extract<RunEvent, { type: "node-text-delta" | "node-tool-call-started" | "node-tool-call-finished" | "node-model-usage" }>;
 
-const AGENT_EVENTS: ReadonlySet<string> = new Set<AgentEvent["type"]>(["node-text-delta", "node-tool-call-started", "node-tool-call-finished"]);
+const AGENT_EVENTS: ReadonlySet<string> = new Set<AgentEvent["type"]>(["node-text-delta", "node-tool-call-started", "node-tool-call-finished", "node-model-usage"]);
 
 export function isAgentEvent(event: RunEvent): event is AgentEvent {
   return AGENT_EVENTS.has(event.type);
@@ -42,6 +44,11 @@ export function applyAgentEvent(activity: AgentActivity | undefined, event: Agen
     }
     case "node-tool-call-started":
       return { ...current, calls: [...current.calls.filter((each) => each.callId !== event.payload.callId), startedCall(event.payload)] };
+    case "node-model-usage": {
+      const before = current.tokens ?? { input: 0, output: 0, cached: 0, calls: 0 };
+      const { inputTokens, outputTokens, cachedInputTokens = 0 } = event.payload;
+      return { ...current, tokens: { input: before.input + inputTokens, output: before.output + outputTokens, cached: before.cached + cachedInputTokens, calls: before.calls + 1 } };
+    }
     case "node-tool-call-finished": {
       const payload = event.payload;
       const finished = (call: AgentCallView): AgentCallView => ({

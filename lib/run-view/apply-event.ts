@@ -316,6 +316,7 @@ export function applyRunEvent(state: RunViewState, event: RunEvent): RunViewStat
           : { ...step, status: "skipped", finishedAt: event.createdAt },
       );
     case "node-text-delta":
+    case "node-model-usage":
     case "node-tool-call-started":
     case "node-tool-call-finished":
       return updateStep(next, event.nodeId, (step) => ({ ...step, agent: applyAgentEvent(step.agent, event) }));
@@ -368,7 +369,8 @@ function waitsFor(workflowName: string, runId: string): string {
 }
 
 function belongsInTimeline(event: RunEvent): boolean {
-  return event.type !== "node-text-delta";
+  // The agent's panel shows its text and its tokens; the timeline would list a row per turn.
+  return event.type !== "node-text-delta" && event.type !== "node-model-usage";
 }
 
 /** Marks the pending approvals of `nodeId` (every node: null) as withdrawn: nobody can decide them any more. */

@@ -146,6 +146,8 @@ export function describeEvent(event: RunEvent, labelOf: (nodeId: string) => stri
         ? { subject, text: `${tool} failed: ${firstLine(text(event.payload.content) ?? "no reason given")}`, tone: "bad" }
         : { subject, text: `${tool} answered`, tone: "neutral" };
     }
+    case "node-model-usage":
+      return { subject, text: `Asked the model: ${event.payload.inputTokens.toLocaleString("en-US")} tokens in, ${event.payload.outputTokens.toLocaleString("en-US")} out`, tone: "neutral" };
     case "node-text-delta":
       // Not a timeline row (the text is in the agent's panel); said in words should anything list it.
       return { subject, text: "Wrote part of its answer", tone: "neutral" };

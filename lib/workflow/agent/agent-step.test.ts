@@ -140,6 +140,11 @@ describe("an agent step", () => {
     );
     const text = events.filter((event) => event.type === "node-text-delta").map((event) => event.payload.text).join("");
     expect(text).toBe("The notes say hello.");
+    // Each model call's tokens, as the provider reported them, for the run view and the metrics.
+    expect(events.filter((event) => event.type === "node-model-usage").map((event) => event.payload)).toEqual([
+      expect.objectContaining({ turn: 1, inputTokens: 10, outputTokens: 5 }),
+      expect.objectContaining({ turn: 2, inputTokens: 10, outputTokens: 5 }),
+    ]);
   });
 
   it("offers the model only what the tool node leaves open", async () => {

@@ -126,6 +126,15 @@ export async function runAgentStep(
       },
       events: {
         text: (turn, text) => host.emit("node-text-delta", { turn, text }),
+        usage: (turn, usage) =>
+          host.emit("node-model-usage", {
+            turn,
+            provider: node.provider,
+            model: node.model,
+            inputTokens: usage.inputTokens ?? 0,
+            outputTokens: usage.outputTokens ?? 0,
+            ...(usage.cachedInputTokens !== undefined ? { cachedInputTokens: usage.cachedInputTokens } : {}),
+          }),
         toolCallStarted: (call) => host.emit("node-tool-call-started", { ...call }),
         toolCallFinished: (call, result, details) =>
           host.emit("node-tool-call-finished", {

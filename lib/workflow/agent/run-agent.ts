@@ -62,6 +62,15 @@ export interface AgentEventSink {
   text(turn: number, text: string): Promise<void>;
   toolCallStarted(call: RecordedCall): Promise<void>;
   toolCallFinished(call: RecordedCall, result: AgentCallResult, details: Record<string, unknown>): Promise<void>;
+  /** What one model call used, as the provider reported it. */
+  usage?(turn: number, usage: ModelCallUsage): Promise<void>;
+}
+
+/** Tokens of one model call; a count the provider did not report is absent. */
+export interface ModelCallUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
 }
 
 export interface AgentRunOptions {
@@ -274,6 +283,9 @@ async function callModel(options: AgentRunOptions, system: string, messages: Mod
         calls.push({ callId: part.toolCallId, name: part.toolName, input: part.input });
       } else if (part.type === "error") {
         failure = part.error;
+      } else if (part.type === "finish") {
+        const { inputTokens, outputTokens, inputTokenDetails } = part.totalUsage;
+        await options.events.usage?.(turn, { inputTokens, outputTokens, cachedInputTokens: inputTokenDetails?.cacheReadTokens });
       }
     }
   } catch (error) {
