@@ -165,8 +165,9 @@ export async function* throttled<Value>(source: AsyncIterable<Value>, everyMs: n
     if (unsent) yield unsent.value;
   } finally {
     // Left early (the client went away): a read still under way settles with the aborted call, unobserved.
+    // Not awaited: a stream's return() may wait for that read, and a caller that left must not wait with it.
     pending.catch(() => {});
-    await iterator.return?.();
+    void Promise.resolve(iterator.return?.()).catch(() => {});
   }
 }
 

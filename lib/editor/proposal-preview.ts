@@ -64,8 +64,9 @@ export function proposalPreview(
   }
 
   const problems = new Map<string, WorkflowProblem[]>();
+  const shown = new Set(nodes.map((node) => node.id));
   for (const problem of draftProblems) {
-    if (problem.nodeId === null || !nodes.some((node) => node.id === problem.nodeId)) continue;
+    if (problem.nodeId === null || !shown.has(problem.nodeId)) continue;
     problems.set(problem.nodeId, [...(problems.get(problem.nodeId) ?? []), { nodeId: problem.nodeId, field: problem.path, message: problem.message, severity: "error" }]);
   }
   return { nodes, edges, nodeMarks, edgeMarks, problems };

@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ArchitectModelSchema, MAX_GOAL_CHARACTERS } from "@/lib/contracts/architect";
+import { DraftRequestSchema, MAX_GOAL_CHARACTERS } from "@/lib/contracts/architect";
+import { AgentProviderSchema } from "@/nodes/agent/definition";
 import { NotFoundError } from "@/lib/persistence";
 import { CreateWorkflowBodySchema } from "@/lib/validations/workflow";
 import type { Principal } from "./access/principal";
@@ -24,14 +25,15 @@ export const CREATE_WORKFLOW = "create_workflow";
 /** Names no served workflow takes. */
 export const ARCHITECT_TOOL_NAMES: readonly string[] = [DRAFT_WORKFLOW, VALIDATE_WORKFLOW, CREATE_WORKFLOW];
 
-const DraftArgumentsSchema = z.strictObject({ goal: z.string().trim().min(1).max(MAX_GOAL_CHARACTERS), model: ArchitectModelSchema, current: z.unknown().optional() });
+// The API's request, less the workflow being edited (an MCP caller drafts a new one): its limits and messages, not a copy.
+const DraftArgumentsSchema = DraftRequestSchema.pick({ goal: true, model: true, current: true });
 const DefinitionArgumentsSchema = z.strictObject({ definition: z.unknown() });
 
 const modelProperty = {
   type: "object",
   description: "The model the studio asks, as an Agent node names it: provider (openai, anthropic, openai_compatible), model, baseUrl, apiKey as ${NAME} of a stored secret.",
   properties: {
-    provider: { type: "string", enum: ["openai", "anthropic", "openai_compatible"] },
+    provider: { type: "string", enum: AgentProviderSchema.options },
     model: { type: "string" },
     baseUrl: { type: "string" },
     apiKey: { type: "string", description: "${NAME} of a stored secret; never the key itself" },
