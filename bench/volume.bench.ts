@@ -169,10 +169,11 @@ async function nonReadingClients(): Promise<void> {
       // Long enough for the server to have written all it will (it stops at its high-water mark per client).
       await pause(10_000);
       const during = memoryOf(web.pid);
+      const letGo = closedByServer;
       for (const socket of sockets) socket.destroy();
       await pause(5_000);
       const after = memoryOf(web.pid);
-      console.log(`\n40 clients not reading a ${sizeOf(streamBytes)} event stream (${closedByServer} let go by the server meanwhile):`);
+      console.log(`\n40 clients not reading a ${sizeOf(streamBytes)} event stream (${letGo} let go by the server meanwhile):`);
       console.log(`  server RSS: ${mb(before.rssMb)} before (one client read it whole), ${mb(during.rssMb)} with them connected (peak ${mb(during.peakMb)}), ${mb(after.rssMb)} 5 s after they left`);
       summary.push(`${"40 clients not reading a 6.5 MB stream".padEnd(44)} peak ${mb(during.peakMb).padStart(7)}  now ${mb(after.rssMb).padStart(7)}`);
     },

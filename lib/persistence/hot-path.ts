@@ -2,18 +2,24 @@ import { postgresStatements, sqliteConnection, type StudioDatabase } from "./dat
 import { postgresPlaceholders } from "./postgres-statements";
 import { statement } from "./prepared";
 
+/** A statement whose text differs by database (a cast, a function one of them lacks), both in SQLite's `?` form. */
+export interface DialectSql {
+  sqlite: string;
+  postgresql: string;
+}
+
 /**
- * The rows of a read on a hot path (written once, in SQLite's `?` form), run
+ * The rows of a read on a hot path (written once, in SQLite's `?` form, or once per database), run
  * as a prepared statement on the client's SQLite connection or on its
  * PostgreSQL statement pool; null for a client that has neither (one not
  * opened by `openDatabase`), which then asks Prisma. Integers read as
  * numbers, DateTimes as the text each database keeps (see `readDate`).
  */
-export async function preparedRows<Row>(client: StudioDatabase, sql: string, values: unknown[]): Promise<Row[] | null> {
+export async function preparedRows<Row>(client: StudioDatabase, sql: string | DialectSql, values: unknown[]): Promise<Row[] | null> {
   const connection = await sqliteConnection(client);
-  if (connection) return statement(connection.database, sql).all(...values) as Row[];
+  if (connection) return statement(connection.database, typeof sql === "string" ? sql : sql.sqlite).all(...values) as Row[];
   const statements = postgresStatements(client);
-  if (statements) return (await statements.run<Row>(postgresPlaceholders(sql), values)).rows;
+  if (statements) return (await statements.run<Row>(postgresPlaceholders(typeof sql === "string" ? sql : sql.postgresql), values)).rows;
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createWorkflow } from "./workflow-store";
-import { createRun, getRunDetail, readEvents, readEventTexts } from "./run-queries";
+import { createRun, eventTextJson, getRunDetail, readEvents, readEventTexts } from "./run-queries";
 import { loadRunWithPrisma, PrismaRunStore } from "./run-store";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { postgresStatements, sqliteWriter, type StudioDatabase } from "./database";
@@ -49,7 +49,8 @@ async function writeAndRead(provider: DatabaseProvider) {
     runId,
     detail: await getRunDetail(runId, database),
     events: await readEvents(runId, 0, 10, database),
-    texts: await readEventTexts(runId, 0, 10, database),
+    // As a stream writes them: the payload is SQLite's bytes and PostgreSQL's text, the same JSON put together.
+    texts: (await readEventTexts(runId, 0, 10, database)).map((text) => ({ seq: text.seq, type: text.type, json: eventTextJson(text) })),
     // Pages bounded by their payloads' size: the first event always; the next only when the payloads before it come to less.
     bounded: [1_000, 50].map(async (maxBytes) => (await readEventTexts(runId, 0, 10, database, maxBytes)).map((text) => text.seq)),
   };

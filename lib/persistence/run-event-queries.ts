@@ -11,18 +11,26 @@ import { toRunEvent, toRunRecord } from "./run-records";
 const READ_EVENTS = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
 const RUN_STATUS = `SELECT "status" FROM "Run" WHERE "id" = ?`;
 /**
- * READ_EVENTS cut at a number of payload bytes: the events whose payloads
- * before them come to less than the bound, so the first is always there. The
- * running sum is the database's, over the payloads' sizes only (octet_length
- * reads a value's size, not the value), and only the chosen events' payloads
- * are read: neither the studio nor the database holds the payloads past the bound.
+ * What an event stream reads: READ_EVENTS with the payload as SQLite's bytes
+ * (its text cast to a BLOB: a Buffer, no string made of it) and PostgreSQL's
+ * text (its bytes would come as hex, twice the size), optionally cut at a
+ * number of payload bytes: the events whose payloads before them come to less
+ * than the bound, so the first is always there. The running sum is the
+ * database's, over the payloads' sizes only (octet_length reads a value's
+ * size, not the value), and only the chosen events' payloads are read:
+ * neither the studio nor the database holds the payloads past the bound.
  */
-const READ_EVENTS_BOUNDED = `SELECT "runId", "seq", "type", "nodeId", "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" IN (
+const eventTexts = (payload: string, bounded: boolean) =>
+  bounded
+    ? `SELECT "runId", "seq", "type", "nodeId", ${payload} AS "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" IN (
   SELECT "seq" FROM (
     SELECT "seq", sum(octet_length("payload")) OVER (ORDER BY "seq") - octet_length("payload") AS "before"
     FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?
   ) AS "page" WHERE "before" < ?
-) ORDER BY "seq"`;
+) ORDER BY "seq"`
+    : `SELECT "runId", "seq", "type", "nodeId", ${payload} AS "payload", "createdAt" FROM "RunEvent" WHERE "runId" = ? AND "seq" > ? ORDER BY "seq" LIMIT ?`;
+const READ_EVENT_TEXTS = { sqlite: eventTexts(`CAST("payload" AS BLOB)`, false), postgresql: eventTexts(`"payload"`, false) };
+const READ_EVENT_TEXTS_BOUNDED = { sqlite: eventTexts(`CAST("payload" AS BLOB)`, true), postgresql: eventTexts(`"payload"`, true) };
 
 /** Events after `afterSeq`, in order; at most `limit`. Read by every event stream, so a prepared statement where the client has a path for one. */
 export async function readEvents(
@@ -45,11 +53,33 @@ export async function readEvents(
   return rows.map(toRunEvent);
 }
 
-/** A stored event as the JSON text of its RunEvent (what an event stream sends), with its sequence number and type. */
+/**
+ * A stored event as the JSON text of its RunEvent (what an event stream sends), with its sequence number and type: the
+ * text around the payload, and the payload as the database gave it (SQLite: its bytes; PostgreSQL: its text). A
+ * megabyte result goes from the database to the socket without being decoded, parsed or copied into a longer string:
+ * each copy is garbage the size of the result, and forty clients replaying a run of such results made hundreds of
+ * megabytes of it faster than the collector took it back.
+ */
 export interface EventText {
   seq: number;
   type: string;
-  json: string;
+  /** The JSON before the payload's value. */
+  head: string;
+  payload: string | Uint8Array;
+  /** The JSON after it. */
+  tail: string;
+}
+
+const utf8 = new TextDecoder();
+
+/** The event's JSON text whole, for the few that need it as one string (a redaction, a test). */
+export function eventTextJson(event: EventText): string {
+  return event.head + (typeof event.payload === "string" ? event.payload : utf8.decode(event.payload)) + event.tail;
+}
+
+/** An event's text from its JSON (a live event's, a redacted one's): all of it as the head. */
+export function eventTextOf(seq: number, type: string, json: string): EventText {
+  return { seq, type, head: json, payload: "", tail: "" };
 }
 
 /**
@@ -60,21 +90,25 @@ export interface EventText {
  * parsing each payload only to serialise it again.
  */
 export async function readEventTexts(runId: string, afterSeq: number, limit = 500, database: StudioDatabase = getDatabase(), maxBytes?: number): Promise<EventText[]> {
-  const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string; createdAt: unknown }>(
+  const prepared = await preparedRows<{ runId: string; seq: number; type: string; nodeId: string | null; payload: string | Uint8Array; createdAt: unknown }>(
     database,
-    maxBytes === undefined ? READ_EVENTS : READ_EVENTS_BOUNDED,
+    maxBytes === undefined ? READ_EVENT_TEXTS : READ_EVENT_TEXTS_BOUNDED,
     maxBytes === undefined ? [runId, afterSeq, limit] : [runId, runId, afterSeq, limit, maxBytes],
   );
-  if (!prepared) return (await readEvents(runId, afterSeq, limit, database)).map((event) => ({ seq: event.seq, type: event.type, json: JSON.stringify(event) }));
+  if (!prepared) return (await readEvents(runId, afterSeq, limit, database)).map((event) => eventTextOf(event.seq, event.type, JSON.stringify(event)));
   return prepared.map((row) => {
     // The payload is the JSON.stringify text the commit stored (one line, an object); anything else is read as readEvents reads it.
-    const payload = row.payload.startsWith("{") ? row.payload : JSON.stringify(toRunEvent({ ...row, createdAt: new Date(0) }).payload);
+    const isObject = typeof row.payload === "string" ? row.payload.startsWith("{") : row.payload[0] === 0x7b;
+    const stored = typeof row.payload === "string" ? row.payload : isObject ? row.payload : utf8.decode(row.payload);
+    const payload = isObject ? stored : JSON.stringify(toRunEvent({ ...row, payload: stored as string, createdAt: new Date(0) }).payload);
     const createdAt = storedDateIso(row.createdAt);
     const nodeId = row.nodeId === null ? "null" : JSON.stringify(row.nodeId);
     return {
       seq: row.seq,
       type: row.type,
-      json: `{"runId":${JSON.stringify(row.runId)},"seq":${row.seq},"type":${JSON.stringify(row.type)},"nodeId":${nodeId},"payload":${payload},"createdAt":"${createdAt}"}`,
+      head: `{"runId":${JSON.stringify(row.runId)},"seq":${row.seq},"type":${JSON.stringify(row.type)},"nodeId":${nodeId},"payload":`,
+      payload,
+      tail: `,"createdAt":"${createdAt}"}`,
     };
   });
 }

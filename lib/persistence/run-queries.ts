@@ -20,7 +20,7 @@ import type { Prisma } from "./generated/sqlite/client";
  */
 export { getApprovalDetail, listApprovals } from "./approval-queries";
 export { createRun, IdempotencyKeyTaken, insertRun, type RunStart, type RunStarter } from "./run-creation";
-export { readEvents, readEventTexts, runExists, runOutcome, runStatus, type EventText } from "./run-event-queries";
+export { eventTextJson, eventTextOf, readEvents, readEventTexts, runExists, runOutcome, runStatus, type EventText } from "./run-event-queries";
 export { listRuns } from "./run-list";
 export { definitionOfRun, findErrorWorkflowVersion, findRunnableVersion, parsedDefinition, rememberedDefinition, type RunnableVersion } from "./run-versions";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { EventText } from "@/lib/persistence/run-queries";
+import { eventTextOf, type EventText } from "@/lib/persistence/run-queries";
 import type { RunEvent } from "@/lib/workflow/run-types";
-import { MAX_BACKLOG_BYTES, OPEN_SSE_DIRECTLY, openSse, runEventStream, sseResponse, type DirectSse, type EventSource, type SseSink } from "./event-stream";
+import { MAX_BACKLOG_BYTES, OPEN_SSE_DIRECTLY, openSse, runEventStream, sseResponse, type DirectSse, type EventSource, type SseChunk, type SseSink } from "./event-stream";
 
 /**
  * A sink that records what the stream wrote and how it ended, and plays a
@@ -10,12 +10,15 @@ import { MAX_BACKLOG_BYTES, OPEN_SSE_DIRECTLY, openSse, runEventStream, sseRespo
  */
 function recordingSink(options: { reading?: boolean; highWater?: number } = {}) {
   const written: string[] = [];
+  const chunks: SseChunk[] = [];
   let waiting = 0;
   let ended: { error: unknown } | null = null;
   const drains = new Set<() => void>();
   const highWater = options.highWater ?? 16 * 1024;
   const sink: SseSink = {
-    write: (text) => {
+    write: (chunk) => {
+      chunks.push(chunk);
+      const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
       written.push(text);
       if (!(options.reading ?? true)) waiting += text.length;
     },
@@ -33,7 +36,7 @@ function recordingSink(options: { reading?: boolean; highWater?: number } = {}) 
     for (const listener of [...drains]) listener();
     drains.clear();
   };
-  return { sink, written, ended: () => ended, take, waiting: () => waiting };
+  return { sink, written, chunks, ended: () => ended, take, waiting: () => waiting };
 }
 
 const settle = async () => {
@@ -58,7 +61,7 @@ function runEvents(runId = "run-1") {
         if (page.length > 0 && bytes >= maxBytes) break;
         const json = JSON.stringify(event);
         bytes += json.length;
-        page.push({ seq: event.seq, type: event.type, json });
+        page.push(eventTextOf(event.seq, event.type, json));
       }
       return page;
     },
@@ -168,6 +171,39 @@ describe("a client that reads slowly, or not at all", () => {
       await settle();
     }
     expect(seqsIn(client.written)).toEqual(Array.from({ length: 3_000 }, (_, index) => index + 1));
+  });
+
+  it("reads the next page only once the client took the last, and writes a stored payload's bytes as the database gave them", async () => {
+    // Events of 300 KB each, their payloads as bytes (SQLite's): a page is one of them, past the page's byte bound.
+    const payloads = Array.from({ length: 4 }, (_, index) => new TextEncoder().encode(JSON.stringify({ text: String(index).repeat(300_000) })));
+    let reads = 0;
+    const source: EventSource = {
+      subscribe: () => () => undefined,
+      read: async (afterSeq) => {
+        reads += 1;
+        const seq = afterSeq + 1;
+        if (seq > payloads.length) return [];
+        const head = `{"runId":"run-1","seq":${seq},"type":"node-progress","nodeId":null,"payload":`;
+        return [{ seq, type: "node-progress", head, payload: payloads[seq - 1]!, tail: `,"createdAt":"2026-12-05T00:00:00.000Z"}` }];
+      },
+      isFinished: async () => true,
+    };
+    const client = recordingSink({ reading: false });
+    openRunStream(source, client.sink);
+    await settle();
+    // The first event went out and the client took none of it: nothing more is read, so nothing more is held.
+    expect(seqsIn(client.written)).toEqual([1]);
+    expect(reads).toBe(1);
+    expect(client.chunks).toContain(payloads[0]);
+    for (let turn = 0; turn < 20 && seqsIn(client.written).length < payloads.length; turn++) {
+      client.take();
+      await settle();
+    }
+    expect(seqsIn(client.written)).toEqual([1, 2, 3, 4]);
+    // Each payload went to the socket as the very bytes read, and each message is the event's JSON on one data line.
+    for (const payload of payloads) expect(client.chunks).toContain(payload);
+    const messages = client.written.join("").split("\n\n").filter((message) => message.startsWith("id: "));
+    expect(messages.map((message) => (JSON.parse(message.split("\ndata: ")[1]!) as { payload: { text: string } }).payload.text.length)).toEqual([300_000, 300_000, 300_000, 300_000]);
   });
 
   it("writes live events while the client keeps up; while it is behind they wait in the database, then come in order, once each", async () => {

@@ -1,5 +1,5 @@
 import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
-import type { EventText } from "@/lib/persistence/run-queries";
+import type { EventText } from "@/lib/persistence/run-event-queries";
 import type { RunEvent, RunEventType } from "@/lib/workflow/run-types";
 
 const encoder = new TextEncoder();
@@ -8,12 +8,19 @@ const HEARTBEAT_MS = 15_000;
 
 /** One event in the SSE wire format, its sequence number as the id. */
 export function formatEvent(event: RunEvent): string {
-  return formatEventText({ seq: event.seq, type: event.type, json: JSON.stringify(event) });
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** A stored event, already JSON (`readEventTexts`), in the SSE wire format. */
-export function formatEventText(event: EventText): string {
-  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.json}\n\n`;
+/** Text or bytes (UTF-8) written to a stream as they are. */
+export type SseChunk = string | Uint8Array;
+
+/**
+ * A stored event, already JSON (`readEventTexts`), in the SSE wire format: in
+ * pieces, the payload as the database gave it, written one after another.
+ */
+export function formatEventText(event: EventText): SseChunk[] {
+  const head = `id: ${event.seq}\nevent: ${event.type}\ndata: ${event.head}`;
+  return event.payload.length === 0 ? [`${head}${event.tail}\n\n`] : [head, event.payload, `${event.tail}\n\n`];
 }
 
 export interface EventSource {
@@ -29,6 +36,8 @@ export interface EventSource {
 }
 
 const PAGE = 500;
+/** What a page holds in place of an event already written. */
+const SENT: EventText = { seq: 0, type: "", head: "", payload: "", tail: "" };
 /**
  * The most one page of stored events may hold: a client replays a run a page
  * at a time, and a page of large events (steps' results of up to 1 MB each)
@@ -41,8 +50,8 @@ const WEB_STREAM_HIGH_WATER_BYTES = 16 * 1024;
 
 /** The writing end of one Server-Sent Events response. */
 export interface SseChannel {
-  /** Writes raw SSE text (one or more complete messages); ignored once closed. */
-  write(text: string): void;
+  /** Writes raw SSE text (one or more complete messages, whole or in pieces); ignored once closed. */
+  write(text: SseChunk | readonly SseChunk[]): void;
   /** Writes one named event with JSON data. */
   send(type: string, data: unknown): void;
   close(): void;
@@ -57,7 +66,7 @@ export interface SseChannel {
 
 /** Where a channel's text goes: a Web stream (Next's routes) or Node's response itself (lib/server/direct). */
 export interface SseSink {
-  write(text: string): void;
+  write(chunk: SseChunk): void;
   /** Ends the stream; `error` when opening it failed. */
   end(error?: unknown): void;
   /** Bytes written that the client has not taken yet, held in this process. */
@@ -116,7 +125,8 @@ export function openSse(sink: SseSink, signal: AbortSignal, open: SseOpen): () =
         finish(); // not reading: it reconnects with Last-Event-ID
         return;
       }
-      sink.write(text);
+      if (typeof text === "string" || text instanceof Uint8Array) sink.write(text);
+      else for (const chunk of text) sink.write(chunk);
       watchForStall();
     },
     get backedUp() {
@@ -179,7 +189,7 @@ export function sseResponse(signal: AbortSignal, open: SseOpen): Response {
         const backlog = () => Math.max(0, -(controller.desiredSize ?? 0));
         stop = openSse(
           {
-            write: (text) => controller.enqueue(encoder.encode(text)),
+            write: (chunk) => controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk),
             end: (error) => {
               try {
                 if (error === undefined) controller.close();
@@ -239,7 +249,7 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
       channel.close();
     };
     // Live events come as objects from the bus, stored ones as text from the database: sent alike, once each, in order.
-    const sendText = (seq: number, type: RunEventType, text: () => string) => {
+    const sendText = (seq: number, type: RunEventType, text: () => SseChunk | SseChunk[]) => {
       if (channel.closed || seq <= lastSent) return;
       lastSent = seq;
       channel.write(text());
@@ -256,11 +266,16 @@ export function runEventStream(source: EventSource, afterSeq: number, signal: Ab
           let page: EventText[];
           let pageBytes: number;
           do {
+            // Not a page more than the client can take: one that stopped reading holds what it was written, nothing read ahead.
+            if (!(await channel.ready())) return;
             page = await source.read(lastSent, PAGE, PAGE_BYTES);
             pageBytes = 0;
-            for (const event of page) {
+            for (let index = 0; index < page.length; index += 1) {
               if (!(await channel.ready())) return;
-              pageBytes += event.json.length;
+              const event = page[index]!;
+              // Let go of each event's text once written: a page may hold a megabyte result, and the wait for the next is long.
+              page[index] = SENT;
+              pageBytes += event.head.length + event.payload.length + event.tail.length;
               sendStored(event);
             }
             // A page cut by its bytes is shorter than PAGE with more to come, and holds at least PAGE_BYTES: read on.

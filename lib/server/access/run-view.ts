@@ -1,7 +1,7 @@
 import type { ApprovalDetail } from "@/lib/contracts/approval";
 import type { RunDetail } from "@/lib/contracts/run";
 import type { RunEvent } from "@/lib/contracts/run-event";
-import type { EventText } from "@/lib/persistence/run-event-queries";
+import { eventTextJson, eventTextOf, type EventText } from "@/lib/persistence/run-event-queries";
 import { getDatabase, NotFoundError, type StudioDatabase } from "@/lib/persistence";
 import { listApprovals } from "@/lib/persistence/run-queries";
 import type { Principal } from "./principal";
@@ -69,16 +69,20 @@ export interface EventRedaction {
  */
 export async function eventRedaction(principal: Principal, database: StudioDatabase = getDatabase()): Promise<EventRedaction | null> {
   const readable = await workflowIdsWith(principal, "run:read", database);
-  if (readable === null) return null;
+  return readable === null ? null : childRunRedaction(readable);
+}
+
+/** The redaction for a reader of the runs of the `readable` workflows only. */
+export function childRunRedaction(readable: ReadonlySet<string>): EventRedaction {
   const live = (event: RunEvent): RunEvent =>
     event.type === "child-run-started" && !readable.has(event.payload.workflowId) ? { ...event, payload: { ...event.payload, ...HIDDEN_CHILD_RUN } } : event;
   return {
     live,
     stored: (event) => {
       if (event.type !== "child-run-started") return event;
-      const parsed = JSON.parse(event.json) as RunEvent;
+      const parsed = JSON.parse(eventTextJson(event)) as RunEvent;
       const shown = live(parsed);
-      return shown === parsed ? event : { ...event, json: JSON.stringify(shown) };
+      return shown === parsed ? event : eventTextOf(event.seq, event.type, JSON.stringify(shown));
     },
   };
 }

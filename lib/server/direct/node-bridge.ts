@@ -100,7 +100,7 @@ export async function sendWebResponse(answer: Response, response: ServerResponse
   await new Promise<void>((resolve) => {
     const stop = stream(
       {
-        write: (text) => void response.write(text),
+        write: (chunk) => void response.write(chunk),
         end: () => response.end(),
         // What Node holds for a client that reads slowly or not at all: the stream waits, or lets it go (openSse).
         backlog: () => response.writableLength,
