@@ -55,4 +55,27 @@ describe("the studio's metrics", () => {
     await studio.text();
     expect(asked()).toBe(2);
   });
+
+  it("count webhook answers by address and status, and read the run queue's two gauges in one query per scrape", async () => {
+    let counted = 0;
+    const studio = new StudioMetrics({
+      approvalsWaiting: async () => ({ count: 0, oldestAskedAt: null }),
+      runsUnfinished: async () => ({}),
+      runJobs: async () => {
+        counted += 1;
+        return { waiting: 4, active: 2 };
+      },
+    });
+    studio.webhookDelivered("live", 202);
+    studio.webhookDelivered("live", 202);
+    studio.webhookDelivered("test", 404);
+    const text = await studio.text();
+    expect(text).toContain('studio_webhook_deliveries_total{address="live",status="202"} 2');
+    expect(text).toContain('studio_webhook_deliveries_total{address="test",status="404"} 1');
+    expect(text).toContain("studio_run_jobs_waiting 4");
+    expect(text).toContain("studio_run_jobs_active 2");
+    expect(counted).toBe(1);
+    // Without a queue (one process on SQLite) there are no queue gauges at all.
+    expect(await metrics().studio.text()).not.toContain("studio_run_jobs");
+  });
 });

@@ -2,9 +2,10 @@
  * The studio's metrics in the Prometheus text format (GET /metrics, through
  * prom-client): runs started by trigger and finished by status, step
  * durations by node kind, tool and outcome, approvals asked and decided,
- * agents' model tokens by provider and model, and,
+ * agents' model tokens by provider and model, webhook deliveries by status, and,
  * read from the database when scraped, the approvals waiting now with the
- * age of the oldest and the runs not finished. Counting is a counter
+ * age of the oldest, the runs not finished and, scaled out, the run queue's
+ * jobs waiting and driven. Counting is a counter
  * increment per run event, nothing more; the database is asked only when
  * someone scrapes. Node's own process metrics (memory, event loop delay, GC)
  * come with it. Knows nothing of Next or Prisma: the database is behind
@@ -19,6 +20,8 @@ export interface MetricsSources {
   approvalsWaiting: () => Promise<{ count: number; oldestAskedAt: Date | null }>;
   /** Runs not finished, by status (running, awaiting_input). */
   runsUnfinished: () => Promise<Record<string, number>>;
+  /** Scaled out (PostgreSQL): the run queue's jobs waiting for a worker's slot, and those a slot drives now. */
+  runJobs?: () => Promise<{ waiting: number; active: number }>;
 }
 
 /** Step durations from 10 ms to 30 minutes: a tool call, a command, an agent's work. */
@@ -38,8 +41,11 @@ export class StudioMetrics {
   private readonly approvalsRequested: Counter;
   private readonly approvalsDecided: Counter<"status">;
   private readonly modelTokens: Counter<"provider" | "model" | "kind">;
+  private readonly webhookDeliveries: Counter<"address" | "status">;
   /** The waiting approvals as read for the scrape under way: both of their gauges come from one query. */
   private waiting: Promise<{ count: number; oldestAskedAt: Date | null }> | null = null;
+  /** The run queue's counts as read for the scrape under way (both of its gauges come from one query). */
+  private jobs: Promise<{ waiting: number; active: number }> | null = null;
   /** By run, then node: what each running step is (its end event names neither). Dropped when the run ends. */
   private readonly running = new Map<string, Map<string, StepLabels>>();
 
@@ -95,7 +101,41 @@ export class StudioMetrics {
         for (const [status, count] of Object.entries(await sources.runsUnfinished())) this.set({ status }, count);
       },
     });
+    this.webhookDeliveries = new Counter({
+      name: "studio_webhook_deliveries_total",
+      help: "Requests to webhook addresses, by address (live /hooks/, test /hooks-test/) and the HTTP status answered.",
+      labelNames: ["address", "status"],
+      registers,
+    });
+    if (sources.runJobs) this.watchRunQueue(sources.runJobs);
     collectDefaultMetrics({ register: this.registry, prefix: "studio_" });
+  }
+
+  /** The run queue's gauges, read in one query per scrape. */
+  private watchRunQueue(runJobs: () => Promise<{ waiting: number; active: number }>): void {
+    const counts = () => (this.jobs ??= runJobs());
+    const registers = [this.registry];
+    new Gauge({
+      name: "studio_run_jobs_waiting",
+      help: "Runs waiting in the queue for a worker's slot (a retry not yet due among them).",
+      registers,
+      async collect() {
+        this.set((await counts()).waiting);
+      },
+    });
+    new Gauge({
+      name: "studio_run_jobs_active",
+      help: "Runs a worker's slot drives now: the slots in use across the workers.",
+      registers,
+      async collect() {
+        this.set((await counts()).active);
+      },
+    });
+  }
+
+  /** Counts one answer to a webhook address. */
+  webhookDelivered(address: string, status: number): void {
+    this.webhookDeliveries.inc({ address, status: String(status) });
   }
 
   /** Counts one run event: called for every event this process hears of. */
@@ -142,11 +182,11 @@ export class StudioMetrics {
 
   /** The metrics in Prometheus' text format. */
   async text(): Promise<string> {
-    this.waiting = null;
+    this.waiting = this.jobs = null;
     try {
       return await this.registry.metrics();
     } finally {
-      this.waiting = null;
+      this.waiting = this.jobs = null;
     }
   }
 

@@ -6,8 +6,9 @@ import type { StudioDatabase } from "./database";
  * What the metrics read from the database when they are scraped: two small
  * aggregate queries on indexed columns, never a scan of the runs' events.
  */
-export function metricsSources(database: StudioDatabase): MetricsSources {
+export function metricsSources(database: StudioDatabase, runJobs?: MetricsSources["runJobs"]): MetricsSources {
   return {
+    ...(runJobs ? { runJobs } : {}),
     approvalsWaiting: async () => {
       const waiting = await database.approval.aggregate({ where: { status: "pending" }, _count: { _all: true }, _min: { createdAt: true } });
       return { count: waiting._count._all, oldestAskedAt: waiting._min.createdAt };

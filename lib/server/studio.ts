@@ -64,7 +64,9 @@ async function boot(role: StudioRole): Promise<Studio> {
   const bus = new RunEventBus();
   // Every run's events reach every process's bus (here, or relayed from the database when scaled out): the processes that
   // serve count them, so one web process's /metrics speaks for the whole studio.
-  const metrics = new StudioMetrics(metricsSources(database));
+  // Scaled out, the run queue's counts too: it opens below, before anyone can scrape (every route awaits the boot).
+  let runQueue: RunQueue | null = null;
+  const metrics = new StudioMetrics(metricsSources(database, shared ? async () => (runQueue ? runQueue.jobCounts() : { waiting: 0, active: 0 }) : undefined));
   if (role !== "worker") bus.subscribeAll((event) => metrics.record(event));
   const testListens = new KeyedListeners<void>();
   const secrets = secretResolver(database);
@@ -124,6 +126,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
   // through the database. The engine publishes nowhere: every event reaches this process's bus through the relay, once.
   const queue = await RunQueue.open(url, { log });
+  runQueue = queue;
   const engine = new RunEngine({
     // A database server restarts under running workers: the engine's calls wait for it rather than fail the steps in flight.
     store: new DatabaseWaitingRunStore(

@@ -1,6 +1,11 @@
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { waitFor } from "./api-client";
 import { credentialHeaders } from "./credential";
-import { chain, removeWorkFolders, workFolder, writeFileWorkflow } from "./fixtures";
+import { BYPASS, chain, removeWorkFolders, shellNode, workFolder, writeFileWorkflow } from "./fixtures";
+import { rawRequest } from "./raw-http";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -9,7 +14,8 @@ import { setupStudioServer } from "./studio-server";
  * `metrics:read` and nothing more.
  */
 
-const server = setupStudioServer();
+// One slot: on PostgreSQL a second run waits in the queue while the first holds it.
+const server = setupStudioServer({ env: { STUDIO_WORKER_CONCURRENCY: "1" } });
 
 afterAll(() => removeWorkFolders());
 
@@ -66,6 +72,61 @@ describe("the studio's metrics", () => {
     const after = (await scrape("/api/metrics")).text;
     expect((sample(after, "studio_approvals_decided_total", { status: "denied" }) ?? 0) - (sample(text, "studio_approvals_decided_total", { status: "denied" }) ?? 0)).toBe(1);
     expect(sample(after, "studio_step_duration_seconds_count", { kind: "tool", tool: "write_file", status: "failed" })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("count webhook deliveries by address and the status answered", async () => {
+    const api = server.client();
+    const hookId = `metrics${randomBytes(6).toString("hex")}`;
+    const { id } = await api.createWorkflow({
+      name: "Metrics: webhook",
+      nodes: [
+        { id: "in", kind: "input", fields: [{ name: "name", type: "string", required: true }] },
+        { id: "hook", kind: "webhook", hookId, authentication: "none", mapping: [{ input: "name", from: "body.name" }] },
+        { id: "out", kind: "output", value: "Hi {{ inputs.name }}" },
+      ],
+      edges: [...chain("hook", "out"), { id: "in-out", source: "in", target: "out" }],
+    });
+    await api.expect(200, "POST", `/api/workflows/${id}/publish`, {});
+    const before = (await scrape()).text;
+    const delivered = await rawRequest(`${server.url}/hooks/${hookId}`, { method: "POST", body: { name: "Ada" } });
+    const refused = await rawRequest(`${server.url}/hooks/${hookId}`, { method: "POST", body: { nobody: true } });
+    const unknown = await rawRequest(`${server.url}/hooks/no-such-hook-${hookId}`, { method: "POST", body: {} });
+    expect([delivered.status, unknown.status]).toEqual([expect.any(Number), 404]);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    const after = (await scrape()).text;
+    const grew = (status: number) =>
+      (sample(after, "studio_webhook_deliveries_total", { address: "live", status: String(status) }) ?? 0) -
+      (sample(before, "studio_webhook_deliveries_total", { address: "live", status: String(status) }) ?? 0);
+    const statuses = [delivered.status, refused.status, unknown.status];
+    for (const status of new Set(statuses)) expect(grew(status)).toBe(statuses.filter((each) => each === status).length);
+  });
+
+  it("say, scaled out on PostgreSQL, how many runs wait in the queue and how many slots drive one", async () => {
+    const api = server.client();
+    const root = workFolder("studio-metrics-queue-");
+    const { id } = await api.createWorkflow({
+      name: "Metrics: held",
+      ...BYPASS,
+      nodes: [{ id: "in", kind: "input", fields: [] }, shellNode("hold", root, "while [ ! -f release ]; do sleep 0.05; done")],
+      edges: chain("in", "hold"),
+    });
+    if (server.provider !== "postgresql") {
+      // One process and no queue: the queue's gauges are not there rather than a made-up zero.
+      expect(sample((await scrape()).text, "studio_run_jobs_waiting")).toBeNull();
+      return;
+    }
+    const runs = [await api.startRun(id), await api.startRun(id)];
+    const counts = async () => {
+      const text = (await scrape()).text;
+      return { waiting: sample(text, "studio_run_jobs_waiting"), active: sample(text, "studio_run_jobs_active") };
+    };
+    await waitFor(async () => {
+      const now = await counts();
+      return now.waiting === 1 && now.active === 1 ? now : undefined;
+    }, { what: "one run held by the only slot, the other waiting for it" });
+    writeFileSync(path.join(root, "release"), "");
+    for (const run of runs) await api.waitForRun(run.id);
+    expect(await counts()).toEqual({ waiting: 0, active: 0 });
   });
 
   it("are a scraper's with a token holding metrics:read alone; without it a 403 names the scope, without a credential a 401", async () => {

@@ -33,6 +33,7 @@ export function hookAddressOf(pathname: string): { address: HookAddress; path: s
 export async function serveHook(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://hooks.invalid");
   const { address, path } = hookAddressOf(url.pathname);
+  const studio = await startStudio();
   let reply: HookReply;
   if (path === null) {
     reply = { status: 400, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify({ error: "The address is not valid percent-encoding." }) };
@@ -47,8 +48,9 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
       readBody: (limit) =>
         readNodeBody(request, limit).then(({ bytes, complete }) => (complete ? bytes : "too-large")),
     };
-    reply = await deliver(await startStudio(), hookRequest, address);
+    reply = await deliver(studio, hookRequest, address);
   }
+  studio.metrics.webhookDelivered(address, reply.status);
   // A body left unread (refused before it was read, or too large) is read and dropped rather than cut off: closing
   // while it still arrives resets the connection, and the sender loses the answer.
   if (!request.readableEnded) discardRestOfBody(request, DISCARD_LIMIT_BYTES);
@@ -60,15 +62,20 @@ export async function serveHook(request: IncomingMessage, response: ServerRespon
 export async function serveHookRequest(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const { address, path } = hookAddressOf(url.pathname);
-  if (path === null) return Response.json({ error: "The address is not valid percent-encoding." }, { status: 400 });
+  const studio = await startStudio();
+  if (path === null) {
+    studio.metrics.webhookDelivered(address, 400);
+    return Response.json({ error: "The address is not valid percent-encoding." }, { status: 400 });
+  }
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
-  const reply = await deliver(await startStudio(), {
+  const reply = await deliver(studio, {
     method: request.method.toUpperCase(),
     path,
     query: url.searchParams,
     headers,
     readBody: (limit) => readBodyBytes(request, limit),
   }, address);
+  studio.metrics.webhookDelivered(address, reply.status);
   return new Response(reply.status === 204 ? null : reply.body, { status: reply.status, headers: reply.headers });
 }

@@ -59,6 +59,8 @@ export function isWorkerChannel(name: string): boolean {
 /** How often an idle slot of a process looks for jobs nobody announced (the backstop); each slot's own poll is rare. */
 const BACKSTOP_POLL_MS = 1_000;
 const SLOT_POLL_SECONDS = 30;
+const JOB_COUNTS = `SELECT count(*) FILTER (WHERE state < 'active')::int AS waiting, count(*) FILTER (WHERE state = 'active')::int AS active
+  FROM ${SCHEMA}.job WHERE name = $1 AND state <= 'active'`;
 const NOTIFY = `SELECT 1 AS "sent" FROM (SELECT pg_notify($1, $2)) AS "notified"`;
 
 export interface RunJob {
@@ -120,6 +122,17 @@ export class RunQueue {
       }
     }
     return new RunQueue(boss);
+  }
+
+  /**
+   * The queue's jobs waiting for a slot (created, or a retry not yet due) and those a slot drives now, counted in the
+   * job table (the queue's own counts are the monitor's, up to SUPERVISE_SECONDS old). pg-boss's states are an enum in
+   * that order: created, retry, active, then the finished ones.
+   */
+  async jobCounts(): Promise<{ waiting: number; active: number }> {
+    const { rows } = await this.boss.getDb().executeSql(JOB_COUNTS, [RUN_QUEUE]);
+    const [counts] = rows as { waiting: number; active: number }[];
+    return { waiting: counts?.waiting ?? 0, active: counts?.active ?? 0 };
   }
 
   /** Sends the job that drives `runId`, inside `transaction`: it exists if and only if the transaction commits. */
