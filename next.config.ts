@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { DATASET_FILE_MAX_BYTES } from "./lib/contracts/evaluation-dataset";
 
 const nextConfig: NextConfig = {
   // Native and heavyweight packages are loaded by Node at run time, never bundled:
@@ -14,6 +15,10 @@ const nextConfig: NextConfig = {
   // scripts/test.sh runs `tsc --noEmit` over the whole repository just before it builds: checking the types again here
   // would cost the suite half a minute. Every other build checks them.
   typescript: { ignoreBuildErrors: process.env.STUDIO_BUILD_SKIPS_TYPE_CHECK === "1" },
+  // A request passing through proxy.ts has its body buffered up to this and silently cut past it (Next's default is
+  // 10 MB): one byte past the largest body a route takes (a dataset file), so every route still sees a body that is too
+  // large as too large (each checks its own limit) and none parses a cut one as whole.
+  experimental: { proxyClientMaxBodySize: DATASET_FILE_MAX_BYTES + 1 },
 };
 
 export default nextConfig;

@@ -90,6 +90,8 @@ const LABELS: Record<CopiedTable, string> = {
   webhookEndpoint: "live webhooks",
   scheduleFiring: "schedule slots handled",
   workflowPin: "pinned outputs (the editor's test data)",
+  evaluationDataset: "evaluation datasets",
+  evaluationDatasetRow: "evaluation dataset rows",
   retentionPolicy: "retention settings (how long runs are kept)",
   grant: "grants",
   secret: "secrets (encrypted)",

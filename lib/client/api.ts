@@ -35,7 +35,15 @@ export function expectSignOut(): void {
  * @example
  *   const { workflows } = await api<{ workflows: WorkflowSummary[] }>("/api/workflows");
  */
-export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+/** A request's options: a JSON `body`, or a `file` sent as it is (its type as the content type). */
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  file?: Blob;
+  signal?: AbortSignal;
+}
+
+export async function api<T>(path: string, init: ApiInit = {}): Promise<T> {
   try {
     return await request<T>(path, init);
   } catch (error) {
@@ -47,13 +55,14 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   }
 }
 
-async function request<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<T> {
+async function request<T>(path: string, init: ApiInit): Promise<T> {
   let response: Response;
+  const sends = init.body !== undefined || init.file !== undefined;
   try {
     response = await fetch(path, {
-      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-      headers: init.body === undefined ? undefined : { "content-type": "application/json" },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      method: init.method ?? (sends ? "POST" : "GET"),
+      headers: init.file ? { "content-type": init.file.type || "application/octet-stream" } : sends ? { "content-type": "application/json" } : undefined,
+      body: init.file ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       signal: init.signal,
       cache: "no-store",
     });

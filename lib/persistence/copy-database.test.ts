@@ -130,6 +130,15 @@ async function fill(database: StudioDatabase): Promise<void> {
   await database.workflowPin.create({
     data: { id: "pin-1", workflowId: workflow.id, nodeId: "start", output: JSON.stringify({ content: "pinned", data: { topic: "tides" } }), fromRunId: "run-done", pinnedAt: at("2026-02-01T11:00:00.5Z") },
   });
+  await database.evaluationDataset.create({
+    data: { id: "dataset-1", workflowId: workflow.id, name: "Tides", source: "csv", rowCount: 2, expectedCount: 1, createdBy: "ada", createdAt: at("2026-02-01T11:30:00.25Z") },
+  });
+  await database.evaluationDatasetRow.createMany({
+    data: [
+      { id: "row-1", datasetId: "dataset-1", position: 1, inputs: JSON.stringify({ topic: "tides" }), expected: JSON.stringify("High at noon") },
+      { id: "row-2", datasetId: "dataset-1", position: 2, inputs: JSON.stringify({ topic: "moon" }), expected: null, sourceRunId: "run-done" },
+    ],
+  });
   // The studio's retention setting and the workflow's own.
   await database.retentionPolicy.create({ data: { id: "studio", keepDays: 90, keepLast: null, keepFailedDays: 180, updatedBy: "ada", updatedAt: at("2026-01-06T00:00:00.25Z") } });
   await database.retentionPolicy.create({ data: { id: `workflow:${workflow.id}`, workflowId: workflow.id, keepLast: 10, updatedAt: at("2026-01-06T00:00:01Z") } });
@@ -233,6 +242,8 @@ describe("copyStudioData", () => {
       webhookEndpoint: 1,
       scheduleFiring: 1,
       workflowPin: 1,
+      evaluationDataset: 1,
+      evaluationDatasetRow: 2,
       retentionPolicy: 2,
       grant: 1,
       secret: 1,

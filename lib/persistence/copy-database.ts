@@ -28,7 +28,7 @@ export const COPY_BATCH = 500;
 /** The tables copied, in an order that satisfies the foreign keys. */
 // Schedule firings go with the configuration: they are where each schedule goes on from, so a copied studio neither fires a
 // slot again nor counts every slot since publishing as missed.
-// Pins (test data of a workflow's editor) go with it too, and so do the retention settings (how long runs are kept).
+// Pins (test data of a workflow's editor) go with it too, and so do evaluation datasets and the retention settings (how long runs are kept).
 // People come first (a workflow names its owner), with their invitations, tokens (hashes only), shares and webhooks.
 export const CONFIGURATION_TABLES = [
   "person",
@@ -41,6 +41,8 @@ export const CONFIGURATION_TABLES = [
   "webhookEndpoint",
   "scheduleFiring",
   "workflowPin",
+  "evaluationDataset",
+  "evaluationDatasetRow",
   "retentionPolicy",
   "grant",
   "secret",
@@ -114,6 +116,8 @@ const KEYS: Record<CopiedTable, string> = {
   webhookEndpoint: "path",
   scheduleFiring: "id",
   workflowPin: "id",
+  evaluationDataset: "id",
+  evaluationDatasetRow: "id",
   retentionPolicy: "id",
   grant: "id",
   secret: "name",

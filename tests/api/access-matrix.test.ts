@@ -60,6 +60,7 @@ interface Ids {
   token: string;
   grant: string;
   listen: string;
+  dataset: string;
 }
 
 interface Case {
@@ -123,6 +124,17 @@ async function grantOn(workflowId: string): Promise<string> {
   const id = unique("grant-");
   await database.grant.create({ data: { id, workflowId, root: "/tmp", pattern: `${id}/**`, createdBy: "Olga", expiresAt: new Date(Date.now() + 86_400_000) } });
   return id;
+}
+
+/** A dataset of Olga's workflow (one row: it takes no inputs). */
+async function datasetOf(workflowId: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/workflows/${workflowId}/datasets?name=${unique("matrix-set-")}&format=jsonl`, {
+    method: "POST",
+    headers: { ...credentialHeaders(olga.credential), "content-type": "application/x-ndjson" },
+    body: '{"inputs":{}}\n',
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { dataset: { id: string } }).dataset.id;
 }
 
 async function finishedRun(): Promise<string> {
@@ -202,6 +214,12 @@ const CASES: Record<RouteKey, Case> = {
   "GET /api/workflows/[id]": {},
   "PUT /api/workflows/[id]": { body: () => definitionW },
   "DELETE /api/workflows/[id]": { fresh: async () => ({ workflow: await sharedWorkflow(simpleWorkflow(unique("Doomed "))) }) },
+  "GET /api/workflows/[id]/datasets": {},
+  // The body is the file: one JSON Lines row (the workflow takes no inputs).
+  "POST /api/workflows/[id]/datasets": { path: (current) => `/api/workflows/${current.workflow}/datasets?name=${unique("matrix-upload-")}&format=jsonl`, body: () => ({ inputs: {} }) },
+  "POST /api/workflows/[id]/datasets/from-runs": { body: (current) => ({ name: unique("matrix-runs-"), runIds: [current.run] }) },
+  "GET /api/workflows/[id]/datasets/[datasetId]": {},
+  "DELETE /api/workflows/[id]/datasets/[datasetId]": { fresh: async () => ({ dataset: await datasetOf(ids.workflow) }) },
   "POST /api/workflows/[id]/duplicate": { body: () => ({ name: unique("Copy ") }) },
   "GET /api/workflows/[id]/grants": {},
   "DELETE /api/workflows/[id]/grants/[grantId]": {
@@ -268,7 +286,7 @@ function pathOf(key: RouteKey, current: Ids): string {
     if (pattern.startsWith("/api/me/tokens/")) return current.token;
     return "x";
   };
-  return pattern.replace("[id]", idOf()).replace("[name]", current.secret).replace("[nodeId]", current.nodeId).replace("[version]", current.version);
+  return pattern.replace("[id]", idOf()).replace("[name]", current.secret).replace("[nodeId]", current.nodeId).replace("[version]", current.version).replace("[datasetId]", current.dataset);
 }
 
 interface Answer {
@@ -335,6 +353,8 @@ async function snapshot(): Promise<string> {
     database.secret.findMany(),
     database.mcpServer.findMany(),
     database.retentionPolicy.findMany(),
+    database.evaluationDataset.findMany({ orderBy: { id: "asc" } }),
+    database.evaluationDatasetRow.findMany(),
     database.person.findMany({ orderBy: { id: "asc" } }),
     database.invitation.findMany({ orderBy: { id: "asc" } }),
     database.personalAccessToken.findMany({ orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
@@ -402,6 +422,7 @@ beforeAll(async () => {
     token: (await olga.expect(201, "POST", "/api/me/tokens", { name: "olga's", scopes: ["run:read"] })).record.id,
     listen: listen.listenId,
     grant: await grantOn(workflow),
+    dataset: await datasetOf(workflow),
   } satisfies Omit<Ids, "workflow">);
 }, 120_000);
 

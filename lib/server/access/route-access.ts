@@ -97,6 +97,12 @@ export const ROUTE_ACCESS = {
   "PUT /api/workflows/[id]": onWorkflow("workflow:edit"),
   "DELETE /api/workflows/[id]": onWorkflow("workflow:edit"),
   // A copy is a new workflow of the caller's: they read this one and may make workflows.
+  // Datasets are part of building a workflow; one made from runs also needs run:read there (checked by its handler).
+  "GET /api/workflows/[id]/datasets": onWorkflow("workflow:read"),
+  "POST /api/workflows/[id]/datasets": onWorkflow("workflow:edit"),
+  "POST /api/workflows/[id]/datasets/from-runs": onWorkflow("workflow:edit"),
+  "GET /api/workflows/[id]/datasets/[datasetId]": onWorkflow("workflow:read"),
+  "DELETE /api/workflows/[id]/datasets/[datasetId]": onWorkflow("workflow:edit"),
   "POST /api/workflows/[id]/duplicate": onWorkflow("workflow:read", "workflow:edit"),
   "GET /api/workflows/[id]/grants": onWorkflow("workflow:read"),
   // A grant lets writes skip the people who decide them: theirs to take back.
