@@ -26,6 +26,7 @@ function observedRun(overrides: Partial<ObservedRun> = {}): ObservedRun & { atte
     version: 3,
     startedAt: "2026-12-01T10:00:00.000Z",
     trigger: { kind: "person", nodeId: null },
+    inputs: { note: "an input" },
     definition,
     loop: null,
     attempts: {},
@@ -139,6 +140,27 @@ describe("a run's spans", () => {
     // Arguments and results are not attributes.
     expect(JSON.stringify(spans)).not.toContain("secret.txt");
     expect(JSON.stringify(spans)).not.toContain("the file's text");
+  });
+
+  it("carry the run's inputs and output, steps' outputs and tool calls' arguments and results only when the workflow opted in", () => {
+    const call = { turn: 0, callId: "call-1", name: "read_file", tool: "read_file", nodeId: "reader", operation: null, arguments: { path: "a.txt", token: "••••••" } };
+    const events = [
+      at(0, "run-1", { type: "run-started", nodeId: null, payload: { inputs: { note: "an input" } } }),
+      at(1, "run-1", { type: "node-started", nodeId: "agent", payload: { kind: "agent", attempt: 1 } }),
+      at(2, "run-1", { type: "node-tool-call-started", nodeId: "agent", payload: call }),
+      at(3, "run-1", { type: "node-tool-call-finished", nodeId: "agent", payload: { ...call, isError: false, content: "x".repeat(5000) } }),
+      at(4, "run-1", { type: "node-succeeded", nodeId: "agent", payload: { output: { content: "done", data: { answer: "done" } }, durationMs: 3000 } }),
+      at(5, "run-1", { type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } } }),
+    ];
+    const hidden = new RunSpanMapper().spansOf(observedRun({ attempts: { agent: 1 } }), events);
+    expect(JSON.stringify(hidden)).not.toMatch(/an input|a\.txt|"done"|answer/);
+
+    const shown = new RunSpanMapper().spansOf(observedRun({ attempts: { agent: 1 }, definition: { ...definition, traceContent: true } }), events);
+    const [tool, agent, root] = shown as [SpanRecord, SpanRecord, SpanRecord];
+    expect(tool.attributes["gen_ai.tool.call.arguments"]).toBe('{"path":"a.txt","token":"••••••"}');
+    expect(tool.attributes["gen_ai.tool.call.result"]).toBe(`${"x".repeat(4096)}…`);
+    expect(agent.attributes["studio.step.output"]).toBe('{"content":"done","data":{"answer":"done"}}');
+    expect(root.attributes).toMatchObject({ "studio.run.inputs": '{"note":"an input"}', "studio.run.output": '{"answer":42}' });
   });
 
   it("make no second span for an attempt already ended (a step failed while it waited for its next attempt)", () => {

@@ -17,7 +17,8 @@
  *
  * What is exported is what the events say of the run's shape and outcome:
  * ids, kinds, tools, statuses, error kinds and error messages (masked of
- * secret values where the tools report them). Never inputs, arguments or outputs.
+ * secret values where the tools report them); inputs, arguments and outputs
+ * only for a workflow that opted in (`traceContent`), as the run page shows them.
  */
 import type { RunEvent } from "@/lib/contracts/run-event";
 import type { ObservedRun } from "@/lib/workflow/run-engine";
@@ -42,6 +43,9 @@ export interface SpanRecord {
   status: { code: "ok" | "error" | "unset"; message?: string };
   links: { spanId: string; attributes: SpanAttributes }[];
 }
+
+/** The longest text a content attribute carries (a workflow that opted in): the rest is cut, as a backend would. */
+const CONTENT_LIMIT = 4_096;
 
 /** Starts remembered at most: a run that never ends here (parked for good) must not grow this without bound. */
 const MAX_REMEMBERED_STARTS = 50_000;
@@ -79,8 +83,11 @@ export class RunSpanMapper {
       case "approval-requested":
         this.remember(key(run.runId, "approval", event.payload.approval.id), at);
         return null;
-      case "node-succeeded":
-        return nodeId ? this.stepSpan(run, nodeId, at, { "studio.step.status": "succeeded" }, { code: "ok" }, event.payload.durationMs) : null;
+      case "node-succeeded": {
+        if (!nodeId) return null;
+        const outcome = { "studio.step.status": "succeeded", ...content(run, "studio.step.output", event.payload.output) };
+        return this.stepSpan(run, nodeId, at, outcome, { code: "ok" }, event.payload.durationMs);
+      }
       case "node-failed": {
         if (!nodeId) return null;
         const { error, errorKind, handledBy } = event.payload;
@@ -113,7 +120,7 @@ export class RunSpanMapper {
       case "node-tool-call-finished":
         return nodeId ? this.toolCallSpan(run, nodeId, event.payload, at) : null;
       case "run-succeeded":
-        return this.runSpan(run, at, "succeeded", { code: "ok" });
+        return this.runSpan(run, at, "succeeded", { code: "ok" }, content(run, "studio.run.output", event.payload.output));
       case "run-failed":
         return this.runSpan(run, at, "failed", { code: "error", message: event.payload.error ?? "The run failed." });
       case "run-cancelled":
@@ -123,7 +130,7 @@ export class RunSpanMapper {
     }
   }
 
-  private runSpan(run: ObservedRun, at: number, status: string, spanStatus: SpanRecord["status"]): SpanRecord {
+  private runSpan(run: ObservedRun, at: number, status: string, spanStatus: SpanRecord["status"], extra: SpanAttributes = {}): SpanRecord {
     const started = this.take(key(run.runId, "run")) ?? parseTime(run.startedAt) ?? at;
     this.forgetRun(run.runId);
     const trace = traceOf(run);
@@ -141,6 +148,8 @@ export class RunSpanMapper {
         "studio.run.status": status,
         ...(status === "succeeded" ? {} : { "error.type": status }),
         ...(run.loop ? { "studio.loop.index": run.loop.index, "studio.loop.count": run.loop.count } : {}),
+        ...content(run, "studio.run.inputs", run.inputs),
+        ...extra,
       },
       status: spanStatus,
       links: [],
@@ -274,6 +283,9 @@ export class RunSpanMapper {
         ...(call.nodeId ? { "studio.tool.node_id": call.nodeId } : {}),
         "studio.agent.turn": call.turn,
         ...(call.isError ? { "error.type": "tool_error" } : {}),
+        // Secret inputs are masked in the recorded arguments, and tools' results masked of the secrets they used.
+        ...content(run, "gen_ai.tool.call.arguments", call.arguments),
+        ...content(run, "gen_ai.tool.call.result", call.content),
       },
       status: call.isError ? { code: "error" } : { code: "unset" },
       links: [],
@@ -317,6 +329,16 @@ function traceOf(run: ObservedRun): RunTrace {
 
 function base(run: ObservedRun, trace: RunTrace): Pick<SpanRecord, "trace" | "callerOutside"> {
   return { trace, callerOutside: trace.parent !== null && !CHILD_TRIGGERS.has(run.trigger.kind) };
+}
+
+/**
+ * `value` as the attribute `name`, JSON unless it is text, when the run's workflow opted in to content in its traces
+ * (`traceContent`); nothing otherwise. Values come from the events, as stored and shown: secrets already masked.
+ */
+function content(run: ObservedRun, name: string, value: unknown): SpanAttributes {
+  if (run.definition.traceContent !== true || value === undefined) return {};
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return { [name]: text.length > CONTENT_LIMIT ? `${text.slice(0, CONTENT_LIMIT)}…` : text };
 }
 
 /** What every span of a run says of it. */

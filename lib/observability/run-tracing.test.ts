@@ -18,7 +18,7 @@ afterAll(() => receiver.close());
 const definition = { mode: "auto", onError: "stop", nodes: [{ id: "list", kind: "tool", tool: "list_dir", settings: {}, arguments: {} }], edges: [] } as unknown as WorkflowDefinition;
 
 function observedRun(runId: string, trigger: ObservedRun["trigger"]): ObservedRun {
-  return { runId, workflowId: "wf-1", version: 1, startedAt: new Date().toISOString(), trigger, definition, loop: null, attempts: { list: 1 }, stepsStartedAt: new Map() };
+  return { runId, workflowId: "wf-1", version: 1, startedAt: new Date().toISOString(), trigger, inputs: {}, definition, loop: null, attempts: { list: 1 }, stepsStartedAt: new Map() };
 }
 
 let seq = 0;

@@ -68,6 +68,7 @@ export interface ObservedRun {
   /** When it started; null when not known. */
   readonly startedAt: string | null;
   readonly trigger: RunTrigger;
+  readonly inputs: Readonly<Record<string, unknown>>;
   readonly definition: WorkflowDefinition;
   readonly loop: RunLoop | null;
   /** Each node's current attempt. */
