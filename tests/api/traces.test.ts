@@ -193,6 +193,38 @@ describe("traces of runs", () => {
     }
   });
 
+  it("hang a called workflow's run under the Sub-workflow step that called it, in the caller's trace", async () => {
+    const child = await api.createWorkflow({
+      name: "Traced: called",
+      nodes: [
+        { id: "in", kind: "input", fields: [{ name: "who" }] },
+        { id: "out", kind: "output", value: "hello {{ inputs.who }}" },
+      ],
+      edges: [edge("in", "out")],
+    });
+    await api.expect(200, "POST", `/api/workflows/${child.id}/publish`, {});
+    const parent = await api.createWorkflow({
+      name: "Traced: calling",
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        { id: "call", kind: "subworkflow", workflowId: child.id, inputs: { who: "Ada" } },
+        { id: "out", kind: "output", value: "{{ nodes.call.output }}" },
+      ],
+      edges: [edge("in", "call"), edge("call", "out")],
+    });
+    const run = await api.startRun(parent.id);
+    const finished = await api.waitForRun(run.id, ["succeeded", "failed", "cancelled"], 60_000);
+    expect(finished.status, finished.error).toBe("succeeded");
+    const childRunId: string = finished.childRuns[0].id;
+    const spans = await receiver.waitFor((all) => all.some(runSpanOf(run.id)) && all.some(runSpanOf(childRunId)));
+    const calling = one(spans, runSpanOf(run.id), "the calling run's span");
+    const called = one(spans, runSpanOf(childRunId), "the called run's span");
+    const step = one(spans, (span) => span.parentSpanId === calling.spanId && span.attributes["studio.node.id"] === "call", "the Sub-workflow step's span");
+    expect(calling.parentSpanId).toBe("");
+    expect(called).toMatchObject({ traceId: calling.traceId, parentSpanId: step.spanId });
+    expect(called.attributes).toMatchObject({ "studio.workflow.id": child.id, "studio.run.trigger": "sub-workflow" });
+  });
+
   it("continue the trace of a webhook's sender, the run span under the sender's span", async () => {
     const hookId = `tracehook${Math.random().toString(36).slice(2, 12)}0000`;
     const { id } = await api.createWorkflow({
