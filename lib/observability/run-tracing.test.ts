@@ -109,10 +109,10 @@ describe("tracing settings", () => {
       },
       (message) => warnings.push(message),
     );
-    expect(settings).toEqual({ protocol: "http/json", sampler: { kind: "parentbased_traceidratio", ratio: 0.25 }, batch: { scheduledDelayMillis: 200 } });
+    expect(settings).toEqual({ protocol: "http/json", logLevel: "error", sampler: { kind: "parentbased_traceidratio", ratio: 0.25 }, batch: { scheduledDelayMillis: 200 } });
     expect(warnings).toEqual(["OTEL_BSP_MAX_QUEUE_SIZE=soon is not valid; using its default"]);
     const defaults = readTracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, (message) => warnings.push(message));
-    expect(defaults).toEqual({ protocol: "http/protobuf", sampler: { kind: "parentbased_always_on" }, batch: {} });
+    expect(defaults).toEqual({ protocol: "http/protobuf", logLevel: "error", sampler: { kind: "parentbased_always_on" }, batch: {} });
     expect(warnings.at(-1)).toContain("grpc is not offered");
   });
 });

@@ -26,11 +26,14 @@ import { readTracingSettings, type SamplerSetting } from "./tracing-settings";
 /** The name traces carry when OTEL_SERVICE_NAME does not say otherwise. */
 export const DEFAULT_SERVICE_NAME = "neurosurfer-studio";
 
+/** How long a shutdown waits for the last spans to be exported. */
+const FLUSH_TIMEOUT_MS = 5_000;
+
 /** Longer error texts are cut in a span's status. */
 const STATUS_MESSAGE_LIMIT = 2_000;
 
 export interface RunTracing extends RunObserver {
-  /** Exports what is batched now (a shutdown's last word). */
+  /** Exports what is batched now (a shutdown's last word); never rejects (a failure is logged). */
   flush(): Promise<void>;
 }
 
@@ -76,6 +79,12 @@ export async function startRunTracing(log: (message: string, error?: unknown) =>
     import("@opentelemetry/resources"),
     settings.protocol === "http/json" ? import("@opentelemetry/exporter-trace-otlp-http") : import("@opentelemetry/exporter-trace-otlp-proto"),
   ]);
+  // The SDK's own word (an export that failed, a full queue) goes to the studio's log, from OTEL_LOG_LEVEL up.
+  const say = (message: string, ...args: unknown[]) => log(`OpenTelemetry: ${message}`, args[0]);
+  api.diag.setLogger(
+    { error: say, warn: say, info: say, debug: say, verbose: say },
+    { logLevel: api.DiagLogLevel[settings.logLevel.toUpperCase() as keyof typeof api.DiagLogLevel], suppressOverrideMessage: true },
+  );
   const ids = new PlannedIds();
   const resource = resources
     .defaultResource()
@@ -150,7 +159,8 @@ export async function startRunTracing(log: (message: string, error?: unknown) =>
         }
       }
     },
-    flush: () => provider.forceFlush(),
+    // Bounded: a collector that does not answer must not hold a shutdown for the exporter's 30 s.
+    flush: () => provider.forceFlush({ timeoutMillis: FLUSH_TIMEOUT_MS }).catch((error: unknown) => log("could not export the last spans", error)),
   };
 }
 

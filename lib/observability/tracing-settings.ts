@@ -15,8 +15,13 @@ export type SamplerSetting =
   | { kind: "always_on" | "always_off" | "parentbased_always_on" | "parentbased_always_off" }
   | { kind: "traceidratio" | "parentbased_traceidratio"; ratio: number };
 
+/** OTEL_LOG_LEVEL: what of the SDK's own diagnostics reach the studio's log (failed exports are errors). */
+export const LOG_LEVELS = ["none", "error", "warn", "info", "debug", "verbose", "all"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface TracingSettings {
   protocol: TracingProtocol;
+  logLevel: LogLevel;
   sampler: SamplerSetting;
   batch: { scheduledDelayMillis?: number; exportTimeoutMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number };
 }
@@ -75,5 +80,9 @@ export function readTracingSettings(environment: Readonly<Record<string, string 
   } else {
     warn(`OTEL_TRACES_SAMPLER=${samplerName} is not offered (${SAMPLERS.join(", ")}); using parentbased_always_on`);
   }
-  return { protocol, sampler, batch };
+  const levelName = (value("OTEL_LOG_LEVEL") ?? "error").toLowerCase();
+  let logLevel: LogLevel = "error";
+  if ((LOG_LEVELS as readonly string[]).includes(levelName)) logLevel = levelName as LogLevel;
+  else warn(`OTEL_LOG_LEVEL=${levelName} is not offered (${LOG_LEVELS.join(", ")}); using error`);
+  return { protocol, logLevel, sampler, batch };
 }

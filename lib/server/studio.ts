@@ -130,7 +130,7 @@ async function boot(role: StudioRole): Promise<Studio> {
       retention.stop();
       deadlines.stop();
       notifying?.stop();
-      await tracing?.flush().catch((error: unknown) => log("could not export the last spans", error));
+      await tracing?.flush();
     };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
@@ -209,7 +209,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
-    await tracing?.flush().catch((error: unknown) => log("could not export the last spans", error));
+    await tracing?.flush();
     // Prisma's connections and the run hot path's pool: nothing of this process stays on the server.
     await disconnectDatabase(database);
   };
