@@ -155,13 +155,13 @@ async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest
   }
 }
 
-/** A child run this attempt had already started (a replay, or another drive a moment earlier), and whether it was announced. */
 /** A child run's trace: the parent run's, under the span of the parent step's attempt that started it (lib/observability/trace-context.ts). */
 function childTrace(parent: ChildRunRequest["parent"], parentTriggerDetail: string | null): { traceparent: string } {
   const parentTrigger = triggerFromColumns("person", null, parentTriggerDetail);
   return { traceparent: childTraceparent(parent.runId, parentTrigger, parent.nodeId, parent.attempt) };
 }
 
+/** A child run this attempt had already started (a replay, or another drive a moment earlier), and whether it was announced. */
 async function foundChildRun(child: StoredChildRun, parentRunId: string, database: StudioDatabase): Promise<ChildRunStarted> {
   const announced = await childRunAnnounced(parentRunId, child.id, database);
   return { runId: child.id, workflowId: child.workflowId, workflowName: child.workflowName, version: child.version, announced };
