@@ -5,7 +5,7 @@ import type { RunTrigger } from "@/lib/contracts/run-trigger";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import type { ObservedRun } from "@/lib/workflow/run-engine";
 import { RunSpanMapper, type SpanRecord } from "./run-spans";
-import { approvalSpanId, childTraceparent, modelCallSpanId, parseTraceparent, runSpanId, runTraceOf, stepSpanId, traceparentDetail } from "./trace-context";
+import { approvalSpanId, childTraceparent, failedRunTraceparent, modelCallSpanId, parseTraceparent, runSpanId, runTraceOf, stepSpanId, traceparentDetail } from "./trace-context";
 
 /** The workflow the runs below run: a tool step with retries, an agent, and a For each. */
 const definition = {
@@ -204,6 +204,12 @@ describe("trace context", () => {
     }
     expect(traceparentDetail(["00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"])).toEqual({});
     expect(traceparentDetail(undefined)).toEqual({});
+  });
+
+  it("puts an error workflow's run under the failed run's span, in its trace", () => {
+    const caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
+    expect(parseTraceparent(failedRunTraceparent("run-1", { traceparent: caller }))).toEqual({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: runSpanId("run-1"), sampled: false });
+    expect(parseTraceparent(failedRunTraceparent("run-1", {}))).toEqual({ traceId: runTraceOf("run-1", {}).traceId, spanId: runSpanId("run-1"), sampled: true });
   });
 
   it("derives the same ids for the same run everywhere, and different ones for different runs", () => {

@@ -50,8 +50,8 @@ const CONTENT_LIMIT = 4_096;
 /** Starts remembered at most: a run that never ends here (parked for good) must not grow this without bound. */
 const MAX_REMEMBERED_STARTS = 50_000;
 
-/** Trigger kinds whose traceparent the studio made itself (the parent step's span), not a caller. */
-const CHILD_TRIGGERS = new Set(["sub-workflow", "for-each"]);
+/** Trigger kinds whose traceparent the studio made itself (the parent step's span, the failed run's), not a caller. */
+const CHILD_TRIGGERS = new Set(["sub-workflow", "for-each", "error-workflow"]);
 
 export class RunSpanMapper {
   /** When something seen starting here began (ms), by key; forgotten at its end or its run's. */

@@ -93,3 +93,12 @@ export function childTraceparent(parentRunId: string, parentTrigger: Pick<RunTri
   const trace = runTraceOf(parentRunId, parentTrigger);
   return formatTraceparent({ traceId: trace.traceId, spanId: stepSpanId(parentRunId, nodeId, attempt), sampled: trace.parent?.sampled ?? true });
 }
+
+/**
+ * The traceparent an error workflow's run is started with: the failed run's trace, under the failed run's own span,
+ * so what handled a failure is found beside it.
+ */
+export function failedRunTraceparent(failedRunId: string, failedTrigger: Pick<RunTrigger, "traceparent">): string {
+  const trace = runTraceOf(failedRunId, failedTrigger);
+  return formatTraceparent({ traceId: trace.traceId, spanId: trace.runSpanId, sampled: trace.parent?.sampled ?? true });
+}

@@ -5,7 +5,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../supp
 import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support/scripted-openai-server";
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { edge, removeWorkFolders, workFolder } from "./fixtures";
-import { setupStudioServer } from "./studio-server";
+import { freePort, setupStudioServer } from "./studio-server";
 
 /**
  * Runs as OpenTelemetry traces, through the built server to an OTLP receiver
@@ -223,6 +223,37 @@ describe("traces of runs", () => {
     expect(calling.parentSpanId).toBe("");
     expect(called).toMatchObject({ traceId: calling.traceId, parentSpanId: step.spanId });
     expect(called.attributes).toMatchObject({ "studio.workflow.id": child.id, "studio.run.trigger": "sub-workflow" });
+  });
+
+  it("hang an error workflow's run under the run whose failure started it", async () => {
+    const handler = await api.createWorkflow({
+      name: "Traced: handles failures",
+      nodes: [
+        { id: "in", kind: "input", fields: [{ name: "runId" }] },
+        { id: "out", kind: "output", value: "handled {{ inputs.runId }}" },
+      ],
+      edges: [edge("in", "out")],
+    });
+    const port = await freePort();
+    const failing = await api.createWorkflow({
+      name: "Traced: fails",
+      errorWorkflowId: handler.id,
+      guardrails: { localNetworkAllow: [`127.0.0.1:${port}`] },
+      nodes: [
+        { id: "in", kind: "input", fields: [] },
+        // Nothing listens there: the step fails (a network error), and with it the run.
+        { id: "fetch", kind: "tool", tool: "http", arguments: { url: `http://127.0.0.1:${port}/` } },
+      ],
+      edges: [edge("in", "fetch")],
+    });
+    const run = await api.startRun(failing.id);
+    expect((await api.waitForRun(run.id)).status).toBe("failed");
+    const handled = await waitFor(async () => (await api.getRun(run.id)).errorWorkflowRun ?? undefined, { what: "the error workflow's run" });
+    const spans = await receiver.waitFor((all) => all.some(runSpanOf(run.id)) && all.some(runSpanOf(handled.id)));
+    const failed = one(spans, runSpanOf(run.id), "the failed run's span");
+    expect(failed).toMatchObject({ status: { code: 2 } });
+    expect(failed.attributes).toMatchObject({ "studio.run.status": "failed", "error.type": "failed" });
+    expect(one(spans, runSpanOf(handled.id), "the error workflow run's span")).toMatchObject({ traceId: failed.traceId, parentSpanId: failed.spanId });
   });
 
   it("continue the trace of a webhook's sender, the run span under the sender's span", async () => {
