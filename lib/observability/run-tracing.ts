@@ -104,8 +104,8 @@ export async function startRunTracing(log: (message: string, error?: unknown) =>
 
   const sampled = (span: SpanRecord): boolean => {
     const { trace } = span;
-    const wanted = (with_: Sampler, context: OpenTelemetryApi.Context) =>
-      with_.shouldSample(context, trace.traceId, span.name, api.SpanKind.INTERNAL, {}, []).decision === api.SamplingDecision.RECORD_AND_SAMPLED;
+    const wanted = (deciding: Sampler, context: OpenTelemetryApi.Context) =>
+      deciding.shouldSample(context, trace.traceId, span.name, api.SpanKind.INTERNAL, {}, []).decision === api.SamplingDecision.RECORD_AND_SAMPLED;
     // A child run's parent is a run of this studio: it goes with the trace's root decision (a ratio decides by trace id alike in every process).
     if (trace.parent && !span.callerOutside) return trace.parent.sampled && wanted(root, api.ROOT_CONTEXT);
     const context = trace.parent
