@@ -94,6 +94,7 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
         errorWorkflowId: definition.errorWorkflowId,
         approvals: definition.approvals,
         keepFullOutputs: definition.keepFullOutputs,
+        traceContent: definition.traceContent,
       }}
       problems={props.generalProblems}
       onChange={props.onSettingsChange}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useMemo } from "react";
+import { useId, useMemo, type ReactNode } from "react";
 import { SchemaForm } from "@/components/schema-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { AlwaysAllowedSection } from "./always-allowed-section";
@@ -48,7 +48,7 @@ const megabytes = (bytes: number) => `${bytes / 1_000_000} MB`;
 /** A workflow's default on error: an error path is drawn per node, so it is no choice here. */
 const DEFAULT_ON_ERROR: readonly OnError[] = ["stop", "continue"];
 
-export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId" | "approvals" | "keepFullOutputs">;
+export type WorkflowSettings = Pick<WorkflowDefinition, "name" | "description" | "mode" | "onError" | "execution" | "errorWorkflowId" | "approvals" | "keepFullOutputs" | "traceContent">;
 
 interface WorkflowSettingsPanelProps {
   /** The saved workflow these settings belong to: it is not offered as its own error workflow. */
@@ -162,21 +162,19 @@ export function WorkflowSettingsPanel({ workflowId, settings, problems, onChange
         <h3 id={`${id}-results`} className="text-xs font-semibold uppercase tracking-wide text-muted">
           Large results
         </h3>
-        <label className="flex items-start gap-2 text-xs">
-          <input
-            type="checkbox"
-            className="mt-0.5"
-            checked={settings.keepFullOutputs === true}
-            onChange={(event) => onChange("keepFullOutputs", event.target.checked ? true : undefined)}
-          />
-          <span>
-            Keep full outputs
-            <span className="mt-0.5 block leading-relaxed text-muted">
-              A step stores at most {megabytes(MAX_STORED_RESULT_BYTES)} of its result (what the run page shows and later steps read). With this on,
-              a larger result is also kept whole, up to {megabytes(MAX_KEPT_OUTPUT_BYTES)}, and can be downloaded from the run page while the run is kept.
-            </span>
-          </span>
-        </label>
+        <SettingCheckbox title="Keep full outputs" checked={settings.keepFullOutputs === true} onChange={(checked) => onChange("keepFullOutputs", checked || undefined)}>
+          A step stores at most {megabytes(MAX_STORED_RESULT_BYTES)} of its result (what the run page shows and later steps read). With this on, a
+          larger result is also kept whole, up to {megabytes(MAX_KEPT_OUTPUT_BYTES)}, and can be downloaded from the run page while the run is kept.
+        </SettingCheckbox>
+      </section>
+      <section aria-labelledby={`${id}-traces`} className="space-y-2 border-t border-line pt-5">
+        <h3 id={`${id}-traces`} className="text-xs font-semibold uppercase tracking-wide text-muted">
+          Traces
+        </h3>
+        <SettingCheckbox title="Inputs and outputs in traces" checked={settings.traceContent === true} onChange={(checked) => onChange("traceContent", checked || undefined)}>
+          Where the studio exports traces (OpenTelemetry), they carry this workflow&apos;s run inputs and output, each step&apos;s output and an
+          agent&apos;s tool calls, as the run page shows them, secrets masked. Off: only what ran, how it ended and the tokens used.
+        </SettingCheckbox>
       </section>
       <AlwaysAllowedSection workflowId={workflowId} />
       <ApprovalWebhookSection workflowId={workflowId} />
@@ -221,5 +219,18 @@ function ErrorWorkflowPicker({ id, workflowId, value, error, onChange }: ErrorWo
         <WorkflowOptions chosen={value ?? ""} workflows={workflows} />
       </select>
     </Field>
+  );
+}
+
+/** A workflow setting that is on or off: a checkbox, its title, and what it does in a line or two. */
+function SettingCheckbox(props: { title: string; checked: boolean; onChange: (checked: boolean) => void; children: ReactNode }) {
+  return (
+    <label className="flex items-start gap-2 text-xs">
+      <input type="checkbox" className="mt-0.5" checked={props.checked} onChange={(event) => props.onChange(event.target.checked)} />
+      <span>
+        {props.title}
+        <span className="mt-0.5 block leading-relaxed text-muted">{props.children}</span>
+      </span>
+    </label>
   );
 }

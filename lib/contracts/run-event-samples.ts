@@ -49,7 +49,7 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
   "node-carried-over": { fromRunId: "r0", output: { content: "Wrote a.txt" } },
   "node-failed": { error: "no space left", durationMs: 3, errorKind: "failed", handledBy: "error-edge" },
   "node-skipped": { reason: "attached", agent: "agent" },
-  "node-model-usage": { turn: 1, provider: "openai", model: "gpt-4.1-mini", inputTokens: 1200, outputTokens: 85, cachedInputTokens: 1000 },
+  "node-model-usage": { turn: 1, provider: "openai", model: "gpt-4.1-mini", inputTokens: 1200, outputTokens: 85, cachedInputTokens: 1000, durationMs: 840 },
   "node-text-delta": { turn: 1, text: "Hello" },
   "node-tool-call-started": call,
   "node-tool-call-finished": { ...call, isError: false, content: "Wrote a.txt", approvals: [] },
@@ -61,7 +61,7 @@ export const SAMPLE_PAYLOADS: { [Type in RunEventType]: RunEventPayload<Type> } 
     notification: { id: "n1", channel: "email", to: "Ada", address: "ada@example.com", round: "requested", status: "sent", attempts: 1, lastError: null },
   },
   "approval-viewed": { approvalId: approval.id, viewId: "view-1", by: "Ada" },
-  "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: { personId: "person-ada", name: "Ada" }, decidedAt: "2026-12-01T00:00:01.000Z" } },
+  "approval-decided": { approval: { ...approval, status: "approved", decision: "once", decidedBy: { personId: "person-ada", name: "Ada" }, decidedAt: "2026-12-01T00:00:01.000Z" }, requestedAt: "2026-12-01T00:00:00.000Z" },
 };
 
 /** Every sample as a stored event of run `r1`, numbered 1, 2, 3, … in the contract's order. */

@@ -153,6 +153,8 @@ export const RUN_EVENT_PAYLOADS = {
     inputTokens: z.number().int().nonnegative(),
     outputTokens: z.number().int().nonnegative(),
     cachedInputTokens: z.number().int().nonnegative().optional(),
+    /** How long the call took, from the request to its last token (absent in events stored before it was recorded). */
+    durationMs: z.number().nonnegative().optional(),
   }),
   /** A piece of an agent's streamed answer in one turn (batched, about every 100 ms). */
   "node-text-delta": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
@@ -175,8 +177,8 @@ export const RUN_EVENT_PAYLOADS = {
   "approval-notified": z.object({ approvalId: z.string(), notification: ApprovalNotificationViewSchema.extend({ id: z.string() }) }),
   /** `by` opened `approvalId`'s card on its own (a notification's link, the edit form, the API): once per person in ten minutes. */
   "approval-viewed": z.object({ approvalId: z.string(), viewId: z.string(), by: z.string() }),
-  /** Decided by a person, or withdrawn (status `cancelled`) when its run ended first. */
-  "approval-decided": z.object({ approval: EventApprovalSchema }),
+  /** Decided by a person, or withdrawn (status `cancelled`) when its run ended first. `requestedAt`: when it was asked (absent in older events). */
+  "approval-decided": z.object({ approval: EventApprovalSchema, requestedAt: z.string().optional() }),
 } as const;
 
 type Payloads = typeof RUN_EVENT_PAYLOADS;

@@ -33,6 +33,14 @@ export const RUN_TRIGGER_LABELS: Record<RunTriggerKind, string> = {
 export const ERROR_WORKFLOW_INPUTS = ["runId", "workflowId", "workflowName", "nodeId", "error", "errorKind"] as const;
 export type ErrorWorkflowInputs = Record<(typeof ERROR_WORKFLOW_INPUTS)[number], string>;
 
+/**
+ * A W3C trace context (`traceparent`: version 00, a 32-hex trace id, a 16-hex parent span id, flags), neither id all
+ * zeros. lib/observability/trace-context.ts reads and makes them.
+ */
+export const TraceparentSchema = z
+  .string()
+  .regex(/^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/, "a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>");
+
 /** The details of a start that a person may want to see, stored with the run as JSON. */
 export const RunTriggerDetailSchema = z.object({
   /** The webhook delivery's id (the sender's delivery id or idempotency key, else one the studio made). */
@@ -49,6 +57,12 @@ export const RunTriggerDetailSchema = z.object({
    * pins, the last run or typed values) or Run up to here (`up-to`, the paths that lead to it). Pins reach no other run.
    */
   testOf: z.object({ nodeId: z.string().max(200), mode: z.enum(["step", "up-to"]) }).optional(),
+  /**
+   * The trace this run continues: the caller's (a `traceparent` header on the run API or a webhook), or for a child
+   * run (a Sub-workflow step's, a For each item's) its parent step's span. Kept with the run so a run resumed days
+   * later, in another process, still joins it.
+   */
+  traceparent: TraceparentSchema.optional(),
 });
 export type RunTriggerDetail = z.infer<typeof RunTriggerDetailSchema>;
 

@@ -1,4 +1,5 @@
-import { ERROR_WORKFLOW_INPUTS, type ErrorWorkflowInputs } from "@/lib/contracts/run-trigger";
+import { ERROR_WORKFLOW_INPUTS, triggerFromColumns, type ErrorWorkflowInputs } from "@/lib/contracts/run-trigger";
+import { failedRunTraceparent } from "@/lib/observability/trace-context";
 import type { StudioDatabase } from "@/lib/persistence";
 import { NotFoundError } from "@/lib/persistence/errors";
 import { findCalledVersion } from "@/lib/persistence/child-run-queries";
@@ -64,8 +65,11 @@ export function errorWorkflowStarter(database: StudioDatabase, runs: () => RunDr
     const given: Record<string, string> = errorWorkflowInputs(report);
     const fields = inputFieldsOf(version.definition).filter((field) => (ERROR_WORKFLOW_INPUTS as readonly string[]).includes(field.name));
     const inputs = runInputsSchema(inputFieldsOf(version.definition)).parse(Object.fromEntries(fields.map((field) => [field.name, given[field.name]])));
+    // In the failed run's trace, under its span: what handled a failure is found beside it.
+    const failed = await database.run.findUnique({ where: { id: report.runId }, select: { triggerDetail: true } });
+    const traceparent = failedRunTraceparent(report.runId, triggerFromColumns("person", null, failed?.triggerDetail ?? null));
     const run = await runs().start(version, inputs, {
-      trigger: { kind: "error-workflow", nodeId: null },
+      trigger: { kind: "error-workflow", nodeId: null, traceparent },
       source: { id: report.runId, workflowId: report.workflowId, workflowName: report.workflowName, status: "failed", kind: "error-workflow" },
     });
     return run.id;

@@ -38,6 +38,8 @@ export class LocalRunDriver implements RunDriver {
     const run = await insertRun(version, inputs, this.database, start);
     await this.engine.start(run.id, {
       workflowId: version.workflowId,
+      version: run.version,
+      startedAt: run.startedAt,
       definition: runDefinitionOf(version.definition, start),
       ...(start.loop ? { loop: start.loop } : {}),
       inputs,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERSON_TRIGGER } from "@/lib/contracts/run-trigger";
+import { traceparentDetail } from "@/lib/observability/trace-context";
 import { NotFoundError } from "@/lib/persistence";
 import { readEventTexts, runStatus } from "@/lib/persistence/run-queries";
 import { StartRunBodySchema } from "@/lib/validations/run";
@@ -24,7 +25,9 @@ type IdContext = { params: Promise<{ id: string }> };
 export const startRunRoute = route("POST /api/workflows/[id]/runs", async (request, { params }: IdContext, principal) => {
   const id = pathId((await params).id, "workflow");
   const body = await readBody(request, StartRunBodySchema.optional());
-  return json({ run: await startRun(id, body ?? { inputs: {} }, PERSON_TRIGGER, starterOf(principal)) }, 201);
+  // A caller's `traceparent`: the run's trace continues the caller's.
+  const trigger = { ...PERSON_TRIGGER, ...traceparentDetail(request.headers.get("traceparent")) };
+  return json({ run: await startRun(id, body ?? { inputs: {} }, trigger, starterOf(principal)) }, 201);
 });
 
 const SeqSchema = z.coerce.number().int().min(0).catch(0);

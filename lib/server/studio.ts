@@ -7,6 +7,7 @@ import { listMcpServers, listMcpToolNames, rememberMcpToolNames } from "@/lib/pe
 import { readEvents } from "@/lib/persistence/run-queries";
 import { metricsSources } from "@/lib/persistence/metrics-queries";
 import { StudioMetrics } from "@/lib/observability/studio-metrics";
+import { startRunTracing } from "@/lib/observability/run-tracing";
 import { DatabaseWaitingRunStore } from "@/lib/persistence/database-waiting-run-store";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
@@ -95,6 +96,10 @@ async function boot(role: StudioRole): Promise<Studio> {
   // Before resuming runs, so their MCP tools resolve; each server is bounded by its connect timeout.
   await reloadMcp().catch((error: unknown) => console.error("[studio] could not load the MCP servers", error));
   const log = (message: string, error?: unknown) => console.error(`[studio] ${message}`, error ?? "");
+  // Spans are made where runs are driven, by the engine that stored their events (never from the bus, which in a
+  // web process also carries other processes' runs): each once. No OTLP endpoint: null, and nothing is loaded.
+  const tracing = await startRunTracing(log);
+  const observer = tracing ? { observer: tracing } : {};
   if (role !== "worker") await seedExampleWorkflows(database).catch((error: unknown) => console.error("[studio] could not create the example workflows", error));
   if (role !== "worker") sweepOldDeliveries(database, log);
   // An error workflow's run is started like any other, by this process's way of starting runs (made below, once the engine is).
@@ -103,7 +108,17 @@ async function boot(role: StudioRole): Promise<Studio> {
   if (!shared) {
     // One engine drives every run here: a child's end wakes its parent's step in the same engine.
     const childRuns = studioChildRuns({ database, runs: () => startRuns!, pool, secrets });
-    const engine = new RunEngine({ store: new PrismaRunStore(database), bus, pool, secrets, log, startErrorWorkflow, childRuns, fullOutputs: new DatabaseFullOutputs(database) });
+    const engine = new RunEngine({
+      store: new PrismaRunStore(database),
+      bus,
+      pool,
+      secrets,
+      log,
+      startErrorWorkflow,
+      childRuns,
+      fullOutputs: new DatabaseFullOutputs(database),
+      ...observer,
+    });
     const runs = new LocalRunDriver(engine, database);
     startRuns = runs;
     const resumed = await engine.resumeAll();
@@ -117,6 +132,7 @@ async function boot(role: StudioRole): Promise<Studio> {
       retention.stop();
       deadlines.stop();
       notifying?.stop();
+      await tracing?.flush();
     };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
@@ -147,6 +163,7 @@ async function boot(role: StudioRole): Promise<Studio> {
       secrets,
       driveRun: (runId) => database.$transaction((transaction) => queue.sendWithin(transaction, runId)),
     }),
+    ...observer,
   });
   const relay = new EventRelay(bus, (runId, afterSeq, limit) => readEvents(runId, afterSeq, limit, database), log);
   const notifications: RunNotifications = await listenForRunNotifications(url, {
@@ -195,6 +212,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
     await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000)]);
     await notifications.close();
+    await tracing?.flush();
     // Prisma's connections and the run hot path's pool: nothing of this process stays on the server.
     await disconnectDatabase(database);
   };

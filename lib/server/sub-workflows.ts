@@ -9,6 +9,8 @@ import {
   unfinishedCallerOf,
   unfinishedChildRuns,
 } from "@/lib/persistence/child-run-queries";
+import { triggerFromColumns } from "@/lib/contracts/run-trigger";
+import { childTraceparent } from "@/lib/observability/trace-context";
 import { NotFoundError } from "@/lib/persistence/errors";
 import { isUniqueViolation } from "@/lib/persistence/prisma-errors";
 import { permissionsForLoopItem, permissionsUnderCaller } from "@/lib/workflow/caller-permissions";
@@ -93,10 +95,13 @@ async function startChildRun(context: ChildRunsContext, request: ChildRunRequest
     if (error instanceof HttpError && error.status === 422) throw new ChildRunRefused(`“${version.workflowName}” cannot start: ${error.message}`);
     throw error;
   }
-  const caller = await database.workflow.findUnique({ where: { id: parent.workflowId }, select: { name: true } });
+  const [caller, parentRun] = await Promise.all([
+    database.workflow.findUnique({ where: { id: parent.workflowId }, select: { name: true } }),
+    database.run.findUnique({ where: { id: parent.runId }, select: { triggerDetail: true } }),
+  ]);
   try {
     const run = await context.runs().start(version, inputs, {
-      trigger: { kind: "sub-workflow", nodeId: null },
+      trigger: { kind: "sub-workflow", nodeId: null, ...childTrace(parent, parentRun?.triggerDetail ?? null) },
       source: { id: parent.runId, workflowId: parent.workflowId, workflowName: caller?.name ?? parent.workflowId, status: "running", kind: "sub-workflow", nodeId: parent.nodeId },
       calledBy: { nodeId: parent.nodeId, attempt: parent.attempt },
       // Never freer than its caller: the stricter of both modes and guardrails, stored with the run.
@@ -128,14 +133,14 @@ async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest
   if (chain.length >= MAX_CALL_DEPTH) throw new ChildRunRefused(`Loops and calls may nest at most ${MAX_CALL_DEPTH} deep; this item would go deeper.`);
   const loopRun = await database.run.findUnique({
     where: { id: parent.runId },
-    select: { inputs: true, workflow: { select: { name: true } }, version: { select: { version: true } } },
+    select: { inputs: true, triggerDetail: true, workflow: { select: { name: true } }, version: { select: { version: true } } },
   });
   if (!loopRun) throw new ChildRunRefused(`The run holding this loop (${parent.runId}) no longer exists.`, "not-found");
   const version = await findRunnableVersion(parent.workflowId, loopRun.version.version, database);
   const loop = { nodeId: parent.nodeId, index: request.index, count: request.count, item: request.item, nodes: request.nodes };
   try {
     const run = await context.runs().start(version, JSON.parse(loopRun.inputs) as Record<string, unknown>, {
-      trigger: { kind: "for-each", nodeId: null },
+      trigger: { kind: "for-each", nodeId: null, ...childTrace(parent, loopRun.triggerDetail) },
       source: { id: parent.runId, workflowId: parent.workflowId, workflowName: loopRun.workflow.name, status: "running", kind: "for-each", nodeId: parent.nodeId },
       calledBy: { nodeId: parent.nodeId, attempt: parent.attempt },
       loop,
@@ -148,6 +153,12 @@ async function startLoopItem(context: ChildRunsContext, request: LoopItemRequest
     if (!raced) throw error;
     return foundChildRun(raced, parent.runId, database);
   }
+}
+
+/** A child run's trace: the parent run's, under the span of the parent step's attempt that started it (lib/observability/trace-context.ts). */
+function childTrace(parent: ChildRunRequest["parent"], parentTriggerDetail: string | null): { traceparent: string } {
+  const parentTrigger = triggerFromColumns("person", null, parentTriggerDetail);
+  return { traceparent: childTraceparent(parent.runId, parentTrigger, parent.nodeId, parent.attempt) };
 }
 
 /** A child run this attempt had already started (a replay, or another drive a moment earlier), and whether it was announced. */

@@ -75,6 +75,12 @@ export const WorkflowDefinitionSchema = z
      * the run is kept (lib/persistence/kept-outputs.ts). Off: only the stored part exists.
      */
     keepFullOutputs: z.boolean().optional(),
+    /**
+     * Let this workflow's traces (OpenTelemetry, lib/observability/run-spans.ts) carry what its runs were given and
+     * gave: the run's inputs and output, each step's output, an agent's tool calls' arguments and results, as the
+     * run page shows them (secret values masked). Off: only ids, kinds, statuses, errors and token counts are exported.
+     */
+    traceContent: z.boolean().optional(),
     nodes: z.array(WorkflowNodeSchema).max(5000),
     edges: z.array(WorkflowEdgeSchema).max(20_000).default([]),
   })

@@ -8,7 +8,16 @@ import type { CreatedRun, DriveOutcome, RunEngineOptions } from "./engine/engine
 import { cancelRun, driveRun, handBackAll, resumeAll, startRun } from "./engine/lifecycle";
 import { pump } from "./engine/scheduling";
 
-export { INTERRUPTED, type CreatedRun, type DriveOutcome, type FullOutputKeeper, type RunEngineOptions, type RunFailureReport } from "./engine/engine-options";
+export {
+  INTERRUPTED,
+  type CreatedRun,
+  type DriveOutcome,
+  type FullOutputKeeper,
+  type ObservedRun,
+  type RunEngineOptions,
+  type RunFailureReport,
+  type RunObserver,
+} from "./engine/engine-options";
 
 /**
  * Executes workflow runs on the server: schedules nodes with the pure

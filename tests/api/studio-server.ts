@@ -117,6 +117,8 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   const url = `http://127.0.0.1:${port}`;
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of STUDIO_VARIABLES) delete environment[name];
+  // Nor the caller's OpenTelemetry settings: a test server exports traces only where its test says.
+  for (const name of Object.keys(environment)) if (name.startsWith("OTEL_")) delete environment[name];
   const provider = options.database ?? testDatabaseProvider();
   const ownsDatabase = provider === "postgresql" && options.env?.DATABASE_URL === undefined;
   const databaseUrl = options.env?.DATABASE_URL ?? (await freshDatabase(provider, dataDir, options.emptyDatabase === true));

@@ -16,6 +16,7 @@ import { validateForRun } from "../run-validation";
 import type { Studio } from "../studio-types";
 import { refuseDelivery } from "./authentication";
 import { RateLimiter } from "./rate-limit";
+import { traceparentDetail } from "@/lib/observability/trace-context";
 import { captureRequest, parseBody, type HookReply, type HookRequest } from "./request";
 import { inspectionCapture, settleTestListen } from "./test-capture";
 
@@ -189,6 +190,8 @@ async function startDeliveryRun(
           deliveryId: idempotencyKey ?? runId,
           request: `${request.method} ${HOOK_PREFIXES[options.test ? "test" : "live"]}${webhook.path}`.slice(0, 300),
           ...(options.test ? { test: true } : {}),
+          // The sender's trace goes on in the run's: its span is the run span's parent.
+          ...traceparentDetail(request.headers.traceparent),
         },
         triggerPayload: captured,
         ...(idempotencyKey ? { delivery: { workflowId: webhook.workflowId, hookId: node.hookId, idempotencyKey } } : {}),

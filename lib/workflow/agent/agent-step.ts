@@ -134,6 +134,7 @@ export async function runAgentStep(
             inputTokens: usage.inputTokens ?? 0,
             outputTokens: usage.outputTokens ?? 0,
             ...(usage.cachedInputTokens !== undefined ? { cachedInputTokens: usage.cachedInputTokens } : {}),
+            ...(usage.durationMs !== undefined ? { durationMs: usage.durationMs } : {}),
           }),
         toolCallStarted: (call) => host.emit("node-tool-call-started", { ...call }),
         toolCallFinished: (call, result, details) =>

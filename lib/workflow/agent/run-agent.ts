@@ -71,6 +71,8 @@ export interface ModelCallUsage {
   inputTokens?: number;
   outputTokens?: number;
   cachedInputTokens?: number;
+  /** From the request to the last part of the answer. */
+  durationMs?: number;
 }
 
 export interface AgentRunOptions {
@@ -265,6 +267,7 @@ async function callModel(options: AgentRunOptions, system: string, messages: Mod
   let text = "";
   const calls: AgentToolCall[] = [];
   let failure: unknown = null;
+  const requestedAt = performance.now();
   try {
     const result = streamText({
       model: options.model,
@@ -285,7 +288,7 @@ async function callModel(options: AgentRunOptions, system: string, messages: Mod
         failure = part.error;
       } else if (part.type === "finish") {
         const { inputTokens, outputTokens, inputTokenDetails } = part.totalUsage;
-        await options.events.usage?.(turn, { inputTokens, outputTokens, cachedInputTokens: inputTokenDetails?.cacheReadTokens });
+        await options.events.usage?.(turn, { inputTokens, outputTokens, cachedInputTokens: inputTokenDetails?.cacheReadTokens, durationMs: Math.round(performance.now() - requestedAt) });
       }
     }
   } catch (error) {

@@ -205,7 +205,7 @@ describe("ApprovalWaits", () => {
       change: "resumed",
       stepId: "write",
       othersWaiting: false,
-      events: [{ type: "approval-decided", nodeId: "write", payload: { approval: expect.objectContaining({ status: "approved" }) } }],
+      events: [{ type: "approval-decided", nodeId: "write", payload: { approval: expect.objectContaining({ status: "approved" }), requestedAt: opened.createdAt } }],
     });
     // The summary leaves out what events must not carry.
     expect(Object.keys((announcements[1] as { events: { payload: { approval: object } }[] }).events[0]!.payload.approval)).not.toContain("runId");

@@ -320,5 +320,9 @@ export class ApprovalWaits {
 }
 
 function approvalEvent(type: "approval-requested" | "approval-decided", nodeId: string | null, approval: ApprovalRecord): ApprovalEvent {
-  return { type, nodeId, payload: { approval: summarizeApproval(approval) } };
+  const approvalSummary = summarizeApproval(approval);
+  // When it was asked goes with its decision, so a trace can show the wait even where the asking happened in another process.
+  return type === "approval-decided"
+    ? { type, nodeId, payload: { approval: approvalSummary, requestedAt: approval.createdAt } }
+    : { type, nodeId, payload: { approval: approvalSummary } };
 }

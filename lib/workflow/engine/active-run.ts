@@ -44,6 +44,11 @@ export class ActiveRun {
   /** Approvals already announced as requested / decided, and the votes counted (stored events), for a resumed run. */
   announced: AnnouncedApprovals = { requested: new Set(), decided: new Set(), voted: new Map(), escalated: new Set(), notified: new Set(), viewed: new Set() };
   planApproved = false;
+  /** Its workflow's version and when it started, when known: what its trace says of it. */
+  version: number | null = null;
+  startedAt: string | null = null;
+  /** When each step stored as started (running, waiting) when the run was loaded began its attempt. */
+  readonly stepsStartedAt = new Map<string, string>();
   /** What started the run; a run started by a trigger node starts there, and the other entry nodes are skipped. */
   trigger: RunTrigger = PERSON_TRIGGER;
   /** What the trigger node received (its step's stored input). */

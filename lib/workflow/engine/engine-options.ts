@@ -7,6 +7,7 @@ import type { SecretResolver, ToolPool } from "@/lib/tools";
 import type { RunLoop, RunSourceKind } from "@/lib/contracts/run";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import type { RunTrigger } from "@/lib/contracts/run-trigger";
+import type { RunEvent } from "@/lib/contracts/run-event";
 import type { AgentModelFactory } from "../agent/agent-model";
 import type { CarriedStep } from "../carry-over";
 import type { ChildRuns } from "../child-runs";
@@ -51,6 +52,34 @@ export interface RunEngineOptions {
    * only the stored part exists, and the notice does not offer more.
    */
   fullOutputs?: FullOutputKeeper;
+  /**
+   * Told of the events this engine stored, once each, in order, with the run they belong to: the process that drives
+   * a step is the one that says so (lib/observability/run-tracing.ts turns them into spans). Absent: nothing is told.
+   */
+  observer?: RunObserver;
+}
+
+/** A run as an observer of its events sees it: what it is, and what its steps were before this process drove it. */
+export interface ObservedRun {
+  readonly runId: string;
+  readonly workflowId: string;
+  /** Its workflow's version; null when not known (a file run by the CLI). */
+  readonly version: number | null;
+  /** When it started; null when not known. */
+  readonly startedAt: string | null;
+  readonly trigger: RunTrigger;
+  readonly inputs: Readonly<Record<string, unknown>>;
+  readonly definition: WorkflowDefinition;
+  readonly loop: RunLoop | null;
+  /** Each node's current attempt. */
+  readonly attempts: Readonly<Record<string, number>>;
+  /** When each step stored as started when the run was loaded began its attempt (another process started it). */
+  readonly stepsStartedAt: ReadonlyMap<string, string>;
+}
+
+/** Hears a run's stored events; must not throw, nor hold the run up. */
+export interface RunObserver {
+  observe(run: ObservedRun, events: readonly RunEvent[]): void;
 }
 
 /** Where whole results are kept beside their stored part (the studio: lib/persistence/kept-outputs.ts). */
@@ -85,6 +114,9 @@ export const INTERRUPTED =
 /** A run as its creator just wrote it (every node pending, no events yet). */
 export interface CreatedRun {
   workflowId: string;
+  /** Its workflow's version, and when it was created: what its trace says of it. */
+  version?: number;
+  startedAt?: string;
   definition: WorkflowDefinition;
   inputs: Record<string, unknown>;
   /** What started it (default: a person at the run inputs node). */

@@ -23,6 +23,14 @@ export async function emit(engine: EngineContext, run: ActiveRun, pending: Pendi
   const events: RunEvent[] = pending.map((event) => ({ ...event, runId: run.runId, seq: ++run.seq, createdAt }));
   await run.writer.write({ ...(runChange ? { run: runChange } : {}), steps, events, ...(run.driver ? { driver: run.driver } : {}) });
   for (const event of events) engine.options.bus.publish(event);
+  // Here, in the process that drove them, and once: a web process relaying another's events tells no observer.
+  if (engine.options.observer && events.length > 0) {
+    try {
+      engine.options.observer.observe(run, events);
+    } catch (error) {
+      engine.options.log?.(`Could not observe the events of run ${run.runId}`, error);
+    }
+  }
 }
 
 /**

@@ -14,6 +14,8 @@ import { changesTheWorld } from "./side-effects";
 export async function activateCreated(engine: EngineContext, runId: string, created: CreatedRun): Promise<ActiveRun> {
   const run = new ActiveRun(runId, created.workflowId, created.definition, created.inputs, 0, engine.options.store);
   run.trigger = created.trigger ?? PERSON_TRIGGER;
+  run.version = created.version ?? null;
+  run.startedAt = created.startedAt ?? null;
   run.triggerPayload = created.triggerPayload ?? null;
   run.source = created.source ?? null;
   run.setLoop(created.loop ?? null);
@@ -43,6 +45,8 @@ export async function activate(engine: EngineContext, runId: string, options: { 
   if (record.status === "succeeded" || record.status === "failed" || record.status === "cancelled") return null;
   const run = new ActiveRun(runId, record.workflowId, definition, record.inputs, record.lastSeq, engine.options.store);
   run.trigger = record.trigger;
+  run.version = record.version;
+  run.startedAt = record.startedAt;
   run.triggerPayload = steps.find((step) => step.nodeId === record.trigger.nodeId)?.input ?? null;
   run.source = loaded.source ?? null;
   run.setLoop(loaded.loop ?? null);
@@ -52,6 +56,7 @@ export async function activate(engine: EngineContext, runId: string, options: { 
   const awaitingDecision = cutOff.length > 0 ? await engine.options.store.nodesAwaitingDecision(runId) : new Set<string>();
   for (const step of steps) {
     run.attempts[step.nodeId] = step.attempt;
+    if (step.startedAt && (step.status === "running" || step.status === "waiting")) run.stepsStartedAt.set(step.nodeId, step.startedAt);
     // A step that changes the world and was running when the process stopped may have done so: it is not run
     // again behind anyone's back (at most once), it fails saying so. Read-only steps, and steps still waiting
     // for a person (nothing done yet), simply run again.
