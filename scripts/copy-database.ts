@@ -91,6 +91,7 @@ const LABELS: Record<CopiedTable, string> = {
   scheduleFiring: "schedule slots handled",
   workflowPin: "pinned outputs (the editor's test data)",
   retentionPolicy: "retention settings (how long runs are kept)",
+  modelPrice: "model prices",
   grant: "grants",
   secret: "secrets (encrypted)",
   meta: "settings (Meta rows, the key check among them)",
@@ -101,6 +102,7 @@ const LABELS: Record<CopiedTable, string> = {
   approval: "approvals",
   agentCheckpoint: "agent checkpoints",
   keptOutputPart: "parts of whole results kept (keep full outputs)",
+  runModelUsage: "runs' tokens per model",
   webhookDelivery: "webhook deliveries (idempotency keys)",
   auditEntry: "security log entries",
 };

@@ -28,7 +28,7 @@ export const COPY_BATCH = 500;
 /** The tables copied, in an order that satisfies the foreign keys. */
 // Schedule firings go with the configuration: they are where each schedule goes on from, so a copied studio neither fires a
 // slot again nor counts every slot since publishing as missed.
-// Pins (test data of a workflow's editor) go with it too, and so do the retention settings (how long runs are kept).
+// Pins (test data of a workflow's editor) go with it too, and so do the retention settings (how long runs are kept) and the model prices.
 // People come first (a workflow names its owner), with their invitations, tokens (hashes only), shares and webhooks.
 export const CONFIGURATION_TABLES = [
   "person",
@@ -42,6 +42,7 @@ export const CONFIGURATION_TABLES = [
   "scheduleFiring",
   "workflowPin",
   "retentionPolicy",
+  "modelPrice",
   "grant",
   "secret",
   "meta",
@@ -57,6 +58,7 @@ export const HISTORY_TABLES = [
   "approvalNotification",
   "agentCheckpoint",
   "keptOutputPart",
+  "runModelUsage",
   "webhookDelivery",
   "auditEntry",
 ] as const;
@@ -115,6 +117,7 @@ const KEYS: Record<CopiedTable, string> = {
   scheduleFiring: "id",
   workflowPin: "id",
   retentionPolicy: "id",
+  modelPrice: "id",
   grant: "id",
   secret: "name",
   meta: "key",
@@ -125,6 +128,7 @@ const KEYS: Record<CopiedTable, string> = {
   approval: "id",
   agentCheckpoint: "id",
   keptOutputPart: "id",
+  runModelUsage: "id",
   webhookDelivery: "id",
   auditEntry: "id",
 };
