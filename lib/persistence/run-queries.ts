@@ -10,7 +10,7 @@ import { NotFoundError } from "./errors";
 import { runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toStepRecord } from "./run-records";
 import { CANCELS_CHANNEL } from "./run-store";
 import { summariseRun } from "./run-summary";
-import { pricedUsage, pricesFor } from "./run-usage-queries";
+import { pricedUsage, runModelPrices } from "./run-usage-queries";
 import type { Prisma } from "./generated/sqlite/client";
 
 /**
@@ -67,8 +67,6 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
   const definition = runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), { loop });
   const order = new Map(definition.nodes.map((node, index) => [node.id, index]));
   const source = runSourceFromColumns(row.sourceRunId, row.sourceKind);
-  // Its agent steps' models, used or not yet (a running run's steps price their tokens as they come), and those it used.
-  const agentModels = definition.nodes.flatMap((node) => (node.kind === "agent" ? [{ provider: node.provider, model: node.model, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0 }] : []));
   const [errorWorkflowRun, sourceRun, reruns, childRuns, modelPrices] = await Promise.all([
     database.run.findFirst({ where: { sourceRunId: runId, trigger: "error-workflow" }, orderBy: { id: "asc" }, select: RUN_LINK }),
     source ? database.run.findUnique({ where: { id: source.runId }, select: { ...RUN_LINK, version: { select: { definition: true } } } }) : null,
@@ -83,7 +81,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       orderBy: [{ sourceAttempt: "asc" }, { sourceItem: "asc" }, { id: "asc" }],
       select: { ...RUN_LINK, sourceNodeId: true, sourceAttempt: true, sourceKind: true, sourceItem: true, version: { select: { version: true } } },
     }),
-    pricesFor([row.modelUsage, agentModels], database),
+    runModelPrices(definition, row.modelUsage, database),
   ]);
   return {
     ...summariseRun(row, { total: row.approvals.length, pending: row.approvals.filter((approval) => approval.status === "pending").length }, pricedUsage(row.modelUsage, modelPrices)),

@@ -2,6 +2,7 @@ import type { ModelPrice } from "@/lib/contracts/model-prices";
 import { modelKey } from "@/lib/contracts/model-prices";
 import type { ModelTokenCounts, UsageSummary } from "@/lib/contracts/usage";
 import { NO_USAGE } from "@/lib/contracts/usage";
+import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import { priceLookup, summariseUsage } from "@/lib/cost/model-cost";
 import { getDatabase, type StudioDatabase } from "./database";
 import type { Prisma } from "./generated/sqlite/client";
@@ -43,6 +44,15 @@ export async function pricesFor(usages: Iterable<readonly ModelTokenCounts[]>, d
   const models = new Map<string, { provider: string; model: string }>();
   for (const rows of usages) for (const row of rows) models.set(modelKey(row), { provider: row.provider, model: row.model });
   return readPricesOf([...models.values()], database);
+}
+
+/**
+ * Today's prices of the models a run's agent steps name (used or not yet: a running run's steps price their tokens
+ * as they come) and of those its usage rows name.
+ */
+export async function runModelPrices(definition: WorkflowDefinition, used: readonly ModelTokenCounts[], database: StudioDatabase = getDatabase()): Promise<ModelPrice[]> {
+  const named = definition.nodes.flatMap((node) => (node.kind === "agent" ? [{ provider: node.provider, model: node.model, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0 }] : []));
+  return pricesFor([used, named], database);
 }
 
 /** A run's (or a total's) usage priced; nothing used reads as NO_USAGE. */

@@ -191,6 +191,8 @@ const CASES: Record<RouteKey, Case> = {
   "DELETE /api/secrets/[name]": {
     fresh: async () => ({ secret: (await root.expect(201, "POST", "/api/secrets", { name: unique("MATRIX_GONE_"), value: "v" })).secret.name }),
   },
+  "GET /api/settings/model-prices": {},
+  "PUT /api/settings/model-prices": { body: () => ({ prices: [] }) },
   "GET /api/settings/retention": {},
   "PUT /api/settings/retention": { body: () => retention },
   "GET /api/tools": {},

@@ -84,6 +84,9 @@ export const ROUTE_ACCESS = {
   "GET /api/secrets/[name]": studio("secret:use"),
   "PUT /api/secrets/[name]": studio("secret:manage"),
   "DELETE /api/secrets/[name]": studio("secret:manage"),
+  // Prices are studio-wide settings; the costs they make are shown to whoever sees the runs.
+  "GET /api/settings/model-prices": studio("settings:manage"),
+  "PUT /api/settings/model-prices": studio("settings:manage"),
   "GET /api/settings/retention": studio("settings:manage"),
   "PUT /api/settings/retention": studio("settings:manage"),
   "GET /api/tools": signedIn,
