@@ -205,6 +205,7 @@ const CASES: Record<RouteKey, Case> = {
   "PUT /api/workflows/[id]": { body: () => definitionW },
   "DELETE /api/workflows/[id]": { fresh: async () => ({ workflow: await sharedWorkflow(simpleWorkflow(unique("Doomed "))) }) },
   "POST /api/workflows/[id]/duplicate": { body: () => ({ name: unique("Copy ") }) },
+  "GET /api/workflows/[id]/activity": {},
   "GET /api/workflows/[id]/grants": {},
   "DELETE /api/workflows/[id]/grants/[grantId]": {
     path: (current) => `/api/workflows/${current.workflow}/grants/${current.grant}`,

@@ -99,6 +99,8 @@ export const ROUTE_ACCESS = {
   "GET /api/workflows/[id]": onWorkflow("workflow:read"),
   "PUT /api/workflows/[id]": onWorkflow("workflow:edit"),
   "DELETE /api/workflows/[id]": onWorkflow("workflow:edit"),
+  // Counts of its runs, their durations and cost: what its runs show, to whoever may read them.
+  "GET /api/workflows/[id]/activity": onWorkflow("run:read"),
   // A copy is a new workflow of the caller's: they read this one and may make workflows.
   "POST /api/workflows/[id]/duplicate": onWorkflow("workflow:read", "workflow:edit"),
   "GET /api/workflows/[id]/grants": onWorkflow("workflow:read"),
