@@ -31,7 +31,7 @@ export function WorkflowActivityView({ activity }: { activity: WorkflowActivity 
     succeeded: day.succeeded,
     failed: day.failed,
     other: day.runs - day.succeeded - day.failed,
-    medianSeconds: day.medianDurationMs === null ? null : day.medianDurationMs / 1000,
+    medianMs: day.medianDurationMs,
     // Dollars for the axis only; the tooltip and the table show the exact figure (formatCost of whole micro-dollars).
     cost: day.usage.costMicros === null ? 0 : day.usage.costMicros / 1_000_000,
     costMicros: day.usage.costMicros,
@@ -52,24 +52,25 @@ export function WorkflowActivityView({ activity }: { activity: WorkflowActivity 
       </p>
       <div className="grid gap-4 lg:grid-cols-3">
         <ChartCard title="Runs per day" description={`Succeeded, failed and other (running, waiting, cancelled) runs per day: ${summary}.`}>
-          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
             <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={16} />
             <YAxis allowDecimals={false} tick={AXIS} />
             <Tooltip cursor={{ fill: "var(--color-surface-sunken)" }} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
+            {/* The labels in the text colour: a pale series colour would be text too faint to read. */}
+            <Legend wrapperStyle={{ fontSize: 11 }} formatter={(value: string) => <span className="text-foreground">{value}</span>} />
             <Bar dataKey="succeeded" name="Succeeded" stackId="runs" fill={COLOURS.succeeded} isAnimationActive={false} />
             <Bar dataKey="failed" name="Failed" stackId="runs" fill={COLOURS.failed} isAnimationActive={false} />
             <Bar dataKey="other" name="Other" stackId="runs" fill={COLOURS.other} isAnimationActive={false} />
           </BarChart>
         </ChartCard>
-        <ChartCard title="Median duration" description="The median time from start to finish of each day's finished runs, in seconds; days without finished runs have no point.">
-          <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        <ChartCard title="Median duration" description="The median time from start to finish of each day's finished runs; days without finished runs have no point.">
+          <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
             <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis tick={AXIS} unit=" s" />
-            <Tooltip formatter={(value) => (typeof value === "number" ? formatDuration(value * 1000) : String(value))} />
-            <Line type="monotone" dataKey="medianSeconds" name="Median" stroke={COLOURS.duration} strokeWidth={2} dot={{ r: 2 }} connectNulls isAnimationActive={false} />
+            <YAxis tick={AXIS} width={56} tickFormatter={(value: number) => formatDuration(value)} />
+            <Tooltip formatter={(value) => (typeof value === "number" ? formatDuration(value) : String(value))} />
+            <Line type="monotone" dataKey="medianMs" name="Median" stroke={COLOURS.duration} strokeWidth={2} dot={{ r: 2 }} connectNulls isAnimationActive={false} />
           </LineChart>
         </ChartCard>
         <ChartCard
@@ -85,7 +86,7 @@ export function WorkflowActivityView({ activity }: { activity: WorkflowActivity 
             ) : null
           }
         >
-          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -8 }}>
+          <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: -8 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
             <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={16} />
             <YAxis tick={AXIS} tickFormatter={(value: number) => `$${value}`} />
@@ -99,7 +100,10 @@ export function WorkflowActivityView({ activity }: { activity: WorkflowActivity 
   );
 }
 
-/** One chart with its heading; to a screen reader an image described in words (the table below has the figures). */
+/**
+ * One chart with its heading; to a screen reader an image described in words (the table below has the figures, so
+ * the charts' own keyboard layer is off: one stop per chart would only repeat them).
+ */
 function ChartCard({ title, description, note, children }: { title: string; description: string; note?: ReactNode; children: React.ReactElement }) {
   const id = title.toLowerCase().replace(/\W+/g, "-");
   return (

@@ -25,7 +25,8 @@ const PRICE_COLUMNS = [
   { field: "outputPerMillion", label: "Output", placeholder: "10.00" },
 ] as const;
 
-const providerLabel = (provider: string) => MODEL_PROVIDERS.find((each) => each.value === provider)?.label.replace(/ \(.*\)$/, "") ?? provider;
+/** "OpenAI-compatible server (Ollama, vLLM, LM Studio)" -> "OpenAI-compatible": a table cell's width. */
+const providerLabel = (provider: string) => MODEL_PROVIDERS.find((each) => each.value === provider)?.label.replace(/ server \(.*\)$/, "") ?? provider;
 const emptyRow = (model?: ModelKey) => ({
   provider: (MODEL_PROVIDERS.some((each) => each.value === model?.provider) ? model!.provider : "openai") as AgentProvider,
   model: model?.model ?? "",
@@ -55,7 +56,8 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
   } = useForm<ModelPriceFormValues, unknown, ModelPriceTable>({
     resolver: zodResolver(ModelPriceFormSchema),
     defaultValues: modelPriceFormValues(initial.prices),
-    mode: "onTouched",
+    // Checked when saved, then as corrected: a row just added is not wrong yet.
+    mode: "onSubmit",
   });
   const { fields, append, remove } = useFieldArray({ control, name: "prices" });
 
@@ -113,7 +115,7 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
                   return (
                     <tr key={row.id} className="align-top">
                       <td className="px-3 py-2">
-                        <select {...register(`prices.${index}.provider`)} {...fieldAria(provider.id, provider)} aria-label={`Provider of row ${index + 1}`} className={CONTROL_CLASS}>
+                        <select {...register(`prices.${index}.provider`)} {...fieldAria(provider.id, provider)} aria-label={`Provider of row ${index + 1}`} className={`${CONTROL_CLASS} w-48`}>
                           {MODEL_PROVIDERS.map((each) => (
                             <option key={each.value} value={each.value}>
                               {providerLabel(each.value)}
@@ -129,7 +131,7 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
                           aria-label={`Model of row ${index + 1}`}
                           placeholder="gpt-4.1-mini"
                           autoComplete="off"
-                          className={CONTROL_CLASS}
+                          className={`${CONTROL_CLASS} min-w-56`}
                         />
                         <FieldError id={model.id} error={model.error} />
                       </td>
@@ -144,7 +146,7 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
                               placeholder={column.placeholder}
                               inputMode="decimal"
                               autoComplete="off"
-                              className={`${CONTROL_CLASS} tabular-nums`}
+                              className={`${CONTROL_CLASS} w-28 tabular-nums`}
                             />
                             <FieldError id={price.id} error={price.error} />
                           </td>
