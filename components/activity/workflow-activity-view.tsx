@@ -68,7 +68,7 @@ export function WorkflowActivityView({ activity }: { activity: WorkflowActivity 
           <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-line)" vertical={false} />
             <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis tick={AXIS} width={56} tickFormatter={(value: number) => formatDuration(value)} />
+            <YAxis tick={AXIS} width={68} tickFormatter={(value: number) => formatDuration(value)} />
             <Tooltip formatter={(value) => (typeof value === "number" ? formatDuration(value) : String(value))} />
             <Line type="monotone" dataKey="medianMs" name="Median" stroke={COLOURS.duration} strokeWidth={2} dot={{ r: 2 }} connectNulls isAnimationActive={false} />
           </LineChart>

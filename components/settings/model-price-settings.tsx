@@ -115,7 +115,7 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
                   return (
                     <tr key={row.id} className="align-top">
                       <td className="px-3 py-2">
-                        <select {...register(`prices.${index}.provider`)} {...fieldAria(provider.id, provider)} aria-label={`Provider of row ${index + 1}`} className={`${CONTROL_CLASS} w-48`}>
+                        <select {...register(`prices.${index}.provider`)} {...fieldAria(provider.id, provider)} aria-label={`Provider of row ${index + 1}`} className={`${CONTROL_CLASS} min-w-52`}>
                           {MODEL_PROVIDERS.map((each) => (
                             <option key={each.value} value={each.value}>
                               {providerLabel(each.value)}
@@ -146,7 +146,7 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
                               placeholder={column.placeholder}
                               inputMode="decimal"
                               autoComplete="off"
-                              className={`${CONTROL_CLASS} w-28 tabular-nums`}
+                              className={`${CONTROL_CLASS} min-w-28 tabular-nums`}
                             />
                             <FieldError id={price.id} error={price.error} />
                           </td>
