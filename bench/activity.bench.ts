@@ -34,11 +34,12 @@ async function seed(url: string): Promise<string> {
     for (let offset = 0; offset < RUNS; offset += 2_000) {
       const count = Math.min(2_000, RUNS - offset);
       const indexes = Array.from({ length: count }, (_, position) => offset + position);
+      const ids = new Map(indexes.map((index) => [index, newId(runTime(index))]));
       await database.run.createMany({
         data: indexes.map((index) => {
           const at = new Date(runTime(index));
           return {
-            id: newId(runTime(index)) + String(index).padStart(6, "0"),
+            id: ids.get(index)!,
             workflowId,
             versionId,
             status: STATUSES[index % STATUSES.length]!,
@@ -53,7 +54,7 @@ async function seed(url: string): Promise<string> {
       await database.runModelUsage.createMany({
         data: indexes.map((index) => ({
           id: `usage-${index}`,
-          runId: newId(runTime(index)) + String(index).padStart(6, "0"),
+          runId: ids.get(index)!,
           provider: "openai",
           model: index % 4 === 0 ? "unpriced-model" : "gpt-4.1-mini",
           inputTokens: 1_000 + (index % 500),
@@ -99,6 +100,11 @@ async function browserRender(web: WebProcess, urlPath: string): Promise<number[]
       await page.locator('[data-testid="chart-runs-per-day"] .recharts-bar-rectangle').first().waitFor();
       await page.locator('[data-testid="chart-median-duration"] .recharts-line-curve').first().waitFor();
       times.push(performance.now() - began);
+      const navigation = await page.evaluate(() => {
+        const entry = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+        return { html: entry.responseEnd, domReady: entry.domContentLoadedEventEnd, load: entry.loadEventEnd };
+      });
+      if (round > 0) console.log(`  round ${round}: HTML in ${navigation.html.toFixed(0)} ms, DOM ready ${navigation.domReady.toFixed(0)} ms, loaded ${navigation.load.toFixed(0)} ms, charts drawn ${times.at(-1)!.toFixed(0)} ms`);
     }
     return times.slice(1); // the first loads the page's code into the browser and the server
   } finally {

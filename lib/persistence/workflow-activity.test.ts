@@ -22,10 +22,10 @@ describe("activityDays", () => {
 });
 
 describe.each(BOTH_PROVIDERS)("workflow activity on %s", (provider) => {
-  it("counts runs per day, the median duration and the cost, with empty days as zeros", async () => {
+  it.each(["aggregate", "window"] as const)("counts runs per day, the median duration (%s) and the cost, with empty days as zeros", async (median) => {
     const { database } = databases.get(provider)!;
-    const workflow = await createWorkflow({ name: `Activity ${provider}`, nodes: [{ id: "in", kind: "input", fields: [] }, { id: "out", kind: "output", value: "done" }], edges: [] }, database);
-    const other = await createWorkflow({ name: `Other ${provider}`, nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] }, database);
+    const workflow = await createWorkflow({ name: `Activity ${provider} ${median}`, nodes: [{ id: "in", kind: "input", fields: [] }, { id: "out", kind: "output", value: "done" }], edges: [] }, database);
+    const other = await createWorkflow({ name: `Other ${provider} ${median}`, nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] }, database);
     async function seed(workflowId: string, day: string, status: string, durationMs: number | null, trigger = "person") {
       const { runId } = await createRun(workflowId, {}, {}, database);
       const startedAt = new Date(`${day}T10:00:00.000Z`);
@@ -49,11 +49,11 @@ describe.each(BOTH_PROVIDERS)("workflow activity on %s", (provider) => {
     // Outside the period, and another workflow's: not counted.
     await seed(workflow.id, "2026-10-01", "succeeded", 5);
     await seed(other.id, "2026-12-01", "succeeded", 5);
-    await database.runModelUsage.create({ data: { id: `${provider}-u1`, runId: priced, provider: "openai", model: "mini", inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0, calls: 2 } });
-    await database.runModelUsage.create({ data: { id: `${provider}-u2`, runId: loopItem, provider: "openai", model: "mini", inputTokens: 0, cachedInputTokens: 0, outputTokens: 500_000, calls: 1 } });
+    await database.runModelUsage.create({ data: { id: `${provider}-${median}-u1`, runId: priced, provider: "openai", model: "mini", inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0, calls: 2 } });
+    await database.runModelUsage.create({ data: { id: `${provider}-${median}-u2`, runId: loopItem, provider: "openai", model: "mini", inputTokens: 0, cachedInputTokens: 0, outputTokens: 500_000, calls: 1 } });
     await replaceModelPrices([{ provider: "openai", model: "mini", inputPerMillion: "0.4", cachedInputPerMillion: null, outputPerMillion: "1.6" }], "ada", database);
 
-    const activity = await workflowActivity(workflow.id, 30, database, NOW);
+    const activity = await workflowActivity(workflow.id, 30, database, NOW, median);
     expect(activity.days).toHaveLength(30);
     expect(activity.days.at(-1)!.day).toBe("2026-12-05");
     const byDay = new Map(activity.days.map((day) => [day.day, day]));
