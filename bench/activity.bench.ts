@@ -92,6 +92,15 @@ async function browserRender(web: WebProcess, urlPath: string): Promise<number[]
   try {
     const context = await browser.newContext({ baseURL: `http://127.0.0.1:${web.client.port}`, extraHTTPHeaders: { authorization: `Bearer ${web.client.token}` } });
     const page = await context.newPage();
+    // The renderer's own busy time (Chromium's Performance metrics): what the page costs the browser, apart from
+    // the waiting a loaded machine adds to the clock.
+    const devtools = await context.newCDPSession(page);
+    await devtools.send("Performance.enable");
+    const busy = async () => {
+      const { metrics } = await devtools.send("Performance.getMetrics");
+      const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? NaN;
+      return { task: value("TaskDuration") * 1000, script: value("ScriptDuration") * 1000, layout: value("LayoutDuration") * 1000 };
+    };
     const times: number[] = [];
     for (let round = 0; round < 4; round += 1) {
       const began = performance.now();
@@ -104,7 +113,22 @@ async function browserRender(web: WebProcess, urlPath: string): Promise<number[]
         const entry = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
         return { html: entry.responseEnd, domReady: entry.domContentLoadedEventEnd, load: entry.loadEventEnd };
       });
-      if (round > 0) console.log(`  round ${round}: HTML in ${navigation.html.toFixed(0)} ms, DOM ready ${navigation.domReady.toFixed(0)} ms, loaded ${navigation.load.toFixed(0)} ms, charts drawn ${times.at(-1)!.toFixed(0)} ms`);
+      const after = await busy();
+      if (round > 0) {
+        console.log(
+          `  round ${round}: HTML in ${navigation.html.toFixed(0)} ms, DOM ready ${navigation.domReady.toFixed(0)} ms, loaded ${navigation.load.toFixed(0)} ms, ` +
+            `charts drawn ${times.at(-1)!.toFixed(0)} ms; renderer busy ${after.task.toFixed(0)} ms (scripts ${after.script.toFixed(0)} ms, layout ${after.layout.toFixed(0)} ms)`,
+        );
+      }
+    }
+    // For scale, what the runs list (no chart) costs the same browser: to its first row, and the renderer's busy time.
+    for (let round = 0; round < 2; round += 1) {
+      const began = performance.now();
+      await page.goto("/runs");
+      await page.locator('tbody a[href^="/runs/"]').first().waitFor();
+      await page.waitForLoadState("load");
+      const after = await busy();
+      if (round > 0) console.log(`  /runs for scale: first row ${(performance.now() - began).toFixed(0)} ms; renderer busy ${after.task.toFixed(0)} ms (scripts ${after.script.toFixed(0)} ms)`);
     }
     return times.slice(1); // the first loads the page's code into the browser and the server
   } finally {
