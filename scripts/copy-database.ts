@@ -93,6 +93,7 @@ const LABELS: Record<CopiedTable, string> = {
   evaluationDataset: "evaluation datasets",
   evaluationDatasetRow: "evaluation dataset rows",
   retentionPolicy: "retention settings (how long runs are kept)",
+  modelPrice: "model prices",
   grant: "grants",
   secret: "secrets (encrypted)",
   meta: "settings (Meta rows, the key check among them)",
@@ -103,6 +104,7 @@ const LABELS: Record<CopiedTable, string> = {
   approval: "approvals",
   agentCheckpoint: "agent checkpoints",
   keptOutputPart: "parts of whole results kept (keep full outputs)",
+  runModelUsage: "runs' tokens per model",
   webhookDelivery: "webhook deliveries (idempotency keys)",
   auditEntry: "security log entries",
 };

@@ -3,6 +3,7 @@ import { RunList } from "@/components/runs/run-list";
 import { PageHeader } from "@/components/ui/page-header";
 import { readListParams, type ListResult } from "@/lib/contracts/list-page";
 import { RunListQuerySchema } from "@/lib/contracts/run-list";
+import type { UsageSummary } from "@/lib/contracts/usage";
 import { listRuns, type RunSummary } from "@/lib/persistence/run-queries";
 import { startStudio } from "@/lib/server/studio";
 import { pagePrincipal } from "@/lib/server/access/page-access";
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Runs" };
 /** A page of the runs of the workflows the person may see, as the address asks (filters, search, order, cursor). */
 export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { query } = readListParams(RunListQuerySchema, await searchParams);
-  let listed: ListResult<RunSummary> | null = null;
+  let listed: (ListResult<RunSummary> & { usage: UsageSummary }) | null = null;
   let cancelable: Set<string> | null = new Set();
   let mayCancel = false;
   let error: string | null = null;
@@ -39,6 +40,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
         key={JSON.stringify(query)}
         initialRuns={listed?.items ?? null}
         initialPage={listed?.page ?? null}
+        initialUsage={listed?.usage ?? null}
         initialError={error}
         query={query}
         cancelableWorkflows={cancelable === null ? null : [...cancelable]}

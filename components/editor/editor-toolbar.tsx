@@ -47,6 +47,8 @@ interface EditorToolbarProps {
   mayRun?: boolean;
   /** Whether the person may publish and unpublish it (workflow:publish): without it the live version is shown, no button. */
   mayPublish?: boolean;
+  /** Its Activity page (runs, failures, duration and cost per day). */
+  activityHref: string;
 }
 
 const SHORTCUT = "Ctrl/⌘+";
@@ -122,6 +124,13 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
               Versions
             </Button>
           )}
+          <Link
+            href={props.activityHref}
+            className="inline-flex h-7 items-center whitespace-nowrap rounded-md border border-line-strong bg-surface px-2.5 text-xs font-medium text-foreground shadow-card hover:bg-surface-sunken"
+            title="Runs, failures, median duration and cost per day over the last 30 days"
+          >
+            Activity
+          </Link>
           {props.onShare ? (
             <Button size="sm" onClick={props.onShare} title="Who else may see this workflow, and what they may do on it">
               Share

@@ -327,6 +327,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           running={startingRun}
           onSave={save}
           onVersions={() => setVersionsOpen(true)}
+          activityHref={`/workflows/${encodeURIComponent(workflowId)}/activity`}
           onShare={access.share ? () => setShareOpen(true) : undefined}
           readOnly={readOnly}
           mayRun={access.run}

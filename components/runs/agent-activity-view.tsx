@@ -1,16 +1,34 @@
 import { ArgumentList } from "@/components/approvals/argument-list";
+import type { ModelPrice } from "@/lib/contracts/model-prices";
 import type { AgentActivity, AgentCallView } from "@/lib/run-view/agent-activity";
+import { stepUsage } from "@/lib/run-view/run-usage";
 import { toolTitle, type ToolTitles } from "@/lib/run-view/tool-titles";
+import { UsageCost } from "./usage-text";
 
-/** What an agent step did: the model's text as it streams in, then each tool call with its arguments, approval and result. */
-export function AgentActivityView({ nodeId, activity, toolTitles, live }: { nodeId: string; activity: AgentActivity; toolTitles: ToolTitles; live: boolean }) {
+/**
+ * What an agent step did: the tokens its model calls used and what they cost at today's prices (`prices`: the
+ * run's models'), the model's text as it streams in, then each tool call with its arguments, approval and result.
+ */
+export function AgentActivityView({
+  nodeId,
+  activity,
+  toolTitles,
+  live,
+  prices,
+}: {
+  nodeId: string;
+  activity: AgentActivity;
+  toolTitles: ToolTitles;
+  live: boolean;
+  prices: readonly ModelPrice[];
+}) {
   return (
     <section aria-labelledby={`agent-${nodeId}`} className="space-y-3">
       <div className="flex items-baseline justify-between gap-2">
         <h3 id={`agent-${nodeId}`} className="text-xs font-semibold uppercase tracking-wide text-muted">
           Agent
         </h3>
-        {activity.tokens ? <TokenLine tokens={activity.tokens} /> : null}
+        {activity.tokens ? <TokenLine tokens={activity.tokens} prices={prices} /> : null}
       </div>
       {activity.text ? (
         <div
@@ -32,13 +50,16 @@ export function AgentActivityView({ nodeId, activity, toolTitles, live }: { node
   );
 }
 
-/** What its model calls used, as the provider reported them. */
-function TokenLine({ tokens }: { tokens: NonNullable<AgentActivity["tokens"]> }) {
+/** What its model calls used, as the provider reported them, and what that costs. */
+function TokenLine({ tokens, prices }: { tokens: NonNullable<AgentActivity["tokens"]>; prices: readonly ModelPrice[] }) {
   const count = (value: number) => value.toLocaleString("en-US");
   return (
-    <p className="text-xs text-muted" data-testid="agent-tokens">
-      {count(tokens.input)} tokens in{tokens.cached > 0 ? ` (${count(tokens.cached)} cached)` : ""}, {count(tokens.output)} out · {tokens.calls}{" "}
-      {tokens.calls === 1 ? "model call" : "model calls"}
+    <p className="text-right text-xs text-muted">
+      <span data-testid="agent-tokens">
+        {count(tokens.input)} tokens in{tokens.cached > 0 ? ` (${count(tokens.cached)} cached)` : ""}, {count(tokens.output)} out · {tokens.calls}{" "}
+        {tokens.calls === 1 ? "model call" : "model calls"}
+      </span>{" "}
+      · <UsageCost usage={stepUsage(tokens, prices)} className="text-foreground" />
     </p>
   );
 }

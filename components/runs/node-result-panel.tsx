@@ -21,6 +21,7 @@ import type { StepOutput } from "@/lib/contracts/run";
 import { formatBytes } from "@/lib/format/bytes";
 import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import { AgentActivityView } from "./agent-activity-view";
+import type { ModelPrice } from "@/lib/contracts/model-prices";
 import { ResultTableView } from "./result-table";
 
 interface NodeResultPanelProps {
@@ -46,10 +47,12 @@ interface NodeResultPanelProps {
   errorPathTo: readonly string[];
   /** The For each loop whose body holds the node, by name: in this run it runs per item, in each item's run. */
   loopLabel?: string;
+  /** Today's prices of the run's models: what an agent step's tokens cost (none: "no price set"). */
+  modelPrices?: readonly ModelPrice[];
 }
 
 /** A node's result: its status, any approval it waits for, its output (text, tables, images), its arguments, its error. */
-export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, details, forYou = true, now, input, maxAttempts, errorPathTo, loopLabel }: NodeResultPanelProps) {
+export function NodeResultPanel({ node, label, step, approvals, toolTitles, runId, workflowName, mayDecide = true, details, forYou = true, now, input, maxAttempts, errorPathTo, loopLabel, modelPrices = [] }: NodeResultPanelProps) {
   const attempts = describeAttempts(step, maxAttempts, now);
   const formatTime = useFormatTime();
   const kept = useKeptApprovals();
@@ -183,7 +186,7 @@ export function NodeResultPanel({ node, label, step, approvals, toolTitles, runI
         </p>
       ) : null}
 
-      {step.agent ? <AgentActivityView nodeId={node.id} activity={step.agent} toolTitles={toolTitles} live={step.status === "running"} /> : null}
+      {step.agent ? <AgentActivityView nodeId={node.id} activity={step.agent} toolTitles={toolTitles} live={step.status === "running"} prices={modelPrices} /> : null}
 
       {step.status === "failed" && step.error ? (
         <section aria-label="Error" className="rounded-lg border border-caution/40 bg-caution-soft px-3 py-2.5 text-sm text-caution">

@@ -9,7 +9,8 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { api, ApiError } from "@/lib/client/api";
 import type { ListPage } from "@/lib/contracts/list-page";
 import type { RunSummary } from "@/lib/contracts/run";
-import type { RunListQuery } from "@/lib/contracts/run-list";
+import type { RunListQuery, RunListResponse } from "@/lib/contracts/run-list";
+import type { UsageSummary } from "@/lib/contracts/usage";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
@@ -23,11 +24,14 @@ import { runListHref } from "./run-list-query";
 import { RunStatusFilter } from "./run-status-filter";
 import { useChangeFeed } from "./use-change-feed";
 import { useNow } from "./use-now";
+import { tokensDetail, tokensText, UsageCost } from "./usage-text";
 
 interface RunListProps {
   /** Null when the server could not read them; `initialError` says why. */
   initialRuns: RunSummary[] | null;
   initialPage: ListPage | null;
+  /** The tokens and cost of every run the filter matches; null when the runs could not be read. */
+  initialUsage: UsageSummary | null;
   initialError?: string | null;
   /** What the address asks for: filters, search, order, cursor. */
   query: RunListQuery;
@@ -45,10 +49,11 @@ const ACTIVE = new Set(["running", "awaiting_input"]);
  * (so a page can be linked and Back returns to the one before), and read
  * again as runs change.
  */
-export function RunList({ initialRuns, initialPage, initialError = null, query, cancelableWorkflows = null }: RunListProps) {
+export function RunList({ initialRuns, initialPage, initialUsage, initialError = null, query, cancelableWorkflows = null }: RunListProps) {
   const { navigate, pending } = useListNavigation();
   const [runs, setRuns] = useState<RunSummary[] | null>(initialRuns);
   const [page, setPage] = useState<ListPage | null>(initialPage);
+  const [usage, setUsage] = useState<UsageSummary | null>(initialUsage);
   const [error, setError] = useState<string | null>(initialError);
   const [loading, setLoading] = useState(false);
   const request = useRef(0);
@@ -61,11 +66,12 @@ export function RunList({ initialRuns, initialPage, initialError = null, query, 
     const ticket = ++request.current;
     setLoading(true);
     try {
-      const fresh = await api<{ runs: RunSummary[]; page: ListPage }>(apiPath);
+      const fresh = await api<RunListResponse>(apiPath);
       // A slower answer must not replace a newer one.
       if (ticket !== request.current) return;
       setRuns(fresh.runs);
       setPage(fresh.page);
+      setUsage(fresh.usage);
       setError(null);
     } catch (caught) {
       if (ticket !== request.current) return;
@@ -118,6 +124,7 @@ export function RunList({ initialRuns, initialPage, initialError = null, query, 
         ) : null}
       </div>
       <ListCount text={countText} busy={pending || (loading && runs !== null)} />
+      {page && usage && usage.calls > 0 ? <UsageTotal runs={page.total} usage={usage} /> : null}
       {error ? (
         <ErrorNotice title="Could not load the runs">
           <p>{error}</p>
@@ -159,6 +166,8 @@ export function RunList({ initialRuns, initialPage, initialError = null, query, 
               <th scope="col" className="px-4 py-2.5">Started</th>
               <th scope="col" className="px-4 py-2.5">Duration</th>
               <th scope="col" className="px-4 py-2.5">Approvals</th>
+              <th scope="col" className="px-4 py-2.5">Tokens</th>
+              <th scope="col" className="px-4 py-2.5">Cost</th>
               <th scope="col" className="px-4 py-2.5">
                 <span className="sr-only">Actions</span>
               </th>
@@ -280,6 +289,12 @@ function RunRow({
           </span>
         )}
       </CardCell>
+      <CardCell part="detail" label={run.usage.calls > 0 ? "tokens" : undefined} className={`whitespace-nowrap px-4 py-3 tabular-nums text-muted ${run.usage.calls > 0 ? "" : "max-sm:hidden"}`} title={run.usage.calls > 0 ? tokensDetail(run.usage) : undefined}>
+        {tokensText(run.usage)}
+      </CardCell>
+      <CardCell part="detail" label={run.usage.calls > 0 ? "cost" : undefined} className={`whitespace-nowrap px-4 py-3 ${run.usage.calls > 0 ? "" : "max-sm:hidden"}`}>
+        <UsageCost usage={run.usage} />
+      </CardCell>
       <CardCell part="actions" className="px-4 py-3">
         <CardActions>
           {mayCancel ? (
@@ -313,5 +328,16 @@ function RunRow({
         </CardActions>
       </CardCell>
     </RowCard>
+  );
+}
+
+/** The filter's total, all pages: "142 runs · 1.2 M tokens · $3.41 at today's prices". */
+function UsageTotal({ runs, usage }: { runs: number; usage: UsageSummary }) {
+  return (
+    <p className="text-sm text-muted" data-testid="runs-usage-total">
+      <span className="tabular-nums">{formatCount(runs, "run", "runs")}</span> · <span title={tokensDetail(usage)}>{tokensText(usage)} tokens</span> ·{" "}
+      <UsageCost usage={usage} className="font-medium text-foreground" />
+      {usage.costMicros !== null ? " at today's prices" : null}
+    </p>
   );
 }

@@ -28,6 +28,8 @@ import { CancelRunButton } from "./cancel-run-button";
 import { CopyToEditor } from "./copy-to-editor";
 import { DeleteRunButton } from "./delete-run-button";
 import { cardData, NodeResultPanel } from "./node-result-panel";
+import { tokensDetail, tokensText, UsageCost } from "./usage-text";
+import { runUsage } from "@/lib/run-view/run-usage";
 import { RerunActions } from "./rerun-actions";
 import { RunCanvas } from "./run-canvas";
 import { RunLineage } from "./run-lineage";
@@ -154,6 +156,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS, output
   const duration = state.finishedAt
     ? formatDuration(Date.parse(state.finishedAt) - Date.parse(run.startedAt))
     : `running for ${formatDuration(now - Date.parse(run.startedAt))}`;
+  const usage = useMemo(() => runUsage(state.steps, run.usage, run.modelPrices), [state.steps, run.usage, run.modelPrices]);
   const runApprovals = state.approvals.filter((approval) => keptRunApprovals.shows(approval) && !nodesById.has(approval.nodeId));
   const pendingApprovals = state.approvals.filter((approval) => approval.status === "pending");
   const waitingCount = pendingApprovals.length;
@@ -214,6 +217,15 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS, output
             <span className="whitespace-nowrap" suppressHydrationWarning>
               {duration}
             </span>
+            {usage.calls > 0 ? (
+              <>
+                {" "}
+                · <span title={tokensDetail(usage)} data-testid="run-tokens">{tokensText(usage)} tokens</span> ·{" "}
+                <span data-testid="run-cost">
+                  <UsageCost usage={usage} className="text-foreground" />
+                </span>
+              </>
+            ) : null}
             {connection === "connecting" && active ? <span className="ml-2">· connecting…</span> : null}
             {connection === "reconnecting" && active ? <span className="ml-2 text-caution">· reconnecting…</span> : null}
             {connection === "live" && active ? <span className="ml-2 text-safe">· live</span> : null}
@@ -306,6 +318,7 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS, output
               maxAttempts={executionPolicyOf({ execution: executionOf(selectedNode) }, run.definition).maxAttempts}
               errorPathTo={run.definition.edges.filter((edge) => edge.source === selectedNode.id && isErrorEdge(edge)).map((edge) => labelOf(edge.target))}
               {...(loops.has(selectedNode.id) ? { loopLabel: labelOf(loops.get(selectedNode.id)!) } : {})}
+              modelPrices={run.modelPrices}
             />
           ) : (
             <RunSummaryPanel state={state} inputs={run.inputs} nodes={nodesById} loops={loops} forYou={forYou} />

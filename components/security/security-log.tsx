@@ -20,6 +20,7 @@ const ACTIONS: Record<AuditEntry["action"], string> = {
   "workflow-unpublished": "unpublished a workflow (its triggers stopped)",
   "run-deleted": "deleted a run",
   "retention-changed": "changed how long runs are kept",
+  "model-prices-changed": "changed the model prices",
   "access-refused": "was refused",
   "profile-changed": "changed their name",
   "password-changed": "changed their password",
@@ -63,6 +64,7 @@ function detailText(entry: AuditEntry): string {
   if (entry.action === "run-deleted") return `run ${entry.target ?? ""}${Number(detail.runsDeleted) > 1 ? ` and the ${Number(detail.runsDeleted) - 1} run(s) it called` : ""}`;
   if (entry.action === "access-refused") return `${String(detail.request ?? "")}: needs ${String(detail.scope ?? "")}`;
   if (entry.action === "approval-decided") return `${String(detail.decision ?? "")} (${String(detail.tool ?? detail.kind ?? "")}, run ${String(detail.runId ?? "")})`;
+  if (entry.action === "model-prices-changed" && Array.isArray(detail.changes)) return detail.changes.map(String).join("; ");
   if (entry.action === "retention-changed") return `${String(detail.scope ?? "")}: ${JSON.stringify(detail.policy ?? null)}`;
   return "";
 }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { applyApiError } from "@/components/secrets/apply-api-error";
 import { Button } from "@/components/ui/button";
+import { SaveButton } from "./save-button";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
@@ -196,14 +197,7 @@ function RetentionForm({
       </div>
       {errors.root?.server ? <ErrorNotice title="Not saved">{errors.root.server.message}</ErrorNotice> : null}
       <div className="flex items-center gap-3">
-        <Button variant="primary" type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : submitLabel}
-        </Button>
-        {saved ? (
-          <span role="status" className="text-sm text-safe">
-            Saved.
-          </span>
-        ) : null}
+        <SaveButton label={submitLabel} submitting={isSubmitting} saved={saved} />
       </div>
     </form>
   );

@@ -42,7 +42,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "mcp:manage": "add and change MCP servers, the MCP token",
   "people:manage": "invite people, change roles, deactivate",
   "audit:read": "read and export the security log",
-  "settings:manage": "change studio-wide settings such as data retention",
+  "settings:manage": "change studio-wide settings such as data retention and model prices",
   "metrics:read": "read the studio's metrics at /metrics (Prometheus)",
 };
 

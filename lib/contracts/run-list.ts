@@ -3,6 +3,7 @@ import { checkCursor, ListCursorTextSchema, ListDateSchema, ListLimitSchema, Lis
 import { RunSummarySchema } from "./run";
 import { RunStatusSchema } from "./run-status";
 import { RunTriggerKindSchema } from "./run-trigger";
+import { UsageSummarySchema } from "./usage";
 
 /**
  * GET /api/runs and the /runs page: runs newest first (or oldest), a page at
@@ -46,5 +47,10 @@ export function listTimeRange(query: { from?: string | undefined; to?: string | 
   return { from, to };
 }
 
-export const RunListResponseSchema = z.object({ runs: z.array(RunSummarySchema), page: ListPageSchema });
+export const RunListResponseSchema = z.object({
+  runs: z.array(RunSummarySchema),
+  page: ListPageSchema,
+  /** The tokens and cost of every run the filter matches (all pages), at today's prices. */
+  usage: UsageSummarySchema,
+});
 export type RunListResponse = z.infer<typeof RunListResponseSchema>;

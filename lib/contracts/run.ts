@@ -3,6 +3,8 @@ import { GuardrailsSchema, PermissionModeSchema } from "@/lib/tools/contracts";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
 import { StepErrorKindSchema } from "./execution-settings";
 import { ApprovalRecordSchema } from "./approval";
+import { ModelPriceSchema } from "./model-prices";
+import { UsageSummarySchema } from "./usage";
 import { NodeStatusSchema, RunStatusSchema } from "./run-status";
 import { RunTriggerSchema } from "./run-trigger";
 
@@ -160,6 +162,8 @@ export const RunSummarySchema = RunRecordSchema.extend({
    * trigger did (a webhook, a schedule, an MCP client, another run) or it was started before people existed.
    */
   startedBy: z.object({ personId: z.string(), name: z.string() }).nullable(),
+  /** The tokens its agent steps used, and what they cost at today's prices (lib/contracts/usage.ts). */
+  usage: UsageSummarySchema,
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -271,6 +275,8 @@ export const RunDetailSchema = RunSummarySchema.extend({
   reruns: z.array(RerunLinkSchema),
   /** The workflow's newest version now: Run again offers it when it is not this run's. */
   latestVersion: z.number().int().positive(),
+  /** Today's prices of the models its agent steps name or used (none for a model without a price): what each step's tokens cost. */
+  modelPrices: z.array(ModelPriceSchema),
 });
 export type RunDetail = z.infer<typeof RunDetailSchema>;
 

@@ -12,6 +12,7 @@ export const SETTINGS_PAGES: readonly { href: string; label: string; scope: Scop
   { href: "/settings/people", label: "People", scope: "people:manage" },
   { href: "/settings/security", label: "Security", scope: null },
   { href: "/settings/retention", label: "Data retention", scope: "settings:manage" },
+  { href: "/settings/model-prices", label: "Model prices", scope: "settings:manage" },
   { href: "/settings/account", label: "Account", scope: null },
 ];
 

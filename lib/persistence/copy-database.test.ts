@@ -196,6 +196,8 @@ async function fill(database: StudioDatabase): Promise<void> {
   for (let part = 0; part < KEPT_PARTS; part += 1) {
     await database.keptOutputPart.create({ data: { id: `kept-${String(part).padStart(2, "0")}`, runId: "run-done", nodeId: "finish", part, bytes: Buffer.from(`part ${part} é\u0000`) } });
   }
+  await database.runModelUsage.create({ data: { id: "usage-1", runId: "run-done", provider: "openai", model: "gpt-4.1-mini", inputTokens: 1200, cachedInputTokens: 1000, outputTokens: 85, calls: 2 } });
+  await database.modelPrice.create({ data: { id: "price-1", provider: "openai", model: "gpt-4.1-mini", inputPerMillion: "0.4", cachedInputPerMillion: "0.1", outputPerMillion: "1.6", updatedBy: "ada", updatedAt: at("2026-01-06T00:00:02Z") } });
   await database.auditEntry.create({
     data: { id: "audit-1", at: at("2026-02-01T09:59:59.999Z"), actor: "ada", action: "secret.create", target: "API_KEY", detail: "{}", clientAddress: "127.0.0.1" },
   });
@@ -245,6 +247,7 @@ describe("copyStudioData", () => {
       evaluationDataset: 1,
       evaluationDatasetRow: 2,
       retentionPolicy: 2,
+      modelPrice: 1,
       grant: 1,
       secret: 1,
       meta: 2,
@@ -255,6 +258,7 @@ describe("copyStudioData", () => {
       approval: 1,
       agentCheckpoint: 1,
       keptOutputPart: KEPT_PARTS,
+      runModelUsage: 1,
       webhookDelivery: 1,
       auditEntry: 1,
     });

@@ -28,7 +28,7 @@ export const COPY_BATCH = 500;
 /** The tables copied, in an order that satisfies the foreign keys. */
 // Schedule firings go with the configuration: they are where each schedule goes on from, so a copied studio neither fires a
 // slot again nor counts every slot since publishing as missed.
-// Pins (test data of a workflow's editor) go with it too, and so do evaluation datasets and the retention settings (how long runs are kept).
+// Pins (test data of a workflow's editor) go with it too, and so do evaluation datasets, the retention settings (how long runs are kept) and the model prices.
 // People come first (a workflow names its owner), with their invitations, tokens (hashes only), shares and webhooks.
 export const CONFIGURATION_TABLES = [
   "person",
@@ -44,6 +44,7 @@ export const CONFIGURATION_TABLES = [
   "evaluationDataset",
   "evaluationDatasetRow",
   "retentionPolicy",
+  "modelPrice",
   "grant",
   "secret",
   "meta",
@@ -59,6 +60,7 @@ export const HISTORY_TABLES = [
   "approvalNotification",
   "agentCheckpoint",
   "keptOutputPart",
+  "runModelUsage",
   "webhookDelivery",
   "auditEntry",
 ] as const;
@@ -119,6 +121,7 @@ const KEYS: Record<CopiedTable, string> = {
   evaluationDataset: "id",
   evaluationDatasetRow: "id",
   retentionPolicy: "id",
+  modelPrice: "id",
   grant: "id",
   secret: "name",
   meta: "key",
@@ -129,6 +132,7 @@ const KEYS: Record<CopiedTable, string> = {
   approval: "id",
   agentCheckpoint: "id",
   keptOutputPart: "id",
+  runModelUsage: "id",
   webhookDelivery: "id",
   auditEntry: "id",
 };

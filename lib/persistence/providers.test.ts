@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createWorkflow } from "./workflow-store";
 import { createRun, eventTextJson, getRunDetail, readEvents, readEventTexts } from "./run-queries";
 import { loadRunWithPrisma, PrismaRunStore } from "./run-store";
-import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { postgresStatements, sqliteWriter, type StudioDatabase } from "./database";
 import type { DatabaseProvider } from "./database-provider";
+import { BOTH_PROVIDERS, openBothDatabases } from "@/tests/support/both-databases";
 import type { LoadedRun, RunCommit, RunEvent } from "@/lib/workflow/run-types";
 
 /*
@@ -13,15 +13,8 @@ import type { LoadedRun, RunCommit, RunEvent } from "@/lib/workflow/run-types";
  * character JSON can carry, ids, and times to the millisecond.
  */
 
-const providers: DatabaseProvider[] = ["sqlite", "postgresql"];
-const databases = new Map<DatabaseProvider, TempDatabase>();
-
-beforeAll(async () => {
-  for (const provider of providers) databases.set(provider, await openTempDatabase({ provider }));
-});
-afterAll(async () => {
-  for (const database of databases.values()) await database.close();
-});
+const providers = BOTH_PROVIDERS;
+const databases = openBothDatabases();
 
 // About 3 MB of text mixing scripts, emoji (astral plane), quotes, backslashes, newlines and the NUL and other
 // control characters (JSON escapes them, so the column itself never holds a raw NUL, which PostgreSQL's text refuses).

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RunCommit, RunEvent } from "@/lib/workflow/run-types";
 import { postgresDate } from "./postgres-statements";
 import { sqliteDate } from "./prepared";
+import { usageWrites } from "./run-usage-writes";
 
 /*
  * The statements a run's commit makes on the prepared-statement paths, the
@@ -104,5 +105,6 @@ export function commitWrites(runId: string, commit: RunCommit, dialect: CommitDi
     });
   }
   writes.push(...dialect.insertEvents(runId, commit.events));
+  writes.push(...usageWrites(runId, commit.events));
   return writes;
 }

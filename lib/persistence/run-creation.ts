@@ -3,6 +3,7 @@
  * is recorded with (a webhook delivery's key, a schedule's slot, its job), in
  * one transaction, answered as GET /api/runs/{id} would answer.
  */
+import { NO_USAGE } from "@/lib/contracts/usage";
 import type { RunDetail, RunLoop, RunPermissions, RunSourceKind, RunSourceLink } from "@/lib/contracts/run";
 import { PERSON_TRIGGER, triggerColumns, type RunTrigger } from "@/lib/contracts/run-trigger";
 import type { CarriedStep } from "@/lib/workflow/carry-over";
@@ -170,6 +171,9 @@ export async function insertRun(
   }
   if (held && start.firing) throw new SlotNotStarted(held, start.firing.slot);
   return {
+    // A run just made has called no model; its page reads the prices (getRunDetail) when it opens.
+    usage: NO_USAGE,
+    modelPrices: [],
     id: runId,
     workflowId: version.workflowId,
     versionId: version.versionId,

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from "./errors";
 /*
  * Removing runs, by hand (DELETE /api/runs/{id}) or by retention
  * (lib/server/retention.ts). A run's steps, events, approvals, agent
- * checkpoints and webhook idempotency keys reference it with ON DELETE CASCADE,
+ * checkpoints, token counts per model and webhook idempotency keys reference it with ON DELETE CASCADE,
  * so deleting the Run rows removes them in the same statement. What refers to a
  * run without a foreign key is handled here:
  * - the runs its steps called (sourceKind sub-workflow / for-each): removed

@@ -1,10 +1,12 @@
 import { nextCursorAfter, type ListResult } from "@/lib/contracts/list-page";
 import type { RunSummary } from "@/lib/contracts/run";
+import type { UsageSummary } from "@/lib/contracts/usage";
 import { listTimeRange, RunListQuerySchema, type RunListQuery } from "@/lib/contracts/run-list";
 import { getDatabase, type StudioDatabase } from "./database";
 import type { Prisma } from "./generated/sqlite/client";
 import { countedPage, pageWindow, workflowIdsNamed } from "./list-query";
 import { summariseRun } from "./run-summary";
+import { pricedUsage, pricesFor, usageOfMatchingRuns, usageOfRuns } from "./run-usage-queries";
 
 /**
  * A page of runs (lib/contracts/run-list.ts) and how many match in all, both
@@ -12,13 +14,15 @@ import { summariseRun } from "./run-summary";
  * lib/server/access/workflow-access.ts; null = every workflow): a person
  * never learns of rows, or counts of rows, of workflows not shared with them.
  * Served by the Run indexes on createdAt and id (within a status, workflow or
- * start), a page costs the same at any depth.
+ * start), a page costs the same at any depth. `usage` sums the tokens (and
+ * prices them) of every run that matches, not just the page's: in SQL, per
+ * model, so it costs one grouped scan of the matching runs' usage rows.
  */
 export async function listRuns(
   input: Partial<RunListQuery> = {},
   visible: Prisma.WorkflowWhereInput | null = null,
   database: StudioDatabase = getDatabase(),
-): Promise<ListResult<RunSummary>> {
+): Promise<ListResult<RunSummary> & { usage: UsageSummary }> {
   const query = RunListQuerySchema.parse(input);
   const { from, to } = listTimeRange(query);
   const named = query.search === undefined ? null : await workflowIdsNamed(query.search, database);
@@ -43,12 +47,19 @@ export async function listRuns(
     }),
     query.limit,
   );
-  // The pending part of each count: one relation cannot be counted twice in one query.
-  const pending = await database.approval.groupBy({ by: ["runId"], where: { runId: { in: rows.map((row) => row.id) }, status: "pending" }, _count: { _all: true } });
+  const runIds = rows.map((row) => row.id);
+  const [pending, usageByRun, totalUsage] = await Promise.all([
+    // The pending part of each count: one relation cannot be counted twice in one query.
+    database.approval.groupBy({ by: ["runId"], where: { runId: { in: runIds }, status: "pending" }, _count: { _all: true } }),
+    usageOfRuns(runIds, database),
+    usageOfMatchingRuns(where, database),
+  ]);
+  const prices = await pricesFor([totalUsage, ...usageByRun.values()], database);
   const pendingByRun = new Map(pending.map((group) => [group.runId, group._count._all]));
   return {
-    items: rows.map((row) => summariseRun(row, { total: row._count.approvals, pending: pendingByRun.get(row.id) ?? 0 })),
+    items: rows.map((row) => summariseRun(row, { total: row._count.approvals, pending: pendingByRun.get(row.id) ?? 0 }, pricedUsage(usageByRun.get(row.id), prices))),
     page: { total, nextCursor: nextCursorAfter(rows, hasMore, query, (row) => row.createdAt.getTime()) },
+    usage: pricedUsage(totalUsage, prices),
   };
 }
 

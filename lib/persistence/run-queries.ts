@@ -10,6 +10,7 @@ import { NotFoundError } from "./errors";
 import { runSourceFromColumns, storedLoop, storedPermissions, toApprovalRecord, toStepRecord } from "./run-records";
 import { CANCELS_CHANNEL } from "./run-store";
 import { summariseRun } from "./run-summary";
+import { pricedUsage, runModelPrices } from "./run-usage-queries";
 import type { Prisma } from "./generated/sqlite/client";
 
 /**
@@ -57,6 +58,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       workflow: { select: { name: true, latestVersion: true } },
       steps: true,
       approvals: { orderBy: { createdAt: "asc" } },
+      modelUsage: { select: { provider: true, model: true, inputTokens: true, cachedInputTokens: true, outputTokens: true, calls: true } },
     },
   });
   if (!row) throw new NotFoundError("run", runId);
@@ -65,7 +67,7 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
   const definition = runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.version.definition)), { loop });
   const order = new Map(definition.nodes.map((node, index) => [node.id, index]));
   const source = runSourceFromColumns(row.sourceRunId, row.sourceKind);
-  const [errorWorkflowRun, sourceRun, reruns, childRuns] = await Promise.all([
+  const [errorWorkflowRun, sourceRun, reruns, childRuns, modelPrices] = await Promise.all([
     database.run.findFirst({ where: { sourceRunId: runId, trigger: "error-workflow" }, orderBy: { id: "asc" }, select: RUN_LINK }),
     source ? database.run.findUnique({ where: { id: source.runId }, select: { ...RUN_LINK, version: { select: { definition: true } } } }) : null,
     database.run.findMany({
@@ -79,9 +81,11 @@ export async function getRunDetail(runId: string, database: StudioDatabase = get
       orderBy: [{ sourceAttempt: "asc" }, { sourceItem: "asc" }, { id: "asc" }],
       select: { ...RUN_LINK, sourceNodeId: true, sourceAttempt: true, sourceKind: true, sourceItem: true, version: { select: { version: true } } },
     }),
+    runModelPrices(definition, row.modelUsage, database),
   ]);
   return {
-    ...summariseRun(row, { total: row.approvals.length, pending: row.approvals.filter((approval) => approval.status === "pending").length }),
+    ...summariseRun(row, { total: row.approvals.length, pending: row.approvals.filter((approval) => approval.status === "pending").length }, pricedUsage(row.modelUsage, modelPrices)),
+    modelPrices,
     definition,
     steps: row.steps.map(toStepRecord).sort((left, right) => (order.get(left.nodeId) ?? 0) - (order.get(right.nodeId) ?? 0)),
     approvals: row.approvals.map(toApprovalRecord),

@@ -66,7 +66,8 @@ describe.each(DATABASE_PROVIDERS)("PrismaRunStore's prepared-statement path on %
       { runId, seq: 2, type: "run-succeeded", nodeId: null, payload: { output: { answer: 42 } }, createdAt: at },
     ]);
     const loaded = await store.loadRun(runId);
-    const { workflowName, durationMs, pendingApprovals, totalApprovals, startedBy, definition, steps, approvals, errorWorkflowRun, sourceRun, childRuns, permissions, loop, reruns, latestVersion, ...record } = detail;
+    const { workflowName, durationMs, pendingApprovals, totalApprovals, startedBy, usage, modelPrices, definition, steps, approvals, errorWorkflowRun, sourceRun, childRuns, permissions, loop, reruns, latestVersion, ...record } =
+      detail;
     // What the engine loads through SQL equals what the API reads through Prisma.
     expect(loaded?.run).toEqual(record);
     expect(loaded?.steps).toEqual(detail.steps);

@@ -26,6 +26,7 @@ import { PostgresCommitGroup } from "./postgres-commit-group";
 import { postgresPlaceholders } from "./postgres-statements";
 import { readDate } from "./prepared";
 import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Write } from "./run-commit-writes";
+import { usageOfEvents } from "./run-usage-writes";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 import { carriedAsOf, parseJson, runSourceFromColumns, stepErrorKind, storedLoop, storedPermissions, toApprovalRecord, toRunRecord, toStepRecord } from "./run-records";
 
@@ -158,6 +159,13 @@ export class PrismaRunStore implements RunStore {
             createdAt: new Date(event.createdAt),
           })),
         }),
+      );
+    }
+    for (const usage of usageOfEvents(commit.events)) {
+      const { provider, model, ...counts } = usage;
+      const added = { inputTokens: { increment: counts.inputTokens }, cachedInputTokens: { increment: counts.cachedInputTokens }, outputTokens: { increment: counts.outputTokens }, calls: { increment: counts.calls } };
+      operations.push(
+        this.db.runModelUsage.upsert({ where: { runId_provider_model: { runId, provider, model } }, update: added, create: { id: randomUUID(), runId, provider, model, ...counts } }),
       );
     }
     if (this.options.shared && commit.events.length > 0) {

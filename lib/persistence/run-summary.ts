@@ -1,10 +1,11 @@
 import type { RunSummary } from "@/lib/contracts/run";
+import type { UsageSummary } from "@/lib/contracts/usage";
 import { toRunRecord } from "./run-records";
 
 type SummaryRow = Parameters<typeof toRunRecord>[0] & { workflow: { name: string } };
 
-/** A stored run as lists and its page show it: its record, its workflow's name, how long it took, its approvals. */
-export function summariseRun(row: SummaryRow, approvals: { total: number; pending: number }): RunSummary {
+/** A stored run as lists and its page show it: its record, its workflow's name, how long it took, its approvals, its tokens and cost. */
+export function summariseRun(row: SummaryRow, approvals: { total: number; pending: number }, usage: UsageSummary): RunSummary {
   const record = toRunRecord(row);
   return {
     ...record,
@@ -13,6 +14,7 @@ export function summariseRun(row: SummaryRow, approvals: { total: number; pendin
     totalApprovals: approvals.total,
     pendingApprovals: approvals.pending,
     startedBy: starterOf(row),
+    usage,
   };
 }
 

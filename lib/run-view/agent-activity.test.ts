@@ -35,6 +35,6 @@ describe("applyAgentEvent", () => {
       event(2, "node-model-usage", { turn: 2, provider: "openai", model: "m", inputTokens: 1300, outputTokens: 20 }),
     ];
     const activity = usage.reduce<AgentActivity | undefined>((state, each) => applyAgentEvent(state, each), undefined)!;
-    expect(activity.tokens).toEqual({ input: 2500, output: 100, cached: 1000, calls: 2 });
+    expect(activity.tokens).toEqual({ input: 2500, output: 100, cached: 1000, calls: 2, provider: "openai", model: "m" });
   });
 });

@@ -21,8 +21,8 @@ export interface AgentActivity {
   text: string;
   lastTextTurn: number;
   calls: AgentCallView[];
-  /** Summed over its model calls, as the provider reported them; absent until the first call's usage arrives. */
-  tokens?: { input: number; output: number; cached: number; calls: number };
+  /** Summed over its model calls, as the provider reported them, with the model they were made to; absent until the first call's usage arrives. */
+  tokens?: { input: number; output: number; cached: number; calls: number; provider: string; model: string };
 }
 
 export type AgentEvent = Extract<RunEvent, { type: "node-text-delta" | "node-tool-call-started" | "node-tool-call-finished" | "node-model-usage" }>;
@@ -46,8 +46,12 @@ export function applyAgentEvent(activity: AgentActivity | undefined, event: Agen
       return { ...current, calls: [...current.calls.filter((each) => each.callId !== event.payload.callId), startedCall(event.payload)] };
     case "node-model-usage": {
       const before = current.tokens ?? { input: 0, output: 0, cached: 0, calls: 0 };
-      const { inputTokens, outputTokens, cachedInputTokens = 0 } = event.payload;
-      return { ...current, tokens: { input: before.input + inputTokens, output: before.output + outputTokens, cached: before.cached + cachedInputTokens, calls: before.calls + 1 } };
+      const { inputTokens, outputTokens, cachedInputTokens = 0, provider, model } = event.payload;
+      // An agent step calls one model (its node's): the last call names it.
+      return {
+        ...current,
+        tokens: { input: before.input + inputTokens, output: before.output + outputTokens, cached: before.cached + cachedInputTokens, calls: before.calls + 1, provider, model },
+      };
     }
     case "node-tool-call-finished": {
       const payload = event.payload;

@@ -1,4 +1,5 @@
 import type { RunDetail, StepOutput } from "@/lib/contracts/run";
+import { runModelPrices } from "@/lib/persistence/run-usage-queries";
 import type { RunTrigger } from "@/lib/contracts/run-trigger";
 import type { TestRunPreview } from "@/lib/contracts/test-run";
 import type { StudioDatabase } from "@/lib/persistence";
@@ -64,7 +65,9 @@ export async function startTestRun(workflowId: string, body: TestRunBody, starte
   }
   const inputs = body.inputs ?? (await newestInputsFor(version, studio.database)) ?? {};
   const trigger: RunTrigger = { kind: "person", nodeId: null, test: true, testOf: { nodeId: body.nodeId, mode: body.mode } };
-  return startCheckedRun(version, inputs, { trigger, carried: plan.carried, excluded: plan.excluded, startedBy }, new Set(plan.runs));
+  const run = await startCheckedRun(version, inputs, { trigger, carried: plan.carried, excluded: plan.excluded, startedBy }, new Set(plan.runs));
+  // The editor shows the test run from this answer: its agent steps' prices with it (not a hot path, unlike a run's start).
+  return { ...run, modelPrices: await runModelPrices(run.definition, [], studio.database) };
 }
 
 /** The plan for testing `nodeId` in `version`, with the workflow's pins and newest outputs; 422 for a node that cannot be tested. */

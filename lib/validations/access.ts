@@ -22,6 +22,7 @@ export const AuditActionSchema = z.enum([
   "workflow-unpublished",
   "run-deleted",
   "retention-changed",
+  "model-prices-changed",
   "access-refused",
   "profile-changed",
   "password-changed",

@@ -203,6 +203,8 @@ const CASES: Record<RouteKey, Case> = {
   "DELETE /api/secrets/[name]": {
     fresh: async () => ({ secret: (await root.expect(201, "POST", "/api/secrets", { name: unique("MATRIX_GONE_"), value: "v" })).secret.name }),
   },
+  "GET /api/settings/model-prices": {},
+  "PUT /api/settings/model-prices": { body: () => ({ prices: [] }) },
   "GET /api/settings/retention": {},
   "PUT /api/settings/retention": { body: () => retention },
   "GET /api/tools": {},
@@ -221,6 +223,7 @@ const CASES: Record<RouteKey, Case> = {
   "GET /api/workflows/[id]/datasets/[datasetId]": {},
   "DELETE /api/workflows/[id]/datasets/[datasetId]": { fresh: async () => ({ dataset: await datasetOf(ids.workflow) }) },
   "POST /api/workflows/[id]/duplicate": { body: () => ({ name: unique("Copy ") }) },
+  "GET /api/workflows/[id]/activity": {},
   "GET /api/workflows/[id]/grants": {},
   "DELETE /api/workflows/[id]/grants/[grantId]": {
     path: (current) => `/api/workflows/${current.workflow}/grants/${current.grant}`,

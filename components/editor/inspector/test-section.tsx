@@ -282,6 +282,7 @@ function TestRunResult({ run, node, definition, toolTitles, names, onFinished, o
         input={input}
         maxAttempts={executionPolicyOf({ execution: executionOf(node) }, definition).maxAttempts}
         errorPathTo={[]}
+        modelPrices={run.modelPrices}
       />
       {step.status === "succeeded" && step.output && !step.carriedAs ? (
         <div className="space-y-1">

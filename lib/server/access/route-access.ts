@@ -84,6 +84,9 @@ export const ROUTE_ACCESS = {
   "GET /api/secrets/[name]": studio("secret:use"),
   "PUT /api/secrets/[name]": studio("secret:manage"),
   "DELETE /api/secrets/[name]": studio("secret:manage"),
+  // Prices are studio-wide settings; the costs they make are shown to whoever sees the runs.
+  "GET /api/settings/model-prices": studio("settings:manage"),
+  "PUT /api/settings/model-prices": studio("settings:manage"),
   "GET /api/settings/retention": studio("settings:manage"),
   "PUT /api/settings/retention": studio("settings:manage"),
   "GET /api/tools": signedIn,
@@ -96,6 +99,8 @@ export const ROUTE_ACCESS = {
   "GET /api/workflows/[id]": onWorkflow("workflow:read"),
   "PUT /api/workflows/[id]": onWorkflow("workflow:edit"),
   "DELETE /api/workflows/[id]": onWorkflow("workflow:edit"),
+  // Counts of its runs, their durations and cost: what its runs show, to whoever may read them.
+  "GET /api/workflows/[id]/activity": onWorkflow("run:read"),
   // A copy is a new workflow of the caller's: they read this one and may make workflows.
   // Datasets are part of building a workflow; one made from runs also needs run:read there (checked by its handler).
   "GET /api/workflows/[id]/datasets": onWorkflow("workflow:read"),
