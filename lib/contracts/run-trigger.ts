@@ -37,9 +37,8 @@ export type ErrorWorkflowInputs = Record<(typeof ERROR_WORKFLOW_INPUTS)[number],
  * A W3C trace context (`traceparent`: version 00, a 32-hex trace id, a 16-hex parent span id, flags), neither id all
  * zeros. lib/observability/trace-context.ts reads and makes them.
  */
-export const TraceparentSchema = z
-  .string()
-  .regex(/^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/, "a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>");
+export const TRACEPARENT_PATTERN = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+export const TraceparentSchema = z.string().regex(TRACEPARENT_PATTERN, "a W3C traceparent: 00-<32 hex>-<16 hex>-<2 hex>");
 
 /** The details of a start that a person may want to see, stored with the run as JSON. */
 export const RunTriggerDetailSchema = z.object({

@@ -49,6 +49,8 @@ const CONTENT_LIMIT = 4_096;
 
 /** Starts remembered at most: a run that never ends here (parked for good) must not grow this without bound. */
 const MAX_REMEMBERED_STARTS = 50_000;
+/** Runs whose trace is remembered at most; past it they are worked out again. */
+const MAX_REMEMBERED_TRACES = 10_000;
 
 /** Trigger kinds whose traceparent the studio made itself (the parent step's span, the failed run's), not a caller. */
 const CHILD_TRIGGERS = new Set(["sub-workflow", "for-each", "error-workflow"]);
@@ -56,6 +58,8 @@ const CHILD_TRIGGERS = new Set(["sub-workflow", "for-each", "error-workflow"]);
 export class RunSpanMapper {
   /** When something seen starting here began (ms), by key; forgotten at its end or its run's. */
   private readonly starts = new Map<string, number>();
+  /** Each run's trace, by run id, while it runs here. */
+  private readonly traces = new Map<string, RunTrace>();
 
   /** The spans the events finish, in order. */
   spansOf(run: ObservedRun, events: readonly RunEvent[]): SpanRecord[] {
@@ -132,8 +136,8 @@ export class RunSpanMapper {
 
   private runSpan(run: ObservedRun, at: number, status: string, spanStatus: SpanRecord["status"], extra: SpanAttributes = {}): SpanRecord {
     const started = this.take(key(run.runId, "run")) ?? parseTime(run.startedAt) ?? at;
+    const trace = this.traceOf(run);
     this.forgetRun(run.runId);
-    const trace = traceOf(run);
     return {
       ...base(run, trace),
       name: `run ${run.workflowId}`,
@@ -174,7 +178,7 @@ export class RunSpanMapper {
     const stored = parseTime(run.stepsStartedAt.get(nodeId));
     const started = seen ?? stored ?? (durationMs !== null && durationMs > 0 ? at - durationMs : null);
     if (started === null) return null;
-    const trace = traceOf(run);
+    const trace = this.traceOf(run);
     const node = run.definition.nodes.find((each) => each.id === nodeId);
     const agent = node?.kind === "agent" ? node : null;
     return {
@@ -206,7 +210,7 @@ export class RunSpanMapper {
   private approvalSpan(run: ObservedRun, event: Extract<RunEvent, { type: "approval-decided" }>, at: number): SpanRecord {
     const { approval, requestedAt } = event.payload;
     const started = this.take(key(run.runId, "approval", approval.id)) ?? parseTime(requestedAt) ?? at;
-    const trace = traceOf(run);
+    const trace = this.traceOf(run);
     const nodeId = event.nodeId;
     return {
       ...base(run, trace),
@@ -232,7 +236,7 @@ export class RunSpanMapper {
   /** One model call of an agent step (GenAI: `chat {model}`, a client span), ending when its usage was reported. */
   private modelCallSpan(run: ObservedRun, nodeId: string, usage: Extract<RunEvent, { type: "node-model-usage" }>["payload"], at: number): SpanRecord {
     const attempt = run.attempts[nodeId] ?? 1;
-    const trace = traceOf(run);
+    const trace = this.traceOf(run);
     return {
       ...base(run, trace),
       name: `chat ${usage.model}`,
@@ -263,7 +267,7 @@ export class RunSpanMapper {
   private toolCallSpan(run: ObservedRun, nodeId: string, call: Extract<RunEvent, { type: "node-tool-call-finished" }>["payload"], at: number): SpanRecord {
     const attempt = run.attempts[nodeId] ?? 1;
     const started = this.take(key(run.runId, "tool", nodeId, call.callId)) ?? at;
-    const trace = traceOf(run);
+    const trace = this.traceOf(run);
     return {
       ...base(run, trace),
       name: `execute_tool ${call.name}`,
@@ -292,6 +296,17 @@ export class RunSpanMapper {
     };
   }
 
+  /** The run's trace, worked out once per run here (a hash or two and a parse), forgotten at its end. */
+  private traceOf(run: ObservedRun): RunTrace {
+    let trace = this.traces.get(run.runId);
+    if (!trace) {
+      if (this.traces.size >= MAX_REMEMBERED_TRACES) this.traces.clear();
+      trace = runTraceOf(run.runId, run.trigger);
+      this.traces.set(run.runId, trace);
+    }
+    return trace;
+  }
+
   private remember(entry: string, at: number): void {
     if (this.starts.size >= MAX_REMEMBERED_STARTS) {
       // The oldest first (a Map keeps insertion order): a start that old belongs to a run that left this process.
@@ -308,6 +323,7 @@ export class RunSpanMapper {
   }
 
   private forgetRun(runId: string): void {
+    this.traces.delete(runId);
     const prefix = `${runId}\u0000`;
     for (const entry of this.starts.keys()) if (entry.startsWith(prefix)) this.starts.delete(entry);
   }
@@ -323,9 +339,6 @@ function parseTime(value: string | null | undefined): number | null {
   return Number.isNaN(at) ? null : at;
 }
 
-function traceOf(run: ObservedRun): RunTrace {
-  return runTraceOf(run.runId, run.trigger);
-}
 
 function base(run: ObservedRun, trace: RunTrace): Pick<SpanRecord, "trace" | "callerOutside"> {
   return { trace, callerOutside: trace.parent !== null && !CHILD_TRIGGERS.has(run.trigger.kind) };

@@ -7,8 +7,8 @@
  * trace, each span written once by whoever ended it, with no state shared
  * between processes. Pure: no OpenTelemetry SDK is loaded for this.
  */
-import { createHash } from "node:crypto";
-import { TraceparentSchema, type RunTrigger } from "@/lib/contracts/run-trigger";
+import { hash } from "node:crypto";
+import { TRACEPARENT_PATTERN, type RunTrigger } from "@/lib/contracts/run-trigger";
 
 /** A W3C trace context, parsed. */
 export interface TraceParent {
@@ -28,9 +28,10 @@ export interface RunTrace {
 /** Reads a `traceparent` header value; null when absent or not a valid W3C trace context (then the run starts its own trace). */
 export function parseTraceparent(value: string | null | undefined): TraceParent | null {
   if (!value) return null;
-  const parsed = TraceparentSchema.safeParse(value.trim().toLowerCase());
-  if (!parsed.success) return null;
-  const [, traceId, spanId, flags] = parsed.data.split("-") as [string, string, string, string];
+  // The contract's pattern, without a schema's parse: this runs for every span of a traced run.
+  const text = value.trim().toLowerCase();
+  if (!TRACEPARENT_PATTERN.test(text)) return null;
+  const [, traceId, spanId, flags] = text.split("-") as [string, string, string, string];
   return { traceId, spanId, sampled: (Number.parseInt(flags, 16) & 1) === 1 };
 }
 
@@ -49,7 +50,8 @@ export function traceparentDetail(header: string | readonly string[] | null | un
 
 /** `length` hex digits of the SHA-256 of the parts; never all zeros (an invalid id in W3C trace context). */
 function derivedId(length: 16 | 32, parts: readonly (string | number)[]): string {
-  const id = createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, length);
+  // The one-shot hash, cheaper than createHash: this runs for every span.
+  const id = hash("sha256", parts.join("\u0000"), "hex").slice(0, length);
   return /^0+$/.test(id) ? `${id.slice(0, -1)}1` : id;
 }
 

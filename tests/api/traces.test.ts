@@ -86,7 +86,7 @@ describe("traces of runs", () => {
     await api.expect(201, "POST", "/api/secrets", { name: "TRACE_MODEL_KEY", value: PLANTED_KEY });
     model.script({ text: "Let me look.", toolCalls: [{ name: "list_dir", arguments: { path: "." } }] }, { text: "All is in order." });
     const workflow = await api.createWorkflow({
-      name: "Traced: fetch, loop, approve, ask an agent",
+      name: "Traced: fetch, approve, loop, ask an agent",
       mode: "default",
       guardrails: { localNetworkAllow: [`127.0.0.1:${flaky.port}`] },
       nodes: [
@@ -100,15 +100,16 @@ describe("traces of runs", () => {
         { id: "out", kind: "output", value: "{{ nodes.agent.output }}" },
       ],
       edges: [
+        // The write waits for its approval before the loop's items start (the items' ends each drive their run on).
         edge("in", "fetch"),
-        edge("fetch", "loop"),
+        edge("fetch", "write"),
+        edge("write", "loop"),
         { id: "loop-each", source: "loop", target: "each", sourceHandle: "item" },
-        { id: "loop-write", source: "loop", target: "write", sourceHandle: "done" },
-        // The agent works beside the fetch, the loop and the write (a tool node's edge into an agent would attach it).
+        { id: "loop-out", source: "loop", target: "out", sourceHandle: "done" },
+        // The agent works beside them (a tool node's edge into an agent would attach it).
         edge("in", "agent"),
         edge("look", "agent"),
         edge("agent", "out"),
-        edge("write", "out"),
       ],
     });
     const caller = callerTrace();
@@ -119,7 +120,14 @@ describe("traces of runs", () => {
     const approval = await api.waitForApproval(runId, 60_000);
     expect(approval).toMatchObject({ nodeId: "write", kind: "write" });
     await api.expect(200, "POST", `/api/approvals/${approval.id}`, { decision: "once" });
-    const finished = await api.waitForRun(runId, ["succeeded", "failed", "cancelled"], 60_000);
+    const finished = await api.waitForRun(runId, ["succeeded", "failed", "cancelled"], 60_000).catch(async (error: unknown) => {
+      // Where it stands, to tell a stuck run from a slow one.
+      const stuck = await api.getRun(runId);
+      const steps = (stuck.steps as Json[]).map((step) => `${step.nodeId}: ${step.status} (attempt ${step.attempt})`).join(", ");
+      const children = ((stuck.childRuns ?? []) as Json[]).map((child) => `${child.id}: ${child.status}`).join(", ");
+      const waiting = (await api.pendingApprovals(runId)).map((each: Json) => `${each.nodeId}/${each.kind}`).join(", ");
+      throw new Error(`${String(error)}\nsteps: ${steps}\nchild runs: ${children}\npending approvals: ${waiting || "none"}\nserver: ${server.logs().slice(-6000)}`);
+    });
     expect(finished.status, finished.error).toBe("succeeded");
     await flaky.close();
     expect(flaky.requests()).toBe(2);
