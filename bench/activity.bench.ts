@@ -1,6 +1,6 @@
 // A workflow's 30-day activity and the runs list's totals at volume (issue 34): 100,000 runs of one workflow over the
 // last 30 days, a model-usage row for each agent-ish run (two models, one priced), seeded into a scratch SQLite
-// database (or PostgreSQL with BENCH_DATABASE_URL=postgresql://…, a database of its own that the bench empties); then
+// database (or PostgreSQL with BENCH_DATABASE_URL=postgresql://…, a fresh empty database of its own); then
 // the built studio serving GET /api/workflows/{id}/activity, the Activity page's HTML, the runs list with its total,
 // and the page drawn in Chromium (signed in with the access token) until the three charts have their bars and line.
 // Target: the chart renders in under 1 s. Prints, never asserts.

@@ -87,6 +87,7 @@ test("a price set in Settings prices an agent's run, the runs list and the 30-da
   await expect(listed).toContainText("15");
   await expect(listed).toContainText("$0.02");
   await expect(page.getByTestId("runs-usage-total")).toHaveText("1 run · 15 tokens · $0.02 at today's prices");
+  await expect(page.getByRole("link", { name: "Its last 30 days, charted" })).toHaveAttribute("href", `/workflows/${id}/activity`);
   await snap(page, testInfo, "runs list: tokens, cost and the filter's total");
 
   // The workflow's Activity, from its editor's toolbar.

@@ -122,6 +122,11 @@ export function RunList({ initialRuns, initialPage, initialUsage, initialError =
             One workflow only: show every workflow&rsquo;s runs
           </Link>
         ) : null}
+        {query.workflowId !== undefined ? (
+          <Link href={`/workflows/${encodeURIComponent(query.workflowId)}/activity`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+            Its last 30 days, charted
+          </Link>
+        ) : null}
       </div>
       <ListCount text={countText} busy={pending || (loading && runs !== null)} />
       {page && usage && usage.calls > 0 ? <UsageTotal runs={page.total} usage={usage} /> : null}

@@ -68,12 +68,6 @@ export function WorkflowRow({
         <CardActions className="gap-0.5 sm:flex-col sm:items-stretch md:flex-row md:items-center">
           {mayEdit ? action("rename", "Rename", "Renaming…") : null}
           {mayEdit ? action("duplicate", "Duplicate", "Duplicating…") : null}
-          <Link
-            href={`/workflows/${encodeURIComponent(workflow.id)}/activity`}
-            className="inline-flex h-7 items-center justify-center rounded-md px-2.5 text-xs font-medium text-muted hover:bg-surface-sunken hover:text-foreground"
-          >
-            Activity<span className="sr-only"> of {workflow.name}</span>
-          </Link>
           {action("export", "Export", "Exporting…")}
           {mayEdit ? action("delete", "Delete", "Deleting…", "text-caution! hover:bg-caution-soft!") : null}
         </CardActions>
