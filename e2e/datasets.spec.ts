@@ -23,8 +23,10 @@ test("datasets are made from a file (bad rows named by line) and from past runs,
   const run = await startRun(request, id, { who: "Ada" });
   await expect.poll(() => runStatus(request, run)).toBe("succeeded");
 
+  // Reached from the workflow's Activity page (the editor's toolbar links it).
   await page.goto(`/workflows/${id}`);
-  await page.getByRole("link", { name: "Datasets" }).click();
+  await page.getByRole("link", { name: "Activity", exact: true }).click();
+  await page.getByRole("link", { name: "Datasets", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Datasets" })).toBeVisible();
   await expect(page.getByText("No datasets yet")).toBeVisible();
 

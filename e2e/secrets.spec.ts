@@ -20,7 +20,7 @@ test("create a secret for SQL Database, see it masked and checked, replace its v
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true }).click();
   await expect(page).toHaveURL(/\/settings\/secrets$/);
   const settingsTabs = page.getByRole("navigation", { name: "Settings" });
-  await expect(settingsTabs.getByRole("link")).toHaveText(["Secrets", "MCP", "People", "Security", "Data retention", "Account"]);
+  await expect(settingsTabs.getByRole("link")).toHaveText(["Secrets", "MCP", "People", "Security", "Data retention", "Model prices", "Account"]);
   await expect(settingsTabs.getByRole("link", { name: "Secrets" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings", exact: true })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 1, name: "Secrets" })).toBeVisible();

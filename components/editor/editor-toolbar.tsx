@@ -8,8 +8,6 @@ import { MoreCommands } from "./more-commands";
 
 interface EditorToolbarProps {
   name: string;
-  /** The workflow's evaluation datasets page. */
-  datasetsHref: string;
   version: number;
   dirty: boolean;
   saving: boolean;
@@ -136,13 +134,6 @@ export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarPro
               Share
             </Button>
           ) : null}
-          <Link
-            href={props.datasetsHref}
-            title="Rows of inputs this workflow runs on, each with the output expected of it"
-            className="inline-flex h-7 items-center whitespace-nowrap rounded-md border border-line-strong bg-surface px-2.5 text-xs font-medium text-foreground shadow-card hover:bg-surface-sunken"
-          >
-            Datasets
-          </Link>
         </MoreCommands>
         {props.readOnly || !props.onDescribe ? null : (
           <Button size="sm" onClick={props.onDescribe} title="Describe what it should do: the Architect drafts it, checked, for you to accept in parts">

@@ -314,7 +314,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     <SamplesProvider workflowId={workflowId} inputFields={inputFieldsOf(definition)}>
       <div className="fixed inset-x-0 bottom-0 top-14 flex flex-col bg-background">
         <EditorToolbar
-          datasetsHref={`/workflows/${encodeURIComponent(workflowId)}/datasets`}
           name={definition.name}
           version={version}
           dirty={dirty}

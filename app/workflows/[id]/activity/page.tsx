@@ -38,9 +38,14 @@ export default async function WorkflowActivityPage({ params }: { params: Promise
         title={`${workflow.name}: the last ${DEFAULT_ACTIVITY_DAYS} days`}
         description="Runs per day and how they ended, how long the finished ones took (median), and what their model calls cost at today's prices. Days are UTC."
         actions={
-          <Link href={`/runs?workflowId=${encodeURIComponent(id)}`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
-            See its runs
-          </Link>
+          <>
+            <Link href={`/runs?workflowId=${encodeURIComponent(id)}`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+              See its runs
+            </Link>
+            <Link href={`/workflows/${encodeURIComponent(id)}/datasets`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+              Datasets
+            </Link>
+          </>
         }
       />
       <WorkflowActivityView activity={activity} />
