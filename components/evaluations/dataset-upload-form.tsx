@@ -9,7 +9,7 @@ import { formatBytes } from "@/lib/format/bytes";
 import { RowProblems } from "./row-problems";
 
 /** The format a file's name suggests; CSV when it says nothing. */
-export function formatOfFile(name: string): DatasetFormat {
+function formatOfFile(name: string): DatasetFormat {
   return /\.(jsonl|ndjson)$/i.test(name) ? "jsonl" : "csv";
 }
 

@@ -72,9 +72,12 @@ export interface EventText {
 
 const utf8 = new TextDecoder();
 
+/** A payload as text, the database's bytes decoded. */
+const payloadText = (payload: string | Uint8Array): string => (typeof payload === "string" ? payload : utf8.decode(payload));
+
 /** The event's JSON text whole, for the few that need it as one string (a redaction, a test). */
 export function eventTextJson(event: EventText): string {
-  return event.head + (typeof event.payload === "string" ? event.payload : utf8.decode(event.payload)) + event.tail;
+  return event.head + payloadText(event.payload) + event.tail;
 }
 
 /** An event's text from its JSON (a live event's, a redacted one's): all of it as the head. */
@@ -99,8 +102,7 @@ export async function readEventTexts(runId: string, afterSeq: number, limit = 50
   return prepared.map((row) => {
     // The payload is the JSON.stringify text the commit stored (one line, an object); anything else is read as readEvents reads it.
     const isObject = typeof row.payload === "string" ? row.payload.startsWith("{") : row.payload[0] === 0x7b;
-    const stored = typeof row.payload === "string" ? row.payload : isObject ? row.payload : utf8.decode(row.payload);
-    const payload = isObject ? stored : JSON.stringify(toRunEvent({ ...row, payload: stored as string, createdAt: new Date(0) }).payload);
+    const payload = isObject ? row.payload : JSON.stringify(toRunEvent({ ...row, payload: payloadText(row.payload), createdAt: new Date(0) }).payload);
     const createdAt = storedDateIso(row.createdAt);
     const nodeId = row.nodeId === null ? "null" : JSON.stringify(row.nodeId);
     return {
