@@ -34,6 +34,20 @@ async function savedChain(page: Page, id: string): Promise<string[]> {
   return chain;
 }
 
+/** Where an element is once it stands still between two looks: the canvas fits and animates its view. */
+async function stillBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let previous = "";
+  await expect
+    .poll(async () => {
+      const box = JSON.stringify(await locator.boundingBox());
+      const still = box === previous && box !== "null";
+      previous = box;
+      return still;
+    })
+    .toBe(true);
+  return JSON.parse(previous) as { x: number; y: number; width: number; height: number };
+}
+
 test("insert a step into a connection by its +, by keyboard, and by dropping a palette item on it", async ({ page, request }, testInfo) => {
   const id = await createWorkflow(request, {
     name: uniqueName("Steps inserted", testInfo),
@@ -53,9 +67,14 @@ test("insert a step into a connection by its +, by keyboard, and by dropping a p
   const edge = canvas.getByRole("group", { name: "Connection from Run inputs to Output" });
   const plus = page.getByRole("button", { name: "Insert a step into the connection from Run inputs to Output" });
   await expect(plus).toHaveCSS("opacity", "0");
-  const plusBox = (await plus.boundingBox())!;
-  await page.mouse.move(plusBox.x - 60, plusBox.y + plusBox.height / 2);
-  await expect(plus).toHaveCSS("opacity", "1");
+  // The first view is fitted once the cards are measured, which may come after the + is drawn: hover where it stands
+  // still, and again from outside the canvas should the view have moved under the pointer after all.
+  await expect(async () => {
+    const plusBox = await stillBox(plus);
+    await page.mouse.move(1, 1);
+    await page.mouse.move(plusBox.x - 60, plusBox.y + plusBox.height / 2);
+    await expect(plus).toHaveCSS("opacity", "1", { timeout: 3_000 });
+  }).toPass();
   await expect(edge).toBeAttached();
   await page.screenshot({ path: testInfo.outputPath("edge-plus-on-hover.png"), animations: "disabled" });
   await testInfo.attach("edge + on hover", { path: testInfo.outputPath("edge-plus-on-hover.png"), contentType: "image/png" });
@@ -93,16 +112,8 @@ test("insert a step into a connection by its +, by keyboard, and by dropping a p
   await page.getByRole("toolbar", { name: "Workflow" }).getByRole("button", { name: "Fit view" }).click();
   const lastEdge = canvas.getByRole("group", { name: /^Connection from Router to Output/ });
   await expect(lastEdge).toBeAttached();
-  // The fitted view animates: read the point on the edge once the edge stands still between two looks.
-  let previousBox = "";
-  await expect
-    .poll(async () => {
-      const box = JSON.stringify(await lastEdge.boundingBox());
-      const still = box === previousBox;
-      previousBox = box;
-      return still;
-    })
-    .toBe(true);
+  // The fitted view animates: read the point on the edge once the edge stands still.
+  await stillBox(lastEdge);
   const onEdge = await lastEdge.evaluate((group) => {
     const path = group.querySelector<SVGPathElement>("path.react-flow__edge-path")!;
     const at = path.getPointAtLength(path.getTotalLength() / 3);
