@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunCancelled } from "../step-errors";
+import { ParkedRun, RunCancelled } from "../step-errors";
 import type { ApprovalDecisionInput, ApprovalRecord, ApprovalRequest, ApprovalStanding, StoredVote } from "../run-types";
 import { ApprovalWaits, type ApprovalAnnouncement, type ApprovalStore, type WaitingRun } from "./approval-waits";
 
@@ -90,9 +90,10 @@ function waitingRun(
   const voted = new Map(options.announced?.voted);
   const escalated = new Set<string>();
   const viewed = new Set<string>();
-  const run: WaitingRun & { cancelled: boolean } = {
+  const run: WaitingRun & { cancelled: boolean; letGo: boolean } = {
     runId: options.runId ?? "run-1",
     cancelled: false,
+    letGo: false,
     announced: { requested: new Set(options.announced?.requested), decided: new Set(options.announced?.decided), voted, escalated, notified: new Set(), viewed },
     stepOf: (nodeId) => ((options.steps ?? ["write"]).includes(nodeId) ? nodeId : null),
     policyOf: () => ({
@@ -221,6 +222,28 @@ describe("ApprovalWaits", () => {
     expect(await waits.await(run, request())).toMatchObject({ id: approval.id, decision: "once" });
     expect(announcements).toEqual([{ change: "none", events: [expect.objectContaining({ type: "approval-decided" })] }]);
     expect(store.rows.size).toBe(1);
+  });
+
+  it("does not let a step go on when its decision came just before the run was parked: the next drive replays it", async () => {
+    const store = new MemoryApprovalStore();
+    const waits = new ApprovalWaits(store);
+    const { run, announcements } = waitingRun();
+    const announce = run.announce;
+    // As the engine parks a run once every step in flight waits: right after the wait is stored. A decision heard in
+    // between has already woken this step's waiter, so parking finds none to let go.
+    run.announce = async (announcement) => {
+      await announce(announcement);
+      if (announcement.change !== "waiting") return;
+      await waits.decide(announcement.approvalId, { decision: "approve", feedback: null, decidedBy: "Ann" } as ApprovalDecisionInput);
+      run.letGo = true;
+      waits.releaseRun(run.runId);
+    };
+    await expect(waits.await(run, request())).rejects.toBeInstanceOf(ParkedRun);
+    expect(announcements.map((announcement) => announcement.change)).toEqual(["waiting"]);
+    // The decision stands for the next drive, which finds it at once and goes on.
+    const next = waitingRun({ announced: { requested: ["a1"], decided: [] } });
+    await expect(waits.await(next.run, request())).resolves.toMatchObject({ id: "a1", status: "approved" });
+    expect(announcedEvents(next.announcements)).toEqual(["decided Ann"]);
   });
 
   it("withdraws a pending approval whose call changed and asks again under a key naming the new digest", async () => {

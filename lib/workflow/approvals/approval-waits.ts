@@ -30,6 +30,12 @@ export interface WaitingRun {
   readonly runId: string;
   /** Once true, no new wait starts. */
   readonly cancelled: boolean;
+  /**
+   * This process let go of the run (parked it, or it crashed): what it announces is no
+   * longer stored, so a decision heard now must not let the step go on to its effect unrecorded. The next drive
+   * replays the step and finds the decision.
+   */
+  readonly letGo: boolean;
   /** Approvals whose events the run already stored (a resumed run), and the votes they counted: a replay announces only what is missing. */
   readonly announced: Readonly<AnnouncedApprovals>;
   /** The step of `nodeId`, or null when the node is not a step of the run (the plan's `__run__`). */
@@ -92,6 +98,7 @@ export class ApprovalWaits {
     const unannounced = created || !run.announced.requested.has(approval.id);
 
     if (approval.status !== "pending") {
+      if (run.letGo) throw new ParkedRun();
       // Decided before a restart cut the step short: say what is missing, once, and go on.
       if (!run.announced.decided.has(approval.id)) {
         const decided = approvalEvent("approval-decided", stepId, approval);
@@ -130,6 +137,10 @@ export class ApprovalWaits {
     if (fresh && fresh.status !== "pending") this.wake(fresh);
 
     const decided = await decision;
+    // The decision came in the moment between the wait's announcement and the run being parked (every step in flight
+    // waiting): parking let go of no waiter, as this one had just been woken. Going on would run the tool with nothing
+    // stored of it, and the next drive, finding the file already changed, would ask again.
+    if (run.letGo) throw new ParkedRun();
     // After any look under way: each vote and escalation is announced once, before the decision it led to.
     await waiter.entry.looking;
     const standing = await this.unannouncedStanding(run, stepId, decided);

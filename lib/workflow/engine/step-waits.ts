@@ -96,6 +96,10 @@ export function waitingRun(engine: EngineContext, run: ActiveRun): WaitingRun {
     get cancelled() {
       return run.cancelled;
     },
+    get letGo() {
+      // Not a hand-back at shutdown: until its grace runs out, what the run's steps announce is still stored.
+      return run.parked || run.crashed !== undefined;
+    },
     announced: run.announced,
     stepOf: (nodeId) => (run.nodes.has(nodeId) ? nodeId : null),
     policyOf: (approval) => policyOfNode(approval.kind, run.nodes.get(approval.nodeId), run.definition.approvals),
