@@ -6,7 +6,24 @@ const nextConfig: NextConfig = {
   // better-sqlite3 and pg ship native or optional bindings, pg-boss brings its own pg, playwright-core drives a browser,
   // prom-client reads the process's own figures (perf_hooks, v8) where it runs; OpenTelemetry's SDK and exporters are
   // loaded only when an OTLP endpoint is set (lib/observability/run-tracing.ts), from node_modules as they ship.
+  //
+  // The libraries below are loaded by Node too, once, rather than bundled: Turbopack gives each route a chunk of its own
+  // holding every library that route reaches, so the AI SDK, undici, nodemailer, zod and the MCP SDK were in the
+  // server's memory once per route loaded (27 copies of a 2.5 MB chunk, 133 MB of source text; see bench/volume.bench.ts).
   serverExternalPackages: [
+    "ai",
+    "@ai-sdk/anthropic",
+    "@ai-sdk/openai",
+    "@ai-sdk/openai-compatible",
+    "@ai-sdk/provider",
+    "@modelcontextprotocol/sdk",
+    "undici",
+    "nodemailer",
+    "zod",
+    "croner",
+    "cronstrue",
+    "picomatch",
+    "diff",
     "better-sqlite3",
     "pg",
     "pg-boss",

@@ -10,7 +10,7 @@
 // The run pages' figures (a 2,000-node run, a live page at 600 events/s) are bench/run-page.bench.ts's.
 // Run after `npx next build`: npx tsx bench/volume.bench.ts [runs to prune=100000]   (VOLUME_ONLY=wide,slow-clients,pruning,lists: some)
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -45,10 +45,12 @@ async function withStudio<T>(name: string, work: (web: WebProcess, dataDir: stri
       await first.stop();
       await prepare(dataDir);
     }
-    const web = await startWeb({ env });
+    // BENCH_NODE_ARGS="--trace-gc" BENCH_SERVER_OUTPUT=/tmp/server.log: how the server's heap went, read afterwards.
+    const web = await startWeb({ env, nodeArgs: (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean) });
     try {
       return await work(web, dataDir);
     } finally {
+      if (process.env.BENCH_SERVER_OUTPUT) writeFileSync(`${process.env.BENCH_SERVER_OUTPUT}.${name}`, web.output());
       await web.stop();
     }
   } finally {
