@@ -5,6 +5,8 @@
 // same sitting (../shared/anchors/n8n-bench.sh) and report the ratio, not the figure.
 // Run after `npx next build`: npx tsx bench/http.bench.ts [seconds=10] [concurrency=10]
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { processCpuSeconds } from "./cpu-profile";
@@ -13,7 +15,32 @@ import { REPO_ROOT, listDirChain, percentile, startWeb, type StudioClient } from
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONCURRENCY = Number(process.argv[3] ?? 10);
 
-async function startStudio() {
+/**
+ * BENCH_OTLP=http/protobuf (or http/json) exports every run's trace to a collector on loopback that takes each
+ * request and answers 200 at once: the cost of tracing to the server, next to a run without it.
+ */
+async function startCollector(): Promise<{ env: Record<string, string>; received: () => string; close: () => void }> {
+  const protocol = process.env.BENCH_OTLP;
+  if (!protocol) return { env: {}, received: () => "", close: () => undefined };
+  let requests = 0;
+  let bytes = 0;
+  const collector = http.createServer((request, response) => {
+    request.on("data", (chunk: Buffer) => (bytes += chunk.length));
+    request.on("end", () => {
+      requests += 1;
+      response.writeHead(200, { "content-type": protocol === "http/json" ? "application/json" : "application/x-protobuf" }).end(protocol === "http/json" ? "{}" : "");
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+  const { port } = collector.address() as AddressInfo;
+  return {
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_PROTOCOL: protocol },
+    received: () => `traces exported over ${protocol}: ${requests} requests, ${(bytes / 1e6).toFixed(1)} MB`,
+    close: () => collector.close(),
+  };
+}
+
+async function startStudio(collectorEnv: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "studio-http-bench-"));
   // BENCH_NEXT_START=1 serves through a bare `next start` instead of the launcher, to compare the two (it reads -p, not PORT).
   const command = (port: number) => [path.join(REPO_ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
@@ -22,7 +49,7 @@ async function startStudio() {
   // BENCH_STUDIO_ENV="STUDIO_SQLITE_WRITER=inline" hands the studio settings of its own (a bench clears the caller's STUDIO_*).
   const settings = Object.fromEntries((process.env.BENCH_STUDIO_ENV ?? "").split(" ").filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]));
   const web = await startWeb({
-    env: { ...settings, STUDIO_DATA_DIR: dataDir },
+    env: { ...settings, ...collectorEnv, STUDIO_DATA_DIR: dataDir },
     nodeArgs,
     command: process.env.BENCH_NEXT_START ? command : undefined,
     maxSockets: CONCURRENCY * 2,
@@ -80,7 +107,8 @@ async function measure(client: StudioClient, workflowId: string, untilFinished: 
 }
 
 async function main(): Promise<void> {
-  const { web, dataDir } = await startStudio();
+  const collector = await startCollector();
+  const { web, dataDir } = await startStudio(collector.env);
   try {
     const root = mkdtempSync(path.join(os.tmpdir(), "studio-http-bench-root-"));
     const ids: Record<string, string> = {};
@@ -96,6 +124,8 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   } finally {
     await web.stop();
+    if (process.env.BENCH_OTLP) console.log(`  ${collector.received()}`);
+    collector.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
