@@ -1,4 +1,6 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
+import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
 import { createWorkflow, snap, uniqueName, whenHydrated } from "./fixtures/studio";
 
 /**
@@ -23,6 +25,14 @@ const ROWS = Array.from({ length: 20 }, (_, index) => {
   const greeting = index < 10 ? "Hello" : index < 15 ? "Hi" : "Hey";
   return JSON.stringify({ inputs: { who }, expected: `${greeting} ${who}` });
 }).join("\n");
+
+/** axe-core (WCAG 2.2 AA) on the page as it stands, and its colours again in the dark theme: no serious or critical finding. */
+async function accessible(page: Page, where: string): Promise<void> {
+  expect(await blockingViolations(page, where)).toEqual([]);
+  await switchColorScheme(page, "dark");
+  expect(await blockingViolations(page, `${where} (dark)`, COLOUR_RULES)).toEqual([]);
+  await switchColorScheme(page, "light");
+}
 
 test("two versions are evaluated over 20 rows with three scorers and compared side by side", async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);
@@ -52,6 +62,7 @@ test("two versions are evaluated over 20 rows with three scorers and compared si
   await expect(form.getByText("write a pattern")).toBeVisible();
   await expect(page.getByTestId("evaluation-row")).toHaveCount(0);
   await snap(page, testInfo, "evaluation-form-error");
+  await accessible(page, "evaluation form with an error");
   await form.locator("#scorer-2-pattern").fill("^(Hello|Hi) P\\d+$");
   await form.getByRole("button", { name: "Start the evaluation" }).click();
   await expect(page.getByTestId("evaluation-row")).toHaveCount(1);
@@ -65,6 +76,7 @@ test("two versions are evaluated over 20 rows with three scorers and compared si
   await expect(rows.filter({ hasText: "Version 1" })).toContainText("Exact match: 50%");
   await expect(rows.filter({ hasText: "Version 2" })).toContainText("Exact match: 25%");
   await snap(page, testInfo, "evaluations-list");
+  await accessible(page, "evaluations");
 
   // One evaluation: averages, rows with output, expected and verdicts; a row's run opens.
   await rows.filter({ hasText: "Version 1" }).getByRole("link", { name: /^Open the evaluation of version 1/ }).click();
@@ -75,6 +87,7 @@ test("two versions are evaluated over 20 rows with three scorers and compared si
   await expect(page.getByTestId("result-row")).toHaveCount(20);
   await expect(page.getByTestId("result-row").nth(10)).toContainText("Exact match: failed");
   await snap(page, testInfo, "evaluation");
+  await accessible(page, "evaluation");
   await page.getByRole("link", { name: "Open the run of row 1", exact: true }).click();
   await expect(page.getByTestId("run-trigger")).toHaveText("Evaluation: row 1");
   await page.getByRole("link", { name: "its evaluation" }).click();
@@ -97,6 +110,7 @@ test("two versions are evaluated over 20 rows with three scorers and compared si
   await expect(changed).toContainText("Hello P1");
   await expect(changed).toContainText("Hi P1");
   await snap(page, testInfo, "evaluation-comparison");
+  await accessible(page, "comparison");
   await changed.getByRole("link", { name: /^Open the run of row 1 in Version 2/ }).click();
   await expect(page.getByTestId("run-trigger")).toHaveText("Evaluation: row 1");
 });
