@@ -16,6 +16,9 @@ export const JudgeAnswerSchema = z.object({
   score: z.number().min(0).max(1).describe("How well the output meets the rubric, from 0 (not at all) to 1 (fully)"),
 });
 
+/** How long one judgement may take, retries included: a judge that hangs holds its row's slot, not the evaluation. */
+export const JUDGE_TIMEOUT_MS = 120_000;
+
 /** The longest of each value the judge is shown: a row's text past this is cut, and the judge is told. */
 const SHOWN_CHARACTERS = 20_000;
 
@@ -54,7 +57,7 @@ export async function judge(
       prompt: judgePrompt(scorer.rubric, row),
       output: Output.object({ schema: JudgeAnswerSchema }),
       maxRetries: 2,
-      ...(signal ? { abortSignal: signal } : {}),
+      abortSignal: signal ? AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]) : AbortSignal.timeout(JUDGE_TIMEOUT_MS),
     });
     const answer = result.output;
     const passed = answer.score >= scorer.threshold;

@@ -3,7 +3,7 @@ import { ScorerSchema, VerdictSchema, type Scorer, type Verdict } from "@/lib/co
 import type { RunStatus } from "@/lib/contracts/run-status";
 import { averagesOf, progressOf } from "@/lib/evaluations/evaluation-plan";
 import { z } from "zod";
-import { getDatabase, type StudioDatabase } from "./database";
+import { BUSY_TRANSACTION, getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
 import { newId } from "./ids";
 
@@ -64,7 +64,7 @@ export async function createEvaluation(evaluation: NewEvaluation, database: Stud
         })),
       });
     }
-  });
+  }, BUSY_TRANSACTION);
   return id;
 }
 
@@ -142,6 +142,7 @@ const takenOf = (row: { id: string; position: number; runId: string | null; inpu
  * one evaluation take turns (the row lock) and never start more rows together than it allows; SQLite has one writer.
  */
 export async function takeRows(evaluationId: string, database: StudioDatabase = getDatabase()): Promise<TakenRow[]> {
+  // Beside a burst of run starts (every row is one), the transaction waits its turn rather than failing.
   return database.$transaction(async (transaction) => {
     const { count } = await transaction.evaluationRun.updateMany({ where: { id: evaluationId, status: "running" }, data: { passes: { increment: 1 } } });
     if (count === 0) return [];
@@ -158,7 +159,7 @@ export async function takeRows(evaluationId: string, database: StudioDatabase = 
       if (updated === 1) taken.push(takenOf({ ...row, runId }));
     }
     return taken;
-  });
+  }, BUSY_TRANSACTION);
 }
 
 /** The rows of an evaluation whose runs were started and have not been scored. */
@@ -227,7 +228,7 @@ export async function cancelEvaluation(workflowId: string, evaluationId: string,
     const running = await transaction.evaluationResult.findMany({ where: { evaluationId, status: "running" }, select: { runId: true } });
     await transaction.evaluationResult.updateMany({ where: { evaluationId, status: { in: ["pending", "running"] } }, data: { status: "cancelled", finishedAt: new Date() } });
     return running.flatMap((row) => (row.runId ? [row.runId] : []));
-  });
+  }, BUSY_TRANSACTION);
 }
 
 type StoredEvaluation = {
@@ -275,6 +276,13 @@ export async function listEvaluations(workflowId: string, database: StudioDataba
     include: { results: { select: { status: true, verdicts: true } } },
   });
   return rows.map((row) => summaryOf(row, row.results));
+}
+
+/** One evaluation's summary; NotFoundError when the workflow has none of that id. */
+export async function getEvaluationSummary(workflowId: string, id: string, database: StudioDatabase = getDatabase()): Promise<EvaluationSummary> {
+  const row = await database.evaluationRun.findUnique({ where: { id }, include: { results: { select: { status: true, verdicts: true } } } });
+  if (!row || row.workflowId !== workflowId) throw new NotFoundError("evaluation", id);
+  return summaryOf(row, row.results);
 }
 
 /** An evaluation with every row's result in order; NotFoundError when the workflow has none of that id. */

@@ -4,7 +4,7 @@ import type { Scorer } from "@/lib/contracts/evaluation-scorer";
 import { approvalSteps, hasOutputStep } from "@/lib/evaluations/approval-steps";
 import { getWorkflow } from "@/lib/persistence";
 import { getDataset } from "@/lib/persistence/dataset-store";
-import { cancelEvaluation, createEvaluation, getEvaluation, listEvaluations } from "@/lib/persistence/evaluation-store";
+import { cancelEvaluation, createEvaluation, getEvaluation, getEvaluationSummary, listEvaluations } from "@/lib/persistence/evaluation-store";
 import { listPins } from "@/lib/persistence/pin-store";
 import { findRunnableVersion, type RunnableVersion } from "@/lib/persistence/run-queries";
 import { checkJavaScriptSyntax } from "@/lib/sandbox";
@@ -116,8 +116,7 @@ export async function startEvaluation(principal: Principal, workflowId: string, 
     studio.database,
   );
   studio.evaluations?.wake(id);
-  const evaluation = (await listEvaluations(workflowId, studio.database)).find((each) => each.id === id);
-  return evaluation!;
+  return getEvaluationSummary(workflowId, id, studio.database);
 }
 
 export async function workflowEvaluations(workflowId: string): Promise<EvaluationSummary[]> {
