@@ -3,6 +3,7 @@ import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from "../support
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { credentialHeaders } from "./credential";
 import { chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { mostAtOnce } from "./most-at-once";
 import { setupStudioServer } from "./studio-server";
 
 /**
@@ -78,23 +79,6 @@ async function approveUntil(api: ApiClient, done: () => Promise<boolean>): Promi
     { timeoutMs: 120_000, what: () => `the approvals to be decided and the evaluation to end (${decided} decided; refused: ${answers.slice(0, 3).join(" | ")})` },
   );
   return decided;
-}
-
-/** The most runs that were under way at one moment. */
-function mostAtOnce(runs: readonly { startedAt: string; finishedAt: string }[]): number {
-  const moments = runs.flatMap((run) => [
-    { at: Date.parse(run.startedAt), change: 1 },
-    { at: Date.parse(run.finishedAt), change: -1 },
-  ]);
-  // An end before a start at the same moment: the slot was free.
-  moments.sort((a, b) => a.at - b.at || a.change - b.change);
-  let now = 0;
-  let most = 0;
-  for (const moment of moments) {
-    now += moment.change;
-    most = Math.max(most, now);
-  }
-  return most;
 }
 
 describe("evaluations", () => {
