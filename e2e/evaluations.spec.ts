@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
-import { blockingViolations, COLOUR_RULES, switchColorScheme } from "./fixtures/accessibility";
+import { blockingViolations, COLOUR_RULES, SCREEN_SIZES, sidewaysOverflow, switchColorScheme } from "./fixtures/accessibility";
 import { createWorkflow, snap, uniqueName, whenHydrated } from "./fixtures/studio";
 
 /**
@@ -26,12 +26,19 @@ const ROWS = Array.from({ length: 20 }, (_, index) => {
   return JSON.stringify({ inputs: { who }, expected: `${greeting} ${who}` });
 }).join("\n");
 
-/** axe-core (WCAG 2.2 AA) on the page as it stands, and its colours again in the dark theme: no serious or critical finding. */
+/**
+ * axe-core (WCAG 2.2 AA) on the page as it stands, and its colours again in the dark theme: no serious or critical
+ * finding. And 200 % zoom's width: the page does not scroll sideways (its tables scroll within themselves).
+ */
 async function accessible(page: Page, where: string): Promise<void> {
   expect(await blockingViolations(page, where)).toEqual([]);
   await switchColorScheme(page, "dark");
   expect(await blockingViolations(page, `${where} (dark)`, COLOUR_RULES)).toEqual([]);
   await switchColorScheme(page, "light");
+  const laptop = page.viewportSize()!;
+  await page.setViewportSize(SCREEN_SIZES["200% zoom"].viewport);
+  await expect.poll(() => sidewaysOverflow(page), { message: `${where} scrolls sideways at 640 px` }).toBe(0);
+  await page.setViewportSize(laptop);
 }
 
 test("two versions are evaluated over 20 rows with three scorers and compared side by side", async ({ page, request }, testInfo) => {
