@@ -106,6 +106,8 @@ const LABELS: Record<CopiedTable, string> = {
   keptOutputPart: "parts of whole results kept (keep full outputs)",
   runModelUsage: "runs' tokens per model",
   webhookDelivery: "webhook deliveries (idempotency keys)",
+  evaluationRun: "evaluations",
+  evaluationResult: "evaluation results (one per dataset row)",
   auditEntry: "security log entries",
 };
 

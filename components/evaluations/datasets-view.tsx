@@ -34,6 +34,11 @@ export function DatasetsView({ workflow, initial, runs, canEdit }: DatasetsViewP
             runs on, each with the output expected of it, to see how well a version does.
           </>
         }
+        actions={
+          <Link href={`/workflows/${encodeURIComponent(workflow.id)}/evaluations`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+            Evaluations
+          </Link>
+        }
       />
       <DatasetsList workflowId={workflow.id} datasets={datasets} canEdit={canEdit} onDeleted={(id) => setDatasets((current) => current.filter((each) => each.id !== id))} />
       {canEdit ? (

@@ -212,7 +212,16 @@ export function RunView({ run, history, toolTitles, access = FULL_ACCESS, output
               </>
             ) : (
               <span data-testid="run-trigger">{triggerDetailText(run.trigger, run.sourceRun?.kind)}</span>
-            )}{" "}
+            )}
+            {run.trigger.evaluation ? (
+              <>
+                {" "}
+                of{" "}
+                <Link href={`/workflows/${encodeURIComponent(run.workflowId)}/evaluations/${encodeURIComponent(run.trigger.evaluation.id)}`} className="font-medium text-accent hover:underline">
+                  its evaluation
+                </Link>
+              </>
+            ) : null}{" "}
             · {/* "running for 12 s" differs between the server's clock and the browser's (suppressHydrationWarning covers its own element only). */}
             <span className="whitespace-nowrap" suppressHydrationWarning>
               {duration}

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { splitPath } from "@/lib/workflow/templates";
+// The files themselves, not indexes that reach node:fs: the evaluation form builds scorers with these.
+import { CODE_TIME_LIMIT, MAX_CODE_LENGTH } from "@/nodes/code/definition";
+import { ArchitectModelSchema } from "./architect";
 
 /**
  * How an evaluation scores a run's output against its dataset row's expected
@@ -22,7 +25,8 @@ const PathSchema = z
 
 const name = z.string().trim().min(1, "give the scorer a name").max(80);
 
-export const ScorerSchema = z.discriminatedUnion("kind", [
+/** The scorers that compare by rule, without a model or code: lib/evaluations/scorers.ts scores them, at once and alike every time. */
+export const RuleScorerSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("exact"),
     name,
@@ -74,6 +78,39 @@ export const ScorerSchema = z.discriminatedUnion("kind", [
     }),
   }),
 ]);
+export type RuleScorer = z.infer<typeof RuleScorerSchema>;
+
+/** A model chosen as an Agent node's (or the Architect's): a provider, a model id, a base URL, an API key as a stored secret. */
+export const JudgeModelSchema = ArchitectModelSchema;
+export type JudgeModel = z.infer<typeof JudgeModelSchema>;
+
+/**
+ * An LLM judge: a model reads the row's inputs, the output and the expected output, and scores the output from 0 to
+ * 1 by the rubric, with its reasoning (kept as the verdict's reason). It passes at `threshold` or above.
+ */
+export const JudgeScorerSchema = z.object({
+  kind: z.literal("llm-judge"),
+  name,
+  model: JudgeModelSchema,
+  rubric: z.string().trim().min(1, "write what the judge scores by").max(20_000, "a rubric is at most 20,000 characters").describe("What a good output does, in words the judge scores by"),
+  threshold: z.number().min(0, "from 0").max(1, "to 1").default(0.5).describe("The score from which the output passes, 0 to 1"),
+});
+export type JudgeScorer = z.infer<typeof JudgeScorerSchema>;
+
+/**
+ * A custom scorer: JavaScript run as a Code node's is (lib/sandbox: QuickJS in a worker, no files, network or
+ * secrets, the same limits), given `output`, `expected` and `inputs`. It returns a score from 0 to 1, true or false,
+ * or `{ score, passed?, reason? }`.
+ */
+export const CodeScorerSchema = z.object({
+  kind: z.literal("code"),
+  name,
+  code: z.string().trim().min(1, "write the code that scores").max(MAX_CODE_LENGTH).describe("The body of a function of output, expected and inputs that returns a score"),
+  timeLimitMs: z.number().int().min(CODE_TIME_LIMIT.minMs).max(CODE_TIME_LIMIT.maxMs).default(CODE_TIME_LIMIT.defaultMs),
+});
+export type CodeScorer = z.infer<typeof CodeScorerSchema>;
+
+export const ScorerSchema = z.discriminatedUnion("kind", [...RuleScorerSchema.options, JudgeScorerSchema, CodeScorerSchema]);
 export type Scorer = z.infer<typeof ScorerSchema>;
 export type ScorerKind = Scorer["kind"];
 

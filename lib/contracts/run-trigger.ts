@@ -5,9 +5,10 @@ import { z } from "zod";
  * the studio's token), the workflow CLI ran a file, an MCP client called the
  * workflow, a webhook delivery arrived, a schedule slot came round, a run
  * of another workflow failed and named this one its error workflow, or a
- * Sub-workflow step of another workflow's run called this one.
+ * Sub-workflow step of another workflow's run called this one, or an
+ * evaluation ran one row of its dataset.
  */
-export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow", "sub-workflow", "for-each"] as const;
+export const RUN_TRIGGER_KINDS = ["person", "cli", "mcp", "webhook", "schedule", "error-workflow", "sub-workflow", "for-each", "evaluation"] as const;
 export const RunTriggerKindSchema = z.enum(RUN_TRIGGER_KINDS);
 export type RunTriggerKind = z.infer<typeof RunTriggerKindSchema>;
 
@@ -21,6 +22,7 @@ export const RUN_TRIGGER_LABELS: Record<RunTriggerKind, string> = {
   "error-workflow": "Error workflow",
   "sub-workflow": "Sub-workflow step",
   "for-each": "For each step",
+  evaluation: "Evaluation",
 };
 
 /**
@@ -62,6 +64,8 @@ export const RunTriggerDetailSchema = z.object({
    * later, in another process, still joins it.
    */
   traceparent: TraceparentSchema.optional(),
+  /** An evaluation's run: the evaluation and the dataset row (from 1) it ran; its page links back. */
+  evaluation: z.object({ id: z.string().max(64), row: z.number().int().positive() }).optional(),
 });
 export type RunTriggerDetail = z.infer<typeof RunTriggerDetailSchema>;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ScorerSchema, type Scorer } from "@/lib/contracts/evaluation-scorer";
+import { RuleScorerSchema, ScorerSchema, type RuleScorer } from "@/lib/contracts/evaluation-scorer";
 import { score } from "./scorers";
 
-const scorer = (settings: Record<string, unknown>): Scorer => ScorerSchema.parse({ name: "check", ...settings });
+const scorer = (settings: Record<string, unknown>): RuleScorer => RuleScorerSchema.parse({ name: "check", ...settings });
 
 describe("scoring a run's output against the expected output", () => {
   it("exact: the same text, around spaces and, when asked, case aside; a row without an expected output is not scored", () => {

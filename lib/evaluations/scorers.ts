@@ -1,4 +1,4 @@
-import type { Scorer, Verdict } from "@/lib/contracts/evaluation-scorer";
+import type { RuleScorer, Verdict } from "@/lib/contracts/evaluation-scorer";
 import { canonicalJson } from "@/lib/tools/permissions/canonical-json";
 import { splitPath, valueAtPath } from "@/lib/workflow/templates";
 import { z } from "zod";
@@ -10,7 +10,7 @@ import { z } from "zod";
  */
 
 /** The row's expected output; `undefined` when the row has none. */
-export function score(scorer: Scorer, output: unknown, expected: unknown): Verdict {
+export function score(scorer: RuleScorer, output: unknown, expected: unknown): Verdict {
   switch (scorer.kind) {
     case "exact": {
       if (expected === undefined) return noExpected();

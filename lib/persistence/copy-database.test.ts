@@ -196,6 +196,12 @@ async function fill(database: StudioDatabase): Promise<void> {
   for (let part = 0; part < KEPT_PARTS; part += 1) {
     await database.keptOutputPart.create({ data: { id: `kept-${String(part).padStart(2, "0")}`, runId: "run-done", nodeId: "finish", part, bytes: Buffer.from(`part ${part} é\u0000`) } });
   }
+  await database.evaluationRun.create({
+    data: { id: "evaluation-1", workflowId: workflow.id, versionId: version.id, version: 2, datasetId: "dataset-1", datasetName: "Tides", scorers: JSON.stringify([{ kind: "exact", name: "same", caseSensitive: true, trim: true }]), concurrency: 2, status: "finished", rowCount: 1, createdAt: at("2026-02-01T12:00:00.5Z"), finishedAt: at("2026-02-01T12:00:03Z"), startedById: "ada", startedByLabel: "Ada" },
+  });
+  await database.evaluationResult.create({
+    data: { id: "result-1", evaluationId: "evaluation-1", position: 1, inputs: JSON.stringify({ topic: "tides" }), expected: JSON.stringify("High at noon"), status: "scored", runId: "run-done", runStatus: "succeeded", output: JSON.stringify("High at noon"), verdicts: JSON.stringify([{ score: 1, passed: true, reason: "the output is the expected text" }]), durationMs: 1200, failedSteps: 0, startedAt: at("2026-02-01T12:00:01Z"), finishedAt: at("2026-02-01T12:00:02.25Z") },
+  });
   await database.runModelUsage.create({ data: { id: "usage-1", runId: "run-done", provider: "openai", model: "gpt-4.1-mini", inputTokens: 1200, cachedInputTokens: 1000, outputTokens: 85, calls: 2 } });
   await database.modelPrice.create({ data: { id: "price-1", provider: "openai", model: "gpt-4.1-mini", inputPerMillion: "0.4", cachedInputPerMillion: "0.1", outputPerMillion: "1.6", updatedBy: "ada", updatedAt: at("2026-01-06T00:00:02Z") } });
   await database.auditEntry.create({
@@ -259,6 +265,8 @@ describe("copyStudioData", () => {
       agentCheckpoint: 1,
       keptOutputPart: KEPT_PARTS,
       runModelUsage: 1,
+      evaluationRun: 1,
+      evaluationResult: 1,
       webhookDelivery: 1,
       auditEntry: 1,
     });

@@ -62,6 +62,9 @@ export const HISTORY_TABLES = [
   "keptOutputPart",
   "runModelUsage",
   "webhookDelivery",
+  // Evaluations are history: their rows name the runs they started.
+  "evaluationRun",
+  "evaluationResult",
   "auditEntry",
 ] as const;
 /**
@@ -134,6 +137,8 @@ const KEYS: Record<CopiedTable, string> = {
   keptOutputPart: "id",
   runModelUsage: "id",
   webhookDelivery: "id",
+  evaluationRun: "id",
+  evaluationResult: "id",
   auditEntry: "id",
 };
 

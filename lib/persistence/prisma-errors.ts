@@ -4,10 +4,13 @@ function prismaCode(error: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** A unique constraint refused the write: P2002 through Prisma, SQLITE_CONSTRAINT_UNIQUE through a prepared statement. */
+/**
+ * A unique constraint refused the write: P2002 through Prisma, SQLITE_CONSTRAINT_UNIQUE (or _PRIMARYKEY, a row whose
+ * id exists: a run created with an id taken for it beforehand) through a prepared statement.
+ */
 export function isUniqueViolation(error: unknown): boolean {
   const code = prismaCode(error);
-  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE";
+  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
 /** The row to update or delete does not exist (P2025). */

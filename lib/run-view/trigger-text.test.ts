@@ -16,4 +16,8 @@ describe("what started a run, in words", () => {
     expect(triggerDetailText({ ...PERSON_TRIGGER, test: true, testOf: { nodeId: "n", mode: "up-to" } })).toBe("Run up to here (a test run from the editor)");
     expect(triggerDetailText({ kind: "webhook", nodeId: "hook", test: true, request: "POST /hooks-test/x" })).toBe("Webhook: a test delivery, running the draft, POST /hooks-test/x");
   });
+
+  it("names the dataset row an evaluation's run ran", () => {
+    expect(triggerDetailText({ kind: "evaluation", nodeId: null, evaluation: { id: "e", row: 3 } })).toBe("Evaluation: row 3");
+  });
 });

@@ -17,6 +17,7 @@ export function triggerDetailText(trigger: RunTrigger, sourceKind?: RunSourceKin
   if (trigger.test && !trigger.testOf) parts.push("a test delivery, running the draft");
   if (trigger.request) parts.push(trigger.request);
   if (trigger.deliveryId) parts.push(`delivery ${trigger.deliveryId}`);
+  if (trigger.evaluation) parts.push(`row ${trigger.evaluation.row}`);
   if (trigger.slot) parts.push(`slot ${trigger.slot}${trigger.missedSlots ? `, standing in for ${trigger.missedSlots} missed` : ""}`);
   const label = trigger.testOf
     ? `${trigger.testOf.mode === "step" ? "Run this step" : "Run up to here"} (a test run from the editor)`

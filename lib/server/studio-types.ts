@@ -7,6 +7,7 @@ import type { StudioDatabase } from "@/lib/persistence";
 import type { KeyedListeners, RunEventBus } from "@/lib/workflow/event-bus";
 import type { RunEngine } from "@/lib/workflow/run-engine";
 import type { DeadlineJob } from "./approval-deadlines";
+import type { EvaluationRunner } from "./evaluations/evaluation-runner";
 import type { RetentionJob } from "./retention";
 import type { RunDriver } from "./run-driver";
 import type { Scheduler } from "./schedules/scheduler";
@@ -36,6 +37,8 @@ export interface Studio {
   retention: RetentionJob | null;
   /** Ends or escalates approvals nobody decided in time; null in a process that only serves (`web`). */
   deadlines: DeadlineJob | null;
+  /** Starts evaluations' rows and scores them; null in a process that only serves (`web`): a worker's picks new ones up. */
+  evaluations: EvaluationRunner | null;
   /** The studio's metrics (GET /metrics), counted from the run events this process hears of. */
   metrics: StudioMetrics;
   /** Stops working on runs (in-flight steps get `graceMs` to finish) and closes the queue's connections. */

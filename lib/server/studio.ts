@@ -26,6 +26,7 @@ import { LocalRunDriver, QueuedRunDriver, type RunDriver } from "./run-driver";
 import { startApprovalDeadlines, type DeadlineJob } from "./approval-deadlines";
 import { startApprovalNotifications, type NotificationJob } from "./approval-notifications";
 import { startRetention } from "./retention";
+import { startEvaluations } from "./evaluations/start-evaluations";
 import { Scheduler } from "./schedules/scheduler";
 import type { Studio, StudioRole } from "./studio-types";
 
@@ -127,7 +128,9 @@ async function boot(role: StudioRole): Promise<Studio> {
     const retention = startRetention({ database, url, log });
     const deadlines = startDeadlines(database, engine, runs, log);
     const notifying = startNotifications(database, runs, log);
+    const evaluations = startEvaluations({ database, runs, bus, pool, secrets, log });
     const shutdown = async () => {
+      evaluations.stop();
       schedules.stop();
       retention.stop();
       deadlines.stop();
@@ -136,7 +139,7 @@ async function boot(role: StudioRole): Promise<Studio> {
     };
     // scripts/serve.mjs calls it on SIGTERM: no slot starts a run once the process is going.
     (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, metrics, shutdown };
+    return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, evaluations, metrics, shutdown };
   }
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
@@ -204,7 +207,10 @@ async function boot(role: StudioRole): Promise<Studio> {
   const deadlines = role === "web" ? null : startDeadlines(database, engine, runs, log);
   // Sent where runs are driven too; each notification is taken by one process before it is sent.
   const notifying = role === "web" ? null : startNotifications(database, runs, log);
+  // Driven where runs are driven; of several processes' passes each row starts and is scored once (the store's conditional updates).
+  const evaluations = role === "web" ? null : startEvaluations({ database, runs, bus, pool, secrets, log });
   const shutdown = async (graceMs: number) => {
+    evaluations?.stop();
     schedules?.stop();
     retention?.stop();
     deadlines?.stop();
@@ -218,7 +224,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   };
   // scripts/serve.mjs calls it on SIGTERM: in-flight steps finish (bounded) before the process ends.
   (globalThis as { [SHUTDOWN_KEY]?: (graceMs: number) => Promise<void> })[SHUTDOWN_KEY] = shutdown;
-  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, metrics, shutdown };
+  return { database, bus, testListens, engine, pool, secrets, mcp, reloadMcp, runs, role, schedules, retention, deadlines, evaluations, metrics, shutdown };
 }
 
 function startDeadlines(database: StudioDatabase, engine: RunEngine, runs: RunDriver, log: (message: string, error?: unknown) => void): DeadlineJob {

@@ -61,6 +61,7 @@ interface Ids {
   grant: string;
   listen: string;
   dataset: string;
+  evaluation: string;
 }
 
 interface Case {
@@ -135,6 +136,16 @@ async function datasetOf(workflowId: string): Promise<string> {
   });
   expect(response.status).toBe(201);
   return ((await response.json()) as { dataset: { id: string } }).dataset.id;
+}
+
+/** A finished evaluation of Olga's workflow over `dataset` (its one row's run ended and scored). */
+async function evaluationOf(workflowId: string, dataset: string): Promise<string> {
+  const { evaluation } = await olga.expect(201, "POST", `/api/workflows/${workflowId}/evaluations`, { datasetId: dataset, scorers: [{ kind: "exact", name: "same" }] });
+  await waitFor(async () => ((await olga.expect(200, "GET", `/api/workflows/${workflowId}/evaluations/${evaluation.id}`)).evaluation.status === "finished" ? true : undefined), {
+    timeoutMs: 60_000,
+    what: "the matrix's evaluation to finish",
+  });
+  return evaluation.id as string;
 }
 
 async function finishedRun(): Promise<string> {
@@ -222,6 +233,12 @@ const CASES: Record<RouteKey, Case> = {
   "POST /api/workflows/[id]/datasets/from-runs": { body: (current) => ({ name: unique("matrix-runs-"), runIds: [current.run] }) },
   "GET /api/workflows/[id]/datasets/[datasetId]": {},
   "DELETE /api/workflows/[id]/datasets/[datasetId]": { fresh: async () => ({ dataset: await datasetOf(ids.workflow) }) },
+  "GET /api/workflows/[id]/evaluations": {},
+  "POST /api/workflows/[id]/evaluations": { body: (current) => ({ datasetId: current.dataset, scorers: [{ kind: "contains", name: "says done", text: "done" }], concurrency: 1 }) },
+  "GET /api/workflows/[id]/evaluations/preflight": { path: (current) => `/api/workflows/${current.workflow}/evaluations/preflight?version=draft` },
+  "GET /api/workflows/[id]/evaluations/[evaluationId]": {},
+  // Finished: a 409 for whoever may cancel (past the door); the refusals are the table's.
+  "POST /api/workflows/[id]/evaluations/[evaluationId]/cancel": {},
   "POST /api/workflows/[id]/duplicate": { body: () => ({ name: unique("Copy ") }) },
   "GET /api/workflows/[id]/activity": {},
   "GET /api/workflows/[id]/grants": {},
@@ -289,7 +306,7 @@ function pathOf(key: RouteKey, current: Ids): string {
     if (pattern.startsWith("/api/me/tokens/")) return current.token;
     return "x";
   };
-  return pattern.replace("[id]", idOf()).replace("[name]", current.secret).replace("[nodeId]", current.nodeId).replace("[version]", current.version).replace("[datasetId]", current.dataset);
+  return pattern.replace("[id]", idOf()).replace("[name]", current.secret).replace("[nodeId]", current.nodeId).replace("[version]", current.version).replace("[datasetId]", current.dataset).replace("[evaluationId]", current.evaluation);
 }
 
 interface Answer {
@@ -358,6 +375,8 @@ async function snapshot(): Promise<string> {
     database.retentionPolicy.findMany(),
     database.evaluationDataset.findMany({ orderBy: { id: "asc" } }),
     database.evaluationDatasetRow.findMany(),
+    database.evaluationRun.findMany({ orderBy: { id: "asc" } }),
+    database.evaluationResult.findMany({ orderBy: { id: "asc" } }),
     database.person.findMany({ orderBy: { id: "asc" } }),
     database.invitation.findMany({ orderBy: { id: "asc" } }),
     database.personalAccessToken.findMany({ orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
@@ -426,7 +445,9 @@ beforeAll(async () => {
     listen: listen.listenId,
     grant: await grantOn(workflow),
     dataset: await datasetOf(workflow),
+    evaluation: "",
   } satisfies Omit<Ids, "workflow">);
+  ids.evaluation = await evaluationOf(workflow, ids.dataset);
 }, 120_000);
 
 afterAll(async () => {
@@ -483,7 +504,7 @@ describe(`the access matrix: ${ROUTES.length} routes × ${IDENTITIES.length} ide
         asked += 1;
       }
       // Runs the allowed requests started finish before the next route is asked, so nothing moves under a later check.
-      await waitFor(async () => ((await database.run.count({ where: { status: "running" } })) === 0 ? true : undefined), {
+      await waitFor(async () => ((await database.run.count({ where: { status: "running" } })) + (await database.evaluationRun.count({ where: { status: "running" } })) === 0 ? true : undefined), {
         timeoutMs: 30_000,
         what: `the runs ${key} started to finish`,
       });

@@ -4,6 +4,7 @@ import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor, type ApiClient, type Json } from "./api-client";
 import { BYPASS, chain, removeWorkFolders, shellNode, workFolder } from "./fixtures";
+import { mostAtOnce } from "./most-at-once";
 import { connectEventStream, runEventsOf } from "./sse-client";
 import { setupSharedPostgresDatabase, setupStudioServer } from "./studio-server";
 import { startWorker, type WorkerProcess } from "./worker-process";
@@ -122,6 +123,36 @@ describe("scale-out on PostgreSQL: web processes and workers on one database", (
     expect(seen.map((event) => event.seq)).toEqual([...seen.map((event) => event.seq)].sort((x, y) => x - y));
     expect(existsSync(path.join(root, "effects.log"))).toBe(true);
   }, 300_000);
+
+  it("an evaluation started through a web process is driven by the workers: each row's run once, never more at once than its concurrency", async () => {
+    const [a, b] = webs.map((web) => web.client()) as [ApiClient, ApiClient];
+    const folder = workFolder();
+    const nodes = [
+      { id: "in", kind: "input", fields: [{ name: "mark" }] },
+      shellNode("effect", folder, `sleep 0.3; echo "{{ inputs.mark }}" >> evaluated.log`),
+      { id: "out", kind: "output", value: "done {{ inputs.mark }}" },
+    ];
+    const { id } = await a.createWorkflow({ name: "Evaluated by workers", ...BYPASS, nodes, edges: chain(...nodes.map((node) => node.id)) });
+    const rows = Array.from({ length: 12 }, (_, index) => JSON.stringify({ inputs: { mark: `row-${index + 1}` }, expected: `done row-${index + 1}` })).join("\n");
+    const upload = await b.request("POST", `/api/workflows/${id}/datasets?name=Rows&format=jsonl`, undefined, { rawBody: rows, headers: { "content-type": "application/x-ndjson" } });
+    expect(upload.status, upload.text).toBe(201);
+    // Started through one web process (which drives nothing), read through the other.
+    const { evaluation } = await a.expect(201, "POST", `/api/workflows/${id}/evaluations`, { datasetId: upload.body.dataset.id, scorers: [{ kind: "exact", name: "exact" }], concurrency: 3 });
+    const done = await waitFor(
+      async () => {
+        const { evaluation: now } = await b.expect(200, "GET", `/api/workflows/${id}/evaluations/${evaluation.id}`);
+        return now.status === "running" ? undefined : (now as Json);
+      },
+      { timeoutMs: 120_000, what: "the evaluation to end" },
+    );
+    expect(done.progress).toEqual({ pending: 0, running: 0, scored: 12, error: 0, cancelled: 0 });
+    expect(done.averages[0].average).toBe(1);
+    const lines = readFileSync(path.join(folder, "evaluated.log"), "utf8").trim().split("\n").sort();
+    expect(lines).toEqual(Array.from({ length: 12 }, (_, index) => `row-${index + 1}`).sort());
+    const runs = await Promise.all(done.results.map((result: Json) => b.getRun(result.runId)));
+    expect(new Set(runs.map((run) => run.id)).size).toBe(12);
+    expect(mostAtOnce(runs)).toBeLessThanOrEqual(3);
+  }, 180_000);
 
   it("a browser signed in to web process A follows a run that a worker drives and web process B decides, live, without a reload", async () => {
     const [a, b] = webs.map((web) => web.client()) as [ApiClient, ApiClient];

@@ -108,6 +108,12 @@ export const ROUTE_ACCESS = {
   "POST /api/workflows/[id]/datasets/from-runs": onWorkflow("workflow:edit"),
   "GET /api/workflows/[id]/datasets/[datasetId]": onWorkflow("workflow:read"),
   "DELETE /api/workflows/[id]/datasets/[datasetId]": onWorkflow("workflow:edit"),
+  // An evaluation's rows are runs: started by whoever may run the workflow, read and cancelled as its runs are.
+  "GET /api/workflows/[id]/evaluations": onWorkflow("run:read"),
+  "POST /api/workflows/[id]/evaluations": onWorkflow("workflow:run"),
+  "GET /api/workflows/[id]/evaluations/preflight": onWorkflow("workflow:read"),
+  "GET /api/workflows/[id]/evaluations/[evaluationId]": onWorkflow("run:read"),
+  "POST /api/workflows/[id]/evaluations/[evaluationId]/cancel": onWorkflow("run:cancel"),
   "POST /api/workflows/[id]/duplicate": onWorkflow("workflow:read", "workflow:edit"),
   "GET /api/workflows/[id]/grants": onWorkflow("workflow:read"),
   // A grant lets writes skip the people who decide them: theirs to take back.

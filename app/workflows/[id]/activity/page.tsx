@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { WorkflowActivityView } from "@/components/activity/workflow-activity-view";
 import { PageHeader } from "@/components/ui/page-header";
+import { WorkflowCrumbs } from "@/components/workflows/workflow-crumbs";
 import { DEFAULT_ACTIVITY_DAYS } from "@/lib/contracts/workflow-activity";
 import { workflowActivity } from "@/lib/persistence/workflow-activity";
 import { pagePrincipal, pageScopesOnWorkflow } from "@/lib/server/access/page-access";
@@ -21,19 +22,9 @@ export default async function WorkflowActivityPage({ params }: { params: Promise
   const workflow = await database.workflow.findUnique({ where: { id }, select: { name: true } });
   if (!workflow) notFound();
   const activity = await workflowActivity(id, DEFAULT_ACTIVITY_DAYS, database);
-  const editor = `/workflows/${encodeURIComponent(id)}`;
   return (
     <>
-      <p className="text-sm text-muted">
-        <Link href="/workflows" className="hover:text-foreground hover:underline">
-          Workflows
-        </Link>{" "}
-        /{" "}
-        <Link href={editor} className="hover:text-foreground hover:underline">
-          {workflow.name}
-        </Link>{" "}
-        / activity
-      </p>
+      <WorkflowCrumbs workflow={{ id, name: workflow.name }} section="activity" />
       <PageHeader
         title={`${workflow.name}: the last ${DEFAULT_ACTIVITY_DAYS} days`}
         description="Runs per day and how they ended, how long the finished ones took (median), and what their model calls cost at today's prices. Days are UTC."
@@ -44,6 +35,9 @@ export default async function WorkflowActivityPage({ params }: { params: Promise
             </Link>
             <Link href={`/workflows/${encodeURIComponent(id)}/datasets`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
               Datasets
+            </Link>
+            <Link href={`/workflows/${encodeURIComponent(id)}/evaluations`} className="text-sm font-medium text-accent underline-offset-4 hover:underline">
+              Evaluations
             </Link>
           </>
         }

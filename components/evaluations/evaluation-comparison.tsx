@@ -1,0 +1,149 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { PageHeader } from "@/components/ui/page-header";
+import type { EvaluationDetail, EvaluationResult } from "@/lib/contracts/evaluation";
+import { compareEvaluations } from "@/lib/evaluations/comparison";
+import { ComparisonChart } from "./comparison-chart";
+import { ShownValue } from "./shown-value";
+import { percent, pointsDifference, VerdictBadge } from "./verdict-badge";
+
+/** "Version 2 (draft)": how an evaluation is named on the comparison page; a third word tells apart two of one version. */
+function labelOf(evaluation: EvaluationDetail, other: EvaluationDetail): string {
+  const base = `Version ${evaluation.version}${evaluation.draft ? " (draft)" : ""}`;
+  return evaluation.version === other.version ? `${base}, ${evaluation.createdAt.slice(0, 16).replace("T", " ")}` : base;
+}
+
+/**
+ * Two evaluations side by side, A then B: each scorer's averages with the
+ * difference, a chart of them, and every row's two outputs with their
+ * verdicts, filtered to the rows whose verdict changed when asked. From a
+ * row, its runs open.
+ */
+export function EvaluationComparison({ a, b }: { a: EvaluationDetail; b: EvaluationDetail }) {
+  const comparison = compareEvaluations(a, b);
+  const [changedOnly, setChangedOnly] = useState(false);
+  const [labelA, labelB] = [labelOf(a, b), labelOf(b, a)];
+  const base = `/workflows/${encodeURIComponent(a.workflowId)}/evaluations`;
+  const rows = changedOnly ? comparison.rows.filter((row) => row.changed) : comparison.rows;
+  return (
+    <div className="space-y-6">
+      <PageHeader title={`${labelA} vs ${labelB}`} description={`On ${a.datasetName}: each scorer's average, and every row's two outputs with their verdicts.`} />
+      {comparison.problem ? (
+        <p role="alert" className="rounded-lg border border-caution/40 bg-caution-soft px-4 py-3 text-sm text-caution">
+          {comparison.problem}
+        </p>
+      ) : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
+          <table className="w-full text-sm" data-testid="comparison-averages">
+            <caption className="sr-only">Each scorer&apos;s average in the two evaluations, and the difference</caption>
+            <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">Scorer</th>
+                <th scope="col" className="px-3 py-2">
+                  <Link href={`${base}/${encodeURIComponent(a.id)}`} className="hover:underline">
+                    {labelA}
+                  </Link>
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  <Link href={`${base}/${encodeURIComponent(b.id)}`} className="hover:underline">
+                    {labelB}
+                  </Link>
+                </th>
+                <th scope="col" className="px-3 py-2">Difference</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {comparison.scorers.map((scorer) => {
+                const better = scorer.difference !== null && scorer.difference > 0;
+                const worse = scorer.difference !== null && scorer.difference < 0;
+                return (
+                  <tr key={scorer.name}>
+                    <th scope="row" className="px-3 py-2 text-left font-medium">
+                      {scorer.name}
+                    </th>
+                    <td className="px-3 py-2 tabular-nums">{percent(scorer.averageA)}</td>
+                    <td className="px-3 py-2 tabular-nums">{percent(scorer.averageB)}</td>
+                    <td className={`px-3 py-2 font-medium tabular-nums ${better ? "text-safe" : worse ? "text-caution" : "text-muted"}`}>
+                      {pointsDifference(scorer.difference)}
+                      <span className="sr-only">{better ? " (better)" : worse ? " (worse)" : ""}</span>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        <ComparisonChart scorers={comparison.scorers} labelA={labelA} labelB={labelB} />
+      </div>
+      <section aria-labelledby="rows-title" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="rows-title" className="text-base font-semibold">
+            Rows
+          </h2>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-[var(--color-accent)]" checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} />
+            Only rows whose verdict changed ({comparison.changedCount})
+          </label>
+        </div>
+        <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
+          <table className="w-full text-sm">
+            <caption className="sr-only">Each row&apos;s inputs and expected output, and what each evaluation&apos;s run gave with its verdicts</caption>
+            <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
+              <tr>
+                <th scope="col" className="px-3 py-2">Row</th>
+                <th scope="col" className="px-3 py-2">Inputs and expected</th>
+                <th scope="col" className="px-3 py-2">{labelA}</th>
+                <th scope="col" className="px-3 py-2">{labelB}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-line">
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="px-3 py-6 text-center text-muted">
+                    No row&apos;s verdict changed.
+                  </td>
+                </tr>
+              ) : null}
+              {rows.map((row) => (
+                <tr key={row.position} className={`align-top ${row.changed ? "bg-caution-soft/40" : ""}`} data-testid="comparison-row">
+                  <th scope="row" className="px-3 py-2 text-left font-medium tabular-nums">
+                    {row.position}
+                    {row.changed ? <span className="block text-xs font-medium text-caution">changed</span> : null}
+                  </th>
+                  <td className="space-y-1 px-3 py-2">
+                    <ShownValue value={row.inputs} />
+                    <p className="text-xs text-muted">
+                      expected: <ShownValue value={row.expected} empty="none" />
+                    </p>
+                  </td>
+                  <ResultCell result={row.a} verdicts={row.verdicts.map((each) => each.a)} names={comparison.scorers.map((scorer) => scorer.name)} label={labelA} />
+                  <ResultCell result={row.b} verdicts={row.verdicts.map((each) => each.b)} names={comparison.scorers.map((scorer) => scorer.name)} label={labelB} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function ResultCell({ result, verdicts, names, label }: { result: EvaluationResult | null; verdicts: (EvaluationResult["verdicts"][number] | null)[]; names: string[]; label: string }) {
+  if (!result) return <td className="px-3 py-2 text-muted">–</td>;
+  return (
+    <td className="space-y-1.5 px-3 py-2">
+      <ShownValue value={result.status === "error" ? result.error : result.output} empty={result.status === "scored" ? "nothing" : "…"} />
+      {verdicts.map((verdict, index) => (
+        <VerdictBadge key={names[index]} name={names[index]!} verdict={verdict} />
+      ))}
+      {result.runId ? (
+        <Link href={`/runs/${encodeURIComponent(result.runId)}`} className="block text-xs font-medium text-accent hover:underline" aria-label={`Open the run of row ${result.position} in ${label}`}>
+          Open the run
+        </Link>
+      ) : null}
+    </td>
+  );
+}
