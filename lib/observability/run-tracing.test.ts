@@ -87,6 +87,24 @@ describe("run tracing over OTLP", () => {
   });
 });
 
+describe("the export thread", () => {
+  it("says in the studio's log that a collector refused the last spans, and the flush still ends", async () => {
+    const said: { message: string; error: unknown }[] = [];
+    const before = { ...process.env };
+    Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:1", OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_BSP_EXPORT_TIMEOUT: "2000" });
+    let tracing: Awaited<ReturnType<typeof startRunTracing>>;
+    try {
+      tracing = await startRunTracing((message, error) => said.push({ message, error }));
+    } finally {
+      process.env = before;
+    }
+    tracing!.observe(observedRun("run-e", { kind: "person", nodeId: null }), runEvents("run-e"));
+    await tracing!.flush();
+    // The SDK's reason, when it gives one (a time-out here), else a word of the thread's own.
+    expect(said).toContainEqual({ message: "could not export the last spans", error: expect.stringMatching(/Timeout|did not take them/) });
+  });
+});
+
 describe("tracing settings", () => {
   it("are off without an OTLP endpoint, when the SDK is disabled, or with the exporter none", () => {
     const warn = () => undefined;

@@ -5,10 +5,12 @@
  *
  * The engine tells this, in the process that drove them, of each batch of
  * events it stored (RunEngineOptions.observer); run-spans.ts makes the spans
- * they finish, and each goes through the SDK's tracer (sampling, span limits,
- * resource) with its ids and times given: ids derived from the run so every
- * process agrees on them (trace-context.ts), times from the events. A batch
- * span processor exports them off the run's path.
+ * they finish, each is sampled here (by run: every span of a run goes or none
+ * does), and the sampled ones go to the export thread (span-export-thread.ts),
+ * where the SDK's tracer (span limits, resource) makes them with their ids and
+ * times given, ids derived from the run so every process agrees on them
+ * (trace-context.ts), times from the events, and a batch span processor
+ * exports them: none of the SDK's work is on the thread that serves requests.
  *
  * The SDK pieces are @opentelemetry/sdk-trace's TracerProvider and
  * BatchSpanProcessor with the OTLP/HTTP exporter (JSON or protobuf), not
@@ -21,6 +23,7 @@ import type { Sampler } from "@opentelemetry/sdk-trace";
 import type { ObservedRun, RunObserver } from "@/lib/workflow/run-engine";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import { RunSpanMapper, type SpanRecord } from "./run-spans";
+import { SpanExportThread } from "./span-export-thread";
 import { readTracingSettings, type SamplerSetting } from "./tracing-settings";
 
 /** The name traces carry when OTEL_SERVICE_NAME does not say otherwise. */
@@ -38,67 +41,15 @@ export interface RunTracing extends RunObserver {
 }
 
 /**
- * Hands the tracer the ids of the span it is about to start: the tracer asks
- * its id generator, and the ids here are derived, not random. Set right before
- * each start, in the same turn, so nothing else can take them.
- */
-class PlannedIds {
-  private traceId: string | null = null;
-  private spanId: string | null = null;
-
-  plan(traceId: string, spanId: string): void {
-    this.traceId = traceId;
-    this.spanId = spanId;
-  }
-
-  generateTraceId(): string {
-    const id = this.traceId;
-    this.traceId = null;
-    if (!id) throw new Error("A span's trace id was not planned");
-    return id;
-  }
-
-  generateSpanId(): string {
-    const id = this.spanId;
-    this.spanId = null;
-    if (!id) throw new Error("A span's id was not planned");
-    return id;
-  }
-}
-
-/**
  * Starts exporting runs' traces, or null when no OTLP endpoint is set (nothing is loaded then). Reads the process's
  * environment, as the exporter (endpoint, headers) and the resource (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES) do.
  */
 export async function startRunTracing(log: (message: string, error?: unknown) => void): Promise<RunTracing | null> {
   const settings = readTracingSettings(process.env, (message) => log(message));
   if (!settings) return null;
-  const [api, sdk, resources, exporters] = await Promise.all([
-    import("@opentelemetry/api"),
-    import("@opentelemetry/sdk-trace"),
-    import("@opentelemetry/resources"),
-    settings.protocol === "http/json" ? import("@opentelemetry/exporter-trace-otlp-http") : import("@opentelemetry/exporter-trace-otlp-proto"),
-  ]);
-  // The SDK's own word (an export that failed, a full queue) goes to the studio's log, from OTEL_LOG_LEVEL up.
-  const say = (message: string, ...args: unknown[]) => log(`OpenTelemetry: ${message}`, args[0]);
-  api.diag.setLogger(
-    { error: say, warn: say, info: say, debug: say, verbose: say },
-    { logLevel: api.DiagLogLevel[settings.logLevel.toUpperCase() as keyof typeof api.DiagLogLevel], suppressOverrideMessage: true },
-  );
-  const ids = new PlannedIds();
-  const resource = resources
-    .defaultResource()
-    .merge(resources.resourceFromAttributes({ "service.name": DEFAULT_SERVICE_NAME }))
-    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name.
-    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const provider = new sdk.TracerProvider({
-    resource,
-    idGenerator: ids,
-    // Sampled here, by run (below), before a span is made: every span of a run goes or none does.
-    sampler: new sdk.AlwaysOnSampler(),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new exporters.OTLPTraceExporter(), ...settings.batch })],
-  });
-  const tracer = provider.getTracer("neurosurfer-studio.runs");
+  // Only what sampling needs is loaded here; the SDK's tracer, batch and exporter run on the export thread.
+  const [api, sdk] = await Promise.all([import("@opentelemetry/api"), import("@opentelemetry/sdk-trace")]);
+  const thread = new SpanExportThread(settings, DEFAULT_SERVICE_NAME, log);
   const { sampler, root } = samplersOf(sdk, settings.sampler);
   const mapper = new RunSpanMapper();
 
@@ -119,35 +70,20 @@ export async function startRunTracing(log: (message: string, error?: unknown) =>
     return wanted(sampler, context);
   };
 
-  const exportSpan = (span: SpanRecord) => {
-    const { traceId } = span.trace;
-    const parent = span.parentSpanId
-      ? api.trace.setSpanContext(api.ROOT_CONTEXT, {
-          traceId,
-          spanId: span.parentSpanId,
-          traceFlags: api.TraceFlags.SAMPLED,
-          isRemote: span.parentSpanId === span.trace.parent?.spanId,
-        })
-      : api.ROOT_CONTEXT;
-    ids.plan(traceId, span.spanId);
-    const started = tracer.startSpan(
-      span.name,
-      {
-        kind: span.kind === "client" ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL,
-        startTime: span.startTime,
-        attributes: span.attributes,
-        links: span.links.map((link) => ({ context: { traceId, spanId: link.spanId, traceFlags: api.TraceFlags.SAMPLED }, attributes: link.attributes })),
-      },
-      parent,
-    );
-    if (span.status.code !== "unset") {
-      started.setStatus({
-        code: span.status.code === "ok" ? api.SpanStatusCode.OK : api.SpanStatusCode.ERROR,
-        ...(span.status.message ? { message: span.status.message.slice(0, STATUS_MESSAGE_LIMIT) } : {}),
-      });
-    }
-    started.end(span.endTime);
-  };
+  const exportSpan = (span: SpanRecord) =>
+    thread.export({
+      name: span.name,
+      kind: span.kind,
+      traceId: span.trace.traceId,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      parentIsRemote: span.parentSpanId !== null && span.parentSpanId === span.trace.parent?.spanId,
+      startTime: span.startTime,
+      endTime: span.endTime,
+      attributes: span.attributes,
+      status: span.status.message ? { code: span.status.code, message: span.status.message.slice(0, STATUS_MESSAGE_LIMIT) } : { code: span.status.code },
+      links: span.links,
+    });
 
   return {
     observe(run: ObservedRun, events: readonly RunEvent[]): void {
@@ -160,7 +96,7 @@ export async function startRunTracing(log: (message: string, error?: unknown) =>
       }
     },
     // Bounded: a collector that does not answer must not hold a shutdown for the exporter's 30 s.
-    flush: () => provider.forceFlush({ timeoutMillis: FLUSH_TIMEOUT_MS }).catch((error: unknown) => log("could not export the last spans", error)),
+    flush: () => thread.flush(FLUSH_TIMEOUT_MS),
   };
 }
 
