@@ -11,6 +11,9 @@
 //                input, holding no worker); we decide them one at a time through the web process, so this is latency,
 //                not throughput: from sending the decision to the stored `approval-decided` event (the worker that
 //                picked the run up again wrote it), and to the run's last event. Same machine clock throughout.
+//   cost         per configuration and workflow: CPU ms per completed run in the web process, the workers and
+//                PostgreSQL's backends of the configuration's database (from /proc), and PostgreSQL's commits and rows
+//                written per run (pg_stat_database): the figures issue 35 drives down, steadier than runs/s here.
 //
 // BENCH_PROFILE=1 adds a pass with 4 workers on the 10-step workflow, the web process and one worker under
 // `node --cpu-prof`, and prints where their CPU went (self time) and the machine's CPU split, to say what bounds
@@ -23,7 +26,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase, type StudioDatabase } from "@/lib/persistence";
+import { openDatabase, providerOf, type StudioDatabase } from "@/lib/persistence";
 import { createEmptyPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { writeFileWorkflow } from "../tests/api/fixtures";
 import { machineCpuSeconds, monotonicMicros, processCpuSeconds, summarizeProfile, type ProfileSummary } from "./cpu-profile";
@@ -133,11 +136,74 @@ interface Throughput {
   failed: number;
   /** The share of the machine's CPU in use from the first start to the last finish; null off Linux. */
   machineBusy: number | null;
+  cost: CostPerRun;
+}
+
+/**
+ * What a completed run cost, steadier on a shared machine than runs/s (issue 35): CPU milliseconds in the web
+ * process, in the workers, and in PostgreSQL's backends serving this configuration's database (their /proc times;
+ * other databases' backends are not counted), and PostgreSQL's commits and rows written per run
+ * (pg_stat_database; the bench's own polling, a count every 250 ms, is in it too).
+ */
+interface CostPerRun {
+  webMs: number;
+  workersMs: number;
+  postgresMs: number | null;
+  commits: number | null;
+  rowsWritten: number | null;
+}
+
+interface PostgresCounters {
+  backends: Map<number, number>;
+  commits: number;
+  rowsWritten: number;
+}
+
+/** This database's backends with their CPU seconds so far, and its commits and rows written so far; null on SQLite. */
+async function postgresCounters(database: StudioDatabase, known: Map<number, number> = new Map()): Promise<PostgresCounters | null> {
+  if (providerOf(database) !== "postgresql") return null;
+  const backends = new Map(known);
+  const rows = await database.$queryRawUnsafe<{ pid: number }[]>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()");
+  for (const { pid } of rows) backends.set(pid, processCpuSeconds(pid) ?? backends.get(pid) ?? 0);
+  for (const pid of known.keys()) backends.set(pid, processCpuSeconds(pid) ?? known.get(pid)!);
+  const [stats] = await database.$queryRawUnsafe<{ commits: bigint; written: bigint }[]>(
+    "SELECT xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS written FROM pg_stat_database WHERE datname = current_database()",
+  );
+  return { backends, commits: Number(stats?.commits ?? 0), rowsWritten: Number(stats?.written ?? 0) };
+}
+
+/** Starts counting what the studio's processes and its database spend; the function returned stops and divides by `runs`. */
+async function costMeter(studio: Studio): Promise<(runs: number) => Promise<CostPerRun>> {
+  const processes = () => [studio.web, ...studio.workers].map((child) => processCpuSeconds(child.pid) ?? NaN);
+  const before = processes();
+  const postgresBefore = await postgresCounters(studio.database);
+  return async (runs) => {
+    const after = processes();
+    // PostgreSQL publishes a backend's counts at most once a second: wait for the last ones.
+    if (postgresBefore) await sleep(1_200);
+    const postgresAfter = postgresBefore ? await postgresCounters(studio.database, postgresBefore.backends) : null;
+    const spent = after.map((value, index) => (value - before[index]!) * 1000);
+    const [webMs = NaN, ...workers] = spent;
+    let postgresMs: number | null = null;
+    if (postgresBefore && postgresAfter) {
+      postgresMs = 0;
+      // A backend that came during the phase counts from zero: it started for this work.
+      for (const [pid, seconds] of postgresAfter.backends) postgresMs += (seconds - (postgresBefore.backends.get(pid) ?? 0)) * 1000;
+    }
+    return {
+      webMs: webMs / runs,
+      workersMs: workers.reduce((sum, value) => sum + value, 0) / runs,
+      postgresMs: postgresMs === null ? null : postgresMs / runs,
+      commits: postgresBefore && postgresAfter ? (postgresAfter.commits - postgresBefore.commits) / runs : null,
+      rowsWritten: postgresBefore && postgresAfter ? (postgresAfter.rowsWritten - postgresBefore.rowsWritten) / runs : null,
+    };
+  };
 }
 
 /** CLIENTS clients start runs of `workflowId` back to back for SECONDS; every run is then awaited to its end. */
 async function measureThroughput(studio: Studio, workflowId: string): Promise<Throughput> {
   const cpuBefore = machineCpuSeconds();
+  const cost = await costMeter(studio);
   const deadline = performance.now() + SECONDS * 1000;
   const firstStart = Date.now();
   let started = 0;
@@ -161,6 +227,7 @@ async function measureThroughput(studio: Studio, workflowId: string): Promise<Th
     runs: started,
     failed,
     machineBusy: cpuBefore && cpuAfter ? (cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total) : null,
+    cost: await cost(started),
   };
 }
 
@@ -266,6 +333,22 @@ function printHeader(): void {
   console.log(line(["  configuration", "1-step runs/s", "10-step runs/s", "decision→resumed p50/p95 ms", "decision→finished p50/p95 ms", "CPU 10-step"]));
 }
 
+/** Per configuration and workflow: CPU milliseconds per completed run by process kind, and PostgreSQL's commits and rows written per run. */
+function printCosts(rows: Row[]): void {
+  const ms = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+  const count = (value: number | null) => (value === null ? "–" : value.toFixed(1));
+  console.log("cost per completed run (CPU ms: web + workers + PostgreSQL = all; PostgreSQL commits and rows written)");
+  for (const row of rows) {
+    for (const [workflow, { cost }] of [["1-step", row.minimal], ["10-step", row.tenSteps]] as const) {
+      const all = cost.webMs + cost.workersMs + (cost.postgresMs ?? 0);
+      console.log(
+        `  ${`${row.name}, ${workflow}`.padEnd(36)} ${ms(cost.webMs).padStart(6)} + ${ms(cost.workersMs).padStart(6)} + ${ms(cost.postgresMs).padStart(6)} = ${ms(all).padStart(6)} ms;` +
+          ` ${count(cost.commits).padStart(5)} commits, ${count(cost.rowsWritten).padStart(6)} rows written`,
+      );
+    }
+  }
+}
+
 function printScaling(rows: Row[]): void {
   const one = rows.find((row) => row.name === "PostgreSQL, 1 worker");
   if (!one) return;
@@ -332,6 +415,7 @@ async function main(): Promise<void> {
   for (const workers of WORKER_COUNTS) {
     rows.push(await benchConfiguration(`PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}`, () => startPostgresStudio(workers)));
   }
+  printCosts(rows);
   printScaling(rows);
   if (PROFILE) await profilePass();
 }
