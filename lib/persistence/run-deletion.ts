@@ -2,6 +2,7 @@ import { CHILD_RUN_KINDS, FINISHED_RUN_STATUSES } from "@/lib/contracts/run";
 import type { DeletedRun } from "@/lib/contracts/retention";
 import { BUSY_TRANSACTION, getDatabase, type StudioDatabase } from "./database";
 import { ConflictError, NotFoundError } from "./errors";
+import type { RunWrites } from "./sqlite-writer";
 
 /*
  * Removing runs, by hand (DELETE /api/runs/{id}) or by retention
@@ -29,8 +30,8 @@ export class RunStillGoingError extends ConflictError {
   }
 }
 
-/** `rootIds` and every run their steps called, at every depth, with their statuses. */
-async function withCalledRuns(rootIds: readonly string[], transaction: Transaction): Promise<{ id: string; status: string; rootOf: string }[]> {
+/** `rootIds` and every run their steps called, at every depth, with their statuses (in a transaction, or not). */
+async function withCalledRuns(rootIds: readonly string[], transaction: Pick<Transaction, "run">): Promise<{ id: string; status: string; rootOf: string }[]> {
   const found = (await transaction.run.findMany({ where: { id: { in: [...rootIds] } }, select: { id: true, status: true } })).map((row) => ({ ...row, rootOf: row.id }));
   let level = found;
   while (level.length > 0) {
@@ -51,17 +52,50 @@ async function withCalledRuns(rootIds: readonly string[], transaction: Transacti
  * waiting is left whole, and returned in `kept`.
  */
 export async function deleteRunTrees(rootIds: readonly string[], transaction: Transaction): Promise<{ deleted: string[]; kept: string[] }> {
-  const tree = await withCalledRuns(rootIds, transaction);
-  const going = new Set(tree.filter((row) => !FINISHED_RUN_STATUSES.has(row.status as never)).map((row) => row.rootOf));
-  const doomed = tree.filter((row) => !going.has(row.rootOf)).map((row) => row.id);
+  const { doomed, kept } = partitionTrees(rootIds, await withCalledRuns(rootIds, transaction));
   if (doomed.length > 0) {
     await transaction.workflowPin.updateMany({ where: { fromRunId: { in: doomed } }, data: { fromRunId: null } });
     // Only finished rows: on PostgreSQL a row read above may have changed since (read committed), and a run that is
     // going again must not lose its rows. A count short of what was read rolls the whole batch back.
     const { count } = await transaction.run.deleteMany({ where: { id: { in: doomed }, status: { in: FINISHED } } });
-    if (count !== doomed.length) throw new RunStillGoingError(doomed[0]!, "A run started again while it was being deleted; nothing was deleted.");
+    if (count !== doomed.length) throw new RunStillGoingError(doomed[0]!, STARTED_AGAIN);
   }
-  return { deleted: doomed, kept: rootIds.filter((id) => going.has(id)) };
+  return { deleted: doomed, kept };
+}
+
+const STARTED_AGAIN = "A run started again while it was being deleted; nothing was deleted.";
+
+/** The runs of the trees to delete, and the roots kept whole because a run of theirs is still going. */
+function partitionTrees(rootIds: readonly string[], tree: { id: string; status: string; rootOf: string }[]): { doomed: string[]; kept: string[] } {
+  const going = new Set(tree.filter((row) => !FINISHED_RUN_STATUSES.has(row.status as never)).map((row) => row.rootOf));
+  return { doomed: tree.filter((row) => !going.has(row.rootOf)).map((row) => row.id), kept: rootIds.filter((id) => going.has(id)) };
+}
+
+const FORGET_PIN_SOURCE = `UPDATE "WorkflowPin" SET "fromRunId" = NULL WHERE "fromRunId" = ?`;
+const DELETE_FINISHED_RUN = `DELETE FROM "Run" WHERE "id" = ? AND "status" IN (${FINISHED.map(() => "?").join(", ")})`;
+
+/**
+ * deleteRunTrees for retention on SQLite: the trees are read here, and the deletes (their steps, events and the rest
+ * cascading) are written by the run writer's connection, on its thread, in one transaction. The thread that serves
+ * requests then never waits for SQLite's write lock: its wait is a sleep that holds every request (pruning 100,000 runs
+ * through Prisma delayed a concurrent run's start by up to 130 ms). A run that started again meanwhile fails the
+ * whole batch (RunStillGoingError), as in deleteRunTrees.
+ */
+export async function deleteRunTreesThrough(writer: RunWrites, rootIds: readonly string[], database: StudioDatabase): Promise<{ deleted: string[]; kept: string[] }> {
+  const { doomed, kept } = partitionTrees(rootIds, await withCalledRuns(rootIds, database));
+  if (doomed.length > 0) {
+    const writes = doomed.flatMap((id) => [
+      { sql: FORGET_PIN_SOURCE, values: [id] },
+      { sql: DELETE_FINISHED_RUN, values: [id, ...FINISHED], mustChange: STARTED_AGAIN },
+    ]);
+    try {
+      await writer.commit(writes);
+    } catch (error) {
+      if (error instanceof Error && error.message === STARTED_AGAIN) throw new RunStillGoingError(doomed[0]!, STARTED_AGAIN);
+      throw error;
+    }
+  }
+  return { deleted: doomed, kept };
 }
 
 /**

@@ -2,7 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { RetentionPolicySchema, type RetentionPolicy } from "@/lib/contracts/retention";
 import type { WorkflowDefinitionInput } from "@/lib/workflow/definition";
 import type { DatabaseProvider } from "./database-provider";
+import { sqliteWriter } from "./database";
 import { newId } from "./ids";
+import { deleteRunTreesThrough, RunStillGoingError } from "./run-deletion";
+import type { RunWrites } from "./sqlite-writer";
 import { clearWorkflowRetention, countPrunable, databaseBytes, pruneRuns, readStudioRetention, reclaimSpace, saveRetention, spaceNote } from "./run-retention";
 import { openTempDatabase, type TempDatabase } from "./temp-database";
 import { createWorkflow } from "./workflow-store";
@@ -169,6 +172,37 @@ describe.each<DatabaseProvider>(["sqlite", "postgresql"])("run retention on %s",
     } else {
       expect(note).toMatch(/autovacuum/);
     }
+  });
+});
+
+describe("pruning on SQLite, written by the run writer's thread", () => {
+  it("forgets a pin's source run, deletes the trees, and fails the whole batch when a run went on again meanwhile", async () => {
+    const { database, workflowOf, remaining } = await setUp("sqlite");
+    const writer = sqliteWriter(database)!;
+    expect(writer).not.toBeNull();
+    const flow = await workflowOf("pinned");
+    const pinned = await flow.run(40, "succeeded");
+    const item = await flow.run(40, "succeeded", { runId: pinned, item: 0 });
+    const pinId = newId();
+    await database.workflowPin.create({ data: { id: pinId, workflowId: flow.id, nodeId: "out", output: "{}", fromRunId: pinned } });
+    expect(await deleteRunTreesThrough(writer, [pinned], database)).toEqual({ deleted: [pinned, item], kept: [] });
+    expect(await remaining([pinned, item])).toEqual([]);
+    expect(await database.workflowPin.findUniqueOrThrow({ where: { id: pinId } })).toMatchObject({ fromRunId: null });
+
+    // Read as finished, then going again before the writer deletes it (a retry on another connection): nothing goes.
+    const first = await flow.run(40, "succeeded");
+    const second = await flow.run(40, "succeeded");
+    const racing: RunWrites = {
+      transactions: 0,
+      close: () => writer.close(),
+      commit: async (writes) => {
+        await database.run.update({ where: { id: second }, data: { status: "running" } });
+        return writer.commit(writes);
+      },
+    };
+    await expect(deleteRunTreesThrough(racing, [first, second], database)).rejects.toBeInstanceOf(RunStillGoingError);
+    expect(await remaining([first, second])).toEqual([first, second].sort());
+    expect(await database.step.count({ where: { runId: first } })).toBe(1);
   });
 });
 

@@ -2,8 +2,8 @@ import { setImmediate as nextTurn, setTimeout as rest } from "node:timers/promis
 import { CHILD_RUN_KINDS } from "@/lib/contracts/run";
 import { KEEP_EVERYTHING, RetentionPolicySchema, type RetentionPolicy, type WorkflowRetention } from "@/lib/contracts/retention";
 import type { Prisma } from "./generated/sqlite/client";
-import { BUSY_TRANSACTION, getDatabase, providerOf, type StudioDatabase } from "./database";
-import { deleteRunTrees, RunStillGoingError } from "./run-deletion";
+import { BUSY_TRANSACTION, getDatabase, providerOf, sqliteWriter, type StudioDatabase } from "./database";
+import { deleteRunTrees, deleteRunTreesThrough, RunStillGoingError } from "./run-deletion";
 
 /*
  * Retention: the stored settings (the RetentionPolicy model) and the pruning
@@ -154,6 +154,8 @@ export async function pruneRuns(database: StudioDatabase = getDatabase(), option
   const batchSize = options.batchSize ?? PRUNE_BATCH;
   const pause = options.pause ?? ((batchMs: number) => rest(Math.max(MIN_REST_MS, batchMs)));
   const report: PruneReport = { runsDeleted: 0, batches: 0, keptGoing: 0 };
+  // SQLite: deleted by the run writer's connection, off the thread that serves requests (deleteRunTreesThrough).
+  const writer = providerOf(database) === "sqlite" ? sqliteWriter(database) : null;
   for (const { workflowId, policy } of await policiesByWorkflow(database)) {
     const where = await removableRuns(workflowId, policy, now, database);
     if (!where) continue;
@@ -165,7 +167,7 @@ export async function pruneRuns(database: StudioDatabase = getDatabase(), option
       if (ids.length === 0) break;
       const began = performance.now();
       try {
-        const outcome = await database.$transaction((transaction) => deleteRunTrees(ids, transaction), BUSY_TRANSACTION);
+        const outcome = writer ? await deleteRunTreesThrough(writer, ids, database) : await database.$transaction((transaction) => deleteRunTrees(ids, transaction), BUSY_TRANSACTION);
         report.runsDeleted += outcome.deleted.length;
         report.keptGoing += outcome.kept.length;
         kept.push(...outcome.kept);
