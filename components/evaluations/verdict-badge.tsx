@@ -25,6 +25,11 @@ export function VerdictBadge({ name, verdict }: { name: string; verdict: Verdict
         {verdict.score !== null ? ` (${percent(verdict.score)})` : ""}
       </span>
       <p className="max-w-xs text-xs text-muted wrap-anywhere">{verdict.reason}</p>
+      {verdict.usage ? (
+        <p className="text-xs text-muted">
+          judged with {verdict.usage.inputTokens.toLocaleString("en-US")} tokens in, {verdict.usage.outputTokens.toLocaleString("en-US")} out
+        </p>
+      ) : null}
     </div>
   );
 }

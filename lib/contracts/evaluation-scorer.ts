@@ -119,5 +119,7 @@ export const VerdictSchema = z.object({
   score: z.number().min(0).max(1).nullable(),
   passed: z.boolean().nullable(),
   reason: z.string(),
+  /** What an LLM judge's model calls took to reach it (retries included), as its provider counted them; other scorers call no model. */
+  usage: z.object({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;

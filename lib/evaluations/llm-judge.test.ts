@@ -20,7 +20,13 @@ const row = { inputs: { who: "Ada" }, expected: "Hello Ada", output: "Hi there, 
 describe("the LLM judge", () => {
   it("scores by the rubric, keeps its reasoning as the reason, and passes from the threshold", async () => {
     const model = answering(JSON.stringify({ reasoning: "Greets Ada by name, politely.", score: 0.8 }));
-    expect(await judge({ rubric: "Greets the person by name.", threshold: 0.7 }, model, row)).toEqual({ score: 0.8, passed: true, reason: "Greets Ada by name, politely." });
+    expect(await judge({ rubric: "Greets the person by name.", threshold: 0.7 }, model, row)).toEqual({
+      score: 0.8,
+      passed: true,
+      reason: "Greets Ada by name, politely.",
+      // The model's own count, kept with the verdict.
+      usage: { inputTokens: 50, outputTokens: 20 },
+    });
     expect((await judge({ rubric: "Greets the person by name.", threshold: 0.9 }, model, row)).passed).toBe(false);
     // What it was shown: the rubric, the inputs, the expected output and the output.
     const sent = JSON.stringify(model.doGenerateCalls[0]!.prompt);

@@ -61,7 +61,9 @@ export async function judge(
     });
     const answer = result.output;
     const passed = answer.score >= scorer.threshold;
-    return { score: answer.score, passed, reason: answer.reasoning.trim() || `scored ${answer.score} by the rubric` };
+    // A judge costs tokens on every row: kept with its verdict, so the evaluation can say what judging took.
+    const usage = { inputTokens: result.totalUsage.inputTokens ?? 0, outputTokens: result.totalUsage.outputTokens ?? 0 };
+    return { score: answer.score, passed, reason: answer.reasoning.trim() || `scored ${answer.score} by the rubric`, usage };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { score: null, passed: null, reason: `the judge gave no score: ${message.slice(0, 500)}` };

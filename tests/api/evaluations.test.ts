@@ -223,8 +223,9 @@ describe("evaluations", () => {
     const { evaluation } = await api.expect(201, "POST", `/api/workflows/${workflow.id}/evaluations`, { datasetId, scorers: [judge], concurrency: 1 });
     const done = await finished(api, workflow.id, evaluation.id);
     expect(done.results.map((result: Json) => result.verdicts[0])).toEqual([
-      { score: 0.9, passed: true, reason: "Greets P1 by name." },
-      { score: 0.4, passed: false, reason: "Greets P2, but curtly." },
+      // With what each judgement took, as the model server counted it.
+      { score: 0.9, passed: true, reason: "Greets P1 by name.", usage: { inputTokens: 10, outputTokens: 5 } },
+      { score: 0.4, passed: false, reason: "Greets P2, but curtly.", usage: { inputTokens: 10, outputTokens: 5 } },
     ]);
     expect(done.averages[0]).toMatchObject({ average: 0.65, passed: 1, failed: 1 });
     const sent = model.requests.slice(before).map((request) => request.rawBody);
