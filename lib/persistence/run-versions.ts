@@ -4,9 +4,9 @@
  * versions read before (a version never changes once saved).
  */
 import { WorkflowDefinitionSchema, type WorkflowDefinition } from "@/lib/workflow/definition";
-import { getDatabase, sqliteConnection, type StudioDatabase } from "./database";
+import { getDatabase, type StudioDatabase } from "./database";
 import { NotFoundError } from "./errors";
-import { statement } from "./prepared";
+import { preparedRows } from "./hot-path";
 
 /** Parsed definitions by version id: a version never changes once saved, so parsing once is enough. */
 const definitionsByVersion = new Map<string, WorkflowDefinition>();
@@ -44,31 +44,32 @@ export interface RunnableVersion {
 
 /**
  * The workflow's newest version (or `version`); NotFoundError for an unknown
- * workflow or version. On the hot path of every run, so a prepared statement
- * on Prisma's connection where there is one.
+ * workflow or version. On the hot path of every run, so one prepared statement
+ * (on Prisma's SQLite connection, or the PostgreSQL statement pool) where there
+ * is one: on PostgreSQL it was two Prisma queries, each compiled anew.
  */
 export async function findRunnableVersion(
   workflowId: string,
   version: number | undefined,
   database: StudioDatabase = getDatabase(),
 ): Promise<RunnableVersion> {
-  const connection = await sqliteConnection(database);
-  if (!connection) return findRunnableVersionWithPrisma(workflowId, version, database);
-  const sqlite = connection.database;
-  const row = statement(sqlite, FIND_VERSION).get(version ?? null, workflowId) as
-    | { id: string; version: number; definition: string; workflowName: string; latestVersion: number }
-    | undefined;
+  const rows = await preparedRows<{ id: string; version: number; definition: string; workflowName: string; latestVersion: number }>(database, FIND_VERSION, [
+    version ?? null,
+    workflowId,
+  ]);
+  if (rows === null) return findRunnableVersionWithPrisma(workflowId, version, database);
+  const row = rows[0];
   if (!row) {
-    const exists = statement(sqlite, `SELECT 1 FROM "Workflow" WHERE "id" = ?`).get(workflowId);
-    if (!exists) throw new NotFoundError("workflow", workflowId);
+    const exists = await preparedRows<{ found: number }>(database, `SELECT 1 AS "found" FROM "Workflow" WHERE "id" = ?`, [workflowId]);
+    if (!exists?.length) throw new NotFoundError("workflow", workflowId);
     throw new NotFoundError("workflow version", `${workflowId}@${version}`);
   }
   return {
     workflowId,
     workflowName: row.workflowName,
     versionId: row.id,
-    version: row.version,
-    latestVersion: row.latestVersion,
+    version: Number(row.version),
+    latestVersion: Number(row.latestVersion),
     definition: parsedDefinition(row.id, row.definition),
   };
 }
