@@ -1,5 +1,6 @@
 "use client";
 
+import { ColumnHeads } from "@/components/ui/column-heads";
 import Link from "next/link";
 import { useState } from "react";
 import { PageHeader } from "@/components/ui/page-header";
@@ -39,22 +40,18 @@ export function EvaluationComparison({ a, b }: { a: EvaluationDetail; b: Evaluat
         <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
           <table className="w-full text-sm" data-testid="comparison-averages">
             <caption className="sr-only">Each scorer&apos;s average in the two evaluations, and the difference</caption>
-            <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">Scorer</th>
-                <th scope="col" className="px-3 py-2">
-                  <Link href={`${base}/${encodeURIComponent(a.id)}`} className="hover:underline">
-                    {labelA}
-                  </Link>
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  <Link href={`${base}/${encodeURIComponent(b.id)}`} className="hover:underline">
-                    {labelB}
-                  </Link>
-                </th>
-                <th scope="col" className="px-3 py-2">Difference</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              columns={[
+                "Scorer",
+                <Link key="a" href={`${base}/${encodeURIComponent(a.id)}`} className="hover:underline">
+                  {labelA}
+                </Link>,
+                <Link key="b" href={`${base}/${encodeURIComponent(b.id)}`} className="hover:underline">
+                  {labelB}
+                </Link>,
+                "Difference",
+              ]}
+            />
             <tbody className="divide-y divide-line">
               {comparison.scorers.map((scorer) => {
                 const better = scorer.difference !== null && scorer.difference > 0;
@@ -91,14 +88,7 @@ export function EvaluationComparison({ a, b }: { a: EvaluationDetail; b: Evaluat
         <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
           <table className="w-full text-sm">
             <caption className="sr-only">Each row&apos;s inputs and expected output, and what each evaluation&apos;s run gave with its verdicts</caption>
-            <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
-              <tr>
-                <th scope="col" className="px-3 py-2">Row</th>
-                <th scope="col" className="px-3 py-2">Inputs and expected</th>
-                <th scope="col" className="px-3 py-2">{labelA}</th>
-                <th scope="col" className="px-3 py-2">{labelB}</th>
-              </tr>
-            </thead>
+            <ColumnHeads columns={["Row", "Inputs and expected", labelA, labelB]} />
             <tbody className="divide-y divide-line">
               {rows.length === 0 ? (
                 <tr>

@@ -1,5 +1,6 @@
 "use client";
 
+import { ColumnHeads } from "@/components/ui/column-heads";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -67,16 +68,7 @@ export function EvaluationView({ initial, canCancel }: { initial: EvaluationDeta
       <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
         <table className="w-full text-sm">
           <caption className="sr-only">Each row of the dataset: its inputs, the output expected, what the run gave and the verdicts</caption>
-          <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
-            <tr>
-              <th scope="col" className="px-3 py-2">Row</th>
-              <th scope="col" className="px-3 py-2">Inputs</th>
-              <th scope="col" className="px-3 py-2">Expected</th>
-              <th scope="col" className="px-3 py-2">Output</th>
-              <th scope="col" className="px-3 py-2">Verdicts</th>
-              <th scope="col" className="px-3 py-2">Run</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={["Row", "Inputs", "Expected", "Output", "Verdicts", "Run"]} />
           <tbody className="divide-y divide-line">
             {evaluation.results.map((result) => (
               <tr key={result.position} className="align-top" data-testid="result-row">

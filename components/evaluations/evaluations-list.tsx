@@ -1,5 +1,6 @@
 "use client";
 
+import { ColumnHeads } from "@/components/ui/column-heads";
 import Link from "next/link";
 import { useState } from "react";
 import { EmptyState } from "@/components/ui/page-header";
@@ -42,18 +43,7 @@ export function EvaluationsList({ workflowId, evaluations }: { workflowId: strin
       </div>
       <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
         <table className="w-full text-sm">
-          <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Compare</span>
-              </th>
-              <th scope="col" className="px-3 py-2">Started</th>
-              <th scope="col" className="px-3 py-2">Version</th>
-              <th scope="col" className="px-3 py-2">Dataset</th>
-              <th scope="col" className="px-3 py-2">Progress</th>
-              <th scope="col" className="px-3 py-2">Averages</th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={[<span key="compare" className="sr-only">Compare</span>, "Started", "Version", "Dataset", "Progress", "Averages"]} />
           <tbody className="divide-y divide-line">
             {evaluations.map((evaluation) => {
               const label = `version ${evaluation.version} on ${evaluation.datasetName}, started ${formatTime(evaluation.createdAt, "date-time")}`;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "@/lib/client/api";
 
 /** How often a page with a running evaluation reads it again. */
@@ -13,13 +13,18 @@ const POLL_MS = 1_500;
 export function usePolled<Value>(path: string, initial: Value, pick: (answer: unknown) => Value, running: (value: Value) => boolean): [Value, (value: Value) => void] {
   const [value, setValue] = useState(initial);
   const live = running(value);
+  // The newest reading of the answer, without restarting the timer when a caller passes a new function each render.
+  const latestPick = useRef(pick);
+  useEffect(() => {
+    latestPick.current = pick;
+  });
   useEffect(() => {
     if (!live) return;
     let stopped = false;
     const timer = setInterval(() => {
       api<unknown>(path)
         .then((answer) => {
-          if (!stopped) setValue(pick(answer));
+          if (!stopped) setValue(latestPick.current(answer));
         })
         // A missed read is read again at the next tick.
         .catch(() => undefined);
@@ -28,8 +33,6 @@ export function usePolled<Value>(path: string, initial: Value, pick: (answer: un
       stopped = true;
       clearInterval(timer);
     };
-    // `pick` is a reading of the answer, the same every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [path, live]);
   return [value, setValue];
 }
