@@ -198,7 +198,13 @@ describe("evaluations", () => {
       async () => {
         const { evaluation: now } = await api.expect(200, "GET", `/api/workflows/${workflow.id}/evaluations/${evaluation.id}`);
         const runIds = now.results.flatMap((result: Json) => (result.runId ? [result.runId as string] : []));
-        const statuses = await Promise.all(runIds.map(async (runId: string) => (await api.getRun(runId)).status));
+        // A row's run id is taken before its run is created: a run not there yet is not waiting yet (404), not an error.
+        const statuses = await Promise.all(
+          runIds.map(async (runId: string) => {
+            const response = await api.request("GET", `/api/runs/${runId}`);
+            return response.status === 404 ? null : (await api.getRun(runId)).status;
+          }),
+        );
         return statuses.length === 2 && statuses.every((status) => status === "awaiting_input") ? runIds : undefined;
       },
       { timeoutMs: 60_000, what: "two rows waiting for approval" },
