@@ -15,7 +15,7 @@
 //                PostgreSQL's backends of the configuration's database (from /proc), and PostgreSQL's commits and rows
 //                written per run (pg_stat_database): the figures issue 35 drives down, steadier than runs/s here.
 //
-// BENCH_PROFILE=1 adds a pass with 4 workers on the 10-step workflow, the web process and one worker under
+// BENCH_PROFILE=1 adds a pass with 4 workers on the 10-step workflow (BENCH_PROFILE_WORKERS, BENCH_PROFILE_STEPS: 0 for 1-step), the web process and one worker under
 // `node --cpu-prof`, and prints where their CPU went (self time) and the machine's CPU split, to say what bounds
 // the scaling ratio. It is a pass of its own so the profiler's overhead stays out of the table.
 //
@@ -35,6 +35,9 @@ import { REPO_ROOT, listDirChain, percentile, startWeb, startWorker, type BenchP
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 100);
 const PROFILE = process.env.BENCH_PROFILE === "1";
+/** The profile pass's workers and workflow (its chain of list_dir steps: 0 is the 1-step workflow). */
+const PROFILE_WORKERS = Number(process.env.BENCH_PROFILE_WORKERS ?? 4);
+const PROFILE_STEPS = Number(process.env.BENCH_PROFILE_STEPS ?? 10);
 const CLIENTS = 10;
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? "1 2 4").split(/[\s,]+/).filter(Boolean).map(Number);
 const WITH_SQLITE = process.env.BENCH_SQLITE !== "0";
@@ -367,12 +370,12 @@ function printProfile(title: string, summary: ProfileSummary): void {
   for (const entry of summary.functions.slice(0, 12)) console.log(`    ${share(entry.ms)}  ${entry.name}`);
 }
 
-/** The 4-worker 10-step load again, profiled: where the web process and a worker spend CPU, and the machine's split. */
+/** A load again (default 4 workers, 10-step; BENCH_PROFILE_WORKERS, BENCH_PROFILE_STEPS), profiled: where the web process and a worker spend CPU, and the machine's split. */
 async function profilePass(): Promise<void> {
   try {
     const profileDir = path.join(tempFolder(), "profiles");
-    const studio = await startPostgresStudio(4, profileDir);
-    const workflowId = await studio.web.client.createWorkflow(listDirChain("bench 10 steps", 10, studio.work, { mode: "bypass" }));
+    const studio = await startPostgresStudio(PROFILE_WORKERS, profileDir);
+    const workflowId = await studio.web.client.createWorkflow(listDirChain("bench profiled", PROFILE_STEPS, studio.work, { mode: "bypass" }));
     const ours = [studio.web, ...studio.workers];
     const cpu = () => ({ machine: machineCpuSeconds(), processes: ours.map((child) => processCpuSeconds(child.pid) ?? NaN), at: monotonicMicros() });
     const before = cpu();
@@ -380,7 +383,10 @@ async function profilePass(): Promise<void> {
     const after = cpu();
     // SIGTERM: the processes stop gracefully, which is when --cpu-prof writes the profiles.
     await Promise.all(ours.map((child) => child.stop(30_000)));
-    console.log(`profile: PostgreSQL, 4 workers, 10-step, ${throughput.runsPerSecond.toFixed(1)} runs/s under the profiler (web process and worker 1 profiled)`);
+    const workflow = PROFILE_STEPS === 0 ? "1-step" : `${PROFILE_STEPS}-step`;
+    console.log(
+      `profile: PostgreSQL, ${PROFILE_WORKERS} workers, ${workflow}, ${throughput.runsPerSecond.toFixed(1)} runs/s under the profiler (web process and worker 1 profiled)`,
+    );
     printCpuSplit(before, after);
     for (const name of ["web", "worker"]) {
       const file = path.join(profileDir, `${name}.cpuprofile`);

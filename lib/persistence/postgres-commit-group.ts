@@ -16,9 +16,9 @@ interface QueuedCommit {
  * being written the next one gathers; each commit resolves once the
  * transaction that holds it has committed.
  *
- * In a batch of several, each commit runs in its own SAVEPOINT: one that fails
- * (a drive fenced out, a run that is gone, an event already stored) is undone
- * alone and rejects with its own error, and the others still land. Commits are
+ * A batch that fails is written again a commit a transaction (`oneByOne`): the
+ * one that failed (a drive fenced out, a run that is gone, an event already
+ * stored) rejects with its own error, and the others still land. Commits are
  * written in the order of their run ids, so two processes whose batches touch
  * the same runs (a run changing hands) lock their rows in the same order and
  * never deadlock.
@@ -45,49 +45,43 @@ export class PostgresCommitGroup {
     while (this.queued.length > 0) {
       // A stable sort: one run's commits (the RunWriter sends one at a time anyway) keep their order.
       const batch = this.queued.splice(0).sort((left, right) => (left.runId < right.runId ? -1 : left.runId > right.runId ? 1 : 0));
-      let outcomes: unknown[];
       try {
-        outcomes = await this.statements.transaction(async (runner) => {
-          // Alone in its transaction, a commit needs no savepoint: if it fails, the whole (its own) transaction is undone.
-          if (batch.length === 1) {
-            await applyWrites(runner, batch[0]!.writes);
-            return [null];
-          }
-          const results: unknown[] = [];
-          for (const { writes } of batch) results.push(await applyInSavepoint(runner, writes));
-          return results;
+        await this.statements.transaction(async (runner) => {
+          for (const { writes } of batch) await applyWrites(runner, writes);
         });
       } catch (error) {
-        for (const { reject } of batch) reject(error);
+        // Alone in its transaction, a commit's error is its own.
+        if (batch.length === 1) batch[0]!.reject(error);
+        else await this.oneByOne(batch);
         continue;
       }
-      batch.forEach(({ resolve, reject }, index) => (outcomes[index] === null ? resolve() : reject(outcomes[index])));
+      for (const { resolve } of batch) resolve();
     }
     this.flushing = false;
   }
+
+  /**
+   * A batch failed as a whole, and with it every commit in it: each is written again in a transaction of its own, so
+   * the one that failed (a drive fenced out, a run that is gone, an event already stored) fails alone with its own
+   * error and the others land. Failures are rare, so the common batch pays no savepoint per commit for them (two
+   * round trips each).
+   */
+  private async oneByOne(batch: QueuedCommit[]): Promise<void> {
+    for (const { writes, resolve, reject } of batch) {
+      try {
+        await this.statements.transaction((runner) => applyWrites(runner, writes));
+        resolve();
+      } catch (error) {
+        reject(error);
+      }
+    }
+  }
 }
 
-async function applyWrites(runner: StatementRunner, writes: Write[]): Promise<void> {
+/** Runs one commit's writes in order on `runner` (inside its transaction), failing on a write that had to change a row and did not. */
+export async function applyWrites(runner: StatementRunner, writes: Write[]): Promise<void> {
   for (const write of writes) {
     const { changed } = await runner.run(postgresPlaceholders(write.sql), write.values);
     if (write.mustChange && changed === 0) throw new Error(write.mustChange);
   }
-}
-
-/**
- * Applies one commit inside the open transaction; null, or the error that
- * undid it. A failure of the savepoint commands themselves (the connection is
- * gone) fails the whole transaction.
- */
-async function applyInSavepoint(runner: StatementRunner, writes: Write[]): Promise<unknown> {
-  await runner.run("SAVEPOINT run_commit", []);
-  try {
-    await applyWrites(runner, writes);
-  } catch (error) {
-    await runner.run("ROLLBACK TO SAVEPOINT run_commit", []);
-    await runner.run("RELEASE SAVEPOINT run_commit", []);
-    return error;
-  }
-  await runner.run("RELEASE SAVEPOINT run_commit", []);
-  return null;
 }

@@ -38,6 +38,29 @@ const types = {
     oid === TIMESTAMP_OID ? (text: string) => text : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Runs SQL text with `$n` placeholders inside some transaction: the shape the job queue (pg-boss's `db` option)
+ * sends its job through, so a job commits with the rows that need it, whichever way the transaction was opened.
+ */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** A transaction of the statement pool as an executor (its statements prepared, like the rest of the hot path). */
+export function statementExecutor(runner: StatementRunner): SqlExecutor {
+  return { executeSql: async (text, values = []) => ({ rows: (await runner.run(text, values)).rows }) };
+}
+
+/** A Prisma interactive transaction as an executor (what pg-boss's own `fromPrisma` does). */
+export function prismaExecutor(transaction: { $queryRawUnsafe(text: string, ...values: unknown[]): Promise<unknown> }): SqlExecutor {
+  return {
+    executeSql: async (text, values = []) => {
+      const rows = await transaction.$queryRawUnsafe(text, ...values);
+      return { rows: Array.isArray(rows) ? rows : [] };
+    },
+  };
+}
+
 /** What runs statements: the pool, or one connection inside a transaction. */
 export interface StatementRunner {
   /** Runs `text` as a named prepared statement; its rows and how many rows it changed. */

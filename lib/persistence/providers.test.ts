@@ -139,12 +139,32 @@ describe("the prepared-statement paths", () => {
       driver: "drive",
     });
     await database.run.update({ where: { id: runId }, data: { cancelRequestedAt: new Date(), cancelRequestedBy: "someone" } });
-    return { runId, prepared: await store.loadRun(runId), prisma: await loadRunWithPrisma(database, runId), workflowId: workflow.id };
+    // Two grants in force (read in the order they were given) and one that ran out.
+    const grant = (pattern: string, createdAt: string, expiresAt: string | null) => ({
+      id: `${runId}-${pattern}`,
+      workflowId: workflow.id,
+      root: "/srv/notes",
+      pattern,
+      createdAt: new Date(createdAt),
+      expiresAt: expiresAt ? new Date(expiresAt) : null,
+    });
+    await database.grant.createMany({
+      data: [grant("later/**", "2026-12-01T08:00:02.000Z", "2999-01-01T00:00:00.000Z"), grant("first/**", "2026-12-01T08:00:01.000Z", null), grant("gone/**", "2026-12-01T08:00:00.000Z", "2026-12-01T09:00:00.000Z")],
+    });
+    return { runId, store, prepared: await store.loadRun(runId), prisma: await loadRunWithPrisma(database, runId), workflowId: workflow.id };
   }
 
   it.each(providers)("on %s, loadRun reads what Prisma reads: ids, times and JSON", async (provider) => {
-    const { runId, prepared, prisma, workflowId } = await loadBothWays(provider);
-    expect(inNodeOrder(prepared)).toEqual(inNodeOrder(prisma));
+    const { runId, store, prepared, prisma, workflowId } = await loadBothWays(provider);
+    // PostgreSQL reads the workflow's grants with the run (one round trip); SQLite leaves them to listGrants.
+    const { grants, ...run } = prepared!;
+    expect(inNodeOrder(run)).toEqual(inNodeOrder(prisma));
+    const inForce = [
+      { root: "/srv/notes", pattern: "first/**" },
+      { root: "/srv/notes", pattern: "later/**" },
+    ];
+    expect(await store.listGrants(workflowId)).toEqual(inForce);
+    expect(grants).toEqual(provider === "postgresql" ? inForce : undefined);
     expect(prepared?.run).toMatchObject({ id: runId, workflowId, status: "awaiting_input", error: "half way", lastSeq: 1, inputs: { text: awkward, list: [1, 2.5, null, true] } });
     expect(prepared?.cancelRequest).toEqual({ by: "someone" });
     expect(prepared?.steps.map((step) => [step.nodeId, step.status, step.attempt, step.startedAt, step.finishedAt, step.retryAt, step.errorKind])).toEqual([
@@ -158,7 +178,44 @@ describe("the prepared-statement paths", () => {
     expect(prepared?.run.createdAt).toBe(prisma?.run.createdAt);
   });
 
+  it.each(providers)("on %s, a commit that writes one step twice (started, then finished) and others with other columns leaves each as written in order", async (provider) => {
+    const { database } = databases.get(provider)!;
+    const workflow = await createWorkflow(
+      {
+        name: "Twice in a commit",
+        nodes: [
+          { id: "in", kind: "input", fields: [] },
+          { id: "a", kind: "output", value: "a" },
+          { id: "b", kind: "output", value: "b" },
+        ],
+        edges: [],
+      },
+      database,
+    );
+    const { runId } = await createRun(workflow.id, {}, {}, database);
+    const store = new PrismaRunStore(database);
+    await store.claimRun(runId, "drive");
+    await store.commit(runId, {
+      run: { status: "running" },
+      steps: [
+        { nodeId: "a", status: "running", input: { n: 1 }, attempt: 1, startedAt: "2026-12-01T08:00:00.100Z" },
+        { nodeId: "b", status: "retrying", error: "reset", errorKind: "network", attempt: 1, retryAt: "2026-12-01T08:01:00.000Z" },
+        { nodeId: "a", status: "succeeded", output: { content: "done" }, finishedAt: "2026-12-01T08:00:00.200Z" },
+        { nodeId: "in", status: "succeeded", output: { content: "" }, finishedAt: "2026-12-01T08:00:00.050Z" },
+      ],
+      events: [],
+      driver: "drive",
+    });
+    const loaded = await store.loadRun(runId);
+    const byNode = new Map(loaded!.steps.map((step) => [step.nodeId, step]));
+    expect(byNode.get("a")).toMatchObject({ status: "succeeded", input: { n: 1 }, output: { content: "done" }, attempt: 1, startedAt: "2026-12-01T08:00:00.100Z", finishedAt: "2026-12-01T08:00:00.200Z" });
+    expect(byNode.get("b")).toMatchObject({ status: "retrying", error: "reset", errorKind: "network", attempt: 1, retryAt: "2026-12-01T08:01:00.000Z", output: null });
+    expect(byNode.get("in")).toMatchObject({ status: "succeeded", output: { content: "" }, finishedAt: "2026-12-01T08:00:00.050Z", attempt: 0 });
+  });
+
   it.each(providers)("on %s, commits in flight share one transaction, and a fenced-out drive fails alone", async (provider) => {
+    // PostgreSQL writes a batch that failed again a commit a transaction (no savepoint per commit); SQLite's writer
+    // gives each commit a savepoint of its own (in process, it costs nothing). Either way one batch of good commits is one transaction.
     const { database } = databases.get(provider)!;
     const workflow = await createWorkflow({ name: "Grouped", nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] }, database);
     const runIds = await Promise.all([1, 2, 3].map(async () => (await createRun(workflow.id, {}, {}, database)).runId));
@@ -179,7 +236,7 @@ describe("the prepared-statement paths", () => {
     const transactionCount = transactions();
     vi.restoreAllMocks();
 
-    expect(transactionCount).toBe(1);
+    expect(transactionCount).toBe(provider === "postgresql" ? 1 + runIds.length : 1);
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/driven elsewhere/);
     for (const runId of runIds) {
@@ -193,5 +250,14 @@ describe("the prepared-statement paths", () => {
     // The drive that holds it now still writes.
     await store.commit(fenced, { ...step(fenced), driver: "theirs" });
     expect((await getRunDetail(fenced, database)).status).toBe("succeeded");
+
+    const good = await Promise.all([1, 2, 3].map(async () => (await createRun(workflow.id, {}, {}, database)).runId));
+    for (const runId of good) await store.claimRun(runId, "ours");
+    const goodTransactions = await countTransactions(provider, database);
+    await Promise.all(good.map((runId) => store.commit(runId, step(runId))));
+    const goodCount = goodTransactions();
+    vi.restoreAllMocks();
+    expect(goodCount).toBe(1);
+    for (const runId of good) expect((await getRunDetail(runId, database)).status).toBe("succeeded");
   });
 });

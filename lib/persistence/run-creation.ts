@@ -9,9 +9,10 @@ import { PERSON_TRIGGER, triggerColumns, type RunTrigger } from "@/lib/contracts
 import type { CarriedStep } from "@/lib/workflow/carry-over";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
-import { BUSY_TRANSACTION, getDatabase, sqliteWriter, type StudioDatabase } from "./database";
-import type { Prisma } from "./generated/sqlite/client";
+import { BUSY_TRANSACTION, getDatabase, postgresStatements, sqliteWriter, type StudioDatabase } from "./database";
 import { newId } from "./ids";
+import { applyWrites } from "./postgres-commit-group";
+import { postgresDate, prismaExecutor, statementExecutor, type SqlExecutor } from "./postgres-statements";
 import { sqliteDate } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
 import type { Write } from "./run-commit-writes";
@@ -21,10 +22,11 @@ import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from ".
 
 const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop", "startedById", "startedByLabel")
   VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input") VALUES (?, ?, ?, 'pending', 0, ?)`;
-const INSERT_CARRIED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs")
-  VALUES (?, ?, ?, 'succeeded', ?, ?, ?, ?, ?, ?, ?)`;
-const INSERT_EXCLUDED_STEP = `INSERT INTO "Step" ("id", "runId", "nodeId", "status", "attempt", "finishedAt") VALUES (?, ?, ?, 'skipped', 0, ?)`;
+const STEP_COLUMNS = `"id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs"`;
+const INSERT_STEP = `INSERT INTO "Step" (${STEP_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** PostgreSQL: every step of the run in one statement (one round trip), its rows as a JSON array. */
+const INSERT_STEPS_FROM_JSON = `INSERT INTO "Step" (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM json_to_recordset(?::json)
+  AS s("id" text, "runId" text, "nodeId" text, "status" text, "attempt" integer, "input" text, "output" text, "startedAt" timestamp(3), "finishedAt" timestamp(3), "carriedFromRunId" text, "carriedAs" text)`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** How a run starts, besides its version and inputs. */
@@ -48,8 +50,8 @@ export interface RunStart {
    * nothing here; a slot the overlap policy holds back is recorded without a run. Either way SlotNotStarted says so.
    */
   firing?: SlotFiring;
-  /** Whatever must commit with the run (the job that drives it). */
-  withinTransaction?: (transaction: Prisma.TransactionClient, runId: string) => Promise<void>;
+  /** Whatever must commit with the run (the job that drives it), sent through the run's own transaction. */
+  withinTransaction?: (transaction: SqlExecutor, runId: string) => Promise<void>;
   /** The run this one came from, and how (an error workflow's run: the failed run; a retry: the run it repeats), linked both ways on their pages. */
   source?: RunSourceLink;
   /** Steps kept from the source run (a retry from the failure) or from pins (a test run): written succeeded, with their results, never run here. */
@@ -87,7 +89,8 @@ export async function insertRun(
   const payloadText = start.triggerPayload === undefined ? null : JSON.stringify(start.triggerPayload);
   const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
   // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
-  const writer = start.withinTransaction || start.firing ? null : sqliteWriter(database);
+  const writer = start.firing ? null : sqliteWriter(database);
+  const statements = start.firing || writer ? null : postgresStatements(database);
   const sourceRunId = start.source?.id ?? null;
   const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
   const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));
@@ -128,7 +131,31 @@ export async function insertRun(
   const deliveryRow = start.delivery ? { id: newId(), ...start.delivery, runId, createdAt: now } : null;
   let held: FiringHeld | null = null;
   try {
-    if (start.withinTransaction || !writer) {
+    if (writer || statements) {
+      const dialect = writer ? SQLITE_CREATION : POSTGRES_CREATION;
+      const date = (value: string | null) => (value === null ? null : dialect.date(value));
+      const stored = dialect.date(now);
+      const steps: StepInsert[] = definition.nodes.map((node) => {
+        const kept = carried.get(node.id);
+        if (excluded.has(node.id)) return { ...NO_RESULT, id: newId(), nodeId: node.id, status: "skipped", finishedAt: stored };
+        if (!kept) return { ...NO_RESULT, id: newId(), nodeId: node.id, status: "pending", input: inputOf(node.id) };
+        return { id: newId(), nodeId: node.id, status: "succeeded", ...carriedColumns(kept), startedAt: date(kept.startedAt), finishedAt: date(kept.finishedAt) };
+      });
+      const writes: Write[] = [
+        { sql: INSERT_RUN, values: [runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop, runRow.startedById, runRow.startedByLabel] },
+        ...dialect.insertSteps(runId, steps),
+      ];
+      if (deliveryRow) writes.push({ sql: INSERT_DELIVERY, values: [deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored] });
+      if (writer) await writer.commit(writes);
+      else {
+        // The run, its steps and whatever must exist with it (the job that drives it) in one transaction of prepared statements.
+        const alsoDo = start.withinTransaction;
+        await statements!.transaction(async (runner) => {
+          await applyWrites(runner, writes);
+          if (alsoDo) await alsoDo(statementExecutor(runner), runId);
+        });
+      }
+    } else {
       // The run and whatever must exist with it (the job that drives it, the delivery's key, the slot) commit together or not at all.
       const alsoDo = start.withinTransaction;
       const firing = start.firing;
@@ -144,25 +171,8 @@ export async function insertRun(
         await transaction.run.create({ data: runRow });
         await transaction.step.createMany({ data: stepRows() });
         if (deliveryRow) await transaction.webhookDelivery.create({ data: deliveryRow });
-        if (alsoDo) await alsoDo(transaction, runId);
+        if (alsoDo) await alsoDo(prismaExecutor(transaction), runId);
       }, BUSY_TRANSACTION);
-    } else {
-      const stored = sqliteDate(now);
-      const date = (value: string | null) => (value === null ? null : sqliteDate(value));
-      const writes: Write[] = [
-        { sql: INSERT_RUN, values: [runId, version.workflowId, version.versionId, JSON.stringify(inputs), stored, stored, columns.trigger, columns.triggerNodeId, columns.triggerDetail, sourceRunId, sourceKind, sourceNodeId, sourceAttempt, permissions, sourceItem, loop, runRow.startedById, runRow.startedByLabel] },
-      ];
-      for (const node of definition.nodes) {
-        const kept = carried.get(node.id);
-        if (excluded.has(node.id)) writes.push({ sql: INSERT_EXCLUDED_STEP, values: [newId(), runId, node.id, stored] });
-        else if (!kept) writes.push({ sql: INSERT_STEP, values: [newId(), runId, node.id, inputOf(node.id)] });
-        else {
-          const { attempt, input, output, carriedFromRunId, carriedAs } = carriedColumns(kept);
-          writes.push({ sql: INSERT_CARRIED_STEP, values: [newId(), runId, node.id, attempt, input, output, date(kept.startedAt), date(kept.finishedAt), carriedFromRunId, carriedAs] });
-        }
-      }
-      if (deliveryRow) writes.push({ sql: INSERT_DELIVERY, values: [deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored] });
-      await writer.commit(writes);
     }
   } catch (error) {
     if (deliveryRow && isUniqueViolation(error)) throw new IdempotencyKeyTaken(deliveryRow.hookId, deliveryRow.idempotencyKey);
@@ -221,6 +231,44 @@ export async function insertRun(
     latestVersion: version.latestVersion,
   };
 }
+
+/** A new step's row, its DateTimes as its database stores them. */
+interface StepInsert {
+  id: string;
+  nodeId: string;
+  status: "pending" | "skipped" | "succeeded";
+  attempt: number;
+  input: string | null;
+  output: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  carriedFromRunId: string | null;
+  carriedAs: string | null;
+}
+
+const NO_RESULT = { attempt: 0, input: null, output: null, startedAt: null, finishedAt: null, carriedFromRunId: null, carriedAs: null } as const;
+
+/** How a run's rows go in on each prepared-statement path. */
+interface CreationDialect {
+  date: (value: string) => string;
+  insertSteps: (runId: string, steps: StepInsert[]) => Write[];
+}
+
+/** SQLite: a statement per step (in process, on the writer's thread, each costs microseconds). */
+const SQLITE_CREATION: CreationDialect = {
+  date: sqliteDate,
+  insertSteps: (runId, steps) =>
+    steps.map((step) => ({
+      sql: INSERT_STEP,
+      values: [step.id, runId, step.nodeId, step.status, step.attempt, step.input, step.output, step.startedAt, step.finishedAt, step.carriedFromRunId, step.carriedAs],
+    })),
+};
+
+/** PostgreSQL: one statement for all of them, each statement being a round trip to the server. */
+const POSTGRES_CREATION: CreationDialect = {
+  date: postgresDate,
+  insertSteps: (runId, steps) => [{ sql: INSERT_STEPS_FROM_JSON, values: [JSON.stringify(steps.map((step) => ({ ...step, runId })))] }],
+};
 
 /** The stored columns of a kept step, as text where the table keeps JSON. */
 function carriedColumns(step: CarriedStep): { attempt: number; input: string | null; output: string; carriedFromRunId: string | null; carriedAs: string | null } {

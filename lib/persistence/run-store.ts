@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { grantInForce } from "@/lib/contracts/grants";
 import { triggerFromColumns } from "@/lib/contracts/run-trigger";
+import { RUN_ENDING_EVENT_TYPES } from "@/lib/contracts/run-event";
 import type { WriteGrant } from "@/lib/tools";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
 import { WorkflowDefinitionSchema } from "@/lib/workflow/definition";
@@ -25,7 +26,7 @@ import { announcedApprovals, approvalStanding } from "./approval-standing";
 import { PostgresCommitGroup } from "./postgres-commit-group";
 import { postgresPlaceholders } from "./postgres-statements";
 import { readDate } from "./prepared";
-import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Write } from "./run-commit-writes";
+import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Announcement } from "./run-commit-writes";
 import { usageOfEvents } from "./run-usage-writes";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 import { carriedAsOf, parseJson, runSourceFromColumns, stepErrorKind, storedLoop, storedPermissions, toApprovalRecord, toRunRecord, toStepRecord } from "./run-records";
@@ -39,8 +40,8 @@ import { carriedAsOf, parseJson, runSourceFromColumns, stepErrorKind, storedLoop
  * query is compiled and interpreted anew, which cost several milliseconds a
  * step. Commits are also grouped: on SQLite by the client's run writer (a
  * thread of its own, sqlite-writer.ts), on PostgreSQL those in flight
- * (PostgresCommitGroup); from any run, they share one transaction, each in its
- * own savepoint, so one failing commit fails alone.
+ * (PostgresCommitGroup); from any run, they share one transaction, and one
+ * failing commit fails alone.
  */
 export interface PrismaRunStoreOptions {
   /**
@@ -55,7 +56,10 @@ export interface PrismaRunStoreOptions {
   };
 }
 
-/** The channel that tells every process a run's events were stored: payload `<runId> <first seq> <last seq>`. */
+/**
+ * The channel that tells every process a run's events were stored: payload `<runId> <first seq> <last seq> <end|more>`,
+ * the last word saying whether one of them ends the run (a process that hears only runs' ends reads no others).
+ */
 export const RUN_EVENTS_CHANNEL = "studio_run_events";
 /** The channel that tells every process an approval was decided, or changed while it waits (a vote, an escalation, a notification, a view): payload its id. */
 export const DECISIONS_CHANNEL = "studio_decisions";
@@ -71,6 +75,12 @@ export class PrismaRunStore implements RunStore {
   ) {}
 
   async loadRun(runId: string): Promise<LoadedRun | null> {
+    const statements = postgresStatements(this.db);
+    if (statements) {
+      // One round trip: the run, its steps and its workflow's grants (each a statement's round trip before).
+      const [row] = (await statements.run<RunJoinRow & { steps: StepSqlRow[]; grants: GrantRow[] }>(postgresPlaceholders(LOAD_RUN_WITH_STEPS_AND_GRANTS), [runId])).rows;
+      return row ? { ...loadedRunFromRows(row, row.steps), grants: grantsInForce(row.grants) } : null;
+    }
     const runs = await preparedRows<RunJoinRow>(this.db, LOAD_RUN, [runId]);
     if (!runs) return loadRunWithPrisma(this.db, runId);
     const row = runs[0];
@@ -96,8 +106,7 @@ export class PrismaRunStore implements RunStore {
     }
     const statements = postgresStatements(this.db);
     if (!statements) return this.commitWithPrisma(runId, commit);
-    const writes = commitWrites(runId, commit, POSTGRES_COMMITS);
-    if (this.options.shared && commit.events.length > 0) writes.push(this.eventsStored(runId, commit));
+    const writes = commitWrites(runId, commit, POSTGRES_COMMITS, this.options.shared && commit.events.length > 0 ? this.eventsStored(runId, commit) : undefined);
     if (writes.length === 0) return;
     this.postgresGroup ??= new PostgresCommitGroup(statements);
     return this.postgresGroup.commit(runId, writes);
@@ -110,9 +119,10 @@ export class PrismaRunStore implements RunStore {
   }
 
   /** The pg_notify that tells every process a commit's events are stored, sent (or undone) with them. */
-  private eventsStored(runId: string, commit: RunCommit): Write {
+  private eventsStored(runId: string, commit: RunCommit): Announcement {
     const seqs = commit.events.map((event) => event.seq);
-    return { sql: NOTIFY, values: [RUN_EVENTS_CHANNEL, `${runId} ${seqs[0]} ${Math.max(...seqs)}`] };
+    const ending = commit.events.some((event) => RUN_ENDING_EVENT_TYPES.has(event.type));
+    return { channel: RUN_EVENTS_CHANNEL, payload: `${runId} ${seqs[0]} ${Math.max(...seqs)} ${ending ? "end" : "more"}` };
   }
 
   private async commitWithPrisma(runId: string, commit: RunCommit): Promise<void> {
@@ -170,7 +180,7 @@ export class PrismaRunStore implements RunStore {
     }
     if (this.options.shared && commit.events.length > 0) {
       const notify = this.eventsStored(runId, commit);
-      operations.push(this.db.$executeRawUnsafe(postgresPlaceholders(notify.sql), ...notify.values));
+      operations.push(this.db.$executeRawUnsafe(postgresPlaceholders(NOTIFY), notify.channel, notify.payload));
     }
     if (operations.length > 0) await this.db.$transaction(operations);
   }
@@ -253,10 +263,8 @@ export class PrismaRunStore implements RunStore {
 
   /** The workflow's grants still in force (one that ran out, or was revoked, allows nothing). */
   async listGrants(workflowId: string): Promise<WriteGrant[]> {
-    const rows =
-      (await preparedRows<{ root: string; pattern: string; expiresAt: unknown }>(this.db, LIST_GRANTS, [workflowId])) ??
-      (await this.db.grant.findMany({ where: { workflowId }, orderBy: { createdAt: "asc" } }));
-    return rows.filter((row) => grantInForce({ expiresAt: readDate(row.expiresAt) })).map((row) => ({ root: row.root, pattern: row.pattern }));
+    const rows = (await preparedRows<GrantRow>(this.db, LIST_GRANTS, [workflowId])) ?? (await this.db.grant.findMany({ where: { workflowId }, orderBy: { createdAt: "asc" } }));
+    return grantsInForce(rows);
   }
 
   async loadAgentCheckpoint(runId: string, nodeId: string): Promise<{ turn: number; messages: string } | null> {
@@ -298,7 +306,30 @@ const LIST_GRANTS = `SELECT "root", "pattern", "expiresAt" FROM "Grant" WHERE "w
 const LOAD_RUN = `SELECT "Run".*, "WorkflowVersion"."version" AS "versionNumber", "WorkflowVersion"."definition" AS "definition"
   FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
 const LOAD_STEPS = `SELECT * FROM "Step" WHERE "runId" = ? ORDER BY "nodeId"`;
+/**
+ * PostgreSQL: LOAD_RUN, LOAD_STEPS and LIST_GRANTS in one statement, the steps and grants as JSON arrays (DateTimes
+ * as text, as the statement pool reads them, see postgres-statements.ts). Its own statement, after the claim: a
+ * claim that waited for another drive's commit is followed by a read that sees that commit.
+ */
+const LOAD_RUN_WITH_STEPS_AND_GRANTS = `SELECT "Run".*, "WorkflowVersion"."version" AS "versionNumber", "WorkflowVersion"."definition" AS "definition",
+  (SELECT coalesce(json_agg(json_build_object('nodeId', s."nodeId", 'status', s."status", 'input', s."input", 'output', s."output", 'error', s."error",
+     'errorKind', s."errorKind", 'attempt', s."attempt", 'retryAt', s."retryAt"::text, 'startedAt', s."startedAt"::text, 'finishedAt', s."finishedAt"::text,
+     'carriedFromRunId', s."carriedFromRunId", 'carriedAs', s."carriedAs") ORDER BY s."nodeId"), '[]'::json) FROM "Step" s WHERE s."runId" = "Run"."id") AS "steps",
+  (SELECT coalesce(json_agg(json_build_object('root', g."root", 'pattern', g."pattern", 'expiresAt', g."expiresAt"::text) ORDER BY g."createdAt"), '[]'::json)
+     FROM "Grant" g WHERE g."workflowId" = "Run"."workflowId") AS "grants"
+  FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
 const CLAIM_RUN = `UPDATE "Run" SET "driver" = ? WHERE "id" = ?`;
+
+interface GrantRow {
+  root: string;
+  pattern: string;
+  expiresAt: unknown;
+}
+
+/** The grants still in force (one that ran out, or was revoked, allows nothing). */
+function grantsInForce(rows: GrantRow[]): WriteGrant[] {
+  return rows.filter((row) => grantInForce({ expiresAt: readDate(row.expiresAt) })).map((row) => ({ root: row.root, pattern: row.pattern }));
+}
 const NOTIFY = `SELECT pg_notify(?, ?)`;
 
 interface RunJoinRow {

@@ -73,7 +73,7 @@ export class QueuedRunDriver implements RunDriver {
   ) {}
 
   start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "withinTransaction"> = {}): Promise<RunDetail> {
-    return insertRun(version, inputs, this.database, { ...start, withinTransaction: (transaction, runId) => this.queue.sendWithin(transaction, runId) });
+    return insertRun(version, inputs, this.database, { ...start, withinTransaction: (transaction, runId) => this.queue.sendThrough(transaction, runId) });
   }
 
   async cancel(runId: string, by: string | null): Promise<boolean> {

@@ -10,6 +10,11 @@ export class KeyedListeners<Value> {
     for (const listener of this.byKey.get(key) ?? []) listener(value);
   }
 
+  /** Whether someone listens on `key` now. */
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
   /** The keys someone listens on now. */
   keys(): string[] {
     return [...this.byKey.keys()];
@@ -38,10 +43,22 @@ export class KeyedListeners<Value> {
 export class RunEventBus {
   private readonly byRun = new KeyedListeners<RunEvent>();
   private readonly everything = new Set<Listener>();
+  /** Of `everything`, the listeners that look only at runs' ends. */
+  private readonly endingsOnly = new Set<Listener>();
 
   publish(event: RunEvent): void {
     this.byRun.publish(event.runId, event);
     for (const listener of this.everything) listener(event);
+  }
+
+  /**
+   * Whether anyone here would hear events of run `runId`, some of which end it (`ending` true), none does (false) or
+   * not known (undefined): a process that relays other processes' events need not read those nobody hears.
+   */
+  wants(runId: string, ending: boolean | undefined): boolean {
+    if (this.byRun.has(runId)) return true;
+    if (ending !== false) return this.everything.size > 0;
+    return this.everything.size > this.endingsOnly.size;
   }
 
   /** Listens to one run; returns the unsubscribe function. */
@@ -49,9 +66,16 @@ export class RunEventBus {
     return this.byRun.subscribe(runId, listener);
   }
 
-  /** Listens to every run (the inbox count, the run list). */
-  subscribeAll(listener: Listener): () => void {
+  /**
+   * Listens to every run (the metrics, the studio-wide event stream). `endingsOnly`: the listener looks only at events
+   * that end a run (it is still called with the others it happens to get).
+   */
+  subscribeAll(listener: Listener, options: { endingsOnly?: boolean } = {}): () => void {
     this.everything.add(listener);
-    return () => this.everything.delete(listener);
+    if (options.endingsOnly) this.endingsOnly.add(listener);
+    return () => {
+      this.everything.delete(listener);
+      this.endingsOnly.delete(listener);
+    };
   }
 }

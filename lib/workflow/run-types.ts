@@ -24,6 +24,8 @@ export interface LoadedRun {
   source?: { runId: string; kind: RunSourceKind } | null;
   /** For a For each item's run: its item (its definition is already the loop's body). */
   loop?: RunLoop | null;
+  /** Its workflow's grants in force, when the store read them with the run (else the engine asks `listGrants`). */
+  grants?: WriteGrant[];
 }
 
 export interface ApprovalRequest {

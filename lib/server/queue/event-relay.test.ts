@@ -50,4 +50,28 @@ describe("EventRelay", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(seen).toEqual([2, 3]);
   });
+
+  it("reads no events nobody here hears: a listener of runs' ends alone makes it read only the notifications that say a run ended", async () => {
+    const stored = [event("r", 1), event("r", 2), event("r", 3, "run-succeeded"), event("s", 1), event("t", 1), event("t", 2)];
+    const { read, reads } = table(stored);
+    const bus = new RunEventBus();
+    const ends: string[] = [];
+    bus.subscribeAll((each) => ends.push(`${each.runId}:${each.type}`), { endingsOnly: true });
+    const relay = new EventRelay(bus, read, () => undefined);
+
+    relay.eventsStored("r", 1, 2, false);
+    relay.eventsStored("r", 3, 3, true);
+    await expect.poll(() => ends).toEqual(["r:run-succeeded"]);
+    // Only the notification of the end was read, from just before it.
+    expect(reads).toEqual([["r", 2, 1]]);
+
+    // Not said (a process of an earlier version): read, to be safe.
+    relay.eventsStored("s", 1, 1, undefined);
+    await expect.poll(() => reads.length).toBe(2);
+    // A run someone here follows: everything of it is read.
+    const followed: number[] = [];
+    bus.subscribe("t", (each) => followed.push(each.seq));
+    relay.eventsStored("t", 1, 2, false);
+    await expect.poll(() => followed).toEqual([1, 2]);
+  });
 });

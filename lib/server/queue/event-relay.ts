@@ -23,9 +23,10 @@ export class EventRelay {
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
 
-  eventsStored(runId: string, firstSeq: number, lastSeq: number): void {
+  /** `ending`: whether the events include one that ends the run (undefined: not said, by a process of an earlier version). */
+  eventsStored(runId: string, firstSeq: number, lastSeq: number, ending?: boolean): void {
     const previous = this.chains.get(runId) ?? Promise.resolve();
-    const next = previous.then(() => this.relay(runId, firstSeq, lastSeq)).catch((error: unknown) => this.log(`could not relay the events of run ${runId}`, error));
+    const next = previous.then(() => this.relay(runId, firstSeq, lastSeq, ending)).catch((error: unknown) => this.log(`could not relay the events of run ${runId}`, error));
     this.chains.set(runId, next);
     void next.finally(() => {
       if (this.chains.get(runId) === next) this.chains.delete(runId);
@@ -41,7 +42,13 @@ export class EventRelay {
     }
   }
 
-  private async relay(runId: string, firstSeq: number, lastSeq: number): Promise<void> {
+  private async relay(runId: string, firstSeq: number, lastSeq: number, ending: boolean | undefined): Promise<void> {
+    // Nobody here would hear them (a worker hears only runs' ends): not read, as if published.
+    if (!this.bus.wants(runId, ending)) {
+      if (ending) this.cursors.delete(runId);
+      else this.cursors.set(runId, Math.max(lastSeq, this.cursors.get(runId) ?? lastSeq));
+      return;
+    }
     let cursor = this.cursors.get(runId) ?? firstSeq - 1;
     while (cursor < lastSeq) {
       const events = await this.read(runId, cursor, Math.min(500, lastSeq - cursor));

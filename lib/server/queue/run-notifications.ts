@@ -12,7 +12,8 @@ import { isWorkerChannel, JOBS_CHANNEL } from "./run-queue";
  * reconnect `reconnected` is called so what was missed meanwhile is read.
  */
 export interface RunNotificationHandlers {
-  eventsStored(runId: string, firstSeq: number, lastSeq: number): void;
+  /** `ending`: whether they include an event that ends the run; undefined when the sender did not say. */
+  eventsStored(runId: string, firstSeq: number, lastSeq: number, ending: boolean | undefined): void;
   decided(approvalId: string): void;
   cancelRequested(runId: string): void;
   testListenChanged(listenId: string): void;
@@ -41,8 +42,8 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
   const dispatch = (message: pg.Notification) => {
     const payload = message.payload ?? "";
     if (message.channel === RUN_EVENTS_CHANNEL) {
-      const [runId, first, last] = payload.split(" ");
-      if (runId && first && last) handlers.eventsStored(runId, Number(first), Number(last));
+      const [runId, first, last, ending] = payload.split(" ");
+      if (runId && first && last) handlers.eventsStored(runId, Number(first), Number(last), ending === "end" ? true : ending === "more" ? false : undefined);
     } else if (message.channel === DECISIONS_CHANNEL) handlers.decided(payload);
     else if (message.channel === CANCELS_CHANNEL) handlers.cancelRequested(payload);
     else if (message.channel === WEBHOOK_TESTS_CHANNEL) handlers.testListenChanged(payload);

@@ -84,7 +84,7 @@ describe("RunQueue", () => {
   });
 });
 
-describe("RunQueue.sendWithin: the job commits with the row that needs it, or neither does", () => {
+describe("RunQueue.sendThrough and sendWithin: the job commits with the row that needs it, or neither does", () => {
   async function runnableVersion() {
     const workflow = await createWorkflow({ name: "Sent with its run", nodes: [{ id: "in", kind: "input", fields: [] }], edges: [] }, database);
     return findRunnableVersion(workflow.id, undefined, database);
@@ -96,7 +96,7 @@ describe("RunQueue.sendWithin: the job commits with the row that needs it, or ne
     const failing = insertRun(version, {}, database, {
       runId: failed,
       withinTransaction: async (transaction, runId) => {
-        await queue.sendWithin(transaction, runId);
+        await queue.sendThrough(transaction, runId);
         throw new AfterTheSend();
       },
     });
@@ -105,7 +105,7 @@ describe("RunQueue.sendWithin: the job commits with the row that needs it, or ne
     // Had the job escaped the transaction, it would name a run that never existed.
     expect(await jobsOf(failed)).toEqual([]);
 
-    const run = await insertRun(version, {}, database, { withinTransaction: (transaction, runId) => queue.sendWithin(transaction, runId) });
+    const run = await insertRun(version, {}, database, { withinTransaction: (transaction, runId) => queue.sendThrough(transaction, runId) });
     expect(await database.run.count({ where: { id: run.id } })).toBe(1);
     expect(await jobsOf(run.id)).toEqual([{ data: { runId: run.id } }]);
     await expect.poll(() => driven.includes(run.id), { timeout: 15_000 }).toBe(true);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { fromPrisma, PgBoss } from "pg-boss";
+import type { SqlExecutor } from "@/lib/persistence/postgres-statements";
 
 /**
  * The job queue that drives runs when several processes share a PostgreSQL
@@ -135,10 +136,14 @@ export class RunQueue {
     return { waiting: counts?.waiting ?? 0, active: counts?.active ?? 0 };
   }
 
-  /** Sends the job that drives `runId`, inside `transaction`: it exists if and only if the transaction commits. */
-  async sendWithin(transaction: TransactionLike, runId: string): Promise<void> {
+  /** Sends the job that drives `runId`, inside Prisma's `transaction`: it exists if and only if the transaction commits. */
+  sendWithin(transaction: TransactionLike, runId: string): Promise<void> {
+    return this.sendThrough(fromPrisma(transaction), runId);
+  }
+
+  /** The same through any transaction that runs SQL (the statement pool's, on the run creation path). */
+  async sendThrough(db: SqlExecutor, runId: string): Promise<void> {
     const job: RunJob = { runId };
-    const db = fromPrisma(transaction);
     // null = a job for this run already waits (stately): that one will drive it.
     await this.boss.send(RUN_QUEUE, job, { singletonKey: runId, db });
     // Delivered on commit, with the job; pg_notify returns void, which Prisma cannot read, hence the wrapping select.

@@ -84,7 +84,7 @@ export class Scheduler {
           await this.startQueued();
         });
       }
-    });
+    }, { endingsOnly: true });
     this.serially(() => this.tick());
     return this.chain;
   }

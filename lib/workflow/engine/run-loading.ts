@@ -88,7 +88,7 @@ export async function activate(engine: EngineContext, runId: string, options: { 
     const kind = run.nodes.get(step.nodeId)?.kind;
     if ((step.status === "running" || step.status === "waiting") && kind && resumesInPlace(kind)) run.storedWaiting.add(step.nodeId);
   }
-  run.grants = await engine.options.store.listGrants(record.workflowId);
+  run.grants = loaded.grants ?? (await engine.options.store.listGrants(record.workflowId));
   // A run with events may be resuming: learn which approvals it already announced.
   if (record.lastSeq > 0) run.announced = await engine.options.store.announcedApprovals(runId);
   engine.active.set(runId, run);
