@@ -67,9 +67,9 @@ export interface StatementRunner {
   run<Row = Record<string, unknown>>(text: string, values: unknown[]): Promise<{ rows: Row[]; changed: number }>;
 }
 
-/** One name per statement text: prepared once on each connection, then only bound and executed. */
+/** One name per statement text: prepared once on each connection, then only bound and executed (also for the job queue's own statements, lib/server/queue/preparing-client.ts). */
 const names = new Map<string, string>();
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `studio_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;

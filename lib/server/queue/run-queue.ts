@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { fromPrisma, PgBoss } from "pg-boss";
 import type { SqlExecutor } from "@/lib/persistence/postgres-statements";
+import { PreparingClient } from "./preparing-client";
 
 /**
  * The job queue that drives runs when several processes share a PostgreSQL
@@ -89,7 +90,10 @@ export class RunQueue {
 
   /** Connects, installs or upgrades pg-boss's schema when needed, and makes sure the run queue exists. */
   static async open(url: string, options: RunQueueOptions): Promise<RunQueue> {
+    // Not in pg-boss's option types, but passed on to its pg.Pool, as every other connection option is.
+    const pool = { Client: PreparingClient };
     const boss = new PgBoss({
+      ...pool,
       connectionString: url,
       schema: SCHEMA,
       // Slots are woken by the studio's own notification (see above), one per process, not all of them by pg-boss's.
