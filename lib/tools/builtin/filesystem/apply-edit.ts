@@ -2,12 +2,11 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
 import { fileChangePreview } from "../../permissions/file-change-preview";
-import type { PermissionRequest } from "../../permissions/permission-request";
+import type { ApprovalPreview } from "../../permissions/approval-preview";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
-import { ApprovedPlans, type WritePlan } from "./approved-plans";
-import { FolderTool } from "./folder-tool";
+import { ApprovedWriteTool, type ReadyPlan, type WritePlan } from "./approved-write-tool";
 import { writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
@@ -56,7 +55,7 @@ type EditReady = { hash: string; before: string; after: string; replacements: nu
 type EditPlan = WritePlan<EditReady>;
 
 /** Replaces exact pieces of text in a file, all or nothing, refusing a file that changed since it was read. */
-export class ApplyEditTool extends FolderTool<ApplyEditArgs> {
+export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
   readonly name = "apply_edit";
   readonly title = "Edit a File";
   readonly description =
@@ -67,35 +66,26 @@ export class ApplyEditTool extends FolderTool<ApplyEditArgs> {
   readonly inputModel = ApplyEditArgs;
   readonly capabilities = ["file.edit"] as const;
 
-  // Only the content counts: a touched but unchanged file is still the one approved.
-  private readonly approved = new ApprovedPlans<EditReady>(
-    (shown, now) => shown.hash === now.hash,
-    "the edit",
-    "Read it again with read_file and redo the edit.",
-  );
+  protected readonly whenChanged = { change: "the edit", advice: "Read it again with read_file and redo the edit." };
 
   override progressMessage(args: ApplyEditArgs): string {
     return `Editing ${displayName(args.path)}…`;
   }
 
-  override async describeAction(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<PermissionRequest[]> {
-    const plan = this.approved.remember(args, await this.plan(args, ctx));
-    // An edit that cannot apply is not worth a person's attention; call() reports why.
-    if (!plan.ok) return [];
-    return [{ kind: "write", path: args.path, preview: fileChangePreview(plan.relativePath, plan.before, plan.after), edit: true }];
+  // Only the content counts: a touched but unchanged file is still the one approved.
+  protected sameFile(shown: EditReady, now: EditReady): boolean {
+    return shown.hash === now.hash;
   }
 
-  override async call(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
-    const plan = await this.approved.confirm(args, () => this.plan(args, ctx));
-    if (!plan.ok) return ToolResult.error(plan.error);
-    try {
-      // decodeText() dropped the byte-order mark; a file that had one keeps it.
-      const written = Buffer.from(plan.byteOrderMark ? `\uFEFF${plan.after}` : plan.after, "utf8");
-      await writeFileAtomic(args.path, written);
-      ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
-    } catch (error) {
-      return ToolResult.error(`${describeFileError(error, "path", plan.relativePath)} Nothing was written.`);
-    }
+  protected preview(_args: ApplyEditArgs, plan: ReadyPlan<EditReady>): ApprovalPreview {
+    return fileChangePreview(plan.relativePath, plan.before, plan.after);
+  }
+
+  protected async write(args: ApplyEditArgs, plan: ReadyPlan<EditReady>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+    // decodeText() dropped the byte-order mark; a file that had one keeps it.
+    const written = Buffer.from(plan.byteOrderMark ? `\uFEFF${plan.after}` : plan.after, "utf8");
+    await writeFileAtomic(args.path, written);
+    ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
     const count = args.edits.length;
     const diff = unifiedDiff(plan.relativePath, plan.before, plan.after, RESULT_DIFF_CHARACTERS);
     return ToolResult.ok(
@@ -104,7 +94,7 @@ export class ApplyEditTool extends FolderTool<ApplyEditArgs> {
     );
   }
 
-  private async plan(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<EditPlan> {
+  protected async plan(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<EditPlan> {
     const relativePath = relativeToRoot(rootOf(ctx), args.path);
     let existing;
     try {

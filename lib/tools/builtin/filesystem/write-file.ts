@@ -4,12 +4,10 @@ import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
 import type { ApprovalPreview } from "../../permissions/approval-preview";
 import { fileChangePreview, fileReplacePreview } from "../../permissions/file-change-preview";
-import type { PermissionRequest } from "../../permissions/permission-request";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
-import { ApprovedPlans, type WritePlan } from "./approved-plans";
-import { FolderTool } from "./folder-tool";
+import { ApprovedWriteTool, type ReadyPlan, type WritePlan } from "./approved-write-tool";
 import { ensureParentFolder, writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
@@ -43,7 +41,7 @@ type TargetFound = { identity: string | null; existing: ExistingFile };
 type WriteTarget = WritePlan<TargetFound>;
 
 /** Creates or overwrites a file with the given content, atomically. */
-export class WriteFileTool extends FolderTool<WriteFileArgs> {
+export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound> {
   readonly name = "write_file";
   readonly title = "Write a File";
   readonly description =
@@ -53,44 +51,34 @@ export class WriteFileTool extends FolderTool<WriteFileArgs> {
   readonly inputModel = WriteFileArgs;
   readonly capabilities = ["file.write"] as const;
 
-  private readonly approved = new ApprovedPlans<TargetFound>(
-    (shown, now) => shown.identity === now.identity,
-    "the write",
-    "Read it again and decide whether to write it.",
-  );
+  protected readonly whenChanged = { change: "the write", advice: "Read it again and decide whether to write it." };
 
   override progressMessage(args: WriteFileArgs): string {
     return `Writing ${displayName(args.path)}…`;
   }
 
-  override async describeAction(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<PermissionRequest[]> {
-    const target = this.approved.remember(args, await this.inspect(args, ctx));
-    // A write that cannot happen is not worth a person's attention; call() reports why.
-    if (!target.ok) return [];
-    return [{ kind: "write", path: args.path, preview: previewOf(target.relativePath, target.existing, args.content), edit: false }];
+  protected sameFile(shown: TargetFound, now: TargetFound): boolean {
+    return shown.identity === now.identity;
   }
 
-  override async call(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
-    const target = await this.approved.confirm(args, () => this.inspect(args, ctx));
-    if (!target.ok) return ToolResult.error(target.error);
-    const { relativePath, existing } = target;
-    try {
-      if (args.createDirectories) await ensureParentFolder(args.path);
-      await writeFileAtomic(args.path, args.content);
-      const written = Buffer.from(args.content, "utf8");
-      ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
-      const previousSize = existing.kind === "file" ? existing.bytes.length : existing.kind === "too-large" ? existing.size : null;
-      const text =
-        previousSize === null
-          ? `Created ${relativePath} (${written.length} bytes written).`
-          : `Overwrote ${relativePath} (${written.length} bytes written; it held ${previousSize} bytes before).`;
-      return ToolResult.ok(text, { path: relativePath, created: previousSize === null, bytes: written.length });
-    } catch (error) {
-      return ToolResult.error(`${describeFileError(error, "path", relativePath)} Nothing was written.`);
-    }
+  protected preview(args: WriteFileArgs, target: ReadyPlan<TargetFound>): ApprovalPreview {
+    return previewOf(target.relativePath, target.existing, args.content);
   }
 
-  private async inspect(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WriteTarget> {
+  protected async write(args: WriteFileArgs, { relativePath, existing }: ReadyPlan<TargetFound>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+    if (args.createDirectories) await ensureParentFolder(args.path);
+    await writeFileAtomic(args.path, args.content);
+    const written = Buffer.from(args.content, "utf8");
+    ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
+    const previousSize = existing.kind === "file" ? existing.bytes.length : existing.kind === "too-large" ? existing.size : null;
+    const text =
+      previousSize === null
+        ? `Created ${relativePath} (${written.length} bytes written).`
+        : `Overwrote ${relativePath} (${written.length} bytes written; it held ${previousSize} bytes before).`;
+    return ToolResult.ok(text, { path: relativePath, created: previousSize === null, bytes: written.length });
+  }
+
+  protected async plan(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WriteTarget> {
     const relativePath = relativeToRoot(rootOf(ctx), args.path);
     try {
       const existing = await readExisting(args.path);
