@@ -68,10 +68,6 @@ export class ListDirTool extends FolderTool<ListDirArgs> {
   readonly inputModel = ListDirArgs;
   readonly capabilities = ["file.list"] as const;
 
-  override isReadOnly(): boolean {
-    return true;
-  }
-
   override progressMessage(args: ListDirArgs): string {
     return `Listing ${displayName(args.path)}…`;
   }

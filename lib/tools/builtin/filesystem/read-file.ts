@@ -66,10 +66,6 @@ export class ReadFileTool extends FolderTool<ReadFileArgs> {
   readonly inputModel = ReadFileArgs;
   readonly capabilities = ["file.read"] as const;
 
-  override isReadOnly(): boolean {
-    return true;
-  }
-
   override progressMessage(args: ReadFileArgs): string {
     return `Reading ${displayName(args.path)}…`;
   }

@@ -96,10 +96,6 @@ export class SearchTool extends FolderTool<SearchArgs> {
   readonly inputModel = SearchArgs;
   readonly capabilities = ["file.search"] as const;
 
-  override isReadOnly(): boolean {
-    return true;
-  }
-
   override isEnabled(): boolean {
     return detectGrep().available;
   }
