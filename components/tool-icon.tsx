@@ -1,156 +1,71 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactElement, type ReactNode } from "react";
+
+/** One mark of an icon: a path, given by its outline (`d`), or a shape drawn by one of the helpers below. */
+type Mark = string | ReactElement;
+
+const circle = (cx: number, cy: number, r: number) => <circle cx={cx} cy={cy} r={r} />;
+const rect = (x: number, y: number, width: number, height: number, rx: number) => <rect x={x} y={y} width={width} height={height} rx={rx} />;
+const ellipse = (cx: number, cy: number, rx: number, ry: number) => <ellipse cx={cx} cy={cy} rx={rx} ry={ry} />;
 
 /** A page with its corner folded, for the file icons; `marks` are drawn on it in the fold's path (lines of text, a plus). */
-function page(marks = ""): ReactNode {
-  return (
-    <>
-      <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z" />
-      <path d={`M14 3v5h5${marks}`} />
-    </>
-  );
-}
+const page = (marks = ""): Mark[] => ["M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8Z", `M14 3v5h5${marks}`];
 
 // Drawn on a 24×24 grid with a 2px round stroke, in the spirit of lucide, so
 // the names tools declare ("list-checks", "database") can be looked up here
-// without an icon package.
-const ICONS: Record<string, ReactNode> = {
-  folder: <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5H9l2 2h8.5A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5Z" />,
+// without an icon package. Each is its marks, drawn in order by drawMarks().
+const ICONS: Record<string, readonly Mark[]> = {
+  folder: ["M3 6.5A1.5 1.5 0 0 1 4.5 5H9l2 2h8.5A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5Z"],
   file: page(),
   "file-text": page("M9 13h6M9 17h6M9 9h1"),
-  "file-pen": (
-    <>
-      <path d="M12 21H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7l5 5v3" />
-      <path d="M14 3v5h5" />
-      <path d="m15 21 .5-2.5 4.2-4.2a1.4 1.4 0 0 1 2 2l-4.2 4.2Z" />
-    </>
-  ),
+  "file-pen": ["M12 21H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7l5 5v3", "M14 3v5h5", "m15 21 .5-2.5 4.2-4.2a1.4 1.4 0 0 1 2 2l-4.2 4.2Z"],
   "file-diff": page("M12 10v6M9 13h6M9 18h6"),
   "file-plus": page("M12 11v6M9 14h6"),
-  "folder-open": <path d="M5 19 7.6 11.6A1.5 1.5 0 0 1 9 10.5h11.5a1 1 0 0 1 1 1.3l-2.2 6.1a1.5 1.5 0 0 1-1.4 1.1H4.5A1.5 1.5 0 0 1 3 17.5v-11A1.5 1.5 0 0 1 4.5 5H9l2 2h6a1.5 1.5 0 0 1 1.5 1.5v2" />,
-  "folder-tree": (
-    <>
-      <path d="M3 3v13a2 2 0 0 0 2 2h4M3 7h6" />
-      <path d="M12 4.5a1 1 0 0 1 1-1h2.5l1.5 1.5h3a1 1 0 0 1 1 1V9a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1Z" />
-      <path d="M12 15.5a1 1 0 0 1 1-1h2.5l1.5 1.5h3a1 1 0 0 1 1 1V20a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1Z" />
-    </>
-  ),
-  download: <path d="M12 3v12M7 10l5 5 5-5M4 21h16" />,
-  braces: <path d="M8 3H7a2 2 0 0 0-2 2v5a2 2 0 0 1-2 2 2 2 0 0 1 2 2v5a2 2 0 0 0 2 2h1M16 3h1a2 2 0 0 1 2 2v5a2 2 0 0 0 2 2 2 2 0 0 0-2 2v5a2 2 0 0 1-2 2h-1" />,
-  plug: <path d="M9 2v6M15 2v6M6 8h12v3a6 6 0 0 1-12 0ZM12 17v5" />,
-  pencil: <path d="M4 20h4L19.3 8.7a2.8 2.8 0 0 0-4-4L4 16Z M13.5 6.5l4 4" />,
-  search: (
-    <>
-      <circle cx="11" cy="11" r="7" />
-      <path d="m20 20-3.5-3.5" />
-    </>
-  ),
-  table: (
-    <>
-      <rect x="3" y="4" width="18" height="16" rx="2" />
-      <path d="M3 10h18M3 15h18M9 10v10" />
-    </>
-  ),
-  database: (
-    <>
-      <ellipse cx="12" cy="5" rx="8" ry="3" />
-      <path d="M4 5v14c0 1.7 3.6 3 8 3s8-1.3 8-3V5" />
-      <path d="M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3" />
-    </>
-  ),
-  terminal: (
-    <>
-      <rect x="3" y="4" width="18" height="16" rx="2" />
-      <path d="m7 9 3 3-3 3M13 15h4" />
-    </>
-  ),
-  globe: (
-    <>
-      <circle cx="12" cy="12" r="9" />
-      <path d="M3 12h18M12 3a14 14 0 0 1 0 18 14 14 0 0 1 0-18" />
-    </>
-  ),
-  bot: (
-    <>
-      <rect x="4" y="8" width="16" height="12" rx="3" />
-      <path d="M12 8V4M9 13v2M15 13v2M2 14v2M22 14v2" />
-      <circle cx="12" cy="3.5" r="1" />
-    </>
-  ),
-  "message-circle-question": (
-    <>
-      <path d="M21 12a9 9 0 0 1-13.4 7.9L3 21l1.1-4.6A9 9 0 1 1 21 12Z" />
-      <path d="M9.6 9.5a2.5 2.5 0 1 1 3.4 2.3c-.6.3-1 .8-1 1.5v.2M12 17h.01" />
-    </>
-  ),
-  "list-checks": <path d="m3 6 1.5 1.5L7 5M3 13l1.5 1.5L7 12M3 19.5 4.5 21 7 18.5M11 6h10M11 13h10M11 20h10" />,
-  flag: <path d="M5 21V4M5 4h12l-2.5 4.5L17 13H5" />,
+  "folder-open": ["M5 19 7.6 11.6A1.5 1.5 0 0 1 9 10.5h11.5a1 1 0 0 1 1 1.3l-2.2 6.1a1.5 1.5 0 0 1-1.4 1.1H4.5A1.5 1.5 0 0 1 3 17.5v-11A1.5 1.5 0 0 1 4.5 5H9l2 2h6a1.5 1.5 0 0 1 1.5 1.5v2"],
+  "folder-tree": [
+    "M3 3v13a2 2 0 0 0 2 2h4M3 7h6",
+    "M12 4.5a1 1 0 0 1 1-1h2.5l1.5 1.5h3a1 1 0 0 1 1 1V9a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1Z",
+    "M12 15.5a1 1 0 0 1 1-1h2.5l1.5 1.5h3a1 1 0 0 1 1 1V20a1 1 0 0 1-1 1h-7a1 1 0 0 1-1-1Z",
+  ],
+  download: ["M12 3v12M7 10l5 5 5-5M4 21h16"],
+  braces: ["M8 3H7a2 2 0 0 0-2 2v5a2 2 0 0 1-2 2 2 2 0 0 1 2 2v5a2 2 0 0 0 2 2h1M16 3h1a2 2 0 0 1 2 2v5a2 2 0 0 0 2 2 2 2 0 0 0-2 2v5a2 2 0 0 1-2 2h-1"],
+  plug: ["M9 2v6M15 2v6M6 8h12v3a6 6 0 0 1-12 0ZM12 17v5"],
+  pencil: ["M4 20h4L19.3 8.7a2.8 2.8 0 0 0-4-4L4 16Z M13.5 6.5l4 4"],
+  search: [circle(11, 11, 7), "m20 20-3.5-3.5"],
+  table: [rect(3, 4, 18, 16, 2), "M3 10h18M3 15h18M9 10v10"],
+  database: [ellipse(12, 5, 8, 3), "M4 5v14c0 1.7 3.6 3 8 3s8-1.3 8-3V5", "M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3"],
+  terminal: [rect(3, 4, 18, 16, 2), "m7 9 3 3-3 3M13 15h4"],
+  globe: [circle(12, 12, 9), "M3 12h18M12 3a14 14 0 0 1 0 18 14 14 0 0 1 0-18"],
+  bot: [rect(4, 8, 16, 12, 3), "M12 8V4M9 13v2M15 13v2M2 14v2M22 14v2", circle(12, 3.5, 1)],
+  "message-circle-question": ["M21 12a9 9 0 0 1-13.4 7.9L3 21l1.1-4.6A9 9 0 1 1 21 12Z", "M9.6 9.5a2.5 2.5 0 1 1 3.4 2.3c-.6.3-1 .8-1 1.5v.2M12 17h.01"],
+  "list-checks": ["m3 6 1.5 1.5L7 5M3 13l1.5 1.5L7 12M3 19.5 4.5 21 7 18.5M11 6h10M11 13h10M11 20h10"],
+  flag: ["M5 21V4M5 4h12l-2.5 4.5L17 13H5"],
   // lucide's "clock": a face with two hands.
-  clock: (
-    <>
-      <circle cx="12" cy="12" r="10" />
-      <path d="M12 6v6l4 2" />
-    </>
-  ),
+  clock: [circle(12, 12, 10), "M12 6v6l4 2"],
   // lucide's "webhook": three joined nodes.
-  webhook: (
-    <>
-      <path d="M18 16.98h-5.99c-1.1 0-1.95.94-2.48 1.9A4 4 0 0 1 2 17c.01-.7.2-1.4.57-2" />
-      <path d="m6 17 3.13-5.78c.53-.97.1-2.18-.5-3.1a4 4 0 1 1 6.89-4.06" />
-      <path d="m12 6 3.13 5.73C15.66 12.7 16.9 13 18 13a4 4 0 0 1 0 8" />
-    </>
-  ),
-  mail: (
-    <>
-      <rect x="3" y="5" width="18" height="14" rx="2" />
-      <path d="m3 7 9 6 9-6" />
-    </>
-  ),
-  "chart-column": <path d="M3 3v18h18M8 17v-5M13 17V8M18 17v-8" />,
-  link: (
-    <>
-      <path d="M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7" />
-      <path d="M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7" />
-    </>
-  ),
-  "log-in": <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" />,
+  webhook: [
+    "M18 16.98h-5.99c-1.1 0-1.95.94-2.48 1.9A4 4 0 0 1 2 17c.01-.7.2-1.4.57-2",
+    "m6 17 3.13-5.78c.53-.97.1-2.18-.5-3.1a4 4 0 1 1 6.89-4.06",
+    "m12 6 3.13 5.73C15.66 12.7 16.9 13 18 13a4 4 0 0 1 0 8",
+  ],
+  mail: [rect(3, 5, 18, 14, 2), "m3 7 9 6 9-6"],
+  "chart-column": ["M3 3v18h18M8 17v-5M13 17V8M18 17v-8"],
+  link: ["M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7", "M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7"],
+  "log-in": ["M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3"],
   // A loop: two arrows chasing each other round.
-  repeat: (
-    <>
-      <path d="m17 2 4 4-4 4" />
-      <path d="M3 11v-1a4 4 0 0 1 4-4h14" />
-      <path d="m7 22-4-4 4-4" />
-      <path d="M21 13v1a4 4 0 0 1-4 4H3" />
-    </>
-  ),
+  repeat: ["m17 2 4 4-4 4", "M3 11v-1a4 4 0 0 1 4-4h14", "m7 22-4-4 4-4", "M21 13v1a4 4 0 0 1-4 4H3"],
   // A workflow inside another: a card holding two joined nodes.
-  workflow: (
-    <>
-      <rect x="3" y="4" width="18" height="16" rx="2" />
-      <circle cx="8.5" cy="12" r="2" />
-      <circle cx="15.5" cy="12" r="2" />
-      <path d="M10.5 12h3" />
-    </>
-  ),
-  "git-branch": (
-    <>
-      <circle cx="6" cy="6" r="2.5" />
-      <circle cx="6" cy="18" r="2.5" />
-      <circle cx="18" cy="8" r="2.5" />
-      <path d="M6 8.5v7M18 10.5a6 6 0 0 1-6 6H8.5" />
-    </>
-  ),
-  wrench: <path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.8-3.8a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9Z" />,
+  workflow: [rect(3, 4, 18, 16, 2), circle(8.5, 12, 2), circle(15.5, 12, 2), "M10.5 12h3"],
+  "git-branch": [circle(6, 6, 2.5), circle(6, 18, 2.5), circle(18, 8, 2.5), "M6 8.5v7M18 10.5a6 6 0 0 1-6 6H8.5"],
+  wrench: ["M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.8-3.8a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9Z"],
   // The Model Context Protocol's mark: two interlocking strokes.
-  mcp: <path d="M4 11.5 11.6 4a2.7 2.7 0 0 1 3.8 3.8L9.7 13.5M9.7 13.5l5.7-5.7a2.7 2.7 0 0 1 3.8 3.8l-6.8 6.8a.9.9 0 0 0 0 1.3l1.4 1.3M15.4 6 9 12.4a2.7 2.7 0 0 0 3.8 3.8l5.8-5.8" />,
-  blocks: (
-    <>
-      <rect x="3" y="3" width="7.5" height="7.5" rx="1.5" />
-      <rect x="13.5" y="3" width="7.5" height="7.5" rx="1.5" />
-      <rect x="3" y="13.5" width="7.5" height="7.5" rx="1.5" />
-      <rect x="13.5" y="13.5" width="7.5" height="7.5" rx="1.5" />
-    </>
-  ),
+  mcp: ["M4 11.5 11.6 4a2.7 2.7 0 0 1 3.8 3.8L9.7 13.5M9.7 13.5l5.7-5.7a2.7 2.7 0 0 1 3.8 3.8l-6.8 6.8a.9.9 0 0 0 0 1.3l1.4 1.3M15.4 6 9 12.4a2.7 2.7 0 0 0 3.8 3.8l5.8-5.8"],
+  blocks: [rect(3, 3, 7.5, 7.5, 1.5), rect(13.5, 3, 7.5, 7.5, 1.5), rect(3, 13.5, 7.5, 7.5, 1.5), rect(13.5, 13.5, 7.5, 7.5, 1.5)],
 };
+
+/** An icon's marks as SVG children: an outline becomes a path, a shape stands as it is. */
+function drawMarks(marks: readonly Mark[]): ReactNode {
+  return marks.map((mark, index) => (typeof mark === "string" ? <path key={index} d={mark} /> : <Fragment key={index}>{mark}</Fragment>));
+}
 
 /** The icon a domain falls back to when a tool names none, or one this file does not draw. */
 const DOMAIN_ICONS: Record<string, string> = {
@@ -196,7 +111,7 @@ export function ToolIcon({ icon, domain, className = "size-5" }: ToolIconProps) 
       className={className}
       data-icon={resolveIconName(icon, domain)}
     >
-      {ICONS[resolveIconName(icon, domain)]}
+      {drawMarks(ICONS[resolveIconName(icon, domain)] ?? [])}
     </svg>
   );
 }

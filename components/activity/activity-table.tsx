@@ -2,6 +2,9 @@ import { tokensDetail, tokensText, UsageCost } from "@/components/runs/usage-tex
 import type { WorkflowActivity } from "@/lib/contracts/workflow-activity";
 import { formatDuration } from "@/lib/run-view/format-time";
 
+/** The columns after the day, in order: numbers, so right-aligned, each but the last with a gap to its right. */
+const FIGURES = ["Runs", "Succeeded", "Failed", "Median duration", "Tokens", "Cost"];
+
 /**
  * The activity's figures day by day, newest first: the charts' text
  * alternative (and what to copy from). Collapsed by default; the days without
@@ -20,12 +23,11 @@ export function ActivityTable({ activity, shortDay }: { activity: WorkflowActivi
         <thead className="text-left text-xs uppercase tracking-wide text-muted">
           <tr>
             <th scope="col" className="py-1.5 pr-3">Day</th>
-            <th scope="col" className="py-1.5 pr-3 text-right">Runs</th>
-            <th scope="col" className="py-1.5 pr-3 text-right">Succeeded</th>
-            <th scope="col" className="py-1.5 pr-3 text-right">Failed</th>
-            <th scope="col" className="py-1.5 pr-3 text-right">Median duration</th>
-            <th scope="col" className="py-1.5 pr-3 text-right">Tokens</th>
-            <th scope="col" className="py-1.5 text-right">Cost</th>
+            {FIGURES.map((figure, index) => (
+              <th key={figure} scope="col" className={index < FIGURES.length - 1 ? "py-1.5 pr-3 text-right" : "py-1.5 text-right"}>
+                {figure}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-line tabular-nums">

@@ -11,6 +11,15 @@ export const MODEL_PROVIDERS: { value: AgentProvider; label: string; modelHint: 
   { value: "openai_compatible", label: "OpenAI-compatible server (Ollama, vLLM, LM Studio)", modelHint: "llama3.1" },
 ];
 
+/** The providers as a select's options, by their full names: the Agent node's, the Architect's and the LLM judge's. */
+export function ModelProviderOptions() {
+  return MODEL_PROVIDERS.map((each) => (
+    <option key={each.value} value={each.value}>
+      {each.label}
+    </option>
+  ));
+}
+
 /** A model choice as an Agent node and the Architect store it: the key a stored secret as `${NAME}`. */
 export interface ModelChoice {
   provider: AgentProvider;
@@ -48,11 +57,7 @@ export function ModelFields({ idPrefix, value, errorOf, onChange }: ModelFieldsP
           aria-describedby={describedBy("provider", false)}
           onChange={(event) => onChange({ provider: event.target.value as AgentProvider })}
         >
-          {MODEL_PROVIDERS.map((each) => (
-            <option key={each.value} value={each.value}>
-              {each.label}
-            </option>
-          ))}
+          <ModelProviderOptions />
         </select>
       </Field>
       <Field id={ids("model")} label="Model" required help={`The model id, e.g. ${provider.modelHint}.`} error={errorOf("model")}>

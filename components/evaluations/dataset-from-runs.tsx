@@ -2,6 +2,7 @@
 
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { CardForm } from "@/components/ui/card-form";
 import { CONTROL_CLASS, Field, FieldError, fieldAria } from "@/components/ui/field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useFormatTime } from "@/components/ui/use-format-time";
@@ -64,13 +65,7 @@ export function DatasetFromRuns({ workflowId, runs, onMade }: { workflowId: stri
       return next;
     });
   return (
-    <form onSubmit={submit} noValidate className="space-y-4 rounded-xl border border-line bg-surface p-5 shadow-card" aria-labelledby={`${id}-title`}>
-      <div>
-        <h2 id={`${id}-title`} className="text-base font-semibold">
-          From past runs
-        </h2>
-        <p className="mt-1 text-sm text-muted">Pick runs: their inputs become rows, and what a succeeded run gave becomes the output expected of it.</p>
-      </div>
+    <CardForm titleId={`${id}-title`} title="From past runs" intro="Pick runs: their inputs become rows, and what a succeeded run gave becomes the output expected of it." onSubmit={submit}>
       <fieldset aria-describedby={errors.runIds ? `${id}-runs-error` : undefined}>
         <legend className="sr-only">Runs of this workflow, newest first</legend>
         <ul className="max-h-64 divide-y divide-line overflow-y-auto rounded-lg border border-line">
@@ -100,6 +95,6 @@ export function DatasetFromRuns({ workflowId, runs, onMade }: { workflowId: stri
           {sending ? "Making…" : picked.size === 0 ? "Make a dataset" : `Make a dataset of ${picked.size} run${picked.size === 1 ? "" : "s"}`}
         </Button>
       </div>
-    </form>
+    </CardForm>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { CardForm } from "@/components/ui/card-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { api, ApiError, type ApiIssue } from "@/lib/client/api";
 import { DATASET_FILE_MAX_BYTES, DatasetFormatSchema, DatasetNameSchema, type DatasetFormat, type DatasetSummary } from "@/lib/contracts/evaluation-dataset";
@@ -67,17 +68,18 @@ export function DatasetUploadForm({ workflowId, inputNames, onMade }: { workflow
 
   const header = [...inputNames, ...(inputNames.includes("expected") ? [] : ["expected"])].join(",");
   return (
-    <form onSubmit={submit} noValidate className="space-y-4 rounded-xl border border-line bg-surface p-5 shadow-card" aria-labelledby={`${id}-title`}>
-      <div>
-        <h2 id={`${id}-title`} className="text-base font-semibold">
-          Upload a file
-        </h2>
-        <p className="mt-1 text-sm text-muted">
+    <CardForm
+      titleId={`${id}-title`}
+      title="Upload a file"
+      intro={
+        <>
           CSV with a header row of the workflow&apos;s inputs and, optionally, <code className="font-mono text-xs">expected</code> (
           <code className="font-mono text-xs">{header}</code>), or JSON Lines, one <code className="font-mono text-xs">{`{"inputs": {…}, "expected": …}`}</code> per line.
           At most {formatBytes(DATASET_FILE_MAX_BYTES)}.
-        </p>
-      </div>
+        </>
+      }
+      onSubmit={submit}
+    >
       <div className="grid gap-4 sm:grid-cols-[1fr_1fr_auto]">
         <Field id={`${id}-name`} label="Name" required error={errors.name}>
           <input {...fieldAria(`${id}-name`, { error: errors.name })} className={CONTROL_CLASS} value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
@@ -106,6 +108,6 @@ export function DatasetUploadForm({ workflowId, inputNames, onMade }: { workflow
       <Button type="submit" variant="primary" disabled={sending}>
         {sending ? "Uploading…" : "Upload"}
       </Button>
-    </form>
+    </CardForm>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { ColumnHeads } from "@/components/ui/column-heads";
+import { DataTable } from "@/components/ui/data-table";
+import { TableSection } from "@/components/ui/table-section";
 import Link from "next/link";
 import { useState } from "react";
 import { PageHeader } from "@/components/ui/page-header";
@@ -37,86 +38,76 @@ export function EvaluationComparison({ a, b }: { a: EvaluationDetail; b: Evaluat
         </p>
       ) : null}
       <div className="grid gap-4 lg:grid-cols-2">
-        <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
-          <table className="w-full text-sm" data-testid="comparison-averages">
-            <caption className="sr-only">Each scorer&apos;s average in the two evaluations, and the difference</caption>
-            <ColumnHeads
-              columns={[
-                "Scorer",
-                <Link key="a" href={`${base}/${encodeURIComponent(a.id)}`} className="hover:underline">
-                  {labelA}
-                </Link>,
-                <Link key="b" href={`${base}/${encodeURIComponent(b.id)}`} className="hover:underline">
-                  {labelB}
-                </Link>,
-                "Difference",
-              ]}
-            />
-            <tbody className="divide-y divide-line">
-              {comparison.scorers.map((scorer) => {
-                const better = scorer.difference !== null && scorer.difference > 0;
-                const worse = scorer.difference !== null && scorer.difference < 0;
-                return (
-                  <tr key={scorer.name}>
-                    <th scope="row" className="px-3 py-2 text-left font-medium">
-                      {scorer.name}
-                    </th>
-                    <td className="px-3 py-2 tabular-nums">{percent(scorer.averageA)}</td>
-                    <td className="px-3 py-2 tabular-nums">{percent(scorer.averageB)}</td>
-                    <td className={`px-3 py-2 font-medium tabular-nums ${better ? "text-safe" : worse ? "text-caution" : "text-muted"}`}>
-                      {pointsDifference(scorer.difference)}
-                      <span className="sr-only">{better ? " (better)" : worse ? " (worse)" : ""}</span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Each scorer's average in the two evaluations, and the difference"
+          testId="comparison-averages"
+          columns={[
+            "Scorer",
+            <Link key="a" href={`${base}/${encodeURIComponent(a.id)}`} className="hover:underline">
+              {labelA}
+            </Link>,
+            <Link key="b" href={`${base}/${encodeURIComponent(b.id)}`} className="hover:underline">
+              {labelB}
+            </Link>,
+            "Difference",
+          ]}
+        >
+          {comparison.scorers.map((scorer) => {
+            const better = scorer.difference !== null && scorer.difference > 0;
+            const worse = scorer.difference !== null && scorer.difference < 0;
+            return (
+              <tr key={scorer.name}>
+                <th scope="row" className="px-3 py-2 text-left font-medium">
+                  {scorer.name}
+                </th>
+                <td className="px-3 py-2 tabular-nums">{percent(scorer.averageA)}</td>
+                <td className="px-3 py-2 tabular-nums">{percent(scorer.averageB)}</td>
+                <td className={`px-3 py-2 font-medium tabular-nums ${better ? "text-safe" : worse ? "text-caution" : "text-muted"}`}>
+                  {pointsDifference(scorer.difference)}
+                  <span className="sr-only">{better ? " (better)" : worse ? " (worse)" : ""}</span>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
         <ComparisonChart scorers={comparison.scorers} labelA={labelA} labelB={labelB} />
       </div>
-      <section aria-labelledby="rows-title" className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="rows-title" className="text-base font-semibold">
-            Rows
-          </h2>
+      <TableSection
+        titleId="rows-title"
+        title="Rows"
+        controls={
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" className="size-4 accent-[var(--color-accent)]" checked={changedOnly} onChange={(event) => setChangedOnly(event.target.checked)} />
             Only rows whose verdict changed ({comparison.changedCount})
           </label>
-        </div>
-        <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
-          <table className="w-full text-sm">
-            <caption className="sr-only">Each row&apos;s inputs and expected output, and what each evaluation&apos;s run gave with its verdicts</caption>
-            <ColumnHeads columns={["Row", "Inputs and expected", labelA, labelB]} />
-            <tbody className="divide-y divide-line">
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="px-3 py-6 text-center text-muted">
-                    No row&apos;s verdict changed.
-                  </td>
-                </tr>
-              ) : null}
-              {rows.map((row) => (
-                <tr key={row.position} className={`align-top ${row.changed ? "bg-caution-soft/40" : ""}`} data-testid="comparison-row">
-                  <th scope="row" className="px-3 py-2 text-left font-medium tabular-nums">
-                    {row.position}
-                    {row.changed ? <span className="block text-xs font-medium text-caution">changed</span> : null}
-                  </th>
-                  <td className="space-y-1 px-3 py-2">
-                    <ShownValue value={row.inputs} />
-                    <p className="text-xs text-muted">
-                      expected: <ShownValue value={row.expected} empty="none" />
-                    </p>
-                  </td>
-                  <ResultCell result={row.a} verdicts={row.verdicts.map((each) => each.a)} names={comparison.scorers.map((scorer) => scorer.name)} label={labelA} />
-                  <ResultCell result={row.b} verdicts={row.verdicts.map((each) => each.b)} names={comparison.scorers.map((scorer) => scorer.name)} label={labelB} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+        }
+      >
+        <DataTable caption="Each row's inputs and expected output, and what each evaluation's run gave with its verdicts" columns={["Row", "Inputs and expected", labelA, labelB]}>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="px-3 py-6 text-center text-muted">
+                No row&apos;s verdict changed.
+              </td>
+            </tr>
+          ) : null}
+          {rows.map((row) => (
+            <tr key={row.position} className={`align-top ${row.changed ? "bg-caution-soft/40" : ""}`} data-testid="comparison-row">
+              <th scope="row" className="px-3 py-2 text-left font-medium tabular-nums">
+                {row.position}
+                {row.changed ? <span className="block text-xs font-medium text-caution">changed</span> : null}
+              </th>
+              <td className="space-y-1 px-3 py-2">
+                <ShownValue value={row.inputs} />
+                <p className="text-xs text-muted">
+                  expected: <ShownValue value={row.expected} empty="none" />
+                </p>
+              </td>
+              <ResultCell result={row.a} verdicts={row.verdicts.map((each) => each.a)} names={comparison.scorers.map((scorer) => scorer.name)} label={labelA} />
+              <ResultCell result={row.b} verdicts={row.verdicts.map((each) => each.b)} names={comparison.scorers.map((scorer) => scorer.name)} label={labelB} />
+            </tr>
+          ))}
+        </DataTable>
+      </TableSection>
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from "react";
 import { useFieldArray, useWatch, type FieldPath, type UseFormSetError } from "react-hook-form";
 import { Button } from "@/components/ui/button";
+import { CardForm } from "@/components/ui/card-form";
 import { CONTROL_CLASS, Field, FieldError, fieldAria } from "@/components/ui/field";
 import { useZodForm } from "@/components/ui/use-zod-form";
 import { api, ApiError } from "@/lib/client/api";
@@ -82,13 +83,7 @@ export function EvaluationStartForm({ workflowId, versions, datasets, onStarted 
 
   const rootError = errors.root?.server?.message;
   return (
-    <form onSubmit={submit} noValidate className="space-y-5 rounded-xl border border-line bg-surface p-5 shadow-card" aria-labelledby={`${id}-title`}>
-      <div>
-        <h2 id={`${id}-title`} className="text-base font-semibold">
-          Start an evaluation
-        </h2>
-        <p className="mt-1 text-sm text-muted">Each row of the dataset becomes a real run of the version, marked as this evaluation&apos;s; its output is scored when it ends.</p>
-      </div>
+    <CardForm titleId={`${id}-title`} title="Start an evaluation" intro="Each row of the dataset becomes a real run of the version, marked as this evaluation's; its output is scored when it ends." onSubmit={submit} spacing="space-y-5">
       <div className="grid gap-4 sm:grid-cols-3">
         <Field id={`${id}-version`} label="Version" required error={errors.version?.message}>
           <select
@@ -176,7 +171,7 @@ export function EvaluationStartForm({ workflowId, versions, datasets, onStarted 
       <Button type="submit" variant="primary" disabled={isSubmitting || datasets.length === 0 || preflight?.refusal != null}>
         {isSubmitting ? "Starting…" : "Start the evaluation"}
       </Button>
-    </form>
+    </CardForm>
   );
 }
 

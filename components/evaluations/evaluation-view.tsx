@@ -1,6 +1,6 @@
 "use client";
 
-import { ColumnHeads } from "@/components/ui/column-heads";
+import { DataTable } from "@/components/ui/data-table";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -65,44 +65,38 @@ export function EvaluationView({ initial, canCancel }: { initial: EvaluationDeta
         Runs took {formatDuration(totals.durationMs)} in all · {formatTokenCount(totals.inputTokens)} tokens in, {formatTokenCount(totals.outputTokens)} out
         {totals.costMicros !== null ? ` · ${formatCost(totals.costMicros)}` : ""} · {totals.failedSteps} failed {totals.failedSteps === 1 ? "step" : "steps"}
       </p>
-      <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
-        <table className="w-full text-sm">
-          <caption className="sr-only">Each row of the dataset: its inputs, the output expected, what the run gave and the verdicts</caption>
-          <ColumnHeads columns={["Row", "Inputs", "Expected", "Output", "Verdicts", "Run"]} />
-          <tbody className="divide-y divide-line">
-            {evaluation.results.map((result) => (
-              <tr key={result.position} className="align-top" data-testid="result-row">
-                <th scope="row" className="px-3 py-2 font-medium tabular-nums">
-                  {result.position}
-                </th>
-                <td className="px-3 py-2">
-                  <ShownValue value={result.inputs} />
-                </td>
-                <td className="px-3 py-2">
-                  <ShownValue value={result.expected} empty="none" />
-                </td>
-                <td className="px-3 py-2">
-                  {result.error && result.status === "error" ? <span className="text-xs text-caution">{result.error}</span> : <ShownValue value={result.output} empty={result.status === "scored" ? "nothing" : "…"} />}
-                </td>
-                <td className="space-y-1 px-3 py-2">
-                  {result.status === "scored"
-                    ? evaluation.scorers.map((scorer, index) => <VerdictBadge key={scorer.name} name={scorer.name} verdict={result.verdicts[index] ?? null} />)
-                    : <span className="text-xs text-muted">{result.status === "pending" ? "waiting for a slot" : result.status === "running" ? "running" : result.status === "cancelled" ? "cancelled" : "not run"}</span>}
-                </td>
-                <td className="space-y-1 px-3 py-2 whitespace-nowrap">
-                  {result.runStatus ? <StatusBadge status={result.runStatus} /> : null}
-                  {result.runId ? (
-                    <Link href={`/runs/${encodeURIComponent(result.runId)}`} className="block text-xs font-medium text-accent hover:underline" aria-label={`Open the run of row ${result.position}`}>
-                      Open the run
-                    </Link>
-                  ) : null}
-                  {result.durationMs !== null ? <p className="text-xs text-muted">{formatDuration(result.durationMs)}</p> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable caption="Each row of the dataset: its inputs, the output expected, what the run gave and the verdicts" columns={["Row", "Inputs", "Expected", "Output", "Verdicts", "Run"]}>
+        {evaluation.results.map((result) => (
+          <tr key={result.position} className="align-top" data-testid="result-row">
+            <th scope="row" className="px-3 py-2 font-medium tabular-nums">
+              {result.position}
+            </th>
+            <td className="px-3 py-2">
+              <ShownValue value={result.inputs} />
+            </td>
+            <td className="px-3 py-2">
+              <ShownValue value={result.expected} empty="none" />
+            </td>
+            <td className="px-3 py-2">
+              {result.error && result.status === "error" ? <span className="text-xs text-caution">{result.error}</span> : <ShownValue value={result.output} empty={result.status === "scored" ? "nothing" : "…"} />}
+            </td>
+            <td className="space-y-1 px-3 py-2">
+              {result.status === "scored"
+                ? evaluation.scorers.map((scorer, index) => <VerdictBadge key={scorer.name} name={scorer.name} verdict={result.verdicts[index] ?? null} />)
+                : <span className="text-xs text-muted">{result.status === "pending" ? "waiting for a slot" : result.status === "running" ? "running" : result.status === "cancelled" ? "cancelled" : "not run"}</span>}
+            </td>
+            <td className="space-y-1 px-3 py-2 whitespace-nowrap">
+              {result.runStatus ? <StatusBadge status={result.runStatus} /> : null}
+              {result.runId ? (
+                <Link href={`/runs/${encodeURIComponent(result.runId)}`} className="block text-xs font-medium text-accent hover:underline" aria-label={`Open the run of row ${result.position}`}>
+                  Open the run
+                </Link>
+              ) : null}
+              {result.durationMs !== null ? <p className="text-xs text-muted">{formatDuration(result.durationMs)}</p> : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { ColumnHeads } from "@/components/ui/column-heads";
+import { DataTable } from "@/components/ui/data-table";
+import { TableSection } from "@/components/ui/table-section";
 import Link from "next/link";
 import { useState } from "react";
 import { EmptyState } from "@/components/ui/page-header";
@@ -24,11 +25,10 @@ export function EvaluationsList({ workflowId, evaluations }: { workflowId: strin
   const sameDataset = pickedOnes.length === 2 && pickedOnes[0]!.datasetId === pickedOnes[1]!.datasetId;
   const toggle = (id: string) => setPicked((current) => (current.includes(id) ? current.filter((each) => each !== id) : [...current.slice(-1), id]));
   return (
-    <section aria-labelledby="evaluations-title" className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="evaluations-title" className="text-base font-semibold">
-          Evaluations
-        </h2>
+    <TableSection
+      titleId="evaluations-title"
+      title="Evaluations"
+      controls={
         <div className="flex items-center gap-3 text-sm">
           <span className="text-muted">{pickedOnes.length === 2 && !sameDataset ? "Pick two of one dataset to compare." : "Pick two to compare."}</span>
           {sameDataset ? (
@@ -40,50 +40,46 @@ export function EvaluationsList({ workflowId, evaluations }: { workflowId: strin
             </Link>
           ) : null}
         </div>
-      </div>
-      <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
-        <table className="w-full text-sm">
-          <ColumnHeads columns={[<span key="compare" className="sr-only">Compare</span>, "Started", "Version", "Dataset", "Progress", "Averages"]} />
-          <tbody className="divide-y divide-line">
-            {evaluations.map((evaluation) => {
-              const label = `version ${evaluation.version} on ${evaluation.datasetName}, started ${formatTime(evaluation.createdAt, "date-time")}`;
-              return (
-                <tr key={evaluation.id} className="align-top" data-testid="evaluation-row">
-                  <td className="px-3 py-2">
-                    <input type="checkbox" className="size-4 accent-[var(--color-accent)]" checked={picked.includes(evaluation.id)} onChange={() => toggle(evaluation.id)} aria-label={`Compare ${label}`} />
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    <Link href={`${base}/${encodeURIComponent(evaluation.id)}`} className="font-medium text-accent hover:underline" aria-label={`Open the evaluation of ${label}`}>
-                      {formatTime(evaluation.createdAt, "date-time")}
-                    </Link>
-                    <p className="text-xs text-muted">
-                      {EVALUATION_STATUS_WORDS[evaluation.status]}
-                      {evaluation.createdBy ? ` · ${evaluation.createdBy}` : ""}
-                    </p>
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    Version {evaluation.version}
-                    {evaluation.draft ? <span className="ml-1 text-xs text-muted">(draft)</span> : null}
-                  </td>
-                  <td className="px-3 py-2">{evaluation.datasetName}</td>
-                  <td className="px-3 py-2">
-                    <EvaluationProgress evaluation={evaluation} />
-                  </td>
-                  <td className="px-3 py-2">
-                    <ul className="space-y-0.5 text-xs">
-                      {evaluation.averages.map((average) => (
-                        <li key={average.name}>
-                          <span className="text-muted">{average.name}:</span> <span className="font-medium tabular-nums">{percent(average.average)}</span>
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      }
+    >
+      <DataTable columns={[<span key="compare" className="sr-only">Compare</span>, "Started", "Version", "Dataset", "Progress", "Averages"]}>
+        {evaluations.map((evaluation) => {
+          const label = `version ${evaluation.version} on ${evaluation.datasetName}, started ${formatTime(evaluation.createdAt, "date-time")}`;
+          return (
+            <tr key={evaluation.id} className="align-top" data-testid="evaluation-row">
+              <td className="px-3 py-2">
+                <input type="checkbox" className="size-4 accent-[var(--color-accent)]" checked={picked.includes(evaluation.id)} onChange={() => toggle(evaluation.id)} aria-label={`Compare ${label}`} />
+              </td>
+              <td className="px-3 py-2 whitespace-nowrap">
+                <Link href={`${base}/${encodeURIComponent(evaluation.id)}`} className="font-medium text-accent hover:underline" aria-label={`Open the evaluation of ${label}`}>
+                  {formatTime(evaluation.createdAt, "date-time")}
+                </Link>
+                <p className="text-xs text-muted">
+                  {EVALUATION_STATUS_WORDS[evaluation.status]}
+                  {evaluation.createdBy ? ` · ${evaluation.createdBy}` : ""}
+                </p>
+              </td>
+              <td className="px-3 py-2 whitespace-nowrap">
+                Version {evaluation.version}
+                {evaluation.draft ? <span className="ml-1 text-xs text-muted">(draft)</span> : null}
+              </td>
+              <td className="px-3 py-2">{evaluation.datasetName}</td>
+              <td className="px-3 py-2">
+                <EvaluationProgress evaluation={evaluation} />
+              </td>
+              <td className="px-3 py-2">
+                <ul className="space-y-0.5 text-xs">
+                  {evaluation.averages.map((average) => (
+                    <li key={average.name}>
+                      <span className="text-muted">{average.name}:</span> <span className="font-medium tabular-nums">{percent(average.average)}</span>
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
+    </TableSection>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Controller, type Control, type FieldErrors, type RegisterOptions, type UseFormRegister } from "react-hook-form";
-import { MODEL_PROVIDERS } from "@/components/editor/model-fields";
+import { ModelProviderOptions } from "@/components/editor/model-fields";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import type { EvaluationStartInput } from "@/lib/contracts/evaluation";
 import type { ScorerKind } from "@/lib/contracts/evaluation-scorer";
@@ -138,11 +138,7 @@ export function ScorerFields({
           <div className="grid gap-3 sm:grid-cols-2">
             <Field id={id("model.provider")} label="Provider" required error={errorOf("model.provider")}>
               <select {...field("model.provider")} {...fieldAria(id("model.provider"), { error: errorOf("model.provider") })} className={CONTROL_CLASS}>
-                {MODEL_PROVIDERS.map((each) => (
-                  <option key={each.value} value={each.value}>
-                    {each.label}
-                  </option>
-                ))}
+                <ModelProviderOptions />
               </select>
             </Field>
             {text("model.model", "Model", "The model id, e.g. gpt-4.1-mini or llama3.1.")}

@@ -2,7 +2,7 @@
 
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
+import { ConfirmDeleteDialog, type DeleteDialogHandlers } from "@/components/ui/confirm-delete-dialog";
 
 export interface DeleteTarget {
   runId: string;
@@ -19,25 +19,13 @@ export function deleteRefusal(status: string): string | null {
 }
 
 /** Asks before deleting a run, naming it and saying what goes with it. Held by the list (one for every row) or by a button. */
-export function DeleteRunDialog({
-  target,
-  onClose,
-  onDeleted,
-  focusAfter,
-}: {
-  target: DeleteTarget;
-  onClose: () => void;
-  onDeleted: () => void;
-  focusAfter: () => HTMLElement | null;
-}) {
+export function DeleteRunDialog({ target, ...handlers }: { target: DeleteTarget } & DeleteDialogHandlers) {
   return (
     <ConfirmDeleteDialog
       title={`Delete the run of “${target.workflowName}”?`}
       confirmLabel="Delete run"
       path={`/api/runs/${encodeURIComponent(target.runId)}`}
-      onClose={onClose}
-      onDeleted={onDeleted}
-      focusAfter={focusAfter}
+      {...handlers}
     >
       <p>
         The run started {target.startedAt} (<code className="rounded bg-surface-sunken px-1 py-0.5 font-mono text-xs">{target.runId}</code>) is erased for

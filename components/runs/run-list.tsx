@@ -14,7 +14,7 @@ import type { UsageSummary } from "@/lib/contracts/usage";
 import { RUN_TRIGGER_KINDS, RUN_TRIGGER_LABELS, type RunTriggerKind } from "@/lib/contracts/run-trigger";
 import { triggerDetailText } from "@/lib/run-view/trigger-text";
 import { CONTROL_CLASS } from "@/components/ui/field";
-import { CardActions, CardCell, RowCard, RowCardTable } from "@/components/ui/row-cards";
+import { CardActions, CardCell, columnsOf, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { useFormatTime } from "@/components/ui/use-format-time";
 import { formatDuration } from "@/lib/run-view/format-time";
 import { TimeAgo } from "./time-ago";
@@ -43,6 +43,12 @@ interface RunListProps {
 }
 
 const ACTIVE = new Set(["running", "awaiting_input"]);
+
+/** The table's columns, then the actions (named for screen readers only: its buttons say what they do). */
+const RUN_COLUMNS: RowCardColumn[] = [
+  ...["Status", "Workflow", "Version", "Started by", "Started", "Duration", "Approvals", "Tokens", "Cost"].map((label) => ({ label, headClassName: "px-4 py-2.5" })),
+  { label: "Actions", labelHidden: true, headClassName: "px-4 py-2.5" },
+];
 
 /**
  * The runs, a page at a time, filtered, searched and ordered by the address
@@ -162,22 +168,7 @@ export function RunList({ initialRuns, initialPage, initialUsage, initialError =
       ) : (
         <RowCardTable
           caption={`${countText}, ${query.direction === "asc" ? "oldest" : "newest"} first`}
-          head={
-            <>
-              <th scope="col" className="px-4 py-2.5">Status</th>
-              <th scope="col" className="px-4 py-2.5">Workflow</th>
-              <th scope="col" className="px-4 py-2.5">Version</th>
-              <th scope="col" className="px-4 py-2.5">Started by</th>
-              <th scope="col" className="px-4 py-2.5">Started</th>
-              <th scope="col" className="px-4 py-2.5">Duration</th>
-              <th scope="col" className="px-4 py-2.5">Approvals</th>
-              <th scope="col" className="px-4 py-2.5">Tokens</th>
-              <th scope="col" className="px-4 py-2.5">Cost</th>
-              <th scope="col" className="px-4 py-2.5">
-                <span className="sr-only">Actions</span>
-              </th>
-            </>
-          }
+          head={columnsOf(RUN_COLUMNS).head}
           tableClassName="text-sm"
         >
           {runs.map((run) => (

@@ -1,7 +1,7 @@
 "use client";
 
-import type { ReactNode } from "react";
-import { Controller, get, useFormContext, useFormState } from "react-hook-form";
+import type { ReactElement, ReactNode } from "react";
+import { Controller, get, useFormContext, useFormState, type ControllerRenderProps } from "react-hook-form";
 import { CONTROL_CLASS, Field, FieldError, FieldHelp, fieldAria } from "@/components/ui/field";
 import { friendlyMessage, type FieldDescriptor } from "@/lib/schema-form/field-descriptors";
 import { DirectoryPicker } from "./directory-picker";
@@ -123,8 +123,17 @@ interface WidgetProps {
   context: SchemaFormContext;
 }
 
+/**
+ * What a widget that keeps its value itself (a picker, a list editor; not a native input) gets from the form, through
+ * react-hook-form's controller. Each takes the part it uses.
+ */
+type ControlledProps = Pick<ControllerRenderProps, "value" | "onChange" | "onBlur"> & { id: string; invalid: boolean; describedBy: string | undefined };
+
 function Widget({ field, id, invalid, describedBy, aria, context }: WidgetProps) {
   const { register, control } = useFormContext();
+  const controlled = (draw: (props: ControlledProps) => ReactElement) => (
+    <Controller control={control} name={field.path} render={({ field: { value, onChange, onBlur } }) => draw({ id, value, onChange, onBlur, invalid, describedBy })} />
+  );
   switch (field.widget) {
     case "text":
     case "password":
@@ -184,85 +193,20 @@ function Widget({ field, id, invalid, describedBy, aria, context }: WidgetProps)
         </select>
       );
     case "directory":
-      return (
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) => (
-            <DirectoryPicker
-              id={id}
-              value={controlled.value}
-              onChange={controlled.onChange}
-              onBlur={controlled.onBlur}
-              invalid={invalid}
-              describedBy={describedBy}
-              required={field.required}
-            />
-          )}
-        />
-      );
+      return controlled((props) => <DirectoryPicker {...props} required={field.required} />);
     case "secret": {
       const secrets = context.secrets;
       const input = secrets?.inputs.find((each) => each.name === field.key);
       if (!secrets || !input) return null;
-      return (
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) => (
-            <SecretPicker
-              id={id}
-              value={controlled.value}
-              onChange={controlled.onChange}
-              tool={secrets.tool}
-              toolTitle={secrets.toolTitle}
-              credentialHelp={input.credentialHelp}
-              invalid={invalid}
-              describedBy={describedBy}
-            />
-          )}
-        />
-      );
+      return controlled((props) => <SecretPicker {...props} tool={secrets.tool} toolTitle={secrets.toolTitle} credentialHelp={input.credentialHelp} />);
     }
     case "list":
-      return (
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) => (
-            <ListEditor id={id} descriptor={field} value={controlled.value} onChange={controlled.onChange} invalid={invalid} describedBy={describedBy} />
-          )}
-        />
-      );
+      return controlled((props) => <ListEditor {...props} descriptor={field} />);
     case "record":
-      return (
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) => (
-            <RecordEditor id={id} descriptor={field} value={controlled.value} onChange={controlled.onChange} invalid={invalid} describedBy={describedBy} />
-          )}
-        />
-      );
+      return controlled((props) => <RecordEditor {...props} descriptor={field} />);
     case "object-list":
-      return (
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) => (
-            <ObjectListEditor id={id} descriptor={field} value={controlled.value} onChange={controlled.onChange} describedBy={describedBy} />
-          )}
-        />
-      );
+      return controlled((props) => <ObjectListEditor {...props} descriptor={field} />);
     default:
-      return (
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) => (
-            <JsonValueInput id={id} value={controlled.value} onChange={controlled.onChange} invalid={invalid} describedBy={describedBy} />
-          )}
-        />
-      );
+      return controlled((props) => <JsonValueInput {...props} />);
   }
 }

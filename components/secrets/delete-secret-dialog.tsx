@@ -1,28 +1,16 @@
 "use client";
 
-import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
+import { ConfirmDeleteDialog, type DeleteDialogHandlers } from "@/components/ui/confirm-delete-dialog";
 import { secretPath, type SecretRow } from "./secret-types";
 
 /** Asks before deleting a secret, saying what stops working. */
-export function DeleteSecretDialog({
-  secret,
-  onClose,
-  onDeleted,
-  focusAfter,
-}: {
-  secret: SecretRow;
-  onClose: () => void;
-  onDeleted: () => void;
-  focusAfter: () => HTMLElement | null;
-}) {
+export function DeleteSecretDialog({ secret, ...handlers }: { secret: SecretRow } & DeleteDialogHandlers) {
   return (
     <ConfirmDeleteDialog
       title={`Delete ${secret.name}?`}
       confirmLabel="Delete secret"
       path={secretPath(secret.name)}
-      onClose={onClose}
-      onDeleted={onDeleted}
-      focusAfter={focusAfter}
+      {...handlers}
     >
       <p>
         The value is erased for good. Steps that refer to{" "}

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { NewButton } from "@/components/ui/new-button";
 import { EmptyState, PageHeader } from "@/components/ui/page-header";
 import { CardActions, CardCell, columnsOf, labelledColumns, RowCard, RowCardTable, type RowCardColumn } from "@/components/ui/row-cards";
 import { RelativeTime } from "@/components/workflow-list/relative-time";
@@ -69,14 +70,7 @@ export function SecretList({
     closeDialog();
   }
 
-  const newButton = (
-    <Button variant="primary" onClick={() => setDialog({ kind: "create" })}>
-      <span aria-hidden="true" className="text-base leading-none">
-        +
-      </span>
-      New secret
-    </Button>
-  );
+  const newButton = <NewButton onClick={() => setDialog({ kind: "create" })}>New secret</NewButton>;
 
   return (
     <div>

@@ -1,10 +1,11 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { useFieldArray, useForm, type FieldPath } from "react-hook-form";
 import { MODEL_PROVIDERS } from "@/components/editor/model-fields";
 import { Button } from "@/components/ui/button";
+import { DataTable } from "@/components/ui/data-table";
 import { CONTROL_CLASS, FieldError, fieldAria } from "@/components/ui/field";
 import { ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { api, ApiError } from "@/lib/client/api";
@@ -24,6 +25,20 @@ const PRICE_COLUMNS = [
   { field: "cachedInputPerMillion", label: "Cached input", placeholder: "as input" },
   { field: "outputPerMillion", label: "Output", placeholder: "10.00" },
 ] as const;
+
+/** The table's column heads: the prices' with their unit, and the Remove buttons' (named for screen readers only). */
+const PRICE_TABLE_COLUMNS = [
+  "Provider",
+  "Model",
+  ...PRICE_COLUMNS.map((column) => (
+    <Fragment key={column.field}>
+      {column.label} <span className="normal-case">($ / M tokens)</span>
+    </Fragment>
+  )),
+  <span key="remove" className="sr-only">
+    Remove
+  </span>,
+];
 
 /** "OpenAI-compatible server (Ollama, vLLM, LM Studio)" -> "OpenAI-compatible": a table cell's width. */
 const providerLabel = (provider: string) => MODEL_PROVIDERS.find((each) => each.value === provider)?.label.replace(/ server \(.*\)$/, "") ?? provider;
@@ -85,84 +100,65 @@ export function ModelPriceSettings({ initial }: { initial: ModelPriceOverview })
             No prices yet: runs show tokens only. Add a price for each model your Agent steps use.
           </p>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-line bg-surface shadow-card">
-            <table className="w-full text-sm">
-              <caption className="sr-only">Prices in US dollars per million tokens</caption>
-              <thead className="bg-surface-sunken text-left text-xs font-semibold uppercase tracking-wide text-muted">
-                <tr>
-                  <th scope="col" className="px-3 py-2">Provider</th>
-                  <th scope="col" className="px-3 py-2">Model</th>
-                  {PRICE_COLUMNS.map((column) => (
-                    <th key={column.field} scope="col" className="px-3 py-2">
-                      {column.label} <span className="normal-case">($ / M tokens)</span>
-                    </th>
-                  ))}
-                  <th scope="col" className="px-3 py-2">
-                    <span className="sr-only">Remove</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-line">
-                {fields.map((row, index) => {
-                  const rowErrors = errors.prices?.[index];
-                  const cell = (field: "provider" | "model" | (typeof PRICE_COLUMNS)[number]["field"]) => {
-                    const id = `price-${index}-${field}`;
-                    const message = rowErrors?.[field]?.message;
-                    return { id, error: message ? `${field}: ${message}` : undefined };
-                  };
-                  const model = cell("model");
-                  const provider = cell("provider");
-                  return (
-                    <tr key={row.id} className="align-top">
-                      <td className="px-3 py-2">
-                        <select {...register(`prices.${index}.provider`)} {...fieldAria(provider.id, provider)} aria-label={`Provider of row ${index + 1}`} className={`${CONTROL_CLASS} min-w-52`}>
-                          {MODEL_PROVIDERS.map((each) => (
-                            <option key={each.value} value={each.value}>
-                              {providerLabel(each.value)}
-                            </option>
-                          ))}
-                        </select>
-                        <FieldError id={provider.id} error={provider.error} />
-                      </td>
-                      <td className="px-3 py-2">
+          <DataTable caption="Prices in US dollars per million tokens" columns={PRICE_TABLE_COLUMNS}>
+            {fields.map((row, index) => {
+              const rowErrors = errors.prices?.[index];
+              const cell = (field: "provider" | "model" | (typeof PRICE_COLUMNS)[number]["field"]) => {
+                const id = `price-${index}-${field}`;
+                const message = rowErrors?.[field]?.message;
+                return { id, error: message ? `${field}: ${message}` : undefined };
+              };
+              const model = cell("model");
+              const provider = cell("provider");
+              return (
+                <tr key={row.id} className="align-top">
+                  <td className="px-3 py-2">
+                    <select {...register(`prices.${index}.provider`)} {...fieldAria(provider.id, provider)} aria-label={`Provider of row ${index + 1}`} className={`${CONTROL_CLASS} min-w-52`}>
+                      {MODEL_PROVIDERS.map((each) => (
+                        <option key={each.value} value={each.value}>
+                          {providerLabel(each.value)}
+                        </option>
+                      ))}
+                    </select>
+                    <FieldError id={provider.id} error={provider.error} />
+                  </td>
+                  <td className="px-3 py-2">
+                    <input
+                      {...register(`prices.${index}.model`)}
+                      {...fieldAria(model.id, model)}
+                      aria-label={`Model of row ${index + 1}`}
+                      placeholder="gpt-4.1-mini"
+                      autoComplete="off"
+                      className={`${CONTROL_CLASS} min-w-56`}
+                    />
+                    <FieldError id={model.id} error={model.error} />
+                  </td>
+                  {PRICE_COLUMNS.map((column) => {
+                    const price = cell(column.field);
+                    return (
+                      <td key={column.field} className="px-3 py-2">
                         <input
-                          {...register(`prices.${index}.model`)}
-                          {...fieldAria(model.id, model)}
-                          aria-label={`Model of row ${index + 1}`}
-                          placeholder="gpt-4.1-mini"
+                          {...register(`prices.${index}.${column.field}`)}
+                          {...fieldAria(price.id, price)}
+                          aria-label={`${column.label} price of row ${index + 1}, US dollars per million tokens`}
+                          placeholder={column.placeholder}
+                          inputMode="decimal"
                           autoComplete="off"
-                          className={`${CONTROL_CLASS} min-w-56`}
+                          className={`${CONTROL_CLASS} min-w-28 tabular-nums`}
                         />
-                        <FieldError id={model.id} error={model.error} />
+                        <FieldError id={price.id} error={price.error} />
                       </td>
-                      {PRICE_COLUMNS.map((column) => {
-                        const price = cell(column.field);
-                        return (
-                          <td key={column.field} className="px-3 py-2">
-                            <input
-                              {...register(`prices.${index}.${column.field}`)}
-                              {...fieldAria(price.id, price)}
-                              aria-label={`${column.label} price of row ${index + 1}, US dollars per million tokens`}
-                              placeholder={column.placeholder}
-                              inputMode="decimal"
-                              autoComplete="off"
-                              className={`${CONTROL_CLASS} min-w-28 tabular-nums`}
-                            />
-                            <FieldError id={price.id} error={price.error} />
-                          </td>
-                        );
-                      })}
-                      <td className="px-3 py-2">
-                        <Button size="sm" variant="ghost" onClick={() => remove(index)} aria-label={`Remove row ${index + 1}`}>
-                          Remove
-                        </Button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                    );
+                  })}
+                  <td className="px-3 py-2">
+                    <Button size="sm" variant="ghost" onClick={() => remove(index)} aria-label={`Remove row ${index + 1}`}>
+                      Remove
+                    </Button>
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
         )}
         <div className="flex flex-wrap items-center gap-3">
           <Button onClick={() => append(emptyRow())}>Add a price</Button>

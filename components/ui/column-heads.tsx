@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 /**
  * A data table's header row in the studio's look (small caps on the sunken surface), one column head per entry:
- * the tables of evaluations, comparisons and model prices share it rather than each spelling it out.
+ * DataTable draws it for the tables of evaluations, comparisons and model prices rather than each spelling it out.
  */
 export function ColumnHeads({ columns }: { columns: readonly ReactNode[] }) {
   return (

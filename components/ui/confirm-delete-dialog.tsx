@@ -7,7 +7,15 @@ import { Dialog } from "./dialog";
 import { ErrorNotice } from "./page-header";
 import { useRestoreFocus } from "./use-restore-focus";
 
-interface ConfirmDeleteDialogProps {
+/** What a delete dialog's holder hands it, whatever it deletes: passed through to ConfirmDeleteDialog as they are. */
+export interface DeleteDialogHandlers {
+  onClose: () => void;
+  onDeleted: () => void;
+  /** Takes focus afterwards, since the row (and its Delete button) is gone. */
+  focusAfter: () => HTMLElement | null;
+}
+
+interface ConfirmDeleteDialogProps extends DeleteDialogHandlers {
   title: string;
   /** The danger button's label, e.g. "Delete secret". */
   confirmLabel: string;
@@ -19,10 +27,6 @@ interface ConfirmDeleteDialogProps {
   path: string;
   /** What is lost, in words. */
   children: ReactNode;
-  onClose: () => void;
-  onDeleted: () => void;
-  /** Takes focus afterwards, since the row (and its Delete button) is gone. */
-  focusAfter: () => HTMLElement | null;
 }
 
 /** Asks before deleting (or revoking) something through the API; "already gone" counts as done. */

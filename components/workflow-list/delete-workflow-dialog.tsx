@@ -1,29 +1,17 @@
 "use client";
 
-import { ConfirmDeleteDialog } from "@/components/ui/confirm-delete-dialog";
+import { ConfirmDeleteDialog, type DeleteDialogHandlers } from "@/components/ui/confirm-delete-dialog";
 import { workflowPath } from "./workflow-detail";
 import type { WorkflowListItem } from "./workflow-list-item";
 
 /** Asks before deleting, naming the workflow and what goes with it. */
-export function DeleteWorkflowDialog({
-  workflow,
-  onClose,
-  onDeleted,
-  focusAfter,
-}: {
-  workflow: WorkflowListItem;
-  onClose: () => void;
-  onDeleted: () => void;
-  focusAfter: () => HTMLElement | null;
-}) {
+export function DeleteWorkflowDialog({ workflow, ...handlers }: { workflow: WorkflowListItem } & DeleteDialogHandlers) {
   return (
     <ConfirmDeleteDialog
       title={`Delete “${workflow.name}”?`}
       confirmLabel="Delete workflow"
       path={workflowPath(workflow.id)}
-      onClose={onClose}
-      onDeleted={onDeleted}
-      focusAfter={focusAfter}
+      {...handlers}
     >
       <p>
         This deletes <strong className="font-semibold">{workflow.name}</strong>, its{" "}

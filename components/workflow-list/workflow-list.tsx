@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { NewButton } from "@/components/ui/new-button";
 import { formatCount, ListCount, ListPager, ListSearch, ListSelect, useListNavigation } from "@/components/ui/list-controls";
 import { EmptyState, ErrorNotice, PageHeader } from "@/components/ui/page-header";
 import { api } from "@/lib/client/api";
@@ -129,14 +130,7 @@ export function WorkflowList({ initialWorkflows, initialPage, query, mayEdit = t
   }
 
   const closeDialog = () => setDialog(null);
-  const newButton = (
-    <Button variant="primary" onClick={() => setDialog({ kind: "new" })}>
-      <span aria-hidden="true" className="text-base leading-none">
-        +
-      </span>
-      New workflow
-    </Button>
-  );
+  const newButton = <NewButton onClick={() => setDialog({ kind: "new" })}>New workflow</NewButton>;
 
   return (
     <div>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Tool } from "../../tool";
+import { AgentTool } from "./agent-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 
@@ -14,25 +14,13 @@ const AskUserArgs = z.object({
 type AskUserArgs = z.infer<typeof AskUserArgs>;
 
 /** Asks the person running the workflow a question and waits for the answer. */
-export class AskUserTool extends Tool<AskUserArgs> {
+export class AskUserTool extends AgentTool<AskUserArgs> {
   readonly name = "ask_user";
   readonly title = "Ask a Person";
   readonly description =
     "Ask the person running this workflow a question and wait for their answer. Use it when a decision is theirs to make or information is missing; do not use it for confirmation of routine steps.";
   readonly icon = "message-circle-question";
-  readonly domain = "agent";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = AskUserArgs;
-
-  // Asking changes nothing; it only waits, so it need not pass the gate.
-  override isReadOnly(): boolean {
-    return true;
-  }
-  // Two questions at once would confuse the person answering.
-  override isConcurrencySafe(): boolean {
-    return false;
-  }
 
   override progressMessage(args: AskUserArgs): string {
     return `Asking: ${args.question}`;

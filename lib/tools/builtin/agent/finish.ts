@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Tool } from "../../tool";
+import { AgentTool } from "./agent-tool";
 import { ToolResult } from "../../tool-result";
 
 const FinishArgs = z.object({
@@ -8,22 +8,12 @@ const FinishArgs = z.object({
 type FinishArgs = z.infer<typeof FinishArgs>;
 
 /** Ends the agent's work with a final answer. */
-export class FinishTool extends Tool<FinishArgs> {
+export class FinishTool extends AgentTool<FinishArgs> {
   readonly name = "finish";
   readonly title = "Finish";
   readonly description = "Finish the task and give the final answer. Call it once, when the work is done.";
   readonly icon = "flag";
-  readonly domain = "agent";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = FinishArgs;
-
-  override isReadOnly(): boolean {
-    return true;
-  }
-  override isConcurrencySafe(): boolean {
-    return false;
-  }
 
   override progressMessage(): string {
     return "Finishing…";

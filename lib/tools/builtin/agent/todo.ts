@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Tool } from "../../tool";
+import { AgentTool } from "./agent-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 
@@ -17,24 +17,13 @@ type TodoArgs = z.infer<typeof TodoArgs>;
 export const TODO_STATE_KEY = "todo";
 
 /** Keeps the agent's task list, shown live in the studio. */
-export class TodoTool extends Tool<TodoArgs> {
+export class TodoTool extends AgentTool<TodoArgs> {
   readonly name = "todo";
   readonly title = "Task List";
   readonly description =
     "Write down the steps of a multi-step task and keep their status current, so the person can follow your progress. Send the whole list each time.";
   readonly icon = "list-checks";
-  readonly domain = "agent";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = TodoArgs;
-
-  // The list is the agent's own notebook: changing it touches nothing outside.
-  override isReadOnly(): boolean {
-    return true;
-  }
-  override isConcurrencySafe(): boolean {
-    return false;
-  }
 
   override progressMessage(): string {
     return "Updating the task list…";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sharedSandboxPool, type JsonValue } from "../../../sandbox";
-import { Tool } from "../../tool";
+import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { describeSandboxError, retryableSandboxError, toolErrorKindOfSandbox } from "./sandbox-errors";
@@ -32,15 +32,13 @@ type RunJavaScriptArgs = z.infer<typeof RunJavaScriptArgs>;
  * nothing outside its sandbox, so it is read-only and safe to run beside anything. It declares no capability:
  * the vocabulary is the original's closed one, and none of its tags means "compute".
  */
-export class RunJavaScriptTool extends Tool<RunJavaScriptArgs, RunJavaScriptSettings> {
+export class RunJavaScriptTool extends CoreTool<RunJavaScriptArgs, RunJavaScriptSettings> {
   readonly name = "run_javascript";
   readonly title = "Run JavaScript";
   readonly description =
     "Run a short JavaScript program in a sandbox to compute something exactly: arithmetic, dates, counting, sorting, filtering or reshaping JSON. The code is a function body that receives `input` and must `return` a JSON value. There is no file system, network, require or process.";
   readonly icon = "braces";
   readonly domain = "code";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "local_subprocess" as const;
   readonly settingsModel = RunJavaScriptSettings;
   readonly inputModel = RunJavaScriptArgs;

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
 import type { Capability } from "../../registry/capabilities";
-import { Tool } from "../../tool";
+import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
@@ -58,15 +58,13 @@ const FORMAT_NAMES: Readonly<Record<DataFormat, string>> = {
  * types, the first rows, and the row count. Large CSV, TSV and JSON Lines
  * files are streamed, never loaded whole.
  */
-export class DataTool extends Tool<DataArgs> {
+export class DataTool extends CoreTool<DataArgs> {
   readonly name = "data";
   readonly title = "Data Files";
   readonly description =
     "Inspect a data file (CSV, TSV, JSON, JSON Lines or SQLite) in the step's folder: its columns with inferred types, the first rows, and how many rows it has. For SQLite, every table (or the one named by `table`). Use it before writing code or queries against a file.";
   readonly icon = "table";
   readonly domain = "data";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly capabilities: readonly Capability[] = ["data.inspect"];
   readonly runtime = "in_process" as const;
   readonly settingsModel = WorkingDirectory;

@@ -2,11 +2,11 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
 import { fileChangePreview } from "../../permissions/file-change-preview";
-import type { PermissionRequest } from "../../permissions/permission-request";
-import { Tool } from "../../tool";
+import type { ApprovalPreview } from "../../permissions/approval-preview";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
-import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
+import type { WorkingDirectorySettings } from "../shared/working-directory";
+import { ApprovedWriteTool, type ReadyPlan, type WritePlan } from "./approved-write-tool";
 import { writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
@@ -51,12 +51,11 @@ type ApplyEditArgs = z.infer<typeof ApplyEditArgs>;
 type Edit = z.infer<typeof Edit>;
 
 /** The edit as worked out against the file: checked for the approval, and again before writing. */
-type EditPlan =
-  | { ok: true; relativePath: string; hash: string; before: string; after: string; replacements: number; byteOrderMark: boolean }
-  | { ok: false; error: string };
+type EditReady = { hash: string; before: string; after: string; replacements: number; byteOrderMark: boolean };
+type EditPlan = WritePlan<EditReady>;
 
 /** Replaces exact pieces of text in a file, all or nothing, refusing a file that changed since it was read. */
-export class ApplyEditTool extends Tool<ApplyEditArgs, WorkingDirectorySettings> {
+export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
   readonly name = "apply_edit";
   readonly title = "Edit a File";
   readonly description =
@@ -64,50 +63,29 @@ export class ApplyEditTool extends Tool<ApplyEditArgs, WorkingDirectorySettings>
     "Several edits are applied in order and written together, or not at all. Read the file with read_file first; " +
     "if it changed since, read it again. To create a file or replace all of it, use write_file.";
   readonly icon = "file-diff";
-  readonly domain = "filesystem";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = ApplyEditArgs;
-  readonly settingsModel = WorkingDirectory;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["path"] as const;
   readonly capabilities = ["file.edit"] as const;
 
-  // The framework hands describeAction() and call() the same arguments object;
-  // remembering the plan under it means the diff a person approved is the one written.
-  private readonly described = new WeakMap<object, EditPlan>();
+  protected readonly whenChanged = { change: "the edit", advice: "Read it again with read_file and redo the edit." };
 
   override progressMessage(args: ApplyEditArgs): string {
     return `Editing ${displayName(args.path)}…`;
   }
 
-  override async describeAction(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<PermissionRequest[]> {
-    const plan = await this.plan(args, ctx);
-    this.described.set(args, plan);
-    // An edit that cannot apply is not worth a person's attention; call() reports why.
-    if (!plan.ok) return [];
-    return [{ kind: "write", path: args.path, preview: fileChangePreview(plan.relativePath, plan.before, plan.after), edit: true }];
+  // Only the content counts: a touched but unchanged file is still the one approved.
+  protected sameFile(shown: EditReady, now: EditReady): boolean {
+    return shown.hash === now.hash;
   }
 
-  override async call(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
-    const described = this.described.get(args);
-    this.described.delete(args);
-    if (described && !described.ok) return ToolResult.error(described.error);
-    const plan = await this.plan(args, ctx);
-    if (!plan.ok) return ToolResult.error(plan.error);
-    if (described && described.hash !== plan.hash) {
-      return ToolResult.error(
-        `\`path\`: "${plan.relativePath}" changed while the edit was waiting for approval, so nothing was written. Read it again with read_file and redo the edit.`,
-      );
-    }
-    try {
-      // decodeText() dropped the byte-order mark; a file that had one keeps it.
-      const written = Buffer.from(plan.byteOrderMark ? `\uFEFF${plan.after}` : plan.after, "utf8");
-      await writeFileAtomic(args.path, written);
-      ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
-    } catch (error) {
-      return ToolResult.error(`${describeFileError(error, "path", plan.relativePath)} Nothing was written.`);
-    }
+  protected preview(_args: ApplyEditArgs, plan: ReadyPlan<EditReady>): ApprovalPreview {
+    return fileChangePreview(plan.relativePath, plan.before, plan.after);
+  }
+
+  protected async write(args: ApplyEditArgs, plan: ReadyPlan<EditReady>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+    // decodeText() dropped the byte-order mark; a file that had one keeps it.
+    const written = Buffer.from(plan.byteOrderMark ? `\uFEFF${plan.after}` : plan.after, "utf8");
+    await writeFileAtomic(args.path, written);
+    ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
     const count = args.edits.length;
     const diff = unifiedDiff(plan.relativePath, plan.before, plan.after, RESULT_DIFF_CHARACTERS);
     return ToolResult.ok(
@@ -116,7 +94,7 @@ export class ApplyEditTool extends Tool<ApplyEditArgs, WorkingDirectorySettings>
     );
   }
 
-  private async plan(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<EditPlan> {
+  protected async plan(args: ApplyEditArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<EditPlan> {
     const relativePath = relativeToRoot(rootOf(ctx), args.path);
     let existing;
     try {

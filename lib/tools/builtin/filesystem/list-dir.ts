@@ -5,11 +5,11 @@ import path from "node:path";
 import { z } from "zod";
 import { isInside, relativeToRoot } from "../../confinement";
 import { pathRefusal } from "../../permissions/path-rules";
-import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { truncateMiddle } from "../shared/limits";
-import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
+import type { WorkingDirectorySettings } from "../shared/working-directory";
+import { FolderTool } from "./folder-tool";
 import { describeFileError, displayName, formatBytes, rootOf } from "./file-content";
 
 /** Entries returned at most; the rest are counted. */
@@ -58,25 +58,15 @@ export interface DirectoryEntry {
 }
 
 /** Lists a folder's entries, optionally recursively, without ever following symbolic links. */
-export class ListDirTool extends Tool<ListDirArgs, WorkingDirectorySettings> {
+export class ListDirTool extends FolderTool<ListDirArgs> {
   readonly name = "list_dir";
   readonly title = "List a Directory";
   readonly description =
     "List the files and folders in a folder of the working folder, with their sizes; recursive lists subfolders too. " +
     "Paths in the result are relative to the working folder and can be passed to read_file. To find text inside files, use search.";
   readonly icon = "folder-tree";
-  readonly domain = "filesystem";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = ListDirArgs;
-  readonly settingsModel = WorkingDirectory;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["path"] as const;
   readonly capabilities = ["file.list"] as const;
-
-  override isReadOnly(): boolean {
-    return true;
-  }
 
   override progressMessage(args: ListDirArgs): string {
     return `Listing ${displayName(args.path)}…`;

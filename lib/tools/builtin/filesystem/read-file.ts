@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
-import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
-import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
+import type { WorkingDirectorySettings } from "../shared/working-directory";
+import { FolderTool } from "./folder-tool";
 import {
   decodeText,
   describeFileError,
@@ -55,7 +55,7 @@ const ReadFileArgs = z.object({
 type ReadFileArgs = z.infer<typeof ReadFileArgs>;
 
 /** Reads a text file (or a window of its lines), or an image for vision models. */
-export class ReadFileTool extends Tool<ReadFileArgs, WorkingDirectorySettings> {
+export class ReadFileTool extends FolderTool<ReadFileArgs> {
   readonly name = "read_file";
   readonly title = "Read a File";
   readonly description =
@@ -63,18 +63,8 @@ export class ReadFileTool extends Tool<ReadFileArgs, WorkingDirectorySettings> {
     `Long files are returned ${DEFAULT_LINE_LIMIT} lines at a time: use offset and limit to read further. ` +
     "Read a file before editing it with apply_edit.";
   readonly icon = "file-text";
-  readonly domain = "filesystem";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = ReadFileArgs;
-  readonly settingsModel = WorkingDirectory;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["path"] as const;
   readonly capabilities = ["file.read"] as const;
-
-  override isReadOnly(): boolean {
-    return true;
-  }
 
   override progressMessage(args: ReadFileArgs): string {
     return `Reading ${displayName(args.path)}…`;

@@ -6,11 +6,11 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
 import { pathRefusal } from "../../permissions/path-rules";
-import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { truncateMiddle } from "../shared/limits";
-import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
+import type { WorkingDirectorySettings } from "../shared/working-directory";
+import { FolderTool } from "./folder-tool";
 import { describeFileError, displayName, rootOf } from "./file-content";
 
 /** A search that takes longer is stopped and reports what it found so far. */
@@ -84,7 +84,7 @@ function grepEnvironment(): NodeJS.ProcessEnv {
 }
 
 /** Finds lines matching a regular expression across a folder tree, with GNU grep. */
-export class SearchTool extends Tool<SearchArgs, WorkingDirectorySettings> {
+export class SearchTool extends FolderTool<SearchArgs> {
   readonly name = "search";
   readonly title = "Search Files";
   readonly description =
@@ -92,19 +92,9 @@ export class SearchTool extends Tool<SearchArgs, WorkingDirectorySettings> {
     "Returns path:line: text for each match, paths relative to the working folder. Binary files, .git and node_modules are skipped. " +
     "Use glob to limit the search to some file names; use list_dir to see what files exist.";
   readonly icon = "search";
-  readonly domain = "filesystem";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "local_subprocess" as const;
   readonly inputModel = SearchArgs;
-  readonly settingsModel = WorkingDirectory;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["path"] as const;
   readonly capabilities = ["file.search"] as const;
-
-  override isReadOnly(): boolean {
-    return true;
-  }
 
   override isEnabled(): boolean {
     return detectGrep().available;

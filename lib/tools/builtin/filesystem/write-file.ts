@@ -4,11 +4,10 @@ import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
 import type { ApprovalPreview } from "../../permissions/approval-preview";
 import { fileChangePreview, fileReplacePreview } from "../../permissions/file-change-preview";
-import type { PermissionRequest } from "../../permissions/permission-request";
-import { Tool } from "../../tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
-import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
+import type { WorkingDirectorySettings } from "../shared/working-directory";
+import { ApprovedWriteTool, type ReadyPlan, type WritePlan } from "./approved-write-tool";
 import { ensureParentFolder, writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
@@ -38,73 +37,48 @@ const WriteFileArgs = z.object({
 type WriteFileArgs = z.infer<typeof WriteFileArgs>;
 
 /** The target as found before writing: checked for the approval, and again before writing. */
-type WriteTarget =
-  | { ok: true; relativePath: string; identity: string | null; existing: ExistingFile }
-  | { ok: false; error: string };
+type TargetFound = { identity: string | null; existing: ExistingFile };
+type WriteTarget = WritePlan<TargetFound>;
 
 /** Creates or overwrites a file with the given content, atomically. */
-export class WriteFileTool extends Tool<WriteFileArgs, WorkingDirectorySettings> {
+export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound> {
   readonly name = "write_file";
   readonly title = "Write a File";
   readonly description =
     "Create a file in the working folder, or replace a file's whole content. Missing folders are created. " +
     "To change part of an existing file, use apply_edit instead.";
   readonly icon = "file-pen";
-  readonly domain = "filesystem";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly inputModel = WriteFileArgs;
-  readonly settingsModel = WorkingDirectory;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["path"] as const;
   readonly capabilities = ["file.write"] as const;
 
-  // The framework hands describeAction() and call() the same arguments object.
-  // Keeping the plan under it lets call() refuse a file that changed while a
-  // person was looking at the diff, so what was approved is what is written.
-  private readonly described = new WeakMap<object, WriteTarget>();
+  protected readonly whenChanged = { change: "the write", advice: "Read it again and decide whether to write it." };
 
   override progressMessage(args: WriteFileArgs): string {
     return `Writing ${displayName(args.path)}…`;
   }
 
-  override async describeAction(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<PermissionRequest[]> {
-    const target = await this.inspect(args, ctx);
-    this.described.set(args, target);
-    // A write that cannot happen is not worth a person's attention; call() reports why.
-    if (!target.ok) return [];
-    return [{ kind: "write", path: args.path, preview: previewOf(target.relativePath, target.existing, args.content), edit: false }];
+  protected sameFile(shown: TargetFound, now: TargetFound): boolean {
+    return shown.identity === now.identity;
   }
 
-  override async call(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
-    const described = this.described.get(args);
-    this.described.delete(args);
-    if (described && !described.ok) return ToolResult.error(described.error);
-    const target = await this.inspect(args, ctx);
-    if (!target.ok) return ToolResult.error(target.error);
-    const { relativePath, existing } = target;
-    if (described && described.identity !== target.identity) {
-      return ToolResult.error(
-        `\`path\`: "${relativePath}" changed while the write was waiting for approval, so nothing was written. Read it again and decide whether to write it.`,
-      );
-    }
-    try {
-      if (args.createDirectories) await ensureParentFolder(args.path);
-      await writeFileAtomic(args.path, args.content);
-      const written = Buffer.from(args.content, "utf8");
-      ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
-      const previousSize = existing.kind === "file" ? existing.bytes.length : existing.kind === "too-large" ? existing.size : null;
-      const text =
-        previousSize === null
-          ? `Created ${relativePath} (${written.length} bytes written).`
-          : `Overwrote ${relativePath} (${written.length} bytes written; it held ${previousSize} bytes before).`;
-      return ToolResult.ok(text, { path: relativePath, created: previousSize === null, bytes: written.length });
-    } catch (error) {
-      return ToolResult.error(`${describeFileError(error, "path", relativePath)} Nothing was written.`);
-    }
+  protected preview(args: WriteFileArgs, target: ReadyPlan<TargetFound>): ApprovalPreview {
+    return previewOf(target.relativePath, target.existing, args.content);
   }
 
-  private async inspect(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WriteTarget> {
+  protected async write(args: WriteFileArgs, { relativePath, existing }: ReadyPlan<TargetFound>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+    if (args.createDirectories) await ensureParentFolder(args.path);
+    await writeFileAtomic(args.path, args.content);
+    const written = Buffer.from(args.content, "utf8");
+    ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
+    const previousSize = existing.kind === "file" ? existing.bytes.length : existing.kind === "too-large" ? existing.size : null;
+    const text =
+      previousSize === null
+        ? `Created ${relativePath} (${written.length} bytes written).`
+        : `Overwrote ${relativePath} (${written.length} bytes written; it held ${previousSize} bytes before).`;
+    return ToolResult.ok(text, { path: relativePath, created: previousSize === null, bytes: written.length });
+  }
+
+  protected async plan(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WriteTarget> {
     const relativePath = relativeToRoot(rootOf(ctx), args.path);
     try {
       const existing = await readExisting(args.path);

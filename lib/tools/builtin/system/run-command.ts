@@ -1,7 +1,8 @@
 import path from "node:path";
 import { relativeToRoot } from "../../confinement";
 import type { PermissionRequest } from "../../permissions/permission-request";
-import { operationsInputModel, Tool, type OperationArgs } from "../../tool";
+import { operationsInputModel, type OperationArgs } from "../../tool";
+import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { killOperation } from "./kill.operation";
 import { runOperation } from "./run.operation";
@@ -16,15 +17,13 @@ import { statusOperation } from "./status.operation";
  *   const ctx = createToolContext({ io, settings: { root: "/srv/project" } });
  *   await new RunCommandTool().run({ operation: "run", command: "npm test" }, ctx);
  */
-export class RunCommandTool extends Tool<OperationArgs, RunCommandSettings> {
+export class RunCommandTool extends CoreTool<OperationArgs, RunCommandSettings> {
   readonly name = "run_command";
   readonly title = "Run a Shell Command";
   readonly description =
     "Run a bash command on this machine in the step's folder and read its exit code and output. Long-running commands (servers, watchers) can run as background jobs that you check and stop later.";
   readonly icon = "terminal";
   readonly domain = "system";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "local_subprocess" as const;
   readonly capabilities = ["system.shell"] as const;
   readonly settingsModel = RunCommandSettings;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { Tool } from "../../tool";
+import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
@@ -54,15 +54,13 @@ type BrowseArgs = z.infer<typeof BrowseArgs>;
  * @example
  *   await new BrowseTool().run({ url: "https://example.com", waitForSelector: "main" }, ctx);
  */
-export class BrowseTool extends Tool<BrowseArgs> {
+export class BrowseTool extends CoreTool<BrowseArgs> {
   readonly name = "browse";
   readonly title = "Browse a Web Page";
   readonly description =
     "Open a web page in a real browser (scripts run) and return its title, its visible text and a screenshot. Use http instead for APIs and plain documents.";
   readonly icon = "app-window";
   readonly domain = "web";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "local_subprocess" as const;
   readonly capabilities = ["web.browse"] as const;
   readonly inputModel = BrowseArgs;

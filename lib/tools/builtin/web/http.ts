@@ -3,7 +3,7 @@ import { z } from "zod";
 import { checkOutbound, pinnedDispatcher } from "../../net/outbound";
 import type { PermissionRequest } from "../../permissions/permission-request";
 import { SECRET_MASK } from "../../secrets";
-import { Tool } from "../../tool";
+import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import { MAX_RESULT_CHARACTERS, truncateMiddle } from "../shared/limits";
@@ -77,15 +77,13 @@ type HttpArgs = z.infer<typeof HttpArgs>;
  * @example
  *   await new HttpTool().run({ url: "https://api.example.com/items/1" }, ctx);
  */
-export class HttpTool extends Tool<HttpArgs> {
+export class HttpTool extends CoreTool<HttpArgs> {
   readonly name = "http";
   readonly title = "HTTP Request";
   readonly description =
     "Send an HTTP request (GET, HEAD, POST, PUT, PATCH, DELETE) and read the status, headers and body. A non-2xx status is reported, not treated as a failure. Use browse for pages that need a browser to render.";
   readonly icon = "globe";
   readonly domain = "web";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "in_process" as const;
   readonly capabilities = ["web.request"] as const;
   readonly inputModel = HttpArgs;

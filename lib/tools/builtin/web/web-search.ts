@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Tool } from "../../tool";
+import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import type { ToolErrorKind } from "../../tool-error";
@@ -85,15 +85,13 @@ function statusKind(status: number): ToolErrorKind {
  *   const ctx = createToolContext({ io, settings: { provider: "brave" }, secrets });
  *   await new WebSearchTool().run({ query: "zod 4 release notes" }, ctx, { boundArgs: { api_key: "${BRAVE_API_KEY}" } });
  */
-export class WebSearchTool extends Tool<WebSearchArgs, WebSearchSettings> {
+export class WebSearchTool extends CoreTool<WebSearchArgs, WebSearchSettings> {
   readonly name = "web_search";
   readonly title = "Web Search";
   readonly description =
     "Search the web and return the top results' titles, links and snippets. Follow up with http or browse to read a result.";
   readonly icon = "search";
   readonly domain = "web";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "in_process" as const;
   readonly capabilities = ["web.search"] as const;
   readonly inputModel = WebSearchArgs;

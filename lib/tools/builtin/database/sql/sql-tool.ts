@@ -1,5 +1,6 @@
 import type { Capability } from "../../../registry/capabilities";
-import { operationsInputModel, Tool, type OperationArgs } from "../../../tool";
+import { operationsInputModel, type OperationArgs } from "../../../tool";
+import { CoreTool } from "../../shared/core-tool";
 import { parseDsn } from "./dsn";
 import { listTablesOperation } from "./operations/list-tables.operation";
 import { queryOperation } from "./operations/query.operation";
@@ -13,15 +14,13 @@ import { testConnectionOperation } from "./operations/test-connection.operation"
  * before they are sent, PostgreSQL runs them in a READ ONLY transaction, and
  * SQLite files are opened read-only.
  */
-export class SqlTool extends Tool<OperationArgs> {
+export class SqlTool extends CoreTool<OperationArgs> {
   readonly name = "sql";
   readonly title = "SQL Database";
   readonly description =
     "Read a SQL database (PostgreSQL or SQLite): list its tables, describe a table's columns, and run read-only queries. Only SELECT, WITH, EXPLAIN, SHOW and DESCRIBE run; describe tables before querying them.";
   readonly icon = "database";
   readonly domain = "database";
-  readonly origin = "core" as const;
-  readonly verified = true;
   readonly runtime = "in_process" as const;
   readonly capabilities: readonly Capability[] = ["db.connect", "db.schema", "db.query"];
   readonly settingsModel = null;

@@ -1,0 +1,61 @@
+import type { ApprovalPreview } from "../../permissions/approval-preview";
+import type { PermissionRequest } from "../../permissions/permission-request";
+import type { ToolContext } from "../../tool-context";
+import { ToolResult } from "../../tool-result";
+import type { WorkingDirectorySettings } from "../shared/working-directory";
+import { describeFileError } from "./file-content";
+import { FolderTool } from "./folder-tool";
+
+/** A write worked out against the file: what a person approves, and what is written. */
+export type WritePlan<Ready> = ReadyPlan<Ready> | { ok: false; error: string };
+export type ReadyPlan<Ready> = { ok: true; relativePath: string } & Ready;
+
+/**
+ * A filesystem tool that writes one file, `path`, which a person may first approve (write_file, apply_edit). The
+ * write is worked out against the file twice, for the approval and again before writing, and a file that changed in
+ * between is refused: the framework hands describeAction() and call() the same arguments object, so the plan shown
+ * is kept under it, and what was approved is what is written.
+ */
+export abstract class ApprovedWriteTool<Args extends { path: string }, Ready> extends FolderTool<Args> {
+  /** What the tool was about to do ("the edit"), and what the model should do once the file changed under it. */
+  protected abstract readonly whenChanged: { change: string; advice: string };
+  private readonly shown = new WeakMap<object, WritePlan<Ready>>();
+
+  /** Works the write out against the file as it is now. */
+  protected abstract plan(args: Args, ctx: ToolContext<WorkingDirectorySettings>): Promise<WritePlan<Ready>>;
+  /** Whether the file is still the one the shown plan was made from. */
+  protected abstract sameFile(shown: Ready, now: Ready): boolean;
+  /** What the person approving the write reads. */
+  protected abstract preview(args: Args, plan: ReadyPlan<Ready>): ApprovalPreview;
+  /** Writes the planned file and says what was done; what it throws is reported, with "Nothing was written." */
+  protected abstract write(args: Args, plan: ReadyPlan<Ready>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult>;
+
+  override async describeAction(args: Args, ctx: ToolContext<WorkingDirectorySettings>): Promise<PermissionRequest[]> {
+    const plan = await this.plan(args, ctx);
+    this.shown.set(args, plan);
+    // A write that cannot happen is not worth a person's attention; call() reports why.
+    if (!plan.ok) return [];
+    return [{ kind: "write", path: args.path, preview: this.preview(args, plan), edit: this.capabilities.includes("file.edit") }];
+  }
+
+  override async call(args: Args, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+    const plan = await this.confirmedPlan(args, ctx);
+    if (!plan.ok) return ToolResult.error(plan.error);
+    try {
+      return await this.write(args, plan, ctx);
+    } catch (error) {
+      return ToolResult.error(`${describeFileError(error, "path", plan.relativePath)} Nothing was written.`);
+    }
+  }
+
+  /** The plan made now, unless the one shown could not apply or the file changed since it was shown. */
+  private async confirmedPlan(args: Args, ctx: ToolContext<WorkingDirectorySettings>): Promise<WritePlan<Ready>> {
+    const shown = this.shown.get(args);
+    this.shown.delete(args);
+    if (shown && !shown.ok) return shown;
+    const plan = await this.plan(args, ctx);
+    if (!plan.ok || !shown || this.sameFile(shown, plan)) return plan;
+    const { change, advice } = this.whenChanged;
+    return { ok: false, error: `\`path\`: "${plan.relativePath}" changed while ${change} was waiting for approval, so nothing was written. ${advice}` };
+  }
+}
