@@ -21,7 +21,8 @@
 //
 // Needs a built studio (`npx next build`) and PostgreSQL at TEST_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432,
 // trust auth). Run: npx tsx bench/scale-out.bench.ts      Knobs: BENCH_SECONDS, BENCH_DECISIONS, BENCH_PROFILE=1,
-// BENCH_WORKERS (the worker counts, default "1 2 4"), BENCH_SQLITE=0 (leave out SQLite embedded).
+// BENCH_WORKERS (the worker counts, default "1 2 4"), BENCH_TWO_WEB_WORKERS (worker counts behind two web processes,
+// default "2"; "" for none), BENCH_SQLITE=0 (leave out SQLite embedded).
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -40,6 +41,8 @@ const PROFILE_WORKERS = Number(process.env.BENCH_PROFILE_WORKERS ?? 4);
 const PROFILE_STEPS = Number(process.env.BENCH_PROFILE_STEPS ?? 10);
 const CLIENTS = 10;
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? "1 2 4").split(/[\s,]+/).filter(Boolean).map(Number);
+/** The worker counts to run behind two web processes (the README's several web processes behind one address). */
+const TWO_WEB_WORKER_COUNTS = (process.env.BENCH_TWO_WEB_WORKERS ?? "2").split(/[\s,]+/).filter(Boolean).map(Number);
 const WITH_SQLITE = process.env.BENCH_SQLITE !== "0";
 const FINISHED = ["succeeded", "failed", "cancelled"];
 
@@ -56,9 +59,12 @@ async function undoAll(): Promise<void> {
   }
 }
 
-/** A studio under test: the process that serves the API, the workers (none on SQLite) and a client on its database. */
+/** A studio under test: the processes that serve the API, the workers (none on SQLite) and a client on its database. */
 interface Studio {
+  /** The first web process: workflows are made and decisions sent through it. */
   web: WebProcess;
+  /** Every web process (the first among them); the load's clients are spread over them, as a balancer in front would. */
+  webs: WebProcess[];
   workers: BenchProcess[];
   database: StudioDatabase;
   /** A folder for the workflows' files (list_dir's root, write_file's notes). */
@@ -91,15 +97,15 @@ async function startSqliteStudio(): Promise<Studio> {
   const url = `file:${path.join(data, "studio.db")}`;
   const web = await startWeb({ env: { STUDIO_DATA_DIR: data, DATABASE_URL: url }, maxSockets: CLIENTS * 2 });
   undo.push(() => web.stop());
-  return { web, workers: [], database: connect(url), work: subfolder(folder, "work") };
+  return { web, webs: [web], workers: [], database: connect(url), work: subfolder(folder, "work") };
 }
 
 /**
- * A web process that only serves and `workers` workers on a fresh PostgreSQL database, sharing its secret key.
- * `profileDir` puts the web process and the first worker under `--cpu-prof`, writing web.cpuprofile and
- * worker.cpuprofile there when they stop.
+ * `webs` web processes that only serve (one by default) and `workers` workers on a fresh PostgreSQL database, sharing
+ * its secret key. `profileDir` puts the first web process and the first worker under `--cpu-prof`, writing
+ * web.cpuprofile and worker.cpuprofile there when they stop.
  */
-async function startPostgresStudio(workers: number, profileDir?: string): Promise<Studio> {
+async function startPostgresStudio(workers: number, { profileDir, webs = 1 }: { profileDir?: string; webs?: number } = {}): Promise<Studio> {
   const folder = tempFolder();
   const url = await createEmptyPostgresDatabase();
   undo.push(() => dropPostgresDatabase(url));
@@ -108,6 +114,13 @@ async function startPostgresStudio(workers: number, profileDir?: string): Promis
   // The web process first: it migrates the empty database, which the workers then find done.
   const web = await startWeb({ env: { ...shared, STUDIO_ROLE: "web", STUDIO_DATA_DIR: subfolder(folder, "web") }, nodeArgs: profiled("web"), maxSockets: CLIENTS * 2 });
   undo.push(() => web.stop());
+  const moreWebs = await Promise.all(
+    Array.from({ length: webs - 1 }, async (_, index) => {
+      const another = await startWeb({ env: { ...shared, STUDIO_ROLE: "web", STUDIO_DATA_DIR: subfolder(folder, `web-${index + 2}`) }, maxSockets: CLIENTS * 2 });
+      undo.push(() => another.stop());
+      return another;
+    }),
+  );
   const started = await Promise.all(
     Array.from({ length: workers }, async (_, index) => {
       const worker = await startWorker({ ...shared, STUDIO_DATA_DIR: subfolder(folder, `worker-${index}`) }, index === 0 ? profiled("worker") : []);
@@ -115,7 +128,7 @@ async function startPostgresStudio(workers: number, profileDir?: string): Promis
       return worker;
     }),
   );
-  return { web, workers: started, database: connect(url), work: subfolder(folder, "work") };
+  return { web, webs: [web, ...moreWebs], workers: started, database: connect(url), work: subfolder(folder, "work") };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -177,7 +190,7 @@ async function postgresCounters(database: StudioDatabase, known: Map<number, num
 
 /** Starts counting what the studio's processes and its database spend; the function returned stops and divides by `runs`. */
 async function costMeter(studio: Studio): Promise<(runs: number) => Promise<CostPerRun>> {
-  const processes = () => [studio.web, ...studio.workers].map((child) => processCpuSeconds(child.pid) ?? NaN);
+  const processes = () => [...studio.webs, ...studio.workers].map((child) => processCpuSeconds(child.pid) ?? NaN);
   const before = processes();
   const postgresBefore = await postgresCounters(studio.database);
   return async (runs) => {
@@ -186,7 +199,8 @@ async function costMeter(studio: Studio): Promise<(runs: number) => Promise<Cost
     if (postgresBefore) await sleep(1_200);
     const postgresAfter = postgresBefore ? await postgresCounters(studio.database, postgresBefore.backends) : null;
     const spent = after.map((value, index) => (value - before[index]!) * 1000);
-    const [webMs = NaN, ...workers] = spent;
+    const webMs = spent.slice(0, studio.webs.length).reduce((sum, value) => sum + value, 0);
+    const workers = spent.slice(studio.webs.length);
     let postgresMs: number | null = null;
     if (postgresBefore && postgresAfter) {
       postgresMs = 0;
@@ -210,13 +224,14 @@ async function measureThroughput(studio: Studio, workflowId: string): Promise<Th
   const deadline = performance.now() + SECONDS * 1000;
   const firstStart = Date.now();
   let started = 0;
-  const client = async () => {
+  const client = async (index: number) => {
+    const { client: web } = studio.webs[index % studio.webs.length]!;
     while (performance.now() < deadline) {
-      await studio.web.client.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} });
+      await web.expect(201, "POST", `/api/workflows/${workflowId}/runs`, { inputs: {} });
       started += 1;
     }
   };
-  await Promise.all(Array.from({ length: CLIENTS }, client));
+  await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
   const where = { workflowId, status: { in: FINISHED } };
   await waitForProgress(`${started} runs to finish`, async () => {
     const count = await studio.database.run.count({ where });
@@ -321,7 +336,7 @@ const milliseconds = (values: number[]) => {
 };
 const perSecond = (throughput: Throughput) => `${throughput.runsPerSecond.toFixed(1)}${throughput.failed ? ` (${throughput.failed} failed)` : ""}`;
 const busy = (throughput: Throughput) => (throughput.machineBusy === null ? "?" : `${Math.round(throughput.machineBusy * 100)}%`);
-const COLUMNS = [24, 15, 16, 30, 31, 13];
+const COLUMNS = [30, 15, 16, 30, 31, 13];
 
 function line(cells: string[]): string {
   return cells.map((cell, index) => (index === 0 ? cell.padEnd(COLUMNS[0]!) : cell.padStart(COLUMNS[index]!))).join("");
@@ -345,7 +360,7 @@ function printCosts(rows: Row[]): void {
     for (const [workflow, { cost }] of [["1-step", row.minimal], ["10-step", row.tenSteps]] as const) {
       const all = cost.webMs + cost.workersMs + (cost.postgresMs ?? 0);
       console.log(
-        `  ${`${row.name}, ${workflow}`.padEnd(36)} ${ms(cost.webMs).padStart(6)} + ${ms(cost.workersMs).padStart(6)} + ${ms(cost.postgresMs).padStart(6)} = ${ms(all).padStart(6)} ms;` +
+        `  ${`${row.name}, ${workflow}`.padEnd(40)} ${ms(cost.webMs).padStart(6)} + ${ms(cost.workersMs).padStart(6)} + ${ms(cost.postgresMs).padStart(6)} = ${ms(all).padStart(6)} ms;` +
           ` ${count(cost.commits).padStart(5)} commits, ${count(cost.rowsWritten).padStart(6)} rows written`,
       );
     }
@@ -374,7 +389,7 @@ function printProfile(title: string, summary: ProfileSummary): void {
 async function profilePass(): Promise<void> {
   try {
     const profileDir = path.join(tempFolder(), "profiles");
-    const studio = await startPostgresStudio(PROFILE_WORKERS, profileDir);
+    const studio = await startPostgresStudio(PROFILE_WORKERS, { profileDir });
     const workflowId = await studio.web.client.createWorkflow(listDirChain("bench profiled", PROFILE_STEPS, studio.work, { mode: "bypass" }));
     const ours = [studio.web, ...studio.workers];
     const cpu = () => ({ machine: machineCpuSeconds(), processes: ours.map((child) => processCpuSeconds(child.pid) ?? NaN), at: monotonicMicros() });
@@ -420,6 +435,9 @@ async function main(): Promise<void> {
   if (WITH_SQLITE) rows.push(await benchConfiguration("SQLite embedded", startSqliteStudio));
   for (const workers of WORKER_COUNTS) {
     rows.push(await benchConfiguration(`PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}`, () => startPostgresStudio(workers)));
+  }
+  for (const workers of TWO_WEB_WORKER_COUNTS) {
+    rows.push(await benchConfiguration(`PostgreSQL, 2 web, ${workers} worker${workers > 1 ? "s" : ""}`, () => startPostgresStudio(workers, { webs: 2 })));
   }
   printCosts(rows);
   printScaling(rows);

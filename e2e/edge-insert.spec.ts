@@ -3,6 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
 import { canvasCard, createWorkflow, snap, uniqueName, workspace } from "./fixtures/studio";
 import { tabTo } from "./fixtures/keyboard";
+import { stillBox } from "./fixtures/still";
 
 /**
  * Putting a step between two connected cards from the connection itself, as
@@ -32,20 +33,6 @@ async function savedChain(page: Page, id: string): Promise<string[]> {
   expect(x, "laid out left to right, none on top of another").toEqual([...x].sort((a, b) => a - b));
   expect(new Set(x).size).toBe(x.length);
   return chain;
-}
-
-/** Where an element is once it stands still between two looks: the canvas fits and animates its view. */
-async function stillBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
-  let previous = "";
-  await expect
-    .poll(async () => {
-      const box = JSON.stringify(await locator.boundingBox());
-      const still = box === previous && box !== "null";
-      previous = box;
-      return still;
-    })
-    .toBe(true);
-  return JSON.parse(previous) as { x: number; y: number; width: number; height: number };
 }
 
 test("insert a step into a connection by its +, by keyboard, and by dropping a palette item on it", async ({ page, request }, testInfo) => {

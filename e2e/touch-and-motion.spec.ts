@@ -3,6 +3,7 @@ import { expect, test } from "./fixtures/test";
 import { pendingApprovalIds, startRun } from "./fixtures/approvals";
 import { cancelRun } from "./fixtures/cancel-run";
 import { createWorkflow, uniqueName, writeWorkflow } from "./fixtures/studio";
+import { stillBox } from "./fixtures/still";
 
 /**
  * Targets a finger can hit (WCAG 2.5.8: 24 × 24 CSS px): the cards' connection
@@ -18,9 +19,9 @@ async function expectTarget(locator: Locator, what: string): Promise<void> {
   expect(box.width, `${what}: width`).toBeGreaterThanOrEqual(24);
 }
 
-/** The centre of a connection dot on the screen. */
+/** The centre of a connection dot on the screen, once the canvas has stopped fitting its view. */
 async function centreOf(page: Page, title: string): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTitle(title, { exact: true }).boundingBox())!;
+  const box = await stillBox(page.getByTitle(title, { exact: true }));
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 

@@ -26,6 +26,7 @@ import { announcedApprovals, approvalStanding } from "./approval-standing";
 import { PostgresCommitGroup } from "./postgres-commit-group";
 import { postgresPlaceholders } from "./postgres-statements";
 import { readDate } from "./prepared";
+import { parsedDefinition } from "./run-versions";
 import { commitWrites, POSTGRES_COMMITS, SQLITE_COMMITS, type Announcement } from "./run-commit-writes";
 import { usageOfEvents } from "./run-usage-writes";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
@@ -404,7 +405,8 @@ function loadedRunFromRows(row: RunJoinRow, steps: StepSqlRow[]): LoadedRun {
       finishedAt: readDate(row.finishedAt),
       trigger: triggerFromColumns(row.trigger, row.triggerNodeId, row.triggerDetail),
     },
-    definition: runDefinitionOf(WorkflowDefinitionSchema.parse(JSON.parse(row.definition)), { permissions: storedPermissions(row.permissions), loop: storedLoop(row.loop) }),
+    // A version never changes: its definition is parsed once per process (as for starting runs), not per drive.
+    definition: runDefinitionOf(parsedDefinition(row.versionId, row.definition), { permissions: storedPermissions(row.permissions), loop: storedLoop(row.loop) }),
     loop: storedLoop(row.loop),
     cancelRequest: row.cancelRequestedAt ? { by: row.cancelRequestedBy } : null,
     source: runSourceFromColumns(row.sourceRunId, row.sourceKind),

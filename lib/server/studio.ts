@@ -168,6 +168,8 @@ async function boot(role: StudioRole): Promise<Studio> {
     }),
     ...observer,
   });
+  // A process that works on runs hears the jobs sent to it on a channel of its own; one that only serves has no slots.
+  const jobsChannel = role === "web" ? undefined : newWorkerChannel();
   const relay = new EventRelay(bus, (runId, afterSeq, limit) => readEvents(runId, afterSeq, limit, database), log);
   const notifications: RunNotifications = await listenForRunNotifications(url, {
     eventsStored: (runId, first, last, ending) => relay.eventsStored(runId, first, last, ending),
@@ -188,8 +190,7 @@ async function boot(role: StudioRole): Promise<Studio> {
       for (const listenId of testListens.keys()) testListens.publish(listenId, undefined);
     },
     log,
-    // A process that works on runs hears the jobs sent to it on a channel of its own; one that only serves has no slots.
-  }, role === "web" ? undefined : newWorkerChannel());
+  }, jobsChannel);
   const runs = new QueuedRunDriver(queue, database, bus);
   startRuns = runs;
   if (role !== "web") {
@@ -197,7 +198,7 @@ async function boot(role: StudioRole): Promise<Studio> {
       const outcome = await engine.drive(runId, { signal });
       // Failing the job hands it to the next worker (after the queue's retry delay), which drives the run on.
       if (outcome === "handed-back") throw new Error(`Run ${runId} was handed back at shutdown; another worker drives it on.`);
-    });
+    }, { channel: jobsChannel });
   }
   // Schedules fire where runs are driven: a web process serves only.
   const schedules = role === "web" ? null : await startScheduler({ database, runs, bus, pool, secrets, log });

@@ -43,8 +43,8 @@ export class KeyedListeners<Value> {
 export class RunEventBus {
   private readonly byRun = new KeyedListeners<RunEvent>();
   private readonly everything = new Set<Listener>();
-  /** Of `everything`, the listeners that look only at runs' ends. */
-  private readonly endingsOnly = new Set<Listener>();
+  /** Of `everything`, the listeners that look only at the ends of some runs: which runs, for each. */
+  private readonly endsOnly = new Map<Listener, (runId: string) => boolean>();
 
   publish(event: RunEvent): void {
     this.byRun.publish(event.runId, event);
@@ -56,9 +56,10 @@ export class RunEventBus {
    * not known (undefined): a process that relays other processes' events need not read those nobody hears.
    */
   wants(runId: string, ending: boolean | undefined): boolean {
-    if (this.byRun.has(runId)) return true;
-    if (ending !== false) return this.everything.size > 0;
-    return this.everything.size > this.endingsOnly.size;
+    if (this.byRun.has(runId) || this.everything.size > this.endsOnly.size) return true;
+    if (ending === false) return false;
+    for (const endsOf of this.endsOnly.values()) if (endsOf(runId)) return true;
+    return false;
   }
 
   /** Listens to one run; returns the unsubscribe function. */
@@ -67,15 +68,15 @@ export class RunEventBus {
   }
 
   /**
-   * Listens to every run (the metrics, the studio-wide event stream). `endingsOnly`: the listener looks only at events
-   * that end a run (it is still called with the others it happens to get).
+   * Listens to every run (the metrics, the studio-wide event stream). `endsOf`: the listener looks only at the events
+   * that end the runs this accepts (asked when they end; it is still called with whatever else it happens to get).
    */
-  subscribeAll(listener: Listener, options: { endingsOnly?: boolean } = {}): () => void {
+  subscribeAll(listener: Listener, options: { endsOf?: (runId: string) => boolean } = {}): () => void {
     this.everything.add(listener);
-    if (options.endingsOnly) this.endingsOnly.add(listener);
+    if (options.endsOf) this.endsOnly.set(listener, options.endsOf);
     return () => {
       this.everything.delete(listener);
-      this.endingsOnly.delete(listener);
+      this.endsOnly.delete(listener);
     };
   }
 }

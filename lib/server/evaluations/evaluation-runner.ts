@@ -72,7 +72,7 @@ export class EvaluationRunner {
       if (!RUN_ENDING_EVENT_TYPES.has(event.type)) return;
       const evaluationId = this.rowRuns.get(event.runId);
       if (evaluationId) this.wake(evaluationId);
-    }, { endingsOnly: true });
+    }, { endsOf: (runId) => this.rowRuns.has(runId) });
     this.timer = setInterval(() => void this.wakeAll(), this.options.everyMs ?? DEFAULT_EVERY_MS);
     this.timer.unref?.();
     void this.wakeAll();

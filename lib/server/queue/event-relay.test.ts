@@ -51,12 +51,12 @@ describe("EventRelay", () => {
     expect(seen).toEqual([2, 3]);
   });
 
-  it("reads no events nobody here hears: a listener of runs' ends alone makes it read only the notifications that say a run ended", async () => {
-    const stored = [event("r", 1), event("r", 2), event("r", 3, "run-succeeded"), event("s", 1), event("t", 1), event("t", 2)];
+  it("reads no events nobody here hears: a listener of some runs' ends makes it read only the notifications that say one of those ended", async () => {
+    const stored = [event("r", 1), event("r", 2), event("r", 3, "run-succeeded"), event("s", 1), event("t", 1), event("t", 2), event("u", 1, "run-failed")];
     const { read, reads } = table(stored);
     const bus = new RunEventBus();
     const ends: string[] = [];
-    bus.subscribeAll((each) => ends.push(`${each.runId}:${each.type}`), { endingsOnly: true });
+    bus.subscribeAll((each) => ends.push(`${each.runId}:${each.type}`), { endsOf: (runId) => runId !== "u" });
     const relay = new EventRelay(bus, read, () => undefined);
 
     relay.eventsStored("r", 1, 2, false);
@@ -65,6 +65,8 @@ describe("EventRelay", () => {
     // Only the notification of the end was read, from just before it.
     expect(reads).toEqual([["r", 2, 1]]);
 
+    // The end of a run the listener does not look at: not read either.
+    relay.eventsStored("u", 1, 1, true);
     // Not said (a process of an earlier version): read, to be safe.
     relay.eventsStored("s", 1, 1, undefined);
     await expect.poll(() => reads.length).toBe(2);
@@ -73,5 +75,6 @@ describe("EventRelay", () => {
     bus.subscribe("t", (each) => followed.push(each.seq));
     relay.eventsStored("t", 1, 2, false);
     await expect.poll(() => followed).toEqual([1, 2]);
+    expect(reads.map(([runId]) => runId)).toEqual(["r", "s", "t"]);
   });
 });

@@ -1,10 +1,11 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkflow, disconnectDatabase, newId, openDatabase, type StudioDatabase } from "@/lib/persistence";
 import { findRunnableVersion, insertRun } from "@/lib/persistence/run-queries";
 import { PrismaRunStore } from "@/lib/persistence/run-store";
 import { createPostgresDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
 import { listenForRunNotifications, type RunNotifications } from "./run-notifications";
-import { newWorkerChannel, RUN_QUEUE, RunQueue } from "./run-queue";
+import { JOBS_CHANNEL, newWorkerChannel, RUN_QUEUE, RunQueue } from "./run-queue";
 
 /**
  * The run queue on a real PostgreSQL: a job sent is announced on the studio's
@@ -20,6 +21,11 @@ let queue: RunQueue;
 let notifications: RunNotifications;
 const driven: string[] = [];
 let releaseLong: () => void = () => undefined;
+/** Runs whose drive waits until the test lets it go. */
+const heldRuns = new Map<string, Promise<void>>();
+
+/** This process's own jobs channel: its notification connection listens there, and its queue knows it is its own. */
+const ownChannel = newWorkerChannel();
 
 beforeAll(async () => {
   url = await createPostgresDatabase();
@@ -33,7 +39,7 @@ beforeAll(async () => {
     jobSent: (runId, toThisProcess) => queue.jobSent(runId, toThisProcess, () => undefined),
     reconnected: () => queue.wakeAll(),
     log: () => undefined,
-  }, newWorkerChannel());
+  }, ownChannel);
   const long = new Promise<void>((resolve) => (releaseLong = resolve));
   // No backstop within the test's time: a slot finds a job only because the job's notification woke it.
   await queue.work(
@@ -41,8 +47,9 @@ beforeAll(async () => {
     async (runId) => {
       driven.push(runId);
       if (runId === "long-run") await long;
+      await heldRuns.get(runId);
     },
-    { backstopMs: 120_000 },
+    { backstopMs: 120_000, channel: ownChannel },
   );
 }, 60_000);
 
@@ -74,6 +81,30 @@ describe("RunQueue", () => {
     await expect.poll(() => driven.includes("short-run"), { timeout: 15_000, interval: 50 }).toBe(true);
     expect(Date.now() - sentAt).toBeLessThan(15_000);
     releaseLong();
+  });
+
+  it("with every slot busy, the only working process passes no job on to all (nobody else could take it) and drives it once a slot frees", async () => {
+    const passedOn: string[] = [];
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    listener.on("notification", (message) => passedOn.push(message.payload ?? ""));
+    await listener.query(`LISTEN ${JOBS_CHANNEL}`);
+    try {
+      const releases: (() => void)[] = [];
+      for (const runId of ["busy-1", "busy-2"]) heldRuns.set(runId, new Promise<void>((resolve) => releases.push(resolve)));
+      await send("busy-1");
+      await send("busy-2");
+      await expect.poll(() => driven.includes("busy-1") && driven.includes("busy-2"), { timeout: 15_000 }).toBe(true);
+      await send("waiting-run");
+      releases.forEach((release) => release());
+      // A slot that finishes fetches again at once: the job is driven without anyone else being asked.
+      await expect.poll(() => driven.includes("waiting-run"), { timeout: 15_000 }).toBe(true);
+      // Had it been passed on, the notification (sent while both slots were busy) would have arrived by now.
+      await listener.query("SELECT 1");
+      expect(passedOn).not.toContain("waiting-run");
+    } finally {
+      await listener.end();
+    }
   });
 
   it("drives each of a burst of jobs once", async () => {

@@ -85,6 +85,8 @@ export class RunQueue {
   private workersListedAt = 0;
   private listing = false;
   private backstop: ReturnType<typeof setInterval> | null = null;
+  /** This process's own jobs channel, once it works on runs (`work`). */
+  private ownChannel: string | null = null;
 
   private constructor(private readonly boss: PgBoss) {}
 
@@ -162,15 +164,30 @@ export class RunQueue {
    */
   jobSent(runId: string, toThisProcess: boolean, log: (message: string, error?: unknown) => void): void {
     if (this.wakeOne() || !toThisProcess) return;
+    // The only working process (as last listed): nobody else could take it, and a slot here looks again as it finishes.
+    if (this.onlyWorkingProcess()) return;
     this.boss
       .getDb()
       .executeSql(NOTIFY, [JOBS_CHANNEL, runId])
       .catch((error: unknown) => log(`could not pass on the job of run ${runId}`, error));
   }
 
+  /**
+   * Whether this process is the only one that works on runs, by a list at most WORKER_LIST_MS old (listed again
+   * meanwhile, not waited for); false when it does not know its own channel or the list is not there yet.
+   */
+  private onlyWorkingProcess(): boolean {
+    this.refreshWorkerList();
+    return this.ownChannel !== null && this.workersListedAt > 0 && this.workerChannels.length === 1 && this.workerChannels[0] === this.ownChannel;
+  }
+
+  private refreshWorkerList(): void {
+    if (Date.now() - this.workersListedAt > WORKER_LIST_MS && !this.listing) void this.listWorkers();
+  }
+
   /** The next working process's channel, from a list at most WORKER_LIST_MS old (listed again meanwhile, not waited for). */
   private nextWorkerChannel(): string {
-    if (Date.now() - this.workersListedAt > WORKER_LIST_MS && !this.listing) void this.listWorkers();
+    this.refreshWorkerList();
     if (this.workerChannels.length === 0) return JOBS_CHANNEL;
     this.nextWorker = (this.nextWorker + 1) % this.workerChannels.length;
     return this.workerChannels[this.nextWorker]!;
@@ -217,7 +234,13 @@ export class RunQueue {
    * signal aborts when the job's claim is lost (a missed heartbeat) or at
    * shutdown: stop driving, another worker continues.
    */
-  async work(concurrency: number, drive: (runId: string, signal: AbortSignal) => Promise<void>, { backstopMs = BACKSTOP_POLL_MS } = {}): Promise<void> {
+  async work(
+    concurrency: number,
+    drive: (runId: string, signal: AbortSignal) => Promise<void>,
+    { backstopMs = BACKSTOP_POLL_MS, channel }: { backstopMs?: number; channel?: string } = {},
+  ): Promise<void> {
+    // Its own jobs channel (the one its notification connection listens on): how it finds itself in the list of workers.
+    this.ownChannel = channel ?? null;
     const options = {
       batchSize: 1,
       // Beat often: a busy machine that delays one beat should not lose the job (a lost job is safe, see claimRun, but wasteful).

@@ -84,7 +84,7 @@ export class Scheduler {
           await this.startQueued();
         });
       }
-    }, { endingsOnly: true });
+    }, { endsOf: () => this.hasQueueSchedules() });
     this.serially(() => this.tick());
     return this.chain;
   }
