@@ -28,6 +28,27 @@ export interface Announcement {
 type StepColumns = [name: StepColumn, value: unknown][];
 type StepColumn = "status" | "input" | "output" | "error" | "errorKind" | "attempt" | "retryAt" | "startedAt" | "finishedAt";
 
+/**
+ * The Step table's columns as PostgreSQL types, for statements that take steps as arrays (`unnest`) or JSON
+ * (`json_to_recordset`): one list for run creation and commits.
+ */
+export const POSTGRES_STEP_COLUMN_TYPES: Record<StepColumn | "id" | "runId" | "nodeId" | "carriedFromRunId" | "carriedAs", string> = {
+  id: "text",
+  runId: "text",
+  nodeId: "text",
+  status: "text",
+  input: "text",
+  output: "text",
+  error: "text",
+  errorKind: "text",
+  attempt: "integer",
+  retryAt: "timestamp(3)",
+  startedAt: "timestamp(3)",
+  finishedAt: "timestamp(3)",
+  carriedFromRunId: "text",
+  carriedAs: "text",
+};
+
 export interface CommitDialect {
   /** A DateTime (ISO text) as this database's Prisma adapter stores it. */
   date: (value: string) => string;
@@ -64,19 +85,6 @@ const INSERT_EVENTS = `INSERT INTO "RunEvent" ("runId", "seq", "type", "nodeId",
 /** The same, and the notification that says they are stored, in one statement (one round trip less per commit). */
 const INSERT_EVENTS_AND_NOTIFY = `WITH "inserted" AS (${INSERT_EVENTS} RETURNING 1) SELECT pg_notify(?, ?) FROM (SELECT count(*) FROM "inserted") AS "stored"`;
 
-/** How each step column goes into an array parameter of `unnest` on PostgreSQL. */
-const STEP_COLUMN_TYPES: Record<StepColumn, string> = {
-  status: "text",
-  input: "text",
-  output: "text",
-  error: "text",
-  errorKind: "text",
-  attempt: "integer",
-  retryAt: "timestamp(3)",
-  startedAt: "timestamp(3)",
-  finishedAt: "timestamp(3)",
-};
-
 export const POSTGRES_COMMITS: CommitDialect = {
   date: postgresDate,
   insertEvents: (runId, events, announcement) => {
@@ -100,7 +108,7 @@ export const POSTGRES_COMMITS: CommitDialect = {
       return {
         sql:
           `INSERT INTO "Step" ("id", "runId", "nodeId", ${quoted.join(", ")}) SELECT "id", ?, "nodeId", ${quoted.join(", ")} ` +
-          `FROM unnest(?::text[], ?::text[], ${names.map((name) => `?::${STEP_COLUMN_TYPES[name]}[]`).join(", ")}) AS "step" ("id", "nodeId", ${quoted.join(", ")}) ` +
+          `FROM unnest(?::text[], ?::text[], ${names.map((name) => `?::${POSTGRES_STEP_COLUMN_TYPES[name]}[]`).join(", ")}) AS "step" ("id", "nodeId", ${quoted.join(", ")}) ` +
           `ON CONFLICT ("runId", "nodeId") DO UPDATE SET ${quoted.map((name) => `${name} = excluded.${name}`).join(", ")}`,
         values: [
           runId,
@@ -131,7 +139,9 @@ function groupByColumns(steps: { nodeId: string; columns: StepColumns }[]): Map<
   const groups = new Map<string, { nodeId: string; columns: StepColumns }[]>();
   for (const step of steps) {
     const key = step.columns.map(([name]) => name).join(",");
-    groups.set(key, [...(groups.get(key) ?? []), step]);
+    const group = groups.get(key);
+    if (group) group.push(step);
+    else groups.set(key, [step]);
   }
   return groups;
 }
@@ -154,9 +164,9 @@ export function commitWrites(runId: string, commit: RunCommit, dialect: CommitDi
   if (commit.driver) {
     // Fencing, first: also locks the run's row until COMMIT on PostgreSQL, so a claim by another drive waits for this
     // commit to land. With the run's own changes when there are some (one statement less), else alone.
-    const changes = runColumns.length > 0 ? runColumns : [["driver", undefined] as [string, unknown]];
+    const assignments = runColumns.length > 0 ? runColumns.map(([name]) => `"${name}" = ?`) : [`"driver" = "driver"`];
     writes.push({
-      sql: `UPDATE "Run" SET ${changes.map(([name, value]) => (value === undefined ? `"${name}" = "${name}"` : `"${name}" = ?`)).join(", ")} WHERE "id" = ? AND "driver" = ?`,
+      sql: `UPDATE "Run" SET ${assignments.join(", ")} WHERE "id" = ? AND "driver" = ?`,
       values: [...runColumns.map(([, value]) => value), runId, commit.driver],
       mustChange: `Run ${runId} is driven elsewhere now; this drive's changes are not recorded.`,
     });

@@ -15,18 +15,20 @@ import { applyWrites } from "./postgres-commit-group";
 import { postgresDate, prismaExecutor, statementExecutor, type SqlExecutor } from "./postgres-statements";
 import { sqliteDate } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
-import type { Write } from "./run-commit-writes";
+import { POSTGRES_STEP_COLUMN_TYPES, type Write } from "./run-commit-writes";
 import { starterOf } from "./run-summary";
 import { findRunnableVersion, type RunnableVersion } from "./run-versions";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
 
 const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop", "startedById", "startedByLabel")
   VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const STEP_COLUMNS = `"id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs"`;
-const INSERT_STEP = `INSERT INTO "Step" (${STEP_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** The columns a new step is written with. */
+const NEW_STEP_COLUMNS = ["id", "runId", "nodeId", "status", "attempt", "input", "output", "startedAt", "finishedAt", "carriedFromRunId", "carriedAs"] as const;
+const STEP_COLUMNS = NEW_STEP_COLUMNS.map((name) => `"${name}"`).join(", ");
+const INSERT_STEP = `INSERT INTO "Step" (${STEP_COLUMNS}) VALUES (${NEW_STEP_COLUMNS.map(() => "?").join(", ")})`;
 /** PostgreSQL: every step of the run in one statement (one round trip), its rows as a JSON array. */
 const INSERT_STEPS_FROM_JSON = `INSERT INTO "Step" (${STEP_COLUMNS}) SELECT ${STEP_COLUMNS} FROM json_to_recordset(?::json)
-  AS s("id" text, "runId" text, "nodeId" text, "status" text, "attempt" integer, "input" text, "output" text, "startedAt" timestamp(3), "finishedAt" timestamp(3), "carriedFromRunId" text, "carriedAs" text)`;
+  AS s(${NEW_STEP_COLUMNS.map((name) => `"${name}" ${POSTGRES_STEP_COLUMN_TYPES[name]}`).join(", ")})`;
 const INSERT_DELIVERY = `INSERT INTO "WebhookDelivery" ("id", "workflowId", "hookId", "idempotencyKey", "runId", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** How a run starts, besides its version and inputs. */
@@ -88,9 +90,10 @@ export async function insertRun(
   const columns = triggerColumns(trigger);
   const payloadText = start.triggerPayload === undefined ? null : JSON.stringify(start.triggerPayload);
   const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
-  // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path.
-  const writer = start.firing ? null : sqliteWriter(database);
-  const statements = start.firing || writer ? null : postgresStatements(database);
+  // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path. The SQLite
+  // writer's thread cannot run a caller's statements in its transaction: what must commit with the run goes by Prisma.
+  const writer = start.firing || start.withinTransaction ? null : sqliteWriter(database);
+  const statements = start.firing ? null : postgresStatements(database);
   const sourceRunId = start.source?.id ?? null;
   const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
   const carried = new Map((start.carried ?? []).map((step) => [step.nodeId, step]));

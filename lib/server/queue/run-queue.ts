@@ -198,7 +198,9 @@ export class RunQueue {
     try {
       const { rows } = await this.boss
         .getDb()
-        .executeSql(`SELECT DISTINCT "application_name" AS "channel" FROM pg_stat_activity WHERE left("application_name", $1) = $2`, [
+        // This database's processes only: a notification reaches listeners of its own database, so a worker of another
+        // studio (or another test's database) on the same server could never hear a job sent to its channel.
+        .executeSql(`SELECT DISTINCT "application_name" AS "channel" FROM pg_stat_activity WHERE "datname" = current_database() AND left("application_name", $1) = $2`, [
           WORKER_CHANNEL_PREFIX.length,
           WORKER_CHANNEL_PREFIX,
         ]);
