@@ -3,7 +3,7 @@ import { DATASET_FILE_MAX_BYTES } from "./lib/contracts/evaluation-dataset";
 
 const nextConfig: NextConfig = {
   // Native and heavyweight packages are loaded by Node at run time, never bundled:
-  // better-sqlite3 and pg ship native or optional bindings, pg-boss brings its own pg, playwright-core drives a browser,
+  // better-sqlite3 and pg ship native or optional bindings, playwright-core drives a browser,
   // prom-client reads the process's own figures (perf_hooks, v8) where it runs; OpenTelemetry's SDK and exporters are
   // loaded only when an OTLP endpoint is set (lib/observability/run-tracing.ts), from node_modules as they ship.
   //
@@ -26,7 +26,6 @@ const nextConfig: NextConfig = {
     "diff",
     "better-sqlite3",
     "pg",
-    "pg-boss",
     "playwright-core",
     "prom-client",
     "@opentelemetry/sdk-trace",

@@ -129,18 +129,13 @@ function describeReport(report: CopyReport, runs: boolean, queued: number | null
 }
 
 /**
- * On PostgreSQL a run is driven by its job in the queue (lib/server/queue), sent with the run; a run copied while running
- * has none. Send one for each, as the studio on SQLite would resume it at its start. The number of runs queued.
+ * On PostgreSQL a run is driven when a worker takes its drive from the queue (lib/server/queue), asked for with the run; a run copied while running
+ * has none. Ask for one for each, as the studio on SQLite would resume it at its start. The number of runs queued.
  */
-async function queueRunningRuns(url: string, target: StudioDatabase): Promise<number> {
+async function queueRunningRuns(target: StudioDatabase): Promise<number> {
   const running = await target.run.findMany({ where: { status: "running" }, select: { id: true } });
-  if (running.length === 0) return 0;
-  const queue = await RunQueue.open(url, { log: (message, error) => process.stderr.write(`db:copy: ${message} ${String(error ?? "")}\n`) });
-  try {
-    for (const { id } of running) await target.$transaction((transaction) => queue.sendWithin(transaction, id));
-  } finally {
-    await queue.stop(0);
-  }
+  const queue = RunQueue.of(target, { log: (message, error) => process.stderr.write(`db:copy: ${message} ${String(error ?? "")}\n`) });
+  for (const { id } of running) await queue.send(id);
   return running.length;
 }
 
@@ -172,7 +167,7 @@ async function main(argv: readonly string[]): Promise<number> {
     let queued: number | null = null;
     if (isPostgresUrl(to)) {
       try {
-        queued = await queueRunningRuns(to, target);
+        queued = await queueRunningRuns(target);
       } catch (error) {
         process.stderr.write(
           `db:copy: everything was copied, but the runs copied while running could not be queued (${error instanceof Error ? error.message : String(error)}). ` +

@@ -364,9 +364,8 @@ describe("npm run db:copy", () => {
       try {
         await expectSameRows(target);
         expect(await resolveSecret("API_KEY", target)).toBe("sk-live-123");
-        // On PostgreSQL a run is driven by its job: the one copied while running got one, as a new run would.
-        const jobs = await target.$queryRawUnsafe<{ runId: string }[]>(`SELECT data->>'runId' AS "runId" FROM pgboss.job WHERE name = 'studio-runs'`);
-        expect(jobs).toEqual([{ runId: "run-running" }]);
+        // On PostgreSQL a run is driven when a worker takes its drive: the one copied while running is asked for, as a new run would be.
+        expect(await target.runDrive.findMany({ select: { runId: true, requested: true, takenBy: true } })).toEqual([{ runId: "run-running", requested: true, takenBy: null }]);
       } finally {
         await target.$disconnect();
       }

@@ -68,11 +68,13 @@ export const HISTORY_TABLES = [
   "auditEntry",
 ] as const;
 /**
- * The tables never copied: sign-in sessions and editors' webhook test listens
- * (minutes long, tied to a browser). Every other table of the schema is in one
+ * The tables never copied: sign-in sessions, editors' webhook test listens
+ * (minutes long, tied to a browser) and the run queue's drives (a worker's
+ * hold on a run; the runs copied while running are asked for again on a
+ * PostgreSQL target, scripts/copy-database.ts). Every other table of the schema is in one
  * of the lists above; a test holds the three lists to the schema's models.
  */
-export const NOT_COPIED_TABLES = ["studioSession", "webhookTestListen"] as const;
+export const NOT_COPIED_TABLES = ["studioSession", "webhookTestListen", "runDrive"] as const;
 export type CopiedTable = (typeof CONFIGURATION_TABLES)[number] | (typeof HISTORY_TABLES)[number];
 
 export interface CopyOptions {

@@ -39,8 +39,8 @@ const types = {
 };
 
 /**
- * Runs SQL text with `$n` placeholders inside some transaction: the shape the job queue (pg-boss's `db` option)
- * sends its job through, so a job commits with the rows that need it, whichever way the transaction was opened.
+ * Runs SQL text with `$n` placeholders inside some transaction: the shape the run queue (lib/server/queue/run-queue.ts)
+ * asks for a drive through, so the request commits with the rows that need it, whichever way the transaction was opened.
  */
 export interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
@@ -51,7 +51,7 @@ export function statementExecutor(runner: StatementRunner): SqlExecutor {
   return { executeSql: async (text, values = []) => ({ rows: (await runner.run(text, values)).rows }) };
 }
 
-/** A Prisma interactive transaction as an executor (what pg-boss's own `fromPrisma` does). */
+/** A Prisma interactive transaction as an executor. */
 export function prismaExecutor(transaction: { $queryRawUnsafe(text: string, ...values: unknown[]): Promise<unknown> }): SqlExecutor {
   return {
     executeSql: async (text, values = []) => {
@@ -67,9 +67,9 @@ export interface StatementRunner {
   run<Row = Record<string, unknown>>(text: string, values: unknown[]): Promise<{ rows: Row[]; changed: number }>;
 }
 
-/** One name per statement text: prepared once on each connection, then only bound and executed (also for the job queue's own statements, lib/server/queue/preparing-client.ts). */
+/** One name per statement text: prepared once on each connection, then only bound and executed. */
 const names = new Map<string, string>();
-export function statementName(text: string): string {
+function statementName(text: string): string {
   let name = names.get(text);
   if (!name) {
     name = `studio_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;

@@ -144,7 +144,7 @@ async function boot(role: StudioRole): Promise<Studio> {
 
   // PostgreSQL: runs are driven by whichever process takes their job; events, decisions and cancels reach every process
   // through the database. The engine publishes nowhere: every event reaches this process's bus through the relay, once.
-  const queue = await RunQueue.open(url, { log });
+  const queue = RunQueue.of(database, { log });
   runQueue = queue;
   const engine = new RunEngine({
     // A database server restarts under running workers: the engine's calls wait for it rather than fail the steps in flight.
@@ -182,7 +182,7 @@ async function boot(role: StudioRole): Promise<Studio> {
         .catch((error: unknown) => log(`could not cancel run ${runId}`, error));
     },
     testListenChanged: (listenId) => testListens.publish(listenId, undefined),
-    jobSent: (runId, toThisProcess) => queue.jobSent(runId, toThisProcess, log),
+    jobSent: (runId, toThisProcess) => queue.jobSent(runId, toThisProcess),
     reconnected: () => {
       queue.wakeAll();
       relay.caughtUp(async (runId) => (await database.run.findUnique({ where: { id: runId }, select: { lastSeq: true } }))?.lastSeq ?? null);
@@ -194,8 +194,8 @@ async function boot(role: StudioRole): Promise<Studio> {
   const runs = new QueuedRunDriver(queue, database, bus);
   startRuns = runs;
   if (role !== "web") {
-    await queue.work(readEnvironment().STUDIO_WORKER_CONCURRENCY, async (runId, signal) => {
-      const outcome = await engine.drive(runId, { signal });
+    queue.work(readEnvironment().STUDIO_WORKER_CONCURRENCY, async (runId, signal, driver) => {
+      const outcome = await engine.drive(runId, { signal, claimed: driver });
       // Failing the job hands it to the next worker (after the queue's retry delay), which drives the run on.
       if (outcome === "handed-back") throw new Error(`Run ${runId} was handed back at shutdown; another worker drives it on.`);
     }, { channel: jobsChannel });

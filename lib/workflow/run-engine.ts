@@ -65,9 +65,10 @@ export class RunEngine {
    * finished one is left alone. Resolves when the run finishes or is parked
    * (see `parkWhenWaiting`); aborting `signal` parks it at once (the job's
    * claim was lost: another worker may be taking over, so nothing more is
-   * written here).
+   * written here). `claimed`: the drive id under which the job queue already
+   * claimed the run (`RunStore.claimRun`), so it is not claimed again.
    */
-  drive(runId: string, options: { signal?: AbortSignal } = {}): Promise<DriveOutcome> {
+  drive(runId: string, options: { signal?: AbortSignal; claimed?: string } = {}): Promise<DriveOutcome> {
     return driveRun(this.engine, runId, options);
   }
 

@@ -1,52 +1,59 @@
 import { randomBytes } from "node:crypto";
-import { fromPrisma, PgBoss } from "pg-boss";
-import type { SqlExecutor } from "@/lib/persistence/postgres-statements";
-import { PreparingClient } from "./preparing-client";
+import { postgresStatements, type StudioDatabase } from "@/lib/persistence/database";
+import { prismaExecutor, statementExecutor, type SqlExecutor, type StatementRunner } from "@/lib/persistence/postgres-statements";
+import { COUNT_DRIVES, END_DRIVE, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, RENEW_LEASES, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
 
 /**
- * The job queue that drives runs when several processes share a PostgreSQL
- * database: pg-boss, in its own schema of the studio's database.
+ * The queue that drives runs when several processes share a PostgreSQL
+ * database: a row of table "RunDrive" per run that needs driving or is being
+ * driven (statements in run-drive-sql.ts), on the same prepared-statement
+ * pool as the run's own writes.
  *
- * One job names one run. The queue's policy is `stately` with the run's id as
- * the singleton key: at most one job per run is active (one worker drives a
- * run at a time) and at most one waits behind it (a second request to drive
- * the run while one is queued adds nothing). A job is sent in the transaction
- * that makes it necessary (the run's creation, a decision, a cancel request),
- * so it can never name a row that is not committed, and a committed run
- * always has one. A worker that dies stops its heartbeat; after
- * HEARTBEAT_SECONDS the job is retried on another worker, which resumes the
- * run from what is stored.
+ * - A drive is asked for in the transaction that makes it necessary (the
+ *   run's creation, a decision, a cancel request): it can never name a row
+ *   that is not committed, and a committed run always has one.
+ * - One drive per run at a time, and at most one more asked for behind it: a
+ *   run asked for again while a worker drives it is driven once more when that
+ *   drive ends, however often it was asked.
+ * - Taking a drive claims the run in the same statement (its `driver`, which
+ *   fences the writes of any earlier drive), so a worker starts on a run
+ *   after one round trip.
+ * - The process holding a drive renews its lease every few seconds; a lease
+ *   that runs out (the process died or froze) lets any worker take the run
+ *   over, and the old drive, should it wake, can no longer write.
+ * - A drive that fails (an infrastructure error, a shutdown) is asked for
+ *   again after a backoff.
  *
- * Waking workers is the studio's, not pg-boss's: pg-boss's own LISTEN wakes
- * every idle worker of every process for each job sent, and all of them race
- * to fetch the one job (with 4 processes of 8 slots, some 30 fetches a job:
- * one-step runs got slower with every worker added). Instead each send
- * notifies one working process, in its transaction: every working process
- * listens on a channel of its own, named in its listening connection's
- * application_name, so a sender lists them from pg_stat_activity and takes
- * them in turn. The process wakes one idle slot (`wakeOne`); with none idle it
- * passes the job on to every process (JOBS_CHANNEL), each of which wakes one.
- * A slot that finishes a job fetches again at once. Polling is the backstop
- * (an idle slot of each process every second) for what no notification announces: a job that waited behind its run's
- * active one, a retry coming due, a dead worker's job, a process that died
- * with its notification.
+ * Waking workers: each request notifies one working process, in its
+ * transaction: every working process listens on a channel of its own, named
+ * in its listening connection's application_name, so a sender lists them from
+ * pg_stat_activity and takes them in turn. The process fetches for its idle
+ * slots; with none idle it passes the request on to every process
+ * (JOBS_CHANNEL). A slot that ends a drive fetches again at once. Polling is
+ * the backstop (every second while a slot is idle) for what no notification
+ * announces: a drive asked for while the run was driven, a retry coming due, a
+ * dead process's run, a process that died with its notification.
+ *
+ * It replaced pg-boss (an earlier version's job queue): a job insert, fetch,
+ * complete and the separate claim, on a table with 17 indexes, cost about a
+ * third of PostgreSQL's CPU per run.
  */
-export const RUN_QUEUE = "studio-runs";
-const SCHEMA = "pgboss";
-/** pg-boss's minimum: a dead worker's run moves on after about this long. */
-export const HEARTBEAT_SECONDS = 10;
-const SUPERVISE_SECONDS = 5;
-/** pg-boss's maximum; a run driven this long in one go is handed to another drive (a replay that skips finished steps). */
-const EXPIRE_SECONDS = 24 * 60 * 60;
 
-/** The channel every working process hears: a job no one process took (payload the run's id). */
+/** A drive's lease: a dead worker's run moves on after about this long. */
+export const LEASE_SECONDS = 10;
+/** How often a process renews its drives' leases (a busy machine that delays one renewal keeps them). */
+const RENEW_EVERY_MS = 3_000;
+/** The longest backoff between failed drives of a run (while the database is away, say). */
+const MAX_BACKOFF_SECONDS = 30;
+
+/** The channel every working process hears: a drive no one process took (payload the run's id). */
 export const JOBS_CHANNEL = "studio_run_jobs";
 /** A working process's own channel is this and 16 hex digits; its listening connection's application_name says it. */
 export const WORKER_CHANNEL_PREFIX = "studio_run_jobs_";
 /** How long a sender trusts its list of working processes before asking pg_stat_activity again. */
 const WORKER_LIST_MS = 2_000;
 
-/** A new process's own channel for the jobs sent to it. */
+/** A new process's own channel for the drives asked of it. */
 export function newWorkerChannel(): string {
   return `${WORKER_CHANNEL_PREFIX}${randomBytes(8).toString("hex")}`;
 }
@@ -58,118 +65,207 @@ export function isWorkerChannel(name: string): boolean {
   return WORKER_CHANNEL.test(name);
 }
 
-/** How often an idle slot of a process looks for jobs nobody announced (the backstop); each slot's own poll is rare. */
+/** How often an idle process looks for drives nobody announced (the backstop). */
 const BACKSTOP_POLL_MS = 1_000;
-const SLOT_POLL_SECONDS = 30;
-const JOB_COUNTS = `SELECT count(*) FILTER (WHERE state < 'active')::int AS waiting, count(*) FILTER (WHERE state = 'active')::int AS active
-  FROM ${SCHEMA}.job WHERE name = $1 AND state <= 'active'`;
-const NOTIFY = `SELECT 1 AS "sent" FROM (SELECT pg_notify($1, $2)) AS "notified"`;
 
-export interface RunJob {
-  runId: string;
-}
+/** What a transaction must offer for a drive to be asked for in it (Prisma's interactive transaction client). */
+type TransactionLike = Parameters<typeof prismaExecutor>[0];
 
-/** What a transaction must offer for a job to be sent in it (Prisma's interactive transaction client). */
-type TransactionLike = Parameters<typeof fromPrisma>[0];
+/** Drives run `runId` under claim `driver`; resolves when it no longer needs this worker, throws to be driven again later. */
+export type DriveRun = (runId: string, signal: AbortSignal, driver: string) => Promise<void>;
 
 export interface RunQueueOptions {
   log: (message: string, error?: unknown) => void;
 }
 
+interface HeldDrive extends TakenDrive {
+  controller: AbortController;
+}
+
 export class RunQueue {
-  /** This process's slots (pg-boss worker ids) that are not driving a run now, longest idle first. */
-  private readonly idle = new Set<string>();
+  /** The drives this process holds now, by drive id. */
+  private readonly held = new Map<string, HeldDrive>();
+  /** Each held drive's end (its row written), for `stop`. */
+  private readonly ends = new Set<Promise<void>>();
+  private slots = 0;
+  private driveRun: DriveRun | null = null;
+  private fetching = false;
+  private fetchAgain = false;
+  private stopping = false;
+  private backstop: ReturnType<typeof setInterval> | null = null;
+  private renewal: ReturnType<typeof setInterval> | null = null;
   /** The working processes' channels as last listed, taken in turn; empty: notify them all. */
   private workerChannels: string[] = [];
   private nextWorker = 0;
   private workersListedAt = 0;
   private listing = false;
-  private backstop: ReturnType<typeof setInterval> | null = null;
   /** This process's own jobs channel, once it works on runs (`work`). */
   private ownChannel: string | null = null;
 
-  private constructor(private readonly boss: PgBoss) {}
+  constructor(
+    private readonly statements: StatementRunner,
+    private readonly options: RunQueueOptions,
+  ) {}
 
-  /** Connects, installs or upgrades pg-boss's schema when needed, and makes sure the run queue exists. */
-  static async open(url: string, options: RunQueueOptions): Promise<RunQueue> {
-    // Not in pg-boss's option types, but passed on to its pg.Pool, as every other connection option is.
-    const pool = { Client: PreparingClient };
-    const boss = new PgBoss({
-      ...pool,
-      connectionString: url,
-      schema: SCHEMA,
-      // Slots are woken by the studio's own notification (see above), one per process, not all of them by pg-boss's.
-      useListenNotify: false,
-      // Look for jobs whose worker stopped beating every few seconds (pg-boss's default is a minute).
-      superviseIntervalSeconds: SUPERVISE_SECONDS,
-      monitorIntervalSeconds: SUPERVISE_SECONDS,
-      max: 3,
-    });
-    boss.on("error", (error) => options.log("job queue error", error));
-    await boss.start();
-    const existing = await boss.getQueue(RUN_QUEUE);
-    // Made by an earlier version, which had pg-boss notify for each job: a notification nobody listens for now.
-    if (existing?.notify) await boss.updateQueue(RUN_QUEUE, { notify: false });
-    if (!existing) {
-      try {
-        await boss.createQueue(RUN_QUEUE, {
-          policy: "stately",
-          notify: false,
-          heartbeatSeconds: HEARTBEAT_SECONDS,
-          expireInSeconds: EXPIRE_SECONDS,
-          // A job fails only on an infrastructure error (the database went away): try again, backing off to half a minute.
-          retryLimit: 10_000,
-          retryDelay: 1,
-          retryBackoff: true,
-          retryDelayMax: 30,
-        });
-      } catch (error) {
-        // Another process created it at the same moment.
-        if (!(await boss.getQueue(RUN_QUEUE))) throw error;
-      }
-    }
-    return new RunQueue(boss);
+  /** The queue of a PostgreSQL database opened with `openDatabase` (its statement pool). */
+  static of(database: StudioDatabase, options: RunQueueOptions): RunQueue {
+    const statements = postgresStatements(database);
+    if (!statements) throw new Error("The run queue needs a PostgreSQL database opened with openDatabase");
+    return new RunQueue(statements, options);
   }
 
-  /**
-   * The queue's jobs waiting for a slot (created, or a retry not yet due) and those a slot drives now, counted in the
-   * job table (the queue's own counts are the monitor's, up to SUPERVISE_SECONDS old). pg-boss's states are an enum in
-   * that order: created, retry, active, then the finished ones.
-   */
+  /** Runs waiting for a worker and runs driven now (the /metrics gauges). */
   async jobCounts(): Promise<{ waiting: number; active: number }> {
-    const { rows } = await this.boss.getDb().executeSql(JOB_COUNTS, [RUN_QUEUE]);
-    const [counts] = rows as { waiting: number; active: number }[];
-    return { waiting: counts?.waiting ?? 0, active: counts?.active ?? 0 };
+    const { rows } = await this.statements.run<{ waiting: number; active: number }>(COUNT_DRIVES, []);
+    return { waiting: rows[0]?.waiting ?? 0, active: rows[0]?.active ?? 0 };
   }
 
-  /** Sends the job that drives `runId`, inside Prisma's `transaction`: it exists if and only if the transaction commits. */
+  /** Asks for a drive of `runId` inside Prisma's `transaction`: asked for if and only if the transaction commits. */
   sendWithin(transaction: TransactionLike, runId: string): Promise<void> {
-    return this.sendThrough(fromPrisma(transaction), runId);
+    return this.sendThrough(prismaExecutor(transaction), runId);
   }
 
   /** The same through any transaction that runs SQL (the statement pool's, on the run creation path). */
   async sendThrough(db: SqlExecutor, runId: string): Promise<void> {
-    const job: RunJob = { runId };
-    // null = a job for this run already waits (stately): that one will drive it.
-    await this.boss.send(RUN_QUEUE, job, { singletonKey: runId, db });
-    // Delivered on commit, with the job; pg_notify returns void, which Prisma cannot read, hence the wrapping select.
-    await db.executeSql(NOTIFY, [this.nextWorkerChannel(), runId]);
+    // The notification is delivered on commit, with the row.
+    await db.executeSql(REQUEST_DRIVE, [runId, this.nextWorkerChannel()]);
+  }
+
+  /** The same outside any transaction (a run copied in while running, by scripts/copy-database.ts). */
+  send(runId: string): Promise<void> {
+    return this.sendThrough(statementExecutor(this.statements), runId);
   }
 
   /**
-   * A job was announced, to this process (`toThisProcess`) or to all: an idle
-   * slot here looks for it; with none idle, a job sent to this process is passed
-   * on to every process, one of which takes it. A process that only serves has
-   * no slots and hears only what is sent to all: it does nothing.
+   * A drive was announced, to this process (`toThisProcess`) or to all: with
+   * a slot idle this process fetches; with none, a request sent to it is
+   * passed on to every process, one of which takes it. A process that only
+   * serves has no slots and hears only what is sent to all: it does nothing.
    */
-  jobSent(runId: string, toThisProcess: boolean, log: (message: string, error?: unknown) => void): void {
-    if (this.wakeOne() || !toThisProcess) return;
-    // The only working process (as last listed): nobody else could take it, and a slot here looks again as it finishes.
+  jobSent(runId: string, toThisProcess: boolean): void {
+    if (this.freeSlots() > 0) return this.fetch();
+    if (!toThisProcess || this.slots === 0) return;
+    // The only working process (as last listed): nobody else could take it, and a slot here fetches again as it finishes.
     if (this.onlyWorkingProcess()) return;
-    this.boss
-      .getDb()
-      .executeSql(NOTIFY, [JOBS_CHANNEL, runId])
-      .catch((error: unknown) => log(`could not pass on the job of run ${runId}`, error));
+    this.statements.run(NOTIFY, [JOBS_CHANNEL, runId]).catch((error: unknown) => this.options.log(`could not pass on the drive of run ${runId}`, error));
+  }
+
+  /** Notifications may have been missed (the listening connection broke): look now. */
+  wakeAll(): void {
+    this.fetch();
+  }
+
+  /**
+   * Drives runs, `concurrency` at a time: `driveRun` resolves when the run has
+   * finished or no longer needs a worker (it waits for a person). Its signal
+   * aborts when the drive's lease was lost (another worker may be taking the
+   * run over) or when `stop`'s grace ran out: stop driving.
+   */
+  work(concurrency: number, driveRun: DriveRun, { backstopMs = BACKSTOP_POLL_MS, channel }: { backstopMs?: number; channel?: string } = {}): void {
+    // Its own jobs channel (the one its notification connection listens on): how it finds itself in the list of workers.
+    this.ownChannel = channel ?? null;
+    this.slots = concurrency;
+    this.driveRun = driveRun;
+    this.backstop = setInterval(() => this.fetch(), backstopMs);
+    this.backstop.unref();
+    this.renewal = setInterval(() => void this.renewLeases(), RENEW_EVERY_MS);
+    this.renewal.unref();
+    this.fetch();
+  }
+
+  /** Takes no more drives; those held get `graceMs` to end before their signals abort. Resolves once all have ended. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    if (this.backstop) clearInterval(this.backstop);
+    const late = setTimeout(() => {
+      for (const drive of this.held.values()) drive.controller.abort(new Error("the process is shutting down"));
+    }, graceMs);
+    // Leases are renewed meanwhile: a drive still ending its steps keeps its run.
+    while (this.ends.size > 0) await Promise.all([...this.ends]);
+    clearTimeout(late);
+    if (this.renewal) clearInterval(this.renewal);
+  }
+
+  private freeSlots(): number {
+    return this.stopping || !this.driveRun ? 0 : this.slots - this.held.size;
+  }
+
+  /** Fetches for the idle slots, one fetch at a time (a wake during one fetches again after it). */
+  private fetch(): void {
+    if (this.freeSlots() <= 0) return;
+    if (this.fetching) {
+      this.fetchAgain = true;
+      return;
+    }
+    this.fetching = true;
+    void this.take().finally(() => {
+      this.fetching = false;
+      if (this.fetchAgain) {
+        this.fetchAgain = false;
+        this.fetch();
+      }
+    });
+  }
+
+  private async take(): Promise<void> {
+    let taken: TakenDrive[];
+    try {
+      taken = (await this.statements.run<TakenDrive>(TAKE_DRIVES, [this.freeSlots(), LEASE_SECONDS])).rows;
+    } catch (error) {
+      // The database is away: the backstop looks again.
+      this.options.log("could not fetch runs to drive", error);
+      return;
+    }
+    for (const drive of taken) this.begin(drive);
+  }
+
+  private begin(taken: TakenDrive): void {
+    const drive: HeldDrive = { ...taken, controller: new AbortController() };
+    this.held.set(drive.driver, drive);
+    const end = this.drive(drive).finally(() => {
+      this.held.delete(drive.driver);
+      this.ends.delete(end);
+      // A drive may be waiting (asked for while every slot was busy): look at once, not a poll later.
+      this.fetch();
+    });
+    this.ends.add(end);
+  }
+
+  private async drive({ runId, driver, controller }: HeldDrive): Promise<void> {
+    let failure: unknown;
+    try {
+      await this.driveRun!(runId, controller.signal, driver);
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      if (failure === undefined) await this.statements.run(END_DRIVE, [runId, driver]);
+      else {
+        this.options.log(`run ${runId} is driven again after a backoff`, failure);
+        await this.statements.run(FAIL_DRIVE, [runId, driver, MAX_BACKOFF_SECONDS]);
+      }
+    } catch (error) {
+      // Its lease runs out, and whichever worker takes the run next finds where it stands.
+      this.options.log(`could not record the end of run ${runId}'s drive`, error);
+    }
+  }
+
+  /** Renews the held drives' leases; a drive whose lease was lost (another took the run over) is told to stop. */
+  private async renewLeases(): Promise<void> {
+    const held = [...this.held.values()];
+    if (held.length === 0) return;
+    let renewed: Set<string>;
+    try {
+      const { rows } = await this.statements.run<{ driver: string }>(RENEW_LEASES, [held.map((drive) => drive.runId), held.map((drive) => drive.driver), LEASE_SECONDS]);
+      renewed = new Set(rows.map((row) => row.driver));
+    } catch (error) {
+      // Nothing learned: the drives go on (their writes wait for the database too) and the next renewal tries again.
+      this.options.log("could not renew the leases of the runs driven here", error);
+      return;
+    }
+    for (const drive of held) {
+      if (!renewed.has(drive.driver) && this.held.get(drive.driver) === drive) drive.controller.abort(new Error("its lease was lost: another worker may be driving the run"));
+    }
   }
 
   /**
@@ -196,82 +292,16 @@ export class RunQueue {
   private async listWorkers(): Promise<void> {
     this.listing = true;
     try {
-      const { rows } = await this.boss
-        .getDb()
-        // This database's processes only: a notification reaches listeners of its own database, so a worker of another
-        // studio (or another test's database) on the same server could never hear a job sent to its channel.
-        .executeSql(`SELECT DISTINCT "application_name" AS "channel" FROM pg_stat_activity WHERE "datname" = current_database() AND left("application_name", $1) = $2`, [
-          WORKER_CHANNEL_PREFIX.length,
-          WORKER_CHANNEL_PREFIX,
-        ]);
-      this.workerChannels = (rows as { channel: string }[]).map((row) => row.channel).filter(isWorkerChannel);
+      // This database's processes only: a notification reaches listeners of its own database, so a worker of another
+      // studio (or another test's database) on the same server could never hear a drive sent to its channel.
+      const { rows } = await this.statements.run<{ channel: string }>(LIST_WORKER_CHANNELS, [WORKER_CHANNEL_PREFIX.length, WORKER_CHANNEL_PREFIX]);
+      this.workerChannels = rows.map((row) => row.channel).filter(isWorkerChannel);
       this.workersListedAt = Date.now();
     } catch {
-      // Not listed this time: jobs go to every process (JOBS_CHANNEL) until a listing works.
+      // Not listed this time: requests go to every process (JOBS_CHANNEL) until a listing works.
       this.workerChannels = [];
     } finally {
       this.listing = false;
     }
-  }
-
-  /** One idle slot of this process looks for a job (the one idle longest); false when none is idle. */
-  private wakeOne(): boolean {
-    const [slot] = this.idle;
-    if (slot === undefined) return false;
-    // To the back of the line: the next job wakes another slot, even before this one has fetched.
-    this.idle.delete(slot);
-    this.idle.add(slot);
-    this.boss.notifyWorker(slot);
-    return true;
-  }
-
-  /** Notifications may have been missed (the listening connection broke): every idle slot looks once. */
-  wakeAll(): void {
-    for (const slot of this.idle) this.boss.notifyWorker(slot);
-  }
-
-  /**
-   * Works on run jobs, `concurrency` at a time: `drive` resolves when the run
-   * has finished or no longer needs a worker (it waits for a person). Its
-   * signal aborts when the job's claim is lost (a missed heartbeat) or at
-   * shutdown: stop driving, another worker continues.
-   */
-  async work(
-    concurrency: number,
-    drive: (runId: string, signal: AbortSignal) => Promise<void>,
-    { backstopMs = BACKSTOP_POLL_MS, channel }: { backstopMs?: number; channel?: string } = {},
-  ): Promise<void> {
-    // Its own jobs channel (the one its notification connection listens on): how it finds itself in the list of workers.
-    this.ownChannel = channel ?? null;
-    const options = {
-      batchSize: 1,
-      // Beat often: a busy machine that delays one beat should not lose the job (a lost job is safe, see claimRun, but wasteful).
-      heartbeatRefreshSeconds: 3,
-    };
-    // One pg-boss worker per slot (rather than localConcurrency), so that a notification can wake exactly one of them.
-    for (let index = 0; index < concurrency; index += 1) {
-      let slot = "";
-      slot = await this.boss.work<RunJob>(RUN_QUEUE, { ...options, pollingIntervalSeconds: SLOT_POLL_SECONDS }, async ([job]) => {
-        if (!job || !slot) return;
-        this.idle.delete(slot);
-        try {
-          await drive(job.data.runId, job.signal);
-        } finally {
-          this.idle.add(slot);
-          // Fetch again as soon as this job is completed, not a poll later: a job may be waiting (sent while every slot was busy).
-          this.boss.notifyWorker(slot);
-        }
-      });
-      this.idle.add(slot);
-    }
-    // The backstop is whichever slot is idle, so a process whose first slot drives a long run still looks every second.
-    this.backstop ??= setInterval(() => this.wakeOne(), backstopMs);
-    this.backstop.unref();
-  }
-
-  /** Stops fetching; in-flight jobs get `graceMs` to finish before their signals abort. */
-  async stop(graceMs: number): Promise<void> {
-    if (this.backstop) clearInterval(this.backstop);
-    await this.boss.stop({ graceful: true, timeout: graceMs, close: true });
   }
 }

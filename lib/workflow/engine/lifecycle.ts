@@ -34,15 +34,18 @@ export async function startRun(engine: EngineContext, runId: string, created?: C
   await announced;
 }
 
-/** RunEngine.drive: one stored run driven for a worker's job, under a claim; `signal` parks it. */
-export async function driveRun(engine: EngineContext, runId: string, options: { signal?: AbortSignal } = {}): Promise<DriveOutcome> {
+/**
+ * RunEngine.drive: one stored run driven for a worker's job, under a claim (`claimed`: the job queue claimed it
+ * already, as it handed the run over); `signal` parks it.
+ */
+export async function driveRun(engine: EngineContext, runId: string, options: { signal?: AbortSignal; claimed?: string } = {}): Promise<DriveOutcome> {
   // Still leaving this process (its last writes on their way): this job came after it let go, so once it
   // has left, the run is driven again from what is stored (a finished one is left alone below).
   const current = engine.active.get(runId);
   if (current) await current.settled;
   // Claimed before it is read: a drive that lost this run's job can no longer write over what this one reads.
-  const driver = randomUUID();
-  await engine.options.store.claimRun(runId, driver);
+  const driver = options.claimed ?? randomUUID();
+  if (options.claimed === undefined) await engine.options.store.claimRun(runId, driver);
   const run = await activate(engine, runId, { continueParked: true });
   if (!run) {
     // A job for a finished run: if a step of another run called it, that run must hear of its end (a crash may have cut the first word off).
