@@ -56,15 +56,19 @@ type EditPlan = WritePlan<EditReady>;
 
 /** Replaces exact pieces of text in a file, all or nothing, refusing a file that changed since it was read. */
 export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
-  readonly name = "apply_edit";
-  readonly title = "Edit a File";
-  readonly description =
-    "Change part of an existing text file by replacing exact text: each edit's oldText must occur exactly once (or set replaceAll). " +
-    "Several edits are applied in order and written together, or not at all. Read the file with read_file first; " +
-    "if it changed since, read it again. To create a file or replace all of it, use write_file.";
-  readonly icon = "file-diff";
-  readonly inputModel = ApplyEditArgs;
-  readonly capabilities = ["file.edit"] as const;
+  constructor() {
+    super({
+      name: "apply_edit",
+      title: "Edit a File",
+      icon: "file-diff",
+      description:
+        "Change part of an existing text file by replacing exact text: each edit's oldText must occur exactly once (or set replaceAll). " +
+        "Several edits are applied in order and written together, or not at all. Read the file with read_file first; " +
+        "if it changed since, read it again. To create a file or replace all of it, use write_file.",
+      inputModel: ApplyEditArgs,
+      capabilities: ["file.edit"],
+    });
+  }
 
   protected readonly whenChanged = { change: "the edit", advice: "Read it again with read_file and redo the edit." };
 

@@ -1,5 +1,6 @@
 import type { Capability } from "../../registry/capabilities";
-import { CoreTool } from "../shared/core-tool";
+import type { ToolRuntime } from "../../tool";
+import { CoreTool, type ToolIdentity } from "../shared/core-tool";
 import { WorkingDirectory, type WorkingDirectorySettings } from "../shared/working-directory";
 
 /** The capabilities that only look at the folder. */
@@ -10,10 +11,9 @@ const LOOKING: ReadonlySet<Capability> = new Set(["file.read", "file.list", "fil
  * folder and refused outside it (the framework confines it before `call()` runs).
  */
 export abstract class FolderTool<Args> extends CoreTool<Args, WorkingDirectorySettings> {
-  override readonly domain = "filesystem";
-  override readonly settingsModel = WorkingDirectory;
-  override readonly rootSetting = "root";
-  override readonly pathInputs: readonly string[] = ["path"];
+  constructor(header: ToolIdentity<Args> & { capabilities: readonly Capability[]; runtime?: ToolRuntime }) {
+    super({ ...header, domain: "filesystem", settingsModel: WorkingDirectory, rootSetting: "root", pathInputs: ["path"] });
+  }
 
   /** Read-only (no permission gate, safe beside other calls) when all it declares is looking; a tag that writes, or an unknown one, is not. */
   override isReadOnly(): boolean {

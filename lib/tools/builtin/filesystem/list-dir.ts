@@ -59,14 +59,18 @@ export interface DirectoryEntry {
 
 /** Lists a folder's entries, optionally recursively, without ever following symbolic links. */
 export class ListDirTool extends FolderTool<ListDirArgs> {
-  readonly name = "list_dir";
-  readonly title = "List a Directory";
-  readonly description =
-    "List the files and folders in a folder of the working folder, with their sizes; recursive lists subfolders too. " +
-    "Paths in the result are relative to the working folder and can be passed to read_file. To find text inside files, use search.";
-  readonly icon = "folder-tree";
-  readonly inputModel = ListDirArgs;
-  readonly capabilities = ["file.list"] as const;
+  constructor() {
+    super({
+      name: "list_dir",
+      title: "List a Directory",
+      icon: "folder-tree",
+      description:
+        "List the files and folders in a folder of the working folder, with their sizes; recursive lists subfolders too. " +
+        "Paths in the result are relative to the working folder and can be passed to read_file. To find text inside files, use search.",
+      inputModel: ListDirArgs,
+      capabilities: ["file.list"],
+    });
+  }
 
   override progressMessage(args: ListDirArgs): string {
     return `Listing ${displayName(args.path)}…`;

@@ -42,14 +42,18 @@ type WriteTarget = WritePlan<TargetFound>;
 
 /** Creates or overwrites a file with the given content, atomically. */
 export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound> {
-  readonly name = "write_file";
-  readonly title = "Write a File";
-  readonly description =
-    "Create a file in the working folder, or replace a file's whole content. Missing folders are created. " +
-    "To change part of an existing file, use apply_edit instead.";
-  readonly icon = "file-pen";
-  readonly inputModel = WriteFileArgs;
-  readonly capabilities = ["file.write"] as const;
+  constructor() {
+    super({
+      name: "write_file",
+      title: "Write a File",
+      icon: "file-pen",
+      description:
+        "Create a file in the working folder, or replace a file's whole content. Missing folders are created. " +
+        "To change part of an existing file, use apply_edit instead.",
+      inputModel: WriteFileArgs,
+      capabilities: ["file.write"],
+    });
+  }
 
   protected readonly whenChanged = { change: "the write", advice: "Read it again and decide whether to write it." };
 
