@@ -10,7 +10,7 @@ import { ToolResult } from "../../tool-result";
 import { truncateMiddle } from "../shared/limits";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
 import { FolderTool } from "./folder-tool";
-import { describeFileError, displayName, formatBytes, rootOf } from "./file-content";
+import { describeFileError, formatBytes, rootOf } from "./file-content";
 
 /** Entries returned at most; the rest are counted. */
 export const MAX_LIST_ENTRIES = 1_000;
@@ -69,11 +69,8 @@ export class ListDirTool extends FolderTool<ListDirArgs> {
         "Paths in the result are relative to the working folder and can be passed to read_file. To find text inside files, use search.",
       inputModel: ListDirArgs,
       capabilities: ["file.list"],
+      progressVerb: "Listing",
     });
-  }
-
-  override progressMessage(args: ListDirArgs): string {
-    return `Listing ${displayName(args.path)}…`;
   }
 
   override async call(args: ListDirArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {

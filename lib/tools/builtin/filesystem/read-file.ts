@@ -9,7 +9,6 @@ import {
   decodeText,
   describeFileError,
   fileErrorKind,
-  displayName,
   formatBytes,
   imageTypeOfBytes,
   imageTypeOfName,
@@ -67,11 +66,8 @@ export class ReadFileTool extends FolderTool<ReadFileArgs> {
         "Read a file before editing it with apply_edit.",
       inputModel: ReadFileArgs,
       capabilities: ["file.read"],
+      progressVerb: "Reading",
     });
-  }
-
-  override progressMessage(args: ReadFileArgs): string {
-    return `Reading ${displayName(args.path)}…`;
   }
 
   override async call(args: ReadFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {

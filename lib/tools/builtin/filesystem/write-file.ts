@@ -12,7 +12,6 @@ import { ensureParentFolder, writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
   describeFileError,
-  displayName,
   errorCode,
   identityOf,
   looksBinary,
@@ -37,7 +36,7 @@ const WriteFileArgs = z.object({
 type WriteFileArgs = z.infer<typeof WriteFileArgs>;
 
 /** The target as found before writing: checked for the approval, and again before writing. */
-type TargetFound = { identity: string | null; existing: ExistingFile };
+type TargetFound = { existing: ExistingFile };
 type WriteTarget = WritePlan<TargetFound>;
 
 /** Creates or overwrites a file with the given content, atomically. */
@@ -52,17 +51,9 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
         "To change part of an existing file, use apply_edit instead.",
       inputModel: WriteFileArgs,
       capabilities: ["file.write"],
+      progressVerb: "Writing",
+      whenChanged: { change: "the write", advice: "Read it again and decide whether to write it." },
     });
-  }
-
-  protected readonly whenChanged = { change: "the write", advice: "Read it again and decide whether to write it." };
-
-  override progressMessage(args: WriteFileArgs): string {
-    return `Writing ${displayName(args.path)}…`;
-  }
-
-  protected sameFile(shown: TargetFound, now: TargetFound): boolean {
-    return shown.identity === now.identity;
   }
 
   protected preview(args: WriteFileArgs, target: ReadyPlan<TargetFound>): ApprovalPreview {
@@ -95,7 +86,7 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
         const problem = await this.folderProblem(args, relativePath);
         if (problem) return { ok: false, error: problem };
       }
-      return { ok: true, relativePath, identity: identityOf(existing), existing };
+      return { ok: true, relativePath, fingerprint: identityOf(existing), existing };
     } catch (error) {
       return { ok: false, error: describeFileError(error, "path", relativePath) };
     }
