@@ -91,17 +91,14 @@ export class HttpTool extends CoreTool<HttpArgs> {
     });
   }
 
-  /** Only GET and HEAD; without arguments nothing can be promised. */
+  /**
+   * Only GET and HEAD; without arguments nothing can be promised. Whether a call is safe beside others, and whether
+   * it passes the permission gate, follow this (ToolBase's defaults).
+   */
   override isReadOnly(args?: HttpArgs): boolean {
     if (args === undefined) return false;
     const method = typeof args.method === "string" ? args.method.toUpperCase() : "GET";
     return READ_ONLY_METHODS.has(method);
-  }
-  override isConcurrencySafe(args?: HttpArgs): boolean {
-    return this.isReadOnly(args);
-  }
-  override isDestructive(args?: HttpArgs): boolean {
-    return !this.isReadOnly(args);
   }
 
   override progressMessage(args: HttpArgs): string {
