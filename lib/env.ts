@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES, type Role } from "@/lib/contracts/roles";
+import { markedError } from "@/lib/marked-error";
 
 /**
  * The studio's environment, parsed in one place. Every variable is optional;
@@ -195,17 +196,12 @@ export const EnvironmentSchema = z.object({
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
 /** A malformed environment variable; the message names it and says what it should hold. */
-export class EnvironmentError extends Error {
-  readonly marker = "neurosurfer.environment";
+export class EnvironmentError extends markedError("neurosurfer.environment", "EnvironmentError") {
   constructor(
     message: string,
     readonly variables: string[],
   ) {
     super(message);
-    this.name = "EnvironmentError";
-  }
-  static isInstance(error: unknown): error is EnvironmentError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.environment";
   }
 }
 

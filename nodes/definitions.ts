@@ -51,8 +51,16 @@ export type PaletteItem = {
 
 /** The definition of `node`'s kind, typed for that node. */
 export function definitionOf<Node extends WorkflowNode>(node: Node): NodeKindDefinition<Node> {
-  // A lookup by a union key loses which member it was; the table's type guarantees the pairing.
-  return nodeKindDefinitions[node.kind] as unknown as NodeKindDefinition<Node>;
+  return entryOfKind<NodeKindDefinition<Node>>(nodeKindDefinitions, node);
+}
+
+/**
+ * `node`'s entry in a table of one entry per kind (this one, nodes/server.ts, nodes/editor.ts), as `Entry`: the
+ * caller names the entry's type for that node. A lookup by a union key loses which member it was; the table's type
+ * guarantees the pairing.
+ */
+export function entryOfKind<Entry>(table: { readonly [Kind in NodeKind]: unknown }, node: WorkflowNode): Entry {
+  return table[node.kind] as Entry;
 }
 
 /** A building block of the palette: a kind with a palette entry, and the item a drop of it carries. */

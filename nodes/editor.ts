@@ -1,6 +1,6 @@
 import { agentEditor } from "./agent/editor";
 import { codeEditor } from "./code/editor";
-import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
+import { entryOfKind, type NodeKind, type NodeOfKind, type WorkflowNode } from "./definitions";
 import { forEachEditor } from "./foreach/editor";
 import { inputEditor } from "./input/editor";
 import type { NodeKindEditor } from "./node-kind-editor";
@@ -31,6 +31,5 @@ export const nodeKindEditors = {
 
 /** The editor side of `node`'s kind, typed for that node. */
 export function editorOf<Node extends WorkflowNode>(node: Node): NodeKindEditor<Node> {
-  // A lookup by a union key loses which member it was; the table's type guarantees the pairing.
-  return nodeKindEditors[node.kind] as unknown as NodeKindEditor<Node>;
+  return entryOfKind<NodeKindEditor<Node>>(nodeKindEditors, node);
 }

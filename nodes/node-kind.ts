@@ -24,14 +24,6 @@ export interface NewNodePlace {
   tools: ReadonlyMap<string, CatalogTool>;
 }
 
-/**
- * A kind's `createNode` when a new node is its schema's defaults (plus `extra`, made at drop time): the defaults
- * then live in one place, the schema, and a palette drop cannot make a node its own schema would change.
- */
-export function newNodeWithDefaults<Node extends NodeShape>(schema: z.ZodType<Node>, kind: Node["kind"], extra?: () => Record<string, unknown>) {
-  return (_item: { kind: Node["kind"] }, { idFor, position }: NewNodePlace): Node => schema.parse({ id: idFor(kind), kind, position, ...extra?.() });
-}
-
 /** The kind's entry in the palette's "Building blocks" group. */
 export interface PaletteBlock {
   /** The line under the title. */
@@ -100,6 +92,7 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
    * Its nodes take execution settings (retries, a time limit, what happens on
    * error: `failureHandling` in node-base.ts): the inspector shows its "On
    * failure" section, and its card an error handle when it follows an error path.
+   * (A building block's is set from its schema by defineBlockKind.)
    */
   handlesFailures?: true;
   /**
@@ -134,4 +127,35 @@ export interface NodeKindDefinition<Node extends NodeShape, Item extends { kind:
   /** The node a palette drop makes; null when the item names nothing that exists (an uninstalled tool). */
   createNode: (item: Item, place: NewNodePlace) => Node | null;
   card: NodeCard<Node>;
+}
+
+/** What a building block's definition says beyond what its schema already does (see defineBlockKind). */
+export type BlockKindSpec<Node extends NodeShape> = Omit<NodeKindDefinition<Node>, "kind" | "schema" | "palette" | "onePerWorkflow" | "handlesFailures" | "createNode"> & {
+  palette: PaletteBlock;
+  /** Defaults to false. */
+  onePerWorkflow?: boolean;
+  /** What a new node holds beyond its schema's defaults, made at drop time (a webhook's random hook id). */
+  newNodeExtra?: () => Record<string, unknown>;
+};
+
+/**
+ * The definition of a kind the palette lists as a building block, from what its schema already says: its `kind` is
+ * the schema's `kind` literal, it `handlesFailures` when the schema spreads `failureHandling` (its nodes hold
+ * execution settings), and a new node is the schema's defaults (plus `newNodeExtra`). Each is then written once, and
+ * a palette drop cannot make a node its own schema would change.
+ *
+ * @example
+ *   export const outputKind = defineBlockKind(OutputNodeSchema, { title: "Output", icon: "flag", palette: { help: "The run's result." }, card });
+ */
+export function defineBlockKind<Schema extends z.ZodType<NodeShape> & { shape: { kind: z.ZodLiteral<string> } }, Card extends NodeCard<z.infer<Schema>>>(
+  schema: Schema,
+  { newNodeExtra, onePerWorkflow = false, ...spec }: BlockKindSpec<z.infer<Schema>> & { card: Card },
+) {
+  type Node = z.infer<Schema>;
+  const kind = schema.shape.kind.value as Node["kind"];
+  const createNode = (_item: { kind: Node["kind"] }, { idFor, position }: NewNodePlace): Node =>
+    schema.parse({ id: idFor(kind), kind, position, ...newNodeExtra?.() });
+  const failures = "execution" in schema.shape ? { handlesFailures: true as const } : {};
+  // `card` keeps its own type (what its content() returns, e.g. a For each's outputs, read in lib/run-view).
+  return { ...spec, kind, schema, onePerWorkflow, ...failures, createNode };
 }

@@ -1,6 +1,6 @@
 import { agentServer } from "./agent/server";
 import { codeServer } from "./code/server";
-import type { NodeKind, NodeOfKind, WorkflowNode } from "./definitions";
+import { entryOfKind, type NodeKind, type NodeOfKind, type WorkflowNode } from "./definitions";
 import { forEachServer } from "./foreach/server";
 import { inputServer } from "./input/server";
 import type { NodeKindServer } from "./node-kind-server";
@@ -31,6 +31,5 @@ export const nodeKindServers = {
 
 /** The server side of `node`'s kind, typed for that node. */
 export function serverOf<Node extends WorkflowNode>(node: Node): NodeKindServer<Node> {
-  // A lookup by a union key loses which member it was; the table's type guarantees the pairing.
-  return nodeKindServers[node.kind] as unknown as NodeKindServer<Node>;
+  return entryOfKind<NodeKindServer<Node>>(nodeKindServers, node);
 }

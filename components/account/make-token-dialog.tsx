@@ -3,11 +3,9 @@
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import type { z } from "zod";
-import { applyApiError } from "@/components/secrets/apply-api-error";
-import { FormDialog } from "@/components/ui/dialog";
+import { ApiFormDialog, useApiForm } from "@/components/ui/api-form";
 import { CONTROL_CLASS, Field, FieldError, fieldAria } from "@/components/ui/field";
 import { ShownOnceDialog } from "@/components/ui/shown-once-dialog";
-import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import { CreateTokenBodySchema, TOKEN_EXPIRY_DAYS, type TokenView } from "@/lib/contracts/people";
 import { SCOPE_DESCRIPTIONS, type Scope } from "@/lib/contracts/roles";
@@ -23,19 +21,19 @@ const NEVER = "never";
  * works. The token is shown once, here; the studio keeps only its digest.
  */
 export function MakeTokenDialog({ scopes, onMade, onClose }: { scopes: readonly Scope[]; onMade: (token: TokenView) => void; onClose: () => void }) {
-  const form = useZodForm<Input, z.output<typeof CreateTokenBodySchema>>(CreateTokenBodySchema, { name: "", scopes: [], expiresInDays: 90 });
-  const { errors, isSubmitting } = form.formState;
   const [made, setMade] = useState<{ token: string; name: string } | null>(null);
-
-  const submit = form.handleSubmit(async (values) => {
-    try {
+  const form = useApiForm<Input, z.output<typeof CreateTokenBodySchema>>(
+    CreateTokenBodySchema,
+    { name: "", scopes: [], expiresInDays: 90 },
+    FIELDS,
+    async (values) => {
       const answer = await api<{ token: string; record: TokenView }>("/api/me/tokens", { method: "POST", body: values });
       setMade({ token: answer.token, name: answer.record.name });
       onMade(answer.record);
-    } catch (error) {
-      applyApiError(error, form.setError, FIELDS, "name");
-    }
-  });
+    },
+    "name",
+  );
+  const { errors } = form.formState;
 
   if (made !== null) {
     return (
@@ -48,15 +46,13 @@ export function MakeTokenDialog({ scopes, onMade, onClose }: { scopes: readonly 
   }
 
   return (
-    <FormDialog
-      onSubmit={submit}
+    <ApiFormDialog
+      form={form}
       onClose={onClose}
       title="Make a token"
       description="For a script, the CLI or an MCP client. It can do only what its scopes allow, and never more than your role."
-      pending={isSubmitting}
       submitLabel="Make token"
       pendingLabel="Making…"
-      error={errors.root?.server?.message}
       errorTitle="No token made"
     >
       <Field id="token-name" label="Name" required error={errors.name?.message} help="What will use it, so you know which to revoke.">
@@ -108,6 +104,6 @@ export function MakeTokenDialog({ scopes, onMade, onClose }: { scopes: readonly 
           ))}
         </select>
       </Field>
-    </FormDialog>
+    </ApiFormDialog>
   );
 }

@@ -128,5 +128,7 @@ export function useCanvasChanges({ definition, tools: toolsByName, commit, previ
     [deleteElements],
   );
 
-  return { selectedNodes, selectedEdges, select, onNodesChange, onEdgesChange, connect, onConnect, isValidConnection, deleteElements, onDelete };
+  // The handlers React Flow calls go to the canvas together, as they are (each is stable: spread, they re-render nothing).
+  const canvasHandlers = { onNodesChange, onEdgesChange, onConnect, isValidConnection, onDelete };
+  return { selectedNodes, selectedEdges, select, connect, deleteElements, canvasHandlers };
 }

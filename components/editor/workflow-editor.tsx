@@ -123,7 +123,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
   const [nodeMapper] = useState(createFlowNodeMapper);
   const [mapEdges] = useState(createFlowEdgeMapper);
   // What the canvas changes: moves, selection, connections, deletions.
-  const { selectedNodes, selectedEdges, select, onNodesChange, onEdgesChange, connect, onConnect, isValidConnection, deleteElements, onDelete } = useCanvasChanges({
+  const { selectedNodes, selectedEdges, select, connect, deleteElements, canvasHandlers } = useCanvasChanges({
     definition,
     tools: toolsByName,
     commit,
@@ -354,11 +354,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
             <EditorCanvas
               nodes={flowNodes}
               edges={flowEdges}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onConnect={onConnect}
-              isValidConnection={isValidConnection}
-              onDelete={onDelete}
+              {...canvasHandlers}
               onInit={onInit}
               onDropItem={onDropItem}
               onInsertOnEdge={edgeInsertion.openPicker}

@@ -20,12 +20,8 @@ const STEP = 0.8;
 /** Wider canvases have the minimap (the editor) and room to show a workflow whole: the arrows are for narrow ones. */
 const NARROW_CANVAS = 768;
 
-interface HorizontalExtent {
-  left: number;
-  right: number;
-}
-
-function horizontalExtent(nodes: readonly Node[]): HorizontalExtent | null {
+/** Where the cards begin and end along the canvas, in flow coordinates; null without cards. */
+function horizontalExtent(nodes: readonly Node[]): { left: number; right: number } | null {
   if (nodes.length === 0) return null;
   let left = Infinity;
   let right = -Infinity;

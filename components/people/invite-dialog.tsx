@@ -2,11 +2,9 @@
 
 import { useState } from "react";
 import type { z } from "zod";
-import { applyApiError } from "@/components/secrets/apply-api-error";
-import { FormDialog } from "@/components/ui/dialog";
+import { ApiFormDialog, useApiForm } from "@/components/ui/api-form";
 import { CONTROL_CLASS, Field, fieldAria } from "@/components/ui/field";
 import { ShownOnceDialog } from "@/components/ui/shown-once-dialog";
-import { useZodForm } from "@/components/ui/use-zod-form";
 import { api } from "@/lib/client/api";
 import { InviteBodySchema, type InvitationView } from "@/lib/contracts/people";
 import { ROLE_TITLES, ROLES, type Role } from "@/lib/contracts/roles";
@@ -26,21 +24,15 @@ const EXPIRIES = [
  * digest.
  */
 export function InviteDialog({ myRole, onInvited, onClose }: { myRole: Role; onInvited: (invitation: InvitationView) => void; onClose: () => void }) {
-  const form = useZodForm<Input, z.output<typeof InviteBodySchema>>(InviteBodySchema, { role: "editor", note: "", expiresInHours: 72 });
-  const { errors, isSubmitting } = form.formState;
   const [link, setLink] = useState<string | null>(null);
+  const form = useApiForm<Input, z.output<typeof InviteBodySchema>>(InviteBodySchema, { role: "editor", note: "", expiresInHours: 72 }, FIELDS, async (values) => {
+    const answer = await api<{ invitation: InvitationView; link: string }>("/api/people/invitations", { method: "POST", body: values });
+    setLink(answer.link);
+    onInvited(answer.invitation);
+  });
+  const { errors } = form.formState;
   // Only an owner makes an owner.
   const roles = ROLES.filter((role) => role !== "owner" || myRole === "owner");
-
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const answer = await api<{ invitation: InvitationView; link: string }>("/api/people/invitations", { method: "POST", body: values });
-      setLink(answer.link);
-      onInvited(answer.invitation);
-    } catch (error) {
-      applyApiError(error, form.setError, FIELDS);
-    }
-  });
 
   if (link !== null) {
     return (
@@ -56,15 +48,13 @@ export function InviteDialog({ myRole, onInvited, onClose }: { myRole: Role; onI
   }
 
   return (
-    <FormDialog
-      onSubmit={submit}
+    <ApiFormDialog
+      form={form}
       onClose={onClose}
       title="Invite someone"
       description="They choose their own sign-in name and password when they open the link."
-      pending={isSubmitting}
       submitLabel="Make invitation link"
       pendingLabel="Making…"
-      error={errors.root?.server?.message}
       errorTitle="No invitation made"
     >
       <Field id="invite-role" label="Role" error={errors.role?.message} help="What they may do; a workflow's share can narrow it.">
@@ -88,6 +78,6 @@ export function InviteDialog({ myRole, onInvited, onClose }: { myRole: Role; onI
           ))}
         </select>
       </Field>
-    </FormDialog>
+    </ApiFormDialog>
   );
 }

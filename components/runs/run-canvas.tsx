@@ -1,7 +1,7 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes, type ReactFlowInstance } from "@xyflow/react";
+import { Background, Controls, ReactFlow, type Edge, type Node, type NodeChange, type NodeTypes, type ReactFlowInstance, type ReactFlowProps } from "@xyflow/react";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { NodeCard, type NodeCardData } from "@/components/flow/node-card";
 import { FLOW_STYLE } from "@/components/flow/flow-style";
@@ -42,7 +42,26 @@ const RUN_VIEW_ARIA_LABELS = {
   "node.a11yDescription.default": "Press Enter or Space to see this step's result.",
   "node.a11yDescription.keyboardDisabled": "Press Enter or Space to see this step's result.",
 } as const;
-const PRO_OPTIONS = { hideAttribution: false } as const;
+/**
+ * The run canvas's fixed settings, the same on every render: a view to look at (no card dragged, connected, deleted
+ * or box-selected; choosing one shows its result), drawing only the cards in view.
+ */
+const RUN_FLOW_SETTINGS = {
+  nodeTypes: NODE_TYPES,
+  nodesDraggable: false,
+  nodesConnectable: false,
+  edgesFocusable: false,
+  elementsSelectable: true,
+  onlyRenderVisibleElements: true,
+  minZoom: 0.1,
+  colorMode: "system",
+  style: FLOW_STYLE,
+  proOptions: { hideAttribution: false },
+  deleteKeyCode: null,
+  selectionKeyCode: null,
+  multiSelectionKeyCode: null,
+  ariaLabelConfig: RUN_VIEW_ARIA_LABELS,
+} as const satisfies Partial<ReactFlowProps<RunNode, Edge>>;
 
 interface RunCanvasProps {
   definition: WorkflowDefinition;
@@ -234,25 +253,12 @@ export function RunCanvas({ definition, steps, toolTitles, selectedNodeId, onSel
   return (
     <div ref={box} className="h-full w-full" aria-label="The workflow's canvas; choose a node to see its result" role="region">
       <ReactFlow<RunNode, Edge>
+        {...RUN_FLOW_SETTINGS}
         nodes={hydrated ? nodes : NOTHING_YET.nodes}
         edges={hydrated ? edges : NOTHING_YET.edges}
-        nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}
         onPaneClick={() => onSelect(null)}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        edgesFocusable={false}
-        elementsSelectable
-        onlyRenderVisibleElements
         onInit={onInit}
-        minZoom={0.1}
-        colorMode="system"
-        style={FLOW_STYLE}
-        proOptions={PRO_OPTIONS}
-        deleteKeyCode={null}
-        selectionKeyCode={null}
-        multiSelectionKeyCode={null}
-        ariaLabelConfig={RUN_VIEW_ARIA_LABELS}
       >
         <Background gap={20} size={1} />
         <Controls showInteractive={false} />

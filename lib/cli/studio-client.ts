@@ -1,5 +1,6 @@
 import { RunEventSchema, type RunEvent } from "@/lib/contracts/run-event";
 import { takeSseBlocks } from "@/lib/format/sse-block";
+import { markedError } from "@/lib/marked-error";
 
 /**
  * The CLI's side of the studio's HTTP API: requests with a personal access
@@ -16,8 +17,7 @@ export interface StudioAccess {
 }
 
 /** The studio answered with an error (status ≥ 400), or could not be reached (status 0). */
-export class StudioRefusal extends Error {
-  readonly marker = "neurosurfer.cli-refusal";
+export class StudioRefusal extends markedError("neurosurfer.cli-refusal", "StudioRefusal") {
   constructor(
     message: string,
     readonly status: number,
@@ -25,10 +25,6 @@ export class StudioRefusal extends Error {
     readonly scope: string | null = null,
   ) {
     super(message);
-    this.name = "StudioRefusal";
-  }
-  static isInstance(error: unknown): error is StudioRefusal {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.cli-refusal";
   }
 }
 

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { markedError } from "../marked-error";
 
 /** How to call the runner; printed with --help and after every usage error. */
 export const WORKFLOW_CLI_USAGE = `Usage: npm run workflow -- run FILE.json [options]
@@ -42,8 +43,7 @@ decision, or status of a run still going), 4 the studio refused the token
 (invalid, expired, revoked, or without the scope needed).`;
 
 /** A mistake in how the runner was called: exit status 2, with the usage text. */
-export class UsageError extends Error {
-  readonly marker = "neurosurfer.cli-usage";
+export class UsageError extends markedError("neurosurfer.cli-usage", "UsageError") {
   constructor(
     message: string,
     /** Extra lines (such as each problem of an invalid workflow). */
@@ -52,10 +52,6 @@ export class UsageError extends Error {
     readonly showUsage = true,
   ) {
     super(message);
-    this.name = "UsageError";
-  }
-  static isInstance(error: unknown): error is UsageError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.cli-usage";
   }
 }
 

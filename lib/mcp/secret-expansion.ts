@@ -1,4 +1,5 @@
 import type { SecretResolver } from "@/lib/tools";
+import { markedError } from "@/lib/marked-error";
 
 /** `${NAME}`: a stored secret's name, as in workflows. */
 const REFERENCE = /\$\{([A-Z_][A-Z0-9_]*)\}/g;
@@ -9,14 +10,12 @@ export function secretReferences(text: string): string[] {
 }
 
 /** Thrown when a `${NAME}` names no stored secret; the message says where to store it. */
-export class MissingSecretError extends Error {
-  readonly marker = "neurosurfer.mcp-missing-secret";
+export class MissingSecretError extends markedError("neurosurfer.mcp-missing-secret", "MissingSecretError") {
   constructor(
     readonly secret: string,
     readonly field: string,
   ) {
     super(`${field} refers to the secret \${${secret}}, which is not set. Store it in Settings → Secrets under the name ${secret}.`);
-    this.name = "MissingSecretError";
   }
 }
 

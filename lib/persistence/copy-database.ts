@@ -1,5 +1,6 @@
 import { providerOf, type StudioDatabase } from "./database";
 import type { Prisma } from "./generated/sqlite/client";
+import { markedError } from "../marked-error";
 
 /**
  * Copies a studio's data from one database to another (SQLite → PostgreSQL,
@@ -92,8 +93,7 @@ export interface CopyReport {
 }
 
 /** The target already holds data; nothing was written. */
-export class TargetNotEmptyError extends Error {
-  readonly marker = "neurosurfer.target-not-empty";
+export class TargetNotEmptyError extends markedError("neurosurfer.target-not-empty", "TargetNotEmptyError") {
   constructor(readonly found: Partial<Record<CopiedTable, number>>) {
     const listed = Object.entries(found)
       .map(([table, count]) => `${count} ${table} row${count === 1 ? "" : "s"}`)
@@ -102,10 +102,6 @@ export class TargetNotEmptyError extends Error {
       `The target database is not empty (${listed}): the copy does not merge into existing data, and nothing was copied. ` +
         `Copy into a new, empty database (a studio that has started on one has already created its example workflows and key check there).`,
     );
-    this.name = "TargetNotEmptyError";
-  }
-  static isInstance(error: unknown): error is TargetNotEmptyError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.target-not-empty";
   }
 }
 

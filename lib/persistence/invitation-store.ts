@@ -6,6 +6,7 @@ import { ConflictError } from "./errors";
 import { newId } from "./ids";
 import { normalizeLogin, toPersonRecord, type PersonRecord } from "./people-store";
 import { isUniqueViolation } from "./prisma-errors";
+import { markedError } from "@/lib/marked-error";
 
 /**
  * Invitations: a one-time link that lets someone join with a role. The link
@@ -53,8 +54,7 @@ export async function revokeInvitation(id: string, database: StudioDatabase = ge
 }
 
 /** Why an invitation cannot be accepted, in words for the person holding the link. */
-export class InvitationUnusable extends Error {
-  readonly marker = "neurosurfer.invitation-unusable";
+export class InvitationUnusable extends markedError("neurosurfer.invitation-unusable", "InvitationUnusable") {
   constructor(readonly reason: "unknown" | "accepted" | "expired" | "revoked") {
     super(
       reason === "accepted"
@@ -65,10 +65,6 @@ export class InvitationUnusable extends Error {
             ? "This invitation was withdrawn. Ask whoever invited you for a new one."
             : "This invitation link is not one this studio made; check you copied all of it.",
     );
-    this.name = "InvitationUnusable";
-  }
-  static isInstance(error: unknown): error is InvitationUnusable {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.invitation-unusable";
   }
 }
 

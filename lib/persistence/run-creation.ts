@@ -19,6 +19,7 @@ import { POSTGRES_STEP_COLUMN_TYPES, type Write } from "./run-commit-writes";
 import { starterOf } from "./run-summary";
 import { findRunnableVersion, type RunnableVersion } from "./run-versions";
 import { admitFiring, SlotNotStarted, type FiringHeld, type SlotFiring } from "./schedule-store";
+import { markedError } from "@/lib/marked-error";
 
 const INSERT_RUN = `INSERT INTO "Run" ("id", "workflowId", "versionId", "status", "inputs", "lastSeq", "createdAt", "startedAt", "trigger", "triggerNodeId", "triggerDetail", "sourceRunId", "sourceKind", "sourceNodeId", "sourceAttempt", "permissions", "sourceItem", "loop", "startedById", "startedByLabel")
   VALUES (?, ?, ?, 'running', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -285,17 +286,12 @@ function carriedColumns(step: CarriedStep): { attempt: number; input: string | n
 }
 
 /** Another delivery with the same idempotency key created a run first. */
-export class IdempotencyKeyTaken extends Error {
-  readonly marker = "neurosurfer.idempotency-key-taken";
+export class IdempotencyKeyTaken extends markedError("neurosurfer.idempotency-key-taken", "IdempotencyKeyTaken") {
   constructor(
     readonly hookId: string,
     readonly idempotencyKey: string,
   ) {
     super(`A delivery with idempotency key ${JSON.stringify(idempotencyKey)} was already received.`);
-    this.name = "IdempotencyKeyTaken";
-  }
-  static isInstance(error: unknown): error is IdempotencyKeyTaken {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.idempotency-key-taken";
   }
 }
 

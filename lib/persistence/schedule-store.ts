@@ -3,6 +3,7 @@ import type { ScheduleNode } from "@/nodes/schedule/definition";
 import { providerOf, type StudioDatabase } from "./database";
 import { newId } from "./ids";
 import type { Prisma } from "./generated/sqlite/client";
+import { markedError } from "@/lib/marked-error";
 
 /**
  * Schedule slots in the database. A slot is one ScheduleFiring row, unique
@@ -35,17 +36,12 @@ export type FiringHeld = "skipped" | "queued" | "taken" | "waiting" | "supersede
 const UNFINISHED = ["running", "awaiting_input"];
 
 /** A firing that started no run; `outcome` says why. Thrown by insertRun after its transaction committed whatever the outcome records. */
-export class SlotNotStarted extends Error {
-  readonly marker = "neurosurfer.slot-not-started";
+export class SlotNotStarted extends markedError("neurosurfer.slot-not-started", "SlotNotStarted") {
   constructor(
     readonly outcome: FiringHeld,
     readonly slot: Date,
   ) {
     super(`The schedule slot ${slot.toISOString()} started no run: ${outcome}.`);
-    this.name = "SlotNotStarted";
-  }
-  static isInstance(error: unknown): error is SlotNotStarted {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.slot-not-started";
   }
 }
 

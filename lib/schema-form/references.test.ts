@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import { coerceDefault, inputFieldErrors, nextInputName } from "./input-fields";
 import { inputTemplate, insertAt, isTemplate, nodeTemplate, referenceOptions, upstreamNodeIds } from "./references";
-import { move, nextRouteId, OPERATOR_WORDS } from "./router-operators";
+import { OPERATOR_WORDS } from "@/nodes/router/definition";
+import { move, nextRouteId } from "./router-operators";
 
 const position = { x: 0, y: 0 };
 const graph: Pick<WorkflowDefinition, "nodes" | "edges"> = {

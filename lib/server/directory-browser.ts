@@ -3,22 +3,18 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { DirectoryListing } from "@/lib/contracts/directory-listing";
+import { markedError } from "@/lib/marked-error";
 
 /** The most folders one listing returns; a listing that had more says so with `truncated`. */
 export const MAX_LISTED_DIRECTORIES = 500;
 
 /** A folder that may not or cannot be listed; `status` is the HTTP status that says why. */
-export class DirectoryBrowseError extends Error {
-  readonly marker = "neurosurfer.directory-browse";
+export class DirectoryBrowseError extends markedError("neurosurfer.directory-browse", "DirectoryBrowseError") {
   constructor(
     readonly status: 403 | 404 | 422,
     message: string,
   ) {
     super(message);
-    this.name = "DirectoryBrowseError";
-  }
-  static isInstance(error: unknown): error is DirectoryBrowseError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.directory-browse";
   }
 }
 

@@ -1,21 +1,13 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { markedError } from "../marked-error";
 
 // The C library's realpath: the same answer as Node's JavaScript one (which lstats each segment from JavaScript), at
 // half the cost; it runs for the root and every path input of every call.
 const realpathOf = realpathSync.native;
 
 /** Why a path was refused; the message names the input and says what to give instead. */
-export class PathConfinementError extends Error {
-  readonly marker = "neurosurfer.path-confinement";
-  constructor(message: string) {
-    super(message);
-    this.name = "PathConfinementError";
-  }
-  static isInstance(error: unknown): error is PathConfinementError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.path-confinement";
-  }
-}
+export class PathConfinementError extends markedError("neurosurfer.path-confinement", "PathConfinementError") {}
 
 /** A root folder checked once per call: absolute, existing, a directory, symlinks resolved. */
 export function resolveRoot(root: unknown, settingName: string): string {

@@ -1,3 +1,5 @@
+import { markedError } from "../marked-error";
+
 /**
  * Looks up a stored secret by name. The host provides it (the studio reads its
  * encrypted store; a script may read the environment). `undefined` = not set.
@@ -14,17 +16,7 @@ export interface SecretUse {
  * workflows). A resolver throws it; the executor turns it into a refusal the
  * model can read, naming the input, never the value.
  */
-export class SecretRefused extends Error {
-  readonly marker = "neurosurfer.secret-refused";
-  constructor(message: string) {
-    super(message);
-    this.name = "SecretRefused";
-  }
-  /** By its marker, not instanceof: the server's bundles may each hold their own copy of this class. */
-  static isInstance(error: unknown): error is SecretRefused {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.secret-refused";
-  }
-}
+export class SecretRefused extends markedError("neurosurfer.secret-refused", "SecretRefused") {}
 
 const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 

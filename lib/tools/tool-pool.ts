@@ -1,5 +1,6 @@
 import { modelToolSchema, type ModelToolSchema } from "./schemas";
 import type { Tool } from "./tool";
+import { markedError } from "../marked-error";
 
 /** A model-side name for a tool, mapped to the real one ("cat" -> "read_file"). */
 export const TOOL_ALIASES: Readonly<Record<string, string>> = {
@@ -27,14 +28,9 @@ export const TOOL_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** Thrown when a pool is asked for tools it does not have; lists the ones it has. */
-export class UnknownToolError extends Error {
-  readonly marker = "neurosurfer.unknown-tool";
+export class UnknownToolError extends markedError("neurosurfer.unknown-tool", "UnknownToolError") {
   constructor(readonly unknown: readonly string[], readonly known: readonly string[]) {
     super(`Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Known tools: ${known.join(", ")}.`);
-    this.name = "UnknownToolError";
-  }
-  static isInstance(error: unknown): error is UnknownToolError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.unknown-tool";
   }
 }
 

@@ -2,6 +2,7 @@ import type { StepErrorKind } from "@/lib/contracts/execution-settings";
 import type { RunLoop } from "@/lib/contracts/run";
 import type { CallerPermissions } from "./caller-permissions";
 import { ParkedRun, RunCancelled } from "./step-errors";
+import { markedError } from "@/lib/marked-error";
 
 /**
  * What the engine needs to let a Sub-workflow step call another workflow: a
@@ -82,17 +83,12 @@ export interface ChildRuns {
 }
 
 /** A child run could not start: its inputs do not fit, it cannot run, or calling it would loop. Not retried. */
-export class ChildRunRefused extends Error {
-  readonly marker = "neurosurfer.child-run-refused";
+export class ChildRunRefused extends markedError("neurosurfer.child-run-refused", "ChildRunRefused") {
   constructor(
     message: string,
     readonly kind: "invalid-input" | "not-found" = "invalid-input",
   ) {
     super(message);
-    this.name = "ChildRunRefused";
-  }
-  static isInstance(error: unknown): error is ChildRunRefused {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.child-run-refused";
   }
 }
 

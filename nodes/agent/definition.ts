@@ -2,7 +2,7 @@ import { z } from "zod";
 // The file itself, not the @/lib/tools index: that index reaches node:fs, and this module is in the editor's bundle.
 import { PermissionModeSchema } from "@/lib/tools/permissions/guardrails";
 import { approvalPolicy, failureHandling, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /** Most turns an agent node may take unless its builder says otherwise. */
 export const DEFAULT_AGENT_MAX_TURNS = 20;
@@ -44,17 +44,12 @@ export const AgentNodeSchema = z.object({
 });
 export type AgentNode = z.infer<typeof AgentNodeSchema>;
 
-export const agentKind = {
-  kind: "agent",
-  schema: AgentNodeSchema,
+export const agentKind = defineBlockKind(AgentNodeSchema, {
   title: "Agent",
   icon: "bot",
   palette: { help: "A model that calls the tools you connect into it." },
-  onePerWorkflow: false,
-  handlesFailures: true,
-  createNode: newNodeWithDefaults(AgentNodeSchema, "agent"),
   card: {
     content: (node) => ({ subtitle: node.model ? `Agent · ${node.model}` : "Agent · choose a model" }),
     sameContent: (before, after) => before.model === after.model,
   },
-} satisfies NodeKindDefinition<AgentNode>;
+});

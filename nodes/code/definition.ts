@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failureHandling, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /** The longest code a node holds: a transform, not a program. */
 export const MAX_CODE_LENGTH = 100_000;
@@ -40,18 +40,13 @@ export const CodeNodeSchema = z.object({
 });
 export type CodeNode = z.infer<typeof CodeNodeSchema>;
 
-export const codeKind = {
-  kind: "code",
-  schema: CodeNodeSchema,
+export const codeKind = defineBlockKind(CodeNodeSchema, {
   title: "Code",
   icon: "braces",
   palette: { help: "Reshapes data with JavaScript, in a sandbox." },
-  onePerWorkflow: false,
-  handlesFailures: true,
   onlyComputes: true,
-  createNode: newNodeWithDefaults(CodeNodeSchema, "code"),
   card: {
     content: (node) => ({ subtitle: node.mode === "once" ? "JavaScript, once" : node.list.trim() === "" ? "Choose a list" : "JavaScript, once per item" }),
     sameContent: (before, after) => before.mode === after.mode && (before.list.trim() === "") === (after.list.trim() === ""),
   },
-} satisfies NodeKindDefinition<CodeNode>;
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failureHandling, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /** The handle the loop's body hangs from: the nodes it leads to run once per item. */
 export const EACH_ITEM_HANDLE = "item";
@@ -31,18 +31,13 @@ export const ForEachNodeSchema = z.object({
 });
 export type ForEachNode = z.infer<typeof ForEachNodeSchema>;
 
-export const forEachKind = {
-  kind: "foreach",
-  schema: ForEachNodeSchema,
+export const forEachKind = defineBlockKind(ForEachNodeSchema, {
   title: "For each",
   icon: "repeat",
   palette: { help: "Runs the nodes after “each item” once per item of a list." },
-  onePerWorkflow: false,
-  handlesFailures: true,
   resumesInPlace: true,
   neverRetried: true,
   waitingWords: "waiting for its items",
-  createNode: newNodeWithDefaults(ForEachNodeSchema, "foreach"),
   card: {
     content: (node) => ({
       subtitle: node.list.trim() === "" ? "Choose a list" : `${node.concurrency} at a time`,
@@ -53,4 +48,4 @@ export const forEachKind = {
     }),
     sameContent: (before, after) => before.list === after.list && before.concurrency === after.concurrency,
   },
-} satisfies NodeKindDefinition<ForEachNode>;
+});

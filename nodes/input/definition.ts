@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FIELD_NAME, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /** One field of the run's inputs, asked for in a form when a run starts. */
 export const InputFieldSchema = z.object({
@@ -21,16 +21,13 @@ export const InputNodeSchema = z.object({
 export type InputNode = z.infer<typeof InputNodeSchema>;
 
 /** Where a run starts: the fields its form asks for. */
-export const inputKind = {
-  kind: "input",
-  onlyComputes: true,
-  schema: InputNodeSchema,
+export const inputKind = defineBlockKind(InputNodeSchema, {
   title: "Run inputs",
   icon: "log-in",
   palette: { help: "What a run asks for.", takenHelp: "Already in this workflow (one at most)." },
   onePerWorkflow: true,
   startsRuns: "manually",
-  createNode: newNodeWithDefaults(InputNodeSchema, "input"),
+  onlyComputes: true,
   card: {
     content: (node) => ({
       subtitle: node.fields.length === 0 ? "No fields yet" : `${node.fields.length} field${node.fields.length === 1 ? "" : "s"}`,
@@ -39,4 +36,4 @@ export const inputKind = {
     }),
     sameContent: (before, after) => before.fields.length === after.fields.length,
   },
-} satisfies NodeKindDefinition<InputNode>;
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /** The run's result: a template over inputs and upstream outputs. */
 export const OutputNodeSchema = z.object({
@@ -10,18 +10,14 @@ export const OutputNodeSchema = z.object({
 });
 export type OutputNode = z.infer<typeof OutputNodeSchema>;
 
-export const outputKind = {
-  kind: "output",
-  onlyComputes: true,
-  schema: OutputNodeSchema,
+export const outputKind = defineBlockKind(OutputNodeSchema, {
   title: "Output",
   icon: "flag",
   palette: { help: "The run's result." },
-  onePerWorkflow: false,
-  createNode: newNodeWithDefaults(OutputNodeSchema, "output"),
+  onlyComputes: true,
   card: {
     // An output ends the workflow: nothing flows out of it.
     content: () => ({ subtitle: "The run's result", hasOutput: false }),
     sameContent: () => true,
   },
-} satisfies NodeKindDefinition<OutputNode>;
+});

@@ -1,20 +1,27 @@
 import { z } from "zod";
 import { failureHandling, FIELD_NAME, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
-export const ConditionOperatorSchema = z.enum([
-  "equals",
-  "not_equals",
-  "contains",
-  "not_contains",
-  "matches",
-  "greater_than",
-  "less_than",
-  "is_empty",
-  "is_not_empty",
-  "is_true",
-  "is_false",
-]);
+/**
+ * Each router operator in words, and whether it compares against a second value (`compareTo`): the one list of
+ * operators, whose names the schema's enum is made of (the inspector offers them in this order).
+ */
+export const OPERATOR_WORDS = {
+  equals: { label: "is", needsCompareTo: true },
+  not_equals: { label: "is not", needsCompareTo: true },
+  contains: { label: "contains", needsCompareTo: true },
+  not_contains: { label: "does not contain", needsCompareTo: true },
+  matches: { label: "matches the pattern", needsCompareTo: true },
+  greater_than: { label: "is greater than", needsCompareTo: true },
+  less_than: { label: "is less than", needsCompareTo: true },
+  is_empty: { label: "is empty", needsCompareTo: false },
+  is_not_empty: { label: "is not empty", needsCompareTo: false },
+  is_true: { label: "is true", needsCompareTo: false },
+  is_false: { label: "is false", needsCompareTo: false },
+} satisfies Record<string, { label: string; needsCompareTo: boolean }>;
+
+type OperatorName = keyof typeof OPERATOR_WORDS;
+export const ConditionOperatorSchema = z.enum(Object.keys(OPERATOR_WORDS) as [OperatorName, ...OperatorName[]]);
 export type ConditionOperator = z.infer<typeof ConditionOperatorSchema>;
 
 export const RouteSchema = z.object({
@@ -39,16 +46,11 @@ export const RouterNodeSchema = z.object({
 });
 export type RouterNode = z.infer<typeof RouterNodeSchema>;
 
-export const routerKind = {
-  kind: "router",
-  onlyComputes: true,
-  schema: RouterNodeSchema,
+export const routerKind = defineBlockKind(RouterNodeSchema, {
   title: "Router",
   icon: "git-branch",
   palette: { help: "Takes one branch by a condition." },
-  onePerWorkflow: false,
-  handlesFailures: true,
-  createNode: newNodeWithDefaults(RouterNodeSchema, "router"),
+  onlyComputes: true,
   card: {
     content: (node) => ({
       subtitle: node.routes.length === 0 ? "No routes yet" : `${node.routes.length} route${node.routes.length === 1 ? "" : "s"}`,
@@ -58,4 +60,4 @@ export const routerKind = {
     // Route edits replace the array, so comparing it by identity is enough.
     sameContent: (before, after) => before.routes === after.routes,
   },
-} satisfies NodeKindDefinition<RouterNode>;
+});

@@ -4,11 +4,11 @@ import { useMemo } from "react";
 import { Button } from "@/components/ui/button";
 import { CONTROL_CLASS, Field, FieldError, fieldAria } from "@/components/ui/field";
 import { referenceOptions } from "@/lib/schema-form/references";
-import { move, nextRouteId, OPERATOR_WORDS } from "@/lib/schema-form/router-operators";
+import { move, nextRouteId } from "@/lib/schema-form/router-operators";
 import { PanelSection } from "@/components/editor/inspector/panel-section";
 import { TemplateInput } from "@/components/editor/inspector/template-input";
 import type { NodeInspectorPanelProps, NodeKindEditor } from "../node-kind-editor";
-import type { ConditionOperator, Route, RouterNode } from "./definition";
+import { OPERATOR_WORDS, type ConditionOperator, type Route, type RouterNode } from "./definition";
 
 /** A router's routes, checked in order: the first whose condition holds is taken, else "default". */
 export function RouterPanel({ node, definition, tools, problems, onChange }: NodeInspectorPanelProps<RouterNode>) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 import { scheduleReading } from "./reading";
 import { localTimeZone } from "./slots";
 
@@ -73,17 +73,14 @@ export function scheduleSubtitle(node: Pick<ScheduleNode, "form" | "everyMinutes
   return node.timezone ? `${scheduleReading(node)} (${node.timezone})` : scheduleReading(node);
 }
 
-export const scheduleKind = {
-  kind: "schedule",
-  onlyComputes: true,
-  schema: ScheduleNodeSchema,
+export const scheduleKind = defineBlockKind(ScheduleNodeSchema, {
   title: "Schedule",
   icon: "clock",
   palette: { help: "Starts the published workflow on a timetable: every N minutes, or a cron expression.", group: "triggers" },
-  onePerWorkflow: false,
   startsRuns: "on-trigger",
+  onlyComputes: true,
   // The zone of the person's browser, named: on a studio on one's own machine that is the server's too, and it shows.
-  createNode: newNodeWithDefaults(ScheduleNodeSchema, "schedule", () => ({ timezone: localTimeZone() })),
+  newNodeExtra: () => ({ timezone: localTimeZone() }),
   card: {
     content: (node) => ({
       subtitle: scheduleSubtitle(node),
@@ -93,4 +90,4 @@ export const scheduleKind = {
     sameContent: (before, after) =>
       before.form === after.form && before.everyMinutes === after.everyMinutes && before.cron === after.cron && before.timezone === after.timezone,
   },
-} satisfies NodeKindDefinition<ScheduleNode>;
+});

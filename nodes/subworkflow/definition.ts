@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failureHandling, FIELD_NAME, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /** "Call its published version": the version a Sub-workflow step calls unless one is pinned. */
 export const PUBLISHED_VERSION = "published";
@@ -25,21 +25,16 @@ export const SubWorkflowNodeSchema = z.object({
 });
 export type SubWorkflowNode = z.infer<typeof SubWorkflowNodeSchema>;
 
-export const subWorkflowKind = {
-  kind: "subworkflow",
-  schema: SubWorkflowNodeSchema,
+export const subWorkflowKind = defineBlockKind(SubWorkflowNodeSchema, {
   title: "Sub-workflow",
   icon: "workflow",
   palette: { help: "Calls another saved workflow and uses its result." },
-  onePerWorkflow: false,
-  handlesFailures: true,
   resumesInPlace: true,
   waitingWords: "waiting for the run it called",
-  createNode: newNodeWithDefaults(SubWorkflowNodeSchema, "subworkflow"),
   card: {
     content: (node) => ({
       subtitle: node.workflowId === "" ? "Choose a workflow" : node.version === PUBLISHED_VERSION ? "Its published version" : `Version ${node.version}`,
     }),
     sameContent: (before, after) => before.workflowId === after.workflowId && before.version === after.version,
   },
-} satisfies NodeKindDefinition<SubWorkflowNode>;
+});

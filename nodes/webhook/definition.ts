@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseSecretReference } from "@/lib/tools/contracts";
 import { FIELD_NAME, nodeBase } from "../node-base";
-import { newNodeWithDefaults, type NodeKindDefinition } from "../node-kind";
+import { defineBlockKind } from "../node-kind";
 
 /**
  * A webhook trigger: an HTTP endpoint at /hooks/{path} that starts the
@@ -153,16 +153,13 @@ export function withFreshHookIds<Definition extends { nodes: readonly { kind: st
   return { ...definition, nodes: definition.nodes.map((node) => (node.kind === "webhook" ? { ...node, hookId: newHookId() } : node)) };
 }
 
-export const webhookKind = {
-  kind: "webhook",
-  onlyComputes: true,
-  schema: WebhookNodeSchema,
+export const webhookKind = defineBlockKind(WebhookNodeSchema, {
   title: "Webhook",
   icon: "webhook",
   palette: { help: "Starts the published workflow when a request arrives.", group: "triggers" },
-  onePerWorkflow: false,
   startsRuns: "on-trigger",
-  createNode: newNodeWithDefaults(WebhookNodeSchema, "webhook", () => ({ hookId: newHookId() })),
+  onlyComputes: true,
+  newNodeExtra: () => ({ hookId: newHookId() }),
   card: {
     content: (node) => ({
       subtitle: `${node.methods.join(", ")} /hooks/${hookPath(node)}`,
@@ -171,4 +168,4 @@ export const webhookKind = {
     }),
     sameContent: (before, after) => before.path === after.path && before.hookId === after.hookId && before.methods.join() === after.methods.join(),
   },
-} satisfies NodeKindDefinition<WebhookNode>;
+});

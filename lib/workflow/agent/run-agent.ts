@@ -15,22 +15,19 @@ import { describeEdit, runToolCalls, type RunOptions, type Tool, type ToolContex
 import type { AgentCallResult, AgentCheckpointState, AgentCheckpointStore, AgentToolCall } from "./agent-checkpoint";
 import type { AgentTool } from "./agent-tools";
 import { TextBatcher } from "./text-batcher";
+import { markedError } from "@/lib/marked-error";
 
 /**
  * A failure of the agent itself (turns used up, plan rejected, the model
  * unreachable): the step fails with this message. `retryable`: the model's
  * provider said trying again may help (overloaded, rate-limited, a dropped connection).
  */
-export class AgentFailure extends Error {
-  readonly marker = "neurosurfer.agent-failure";
+export class AgentFailure extends markedError("neurosurfer.agent-failure") {
   constructor(
     message: string,
     readonly retryable = false,
   ) {
     super(message);
-  }
-  static isInstance(error: unknown): error is AgentFailure {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.agent-failure";
   }
 }
 

@@ -1,4 +1,4 @@
-import { CoreTool } from "../shared/core-tool";
+import { CoreTool, type ToolIdentity } from "../shared/core-tool";
 
 /**
  * A tool of the agent's own conversation (asking the person, keeping its task list, finishing). None changes anything
@@ -7,12 +7,7 @@ import { CoreTool } from "../shared/core-tool";
  * lists or two answers would race each other.
  */
 export abstract class AgentTool<Args> extends CoreTool<Args> {
-  override readonly domain = "agent";
-
-  override isReadOnly(): boolean {
-    return true;
-  }
-  override isConcurrencySafe(): boolean {
-    return false;
+  constructor(identity: ToolIdentity<Args>) {
+    super({ ...identity, domain: "agent", readOnly: true, concurrencySafe: false });
   }
 }

@@ -15,12 +15,16 @@ type AskUserArgs = z.infer<typeof AskUserArgs>;
 
 /** Asks the person running the workflow a question and waits for the answer. */
 export class AskUserTool extends AgentTool<AskUserArgs> {
-  readonly name = "ask_user";
-  readonly title = "Ask a Person";
-  readonly description =
-    "Ask the person running this workflow a question and wait for their answer. Use it when a decision is theirs to make or information is missing; do not use it for confirmation of routine steps.";
-  readonly icon = "message-circle-question";
-  readonly inputModel = AskUserArgs;
+  constructor() {
+    super({
+      name: "ask_user",
+      title: "Ask a Person",
+      icon: "message-circle-question",
+      description:
+        "Ask the person running this workflow a question and wait for their answer. Use it when a decision is theirs to make or information is missing; do not use it for confirmation of routine steps.",
+      inputModel: AskUserArgs,
+    });
+  }
 
   override progressMessage(args: AskUserArgs): string {
     return `Asking: ${args.question}`;

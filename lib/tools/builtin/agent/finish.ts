@@ -9,11 +9,15 @@ type FinishArgs = z.infer<typeof FinishArgs>;
 
 /** Ends the agent's work with a final answer. */
 export class FinishTool extends AgentTool<FinishArgs> {
-  readonly name = "finish";
-  readonly title = "Finish";
-  readonly description = "Finish the task and give the final answer. Call it once, when the work is done.";
-  readonly icon = "flag";
-  readonly inputModel = FinishArgs;
+  constructor() {
+    super({
+      name: "finish",
+      title: "Finish",
+      icon: "flag",
+      description: "Finish the task and give the final answer. Call it once, when the work is done.",
+      inputModel: FinishArgs,
+    });
+  }
 
   override progressMessage(): string {
     return "Finishing…";

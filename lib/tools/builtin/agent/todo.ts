@@ -18,12 +18,16 @@ export const TODO_STATE_KEY = "todo";
 
 /** Keeps the agent's task list, shown live in the studio. */
 export class TodoTool extends AgentTool<TodoArgs> {
-  readonly name = "todo";
-  readonly title = "Task List";
-  readonly description =
-    "Write down the steps of a multi-step task and keep their status current, so the person can follow your progress. Send the whole list each time.";
-  readonly icon = "list-checks";
-  readonly inputModel = TodoArgs;
+  constructor() {
+    super({
+      name: "todo",
+      title: "Task List",
+      icon: "list-checks",
+      description:
+        "Write down the steps of a multi-step task and keep their status current, so the person can follow your progress. Send the whole list each time.",
+      inputModel: TodoArgs,
+    });
+  }
 
   override progressMessage(): string {
     return "Updating the task list…";

@@ -20,7 +20,7 @@ describe("run_javascript", () => {
     expect(tool.isReadOnly()).toBe(true);
     expect(tool.isConcurrencySafe()).toBe(true);
     expect(tool.isDestructive()).toBe(false);
-    expect(tool.settingsModel.parse({})).toEqual({ timeLimitMs: 1_000 });
+    expect(tool.settingsModel?.parse({})).toEqual({ timeLimitMs: 1_000 });
   });
 
   it("computes from its input and returns the value as text and as data", async () => {

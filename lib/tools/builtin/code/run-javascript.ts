@@ -33,21 +33,20 @@ type RunJavaScriptArgs = z.infer<typeof RunJavaScriptArgs>;
  * the vocabulary is the original's closed one, and none of its tags means "compute".
  */
 export class RunJavaScriptTool extends CoreTool<RunJavaScriptArgs, RunJavaScriptSettings> {
-  readonly name = "run_javascript";
-  readonly title = "Run JavaScript";
-  readonly description =
-    "Run a short JavaScript program in a sandbox to compute something exactly: arithmetic, dates, counting, sorting, filtering or reshaping JSON. The code is a function body that receives `input` and must `return` a JSON value. There is no file system, network, require or process.";
-  readonly icon = "braces";
-  readonly domain = "code";
-  readonly runtime = "local_subprocess" as const;
-  readonly settingsModel = RunJavaScriptSettings;
-  readonly inputModel = RunJavaScriptArgs;
-
-  override isReadOnly(): boolean {
-    return true;
-  }
-  override isConcurrencySafe(): boolean {
-    return true;
+  constructor() {
+    super({
+      name: "run_javascript",
+      title: "Run JavaScript",
+      icon: "braces",
+      domain: "code",
+      description:
+        "Run a short JavaScript program in a sandbox to compute something exactly: arithmetic, dates, counting, sorting, filtering or reshaping JSON. The code is a function body that receives `input` and must `return` a JSON value. There is no file system, network, require or process.",
+      inputModel: RunJavaScriptArgs,
+      runtime: "local_subprocess",
+      settingsModel: RunJavaScriptSettings,
+      readOnly: true,
+      concurrencySafe: true,
+    });
   }
 
   override progressMessage(): string {

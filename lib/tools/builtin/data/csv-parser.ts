@@ -1,12 +1,9 @@
+import { markedError } from "../../../marked-error";
+
 /** A CSV file that cannot be read as records; the message names the line. */
-export class CsvSyntaxError extends Error {
-  readonly marker = "neurosurfer.csv-syntax";
+export class CsvSyntaxError extends markedError("neurosurfer.csv-syntax", "CsvSyntaxError") {
   constructor(message: string, readonly line: number) {
     super(message);
-    this.name = "CsvSyntaxError";
-  }
-  static isInstance(error: unknown): error is CsvSyntaxError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.csv-syntax";
   }
 }
 

@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
-import type { Capability } from "../../registry/capabilities";
 import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
@@ -59,21 +58,21 @@ const FORMAT_NAMES: Readonly<Record<DataFormat, string>> = {
  * files are streamed, never loaded whole.
  */
 export class DataTool extends CoreTool<DataArgs> {
-  readonly name = "data";
-  readonly title = "Data Files";
-  readonly description =
-    "Inspect a data file (CSV, TSV, JSON, JSON Lines or SQLite) in the step's folder: its columns with inferred types, the first rows, and how many rows it has. For SQLite, every table (or the one named by `table`). Use it before writing code or queries against a file.";
-  readonly icon = "table";
-  readonly domain = "data";
-  readonly capabilities: readonly Capability[] = ["data.inspect"];
-  readonly runtime = "in_process" as const;
-  readonly settingsModel = WorkingDirectory;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["path"] as const;
-  readonly inputModel = DataArgs;
-
-  override isReadOnly(): boolean {
-    return true;
+  constructor() {
+    super({
+      name: "data",
+      title: "Data Files",
+      icon: "table",
+      domain: "data",
+      description:
+        "Inspect a data file (CSV, TSV, JSON, JSON Lines or SQLite) in the step's folder: its columns with inferred types, the first rows, and how many rows it has. For SQLite, every table (or the one named by `table`). Use it before writing code or queries against a file.",
+      inputModel: DataArgs,
+      capabilities: ["data.inspect"],
+      settingsModel: WorkingDirectory,
+      rootSetting: "root",
+      pathInputs: ["path"],
+      readOnly: true,
+    });
   }
 
   override progressMessage(args: DataArgs): string {

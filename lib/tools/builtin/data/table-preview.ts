@@ -1,4 +1,5 @@
 import type { ColumnSummary } from "./column-types";
+import { markedError } from "../../../marked-error";
 
 /** What a reader learned about one table of data: its columns, first rows and size. */
 export interface TablePreview {
@@ -13,16 +14,7 @@ export interface TablePreview {
 }
 
 /** Thrown by readers for a file that is not what its format says; becomes a `ToolResult.error`. */
-export class DataFileError extends Error {
-  readonly marker = "neurosurfer.data-file";
-  constructor(message: string) {
-    super(message);
-    this.name = "DataFileError";
-  }
-  static isInstance(error: unknown): error is DataFileError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.data-file";
-  }
-}
+export class DataFileError extends markedError("neurosurfer.data-file", "DataFileError") {}
 
 /** Column names made unique and non-empty: "", "id", "id" -> "column_1", "id", "id_2". */
 export function uniqueColumnNames(names: readonly string[]): string[] {

@@ -11,7 +11,6 @@ import { writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
   describeFileError,
-  displayName,
   formatBytes,
   looksBinary,
   MAX_FILE_BYTES,
@@ -51,30 +50,25 @@ type ApplyEditArgs = z.infer<typeof ApplyEditArgs>;
 type Edit = z.infer<typeof Edit>;
 
 /** The edit as worked out against the file: checked for the approval, and again before writing. */
-type EditReady = { hash: string; before: string; after: string; replacements: number; byteOrderMark: boolean };
+type EditReady = { before: string; after: string; replacements: number; byteOrderMark: boolean };
 type EditPlan = WritePlan<EditReady>;
 
 /** Replaces exact pieces of text in a file, all or nothing, refusing a file that changed since it was read. */
 export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
-  readonly name = "apply_edit";
-  readonly title = "Edit a File";
-  readonly description =
-    "Change part of an existing text file by replacing exact text: each edit's oldText must occur exactly once (or set replaceAll). " +
-    "Several edits are applied in order and written together, or not at all. Read the file with read_file first; " +
-    "if it changed since, read it again. To create a file or replace all of it, use write_file.";
-  readonly icon = "file-diff";
-  readonly inputModel = ApplyEditArgs;
-  readonly capabilities = ["file.edit"] as const;
-
-  protected readonly whenChanged = { change: "the edit", advice: "Read it again with read_file and redo the edit." };
-
-  override progressMessage(args: ApplyEditArgs): string {
-    return `Editing ${displayName(args.path)}…`;
-  }
-
-  // Only the content counts: a touched but unchanged file is still the one approved.
-  protected sameFile(shown: EditReady, now: EditReady): boolean {
-    return shown.hash === now.hash;
+  constructor() {
+    super({
+      name: "apply_edit",
+      title: "Edit a File",
+      icon: "file-diff",
+      description:
+        "Change part of an existing text file by replacing exact text: each edit's oldText must occur exactly once (or set replaceAll). " +
+        "Several edits are applied in order and written together, or not at all. Read the file with read_file first; " +
+        "if it changed since, read it again. To create a file or replace all of it, use write_file.",
+      inputModel: ApplyEditArgs,
+      capabilities: ["file.edit"],
+      progressVerb: "Editing",
+      whenChanged: { change: "the edit", advice: "Read it again with read_file and redo the edit." },
+    });
   }
 
   protected preview(_args: ApplyEditArgs, plan: ReadyPlan<EditReady>): ApprovalPreview {
@@ -133,7 +127,8 @@ export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
     const applied = applyEdits(before, args.edits, relativePath);
     if (!applied.ok) return applied;
     const byteOrderMark = existing.bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]));
-    return { ok: true, relativePath, hash, before, after: applied.text, replacements: applied.replacements, byteOrderMark };
+    // The content's digest: a touched but unchanged file is still the one approved.
+    return { ok: true, relativePath, fingerprint: hash, before, after: applied.text, replacements: applied.replacements, byteOrderMark };
   }
 }
 

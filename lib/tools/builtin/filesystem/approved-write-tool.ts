@@ -4,11 +4,15 @@ import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
 import { describeFileError } from "./file-content";
-import { FolderTool } from "./folder-tool";
+import { FolderTool, type FolderToolHeader } from "./folder-tool";
 
 /** A write worked out against the file: what a person approves, and what is written. */
 export type WritePlan<Ready> = ReadyPlan<Ready> | { ok: false; error: string };
-export type ReadyPlan<Ready> = { ok: true; relativePath: string } & Ready;
+/**
+ * `fingerprint`: what the file was when the plan was made (a digest of its content, or what else tells it apart; null
+ * while it does not exist): the plan shown for approval is carried out only while the file's fingerprint is the same.
+ */
+export type ReadyPlan<Ready> = { ok: true; relativePath: string; fingerprint: string | null } & Ready;
 
 /**
  * A filesystem tool that writes one file, `path`, which a person may first approve (write_file, apply_edit). The
@@ -17,14 +21,17 @@ export type ReadyPlan<Ready> = { ok: true; relativePath: string } & Ready;
  * is kept under it, and what was approved is what is written.
  */
 export abstract class ApprovedWriteTool<Args extends { path: string }, Ready> extends FolderTool<Args> {
-  /** What the tool was about to do ("the edit"), and what the model should do once the file changed under it. */
-  protected abstract readonly whenChanged: { change: string; advice: string };
+  readonly #whenChanged: { change: string; advice: string };
   private readonly shown = new WeakMap<object, WritePlan<Ready>>();
+
+  /** `whenChanged`: what the tool was about to do ("the edit"), and what the model should do once the file changed under it. */
+  constructor({ whenChanged, ...header }: FolderToolHeader<Args> & { whenChanged: { change: string; advice: string } }) {
+    super(header);
+    this.#whenChanged = whenChanged;
+  }
 
   /** Works the write out against the file as it is now. */
   protected abstract plan(args: Args, ctx: ToolContext<WorkingDirectorySettings>): Promise<WritePlan<Ready>>;
-  /** Whether the file is still the one the shown plan was made from. */
-  protected abstract sameFile(shown: Ready, now: Ready): boolean;
   /** What the person approving the write reads. */
   protected abstract preview(args: Args, plan: ReadyPlan<Ready>): ApprovalPreview;
   /** Writes the planned file and says what was done; what it throws is reported, with "Nothing was written." */
@@ -54,8 +61,8 @@ export abstract class ApprovedWriteTool<Args extends { path: string }, Ready> ex
     this.shown.delete(args);
     if (shown && !shown.ok) return shown;
     const plan = await this.plan(args, ctx);
-    if (!plan.ok || !shown || this.sameFile(shown, plan)) return plan;
-    const { change, advice } = this.whenChanged;
+    if (!plan.ok || !shown || shown.fingerprint === plan.fingerprint) return plan;
+    const { change, advice } = this.#whenChanged;
     return { ok: false, error: `\`path\`: "${plan.relativePath}" changed while ${change} was waiting for approval, so nothing was written. ${advice}` };
   }
 }

@@ -10,7 +10,7 @@ import { ToolResult } from "../../tool-result";
 import { truncateMiddle } from "../shared/limits";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
 import { FolderTool } from "./folder-tool";
-import { describeFileError, displayName, formatBytes, rootOf } from "./file-content";
+import { describeFileError, formatBytes, rootOf } from "./file-content";
 
 /** Entries returned at most; the rest are counted. */
 export const MAX_LIST_ENTRIES = 1_000;
@@ -59,17 +59,18 @@ export interface DirectoryEntry {
 
 /** Lists a folder's entries, optionally recursively, without ever following symbolic links. */
 export class ListDirTool extends FolderTool<ListDirArgs> {
-  readonly name = "list_dir";
-  readonly title = "List a Directory";
-  readonly description =
-    "List the files and folders in a folder of the working folder, with their sizes; recursive lists subfolders too. " +
-    "Paths in the result are relative to the working folder and can be passed to read_file. To find text inside files, use search.";
-  readonly icon = "folder-tree";
-  readonly inputModel = ListDirArgs;
-  readonly capabilities = ["file.list"] as const;
-
-  override progressMessage(args: ListDirArgs): string {
-    return `Listing ${displayName(args.path)}…`;
+  constructor() {
+    super({
+      name: "list_dir",
+      title: "List a Directory",
+      icon: "folder-tree",
+      description:
+        "List the files and folders in a folder of the working folder, with their sizes; recursive lists subfolders too. " +
+        "Paths in the result are relative to the working folder and can be passed to read_file. To find text inside files, use search.",
+      inputModel: ListDirArgs,
+      capabilities: ["file.list"],
+      progressVerb: "Listing",
+    });
   }
 
   override async call(args: ListDirArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {

@@ -9,7 +9,6 @@ import {
   decodeText,
   describeFileError,
   fileErrorKind,
-  displayName,
   formatBytes,
   imageTypeOfBytes,
   imageTypeOfName,
@@ -56,18 +55,19 @@ type ReadFileArgs = z.infer<typeof ReadFileArgs>;
 
 /** Reads a text file (or a window of its lines), or an image for vision models. */
 export class ReadFileTool extends FolderTool<ReadFileArgs> {
-  readonly name = "read_file";
-  readonly title = "Read a File";
-  readonly description =
-    "Read a text file in the working folder and return its lines; PNG, JPEG, GIF and WebP images come back as images. " +
-    `Long files are returned ${DEFAULT_LINE_LIMIT} lines at a time: use offset and limit to read further. ` +
-    "Read a file before editing it with apply_edit.";
-  readonly icon = "file-text";
-  readonly inputModel = ReadFileArgs;
-  readonly capabilities = ["file.read"] as const;
-
-  override progressMessage(args: ReadFileArgs): string {
-    return `Reading ${displayName(args.path)}…`;
+  constructor() {
+    super({
+      name: "read_file",
+      title: "Read a File",
+      icon: "file-text",
+      description:
+        "Read a text file in the working folder and return its lines; PNG, JPEG, GIF and WebP images come back as images. " +
+        `Long files are returned ${DEFAULT_LINE_LIMIT} lines at a time: use offset and limit to read further. ` +
+        "Read a file before editing it with apply_edit.",
+      inputModel: ReadFileArgs,
+      capabilities: ["file.read"],
+      progressVerb: "Reading",
+    });
   }
 
   override async call(args: ReadFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {

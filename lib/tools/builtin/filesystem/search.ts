@@ -85,16 +85,20 @@ function grepEnvironment(): NodeJS.ProcessEnv {
 
 /** Finds lines matching a regular expression across a folder tree, with GNU grep. */
 export class SearchTool extends FolderTool<SearchArgs> {
-  readonly name = "search";
-  readonly title = "Search Files";
-  readonly description =
-    "Find the lines that match a regular expression in the files of a folder and its subfolders, like grep -rn. " +
-    "Returns path:line: text for each match, paths relative to the working folder. Binary files, .git and node_modules are skipped. " +
-    "Use glob to limit the search to some file names; use list_dir to see what files exist.";
-  readonly icon = "search";
-  readonly runtime = "local_subprocess" as const;
-  readonly inputModel = SearchArgs;
-  readonly capabilities = ["file.search"] as const;
+  constructor() {
+    super({
+      name: "search",
+      title: "Search Files",
+      icon: "search",
+      description:
+        "Find the lines that match a regular expression in the files of a folder and its subfolders, like grep -rn. " +
+        "Returns path:line: text for each match, paths relative to the working folder. Binary files, .git and node_modules are skipped. " +
+        "Use glob to limit the search to some file names; use list_dir to see what files exist.",
+      inputModel: SearchArgs,
+      capabilities: ["file.search"],
+      runtime: "local_subprocess",
+    });
+  }
 
   override isEnabled(): boolean {
     return detectGrep().available;

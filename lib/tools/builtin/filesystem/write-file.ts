@@ -12,7 +12,6 @@ import { ensureParentFolder, writeFileAtomic } from "./atomic-write";
 import {
   decodeText,
   describeFileError,
-  displayName,
   errorCode,
   identityOf,
   looksBinary,
@@ -37,28 +36,24 @@ const WriteFileArgs = z.object({
 type WriteFileArgs = z.infer<typeof WriteFileArgs>;
 
 /** The target as found before writing: checked for the approval, and again before writing. */
-type TargetFound = { identity: string | null; existing: ExistingFile };
+type TargetFound = { existing: ExistingFile };
 type WriteTarget = WritePlan<TargetFound>;
 
 /** Creates or overwrites a file with the given content, atomically. */
 export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound> {
-  readonly name = "write_file";
-  readonly title = "Write a File";
-  readonly description =
-    "Create a file in the working folder, or replace a file's whole content. Missing folders are created. " +
-    "To change part of an existing file, use apply_edit instead.";
-  readonly icon = "file-pen";
-  readonly inputModel = WriteFileArgs;
-  readonly capabilities = ["file.write"] as const;
-
-  protected readonly whenChanged = { change: "the write", advice: "Read it again and decide whether to write it." };
-
-  override progressMessage(args: WriteFileArgs): string {
-    return `Writing ${displayName(args.path)}…`;
-  }
-
-  protected sameFile(shown: TargetFound, now: TargetFound): boolean {
-    return shown.identity === now.identity;
+  constructor() {
+    super({
+      name: "write_file",
+      title: "Write a File",
+      icon: "file-pen",
+      description:
+        "Create a file in the working folder, or replace a file's whole content. Missing folders are created. " +
+        "To change part of an existing file, use apply_edit instead.",
+      inputModel: WriteFileArgs,
+      capabilities: ["file.write"],
+      progressVerb: "Writing",
+      whenChanged: { change: "the write", advice: "Read it again and decide whether to write it." },
+    });
   }
 
   protected preview(args: WriteFileArgs, target: ReadyPlan<TargetFound>): ApprovalPreview {
@@ -91,7 +86,7 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
         const problem = await this.folderProblem(args, relativePath);
         if (problem) return { ok: false, error: problem };
       }
-      return { ok: true, relativePath, identity: identityOf(existing), existing };
+      return { ok: true, relativePath, fingerprint: identityOf(existing), existing };
     } catch (error) {
       return { ok: false, error: describeFileError(error, "path", relativePath) };
     }

@@ -59,7 +59,7 @@ describe("run_command: declaration", () => {
     expect(tool.domain).toBe("system");
     expect(tool.origin).toBe("core");
     expect(tool.verified).toBe(true);
-    expect(Object.keys(tool.operations)).toEqual(["run", "status", "kill"]);
+    expect(Object.keys(tool.operations ?? {})).toEqual(["run", "status", "kill"]);
     expect(tool.isReadOnly({ operation: "status", jobId: "job-1" })).toBe(true);
     expect(tool.isDestructive({ operation: "run", command: "ls" })).toBe(true);
     expect(tool.isReadOnly({ operation: "kill", jobId: "job-1" })).toBe(false);

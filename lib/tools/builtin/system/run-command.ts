@@ -1,7 +1,7 @@
 import path from "node:path";
 import { relativeToRoot } from "../../confinement";
 import type { PermissionRequest } from "../../permissions/permission-request";
-import { operationsInputModel, type OperationArgs } from "../../tool";
+import type { OperationArgs } from "../../tool";
 import { CoreTool } from "../shared/core-tool";
 import type { ToolContext } from "../../tool-context";
 import { killOperation } from "./kill.operation";
@@ -18,19 +18,22 @@ import { statusOperation } from "./status.operation";
  *   await new RunCommandTool().run({ operation: "run", command: "npm test" }, ctx);
  */
 export class RunCommandTool extends CoreTool<OperationArgs, RunCommandSettings> {
-  readonly name = "run_command";
-  readonly title = "Run a Shell Command";
-  readonly description =
-    "Run a bash command on this machine in the step's folder and read its exit code and output. Long-running commands (servers, watchers) can run as background jobs that you check and stop later.";
-  readonly icon = "terminal";
-  readonly domain = "system";
-  readonly runtime = "local_subprocess" as const;
-  readonly capabilities = ["system.shell"] as const;
-  readonly settingsModel = RunCommandSettings;
-  readonly rootSetting = "root";
-  readonly pathInputs = ["cwd"] as const;
-  readonly operations = { run: runOperation, status: statusOperation, kill: killOperation };
-  readonly inputModel = operationsInputModel(this.operations);
+  constructor() {
+    super({
+      name: "run_command",
+      title: "Run a Shell Command",
+      icon: "terminal",
+      domain: "system",
+      description:
+        "Run a bash command on this machine in the step's folder and read its exit code and output. Long-running commands (servers, watchers) can run as background jobs that you check and stop later.",
+      operations: { run: runOperation, status: statusOperation, kill: killOperation },
+      capabilities: ["system.shell"],
+      runtime: "local_subprocess",
+      settingsModel: RunCommandSettings,
+      rootSetting: "root",
+      pathInputs: ["cwd"],
+    });
+  }
 
   override progressMessage(args: OperationArgs): string {
     if (args.operation === "run" && typeof args.command === "string") return `Running \`${args.command}\`…`;

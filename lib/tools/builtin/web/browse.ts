@@ -55,22 +55,21 @@ type BrowseArgs = z.infer<typeof BrowseArgs>;
  *   await new BrowseTool().run({ url: "https://example.com", waitForSelector: "main" }, ctx);
  */
 export class BrowseTool extends CoreTool<BrowseArgs> {
-  readonly name = "browse";
-  readonly title = "Browse a Web Page";
-  readonly description =
-    "Open a web page in a real browser (scripts run) and return its title, its visible text and a screenshot. Use http instead for APIs and plain documents.";
-  readonly icon = "app-window";
-  readonly domain = "web";
-  readonly runtime = "local_subprocess" as const;
-  readonly capabilities = ["web.browse"] as const;
-  readonly inputModel = BrowseArgs;
-
-  override isReadOnly(): boolean {
-    return true;
-  }
-  // Each call starts a whole browser; several at once would starve the machine.
-  override isConcurrencySafe(): boolean {
-    return false;
+  constructor() {
+    super({
+      name: "browse",
+      title: "Browse a Web Page",
+      icon: "app-window",
+      domain: "web",
+      description:
+        "Open a web page in a real browser (scripts run) and return its title, its visible text and a screenshot. Use http instead for APIs and plain documents.",
+      inputModel: BrowseArgs,
+      capabilities: ["web.browse"],
+      runtime: "local_subprocess",
+      readOnly: true,
+      // Each call starts a whole browser; several at once would starve the machine.
+      concurrencySafe: false,
+    });
   }
 
   override isEnabled(): boolean {

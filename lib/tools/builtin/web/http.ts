@@ -78,27 +78,27 @@ type HttpArgs = z.infer<typeof HttpArgs>;
  *   await new HttpTool().run({ url: "https://api.example.com/items/1" }, ctx);
  */
 export class HttpTool extends CoreTool<HttpArgs> {
-  readonly name = "http";
-  readonly title = "HTTP Request";
-  readonly description =
-    "Send an HTTP request (GET, HEAD, POST, PUT, PATCH, DELETE) and read the status, headers and body. A non-2xx status is reported, not treated as a failure. Use browse for pages that need a browser to render.";
-  readonly icon = "globe";
-  readonly domain = "web";
-  readonly runtime = "in_process" as const;
-  readonly capabilities = ["web.request"] as const;
-  readonly inputModel = HttpArgs;
+  constructor() {
+    super({
+      name: "http",
+      title: "HTTP Request",
+      icon: "globe",
+      domain: "web",
+      description:
+        "Send an HTTP request (GET, HEAD, POST, PUT, PATCH, DELETE) and read the status, headers and body. A non-2xx status is reported, not treated as a failure. Use browse for pages that need a browser to render.",
+      inputModel: HttpArgs,
+      capabilities: ["web.request"],
+    });
+  }
 
-  /** Only GET and HEAD; without arguments nothing can be promised. */
+  /**
+   * Only GET and HEAD; without arguments nothing can be promised. Whether a call is safe beside others, and whether
+   * it passes the permission gate, follow this (ToolBase's defaults).
+   */
   override isReadOnly(args?: HttpArgs): boolean {
     if (args === undefined) return false;
     const method = typeof args.method === "string" ? args.method.toUpperCase() : "GET";
     return READ_ONLY_METHODS.has(method);
-  }
-  override isConcurrencySafe(args?: HttpArgs): boolean {
-    return this.isReadOnly(args);
-  }
-  override isDestructive(args?: HttpArgs): boolean {
-    return !this.isReadOnly(args);
   }
 
   override progressMessage(args: HttpArgs): string {

@@ -82,7 +82,7 @@ describe("web_search: declaration", () => {
     expect(tool.isDestructive()).toBe(false);
     expect(Object.keys(modelToolSchema(tool).inputSchema.properties as object)).toEqual(["query", "count"]);
     expect(tool.requiredSettings()).toEqual([]);
-    const settings = toInputJsonSchema(searchTool.settingsModel) as { properties: Record<string, unknown> };
+    const settings = toInputJsonSchema(searchTool.settingsModel!) as { properties: Record<string, unknown> };
     expect(Object.keys(settings.properties)).toEqual(["provider", "endpoint", "resultCount"]);
   });
 });

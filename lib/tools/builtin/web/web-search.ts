@@ -86,22 +86,22 @@ function statusKind(status: number): ToolErrorKind {
  *   await new WebSearchTool().run({ query: "zod 4 release notes" }, ctx, { boundArgs: { api_key: "${BRAVE_API_KEY}" } });
  */
 export class WebSearchTool extends CoreTool<WebSearchArgs, WebSearchSettings> {
-  readonly name = "web_search";
-  readonly title = "Web Search";
-  readonly description =
-    "Search the web and return the top results' titles, links and snippets. Follow up with http or browse to read a result.";
-  readonly icon = "search";
-  readonly domain = "web";
-  readonly runtime = "in_process" as const;
-  readonly capabilities = ["web.search"] as const;
-  readonly inputModel = WebSearchArgs;
-  readonly settingsModel = WebSearchSettings;
-  readonly secretInputs = ["api_key"] as const;
-  readonly credentialHelp =
-    "For Brave Search, create an API key (a subscription token) at https://api-dashboard.search.brave.com; the free plan works. A SearXNG instance needs one only if you put it behind a token. Store it in Settings → Secrets and reference it as ${NAME}.";
-
-  override isReadOnly(): boolean {
-    return true;
+  constructor() {
+    super({
+      name: "web_search",
+      title: "Web Search",
+      icon: "search",
+      domain: "web",
+      description:
+        "Search the web and return the top results' titles, links and snippets. Follow up with http or browse to read a result.",
+      inputModel: WebSearchArgs,
+      capabilities: ["web.search"],
+      settingsModel: WebSearchSettings,
+      secretInputs: ["api_key"],
+      credentialHelp:
+        "For Brave Search, create an API key (a subscription token) at https://api-dashboard.search.brave.com; the free plan works. A SearXNG instance needs one only if you put it behind a token. Store it in Settings → Secrets and reference it as ${NAME}.",
+      readOnly: true,
+    });
   }
 
   override progressMessage(args: WebSearchArgs): string {

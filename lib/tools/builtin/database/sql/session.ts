@@ -1,6 +1,7 @@
 import type { ToolErrorKind } from "../../../tool-error";
 import type { ParsedDsn } from "./dsn";
 import type { READ_ONLY_STATEMENTS } from "./read-only-sql";
+import { markedError } from "../../../../marked-error";
 
 /**
  * How long one statement may run before it is stopped, on either engine:
@@ -110,17 +111,12 @@ export interface DatabaseSession {
 }
 
 /** A failure the model or a person can act on; its message never contains the connection URL. */
-export class DatabaseToolError extends Error {
-  readonly marker = "neurosurfer.database-tool";
+export class DatabaseToolError extends markedError("neurosurfer.database-tool", "DatabaseToolError") {
   constructor(
     message: string,
     readonly kind: ToolErrorKind = "failed",
   ) {
     super(message);
-    this.name = "DatabaseToolError";
-  }
-  static isInstance(error: unknown): error is DatabaseToolError {
-    return error instanceof Error && (error as { marker?: unknown }).marker === "neurosurfer.database-tool";
   }
 }
 

@@ -116,11 +116,11 @@ describe("sql tool: declaration", () => {
     expect(tool.secretInputs).toEqual(["dsn"]);
     expect(tool.credentialHelp.endsWith("Store it in Settings → Secrets and reference it as ${NAME}.")).toBe(true);
     expect(tool.capabilities).toEqual(["db.connect", "db.schema", "db.query"]);
-    expect(Object.keys(tool.operations)).toEqual(["test_connection", "list_tables", "table_schema", "query"]);
+    expect(Object.keys(tool.operations ?? {})).toEqual(["test_connection", "list_tables", "table_schema", "query"]);
     expect(tool.isReadOnly()).toBe(true);
-    for (const operation of Object.keys(tool.operations)) expect(tool.isReadOnly({ operation } as never)).toBe(true);
-    expect(tool.operations.test_connection.capabilities).toEqual(["db.connect"]);
-    expect(tool.operations.query.capabilities).toEqual(["db.query"]);
+    for (const operation of Object.keys(tool.operations ?? {})) expect(tool.isReadOnly({ operation } as never)).toBe(true);
+    expect(tool.operations?.test_connection?.capabilities).toEqual(["db.connect"]);
+    expect(tool.operations?.query?.capabilities).toEqual(["db.query"]);
     expect(toolManifest(tool)).toBeTruthy();
     expect(databaseTools()[0]).not.toBe(databaseTools()[0]);
   });

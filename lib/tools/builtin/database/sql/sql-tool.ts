@@ -1,5 +1,4 @@
-import type { Capability } from "../../../registry/capabilities";
-import { operationsInputModel, type OperationArgs } from "../../../tool";
+import type { OperationArgs } from "../../../tool";
 import { CoreTool } from "../../shared/core-tool";
 import { parseDsn } from "./dsn";
 import { listTablesOperation } from "./operations/list-tables.operation";
@@ -15,25 +14,26 @@ import { testConnectionOperation } from "./operations/test-connection.operation"
  * SQLite files are opened read-only.
  */
 export class SqlTool extends CoreTool<OperationArgs> {
-  readonly name = "sql";
-  readonly title = "SQL Database";
-  readonly description =
-    "Read a SQL database (PostgreSQL or SQLite): list its tables, describe a table's columns, and run read-only queries. Only SELECT, WITH, EXPLAIN, SHOW and DESCRIBE run; describe tables before querying them.";
-  readonly icon = "database";
-  readonly domain = "database";
-  readonly runtime = "in_process" as const;
-  readonly capabilities: readonly Capability[] = ["db.connect", "db.schema", "db.query"];
-  readonly settingsModel = null;
-  readonly secretInputs = ["dsn"] as const;
-  readonly credentialHelp =
-    "A connection URL for the database: postgresql://user:password@host:5432/database for PostgreSQL (a password with @, : or / must be percent-encoded), or sqlite:///absolute/path/to/file.db for a SQLite file. Prefer a user that may only read. Store it in Settings → Secrets and reference it as ${NAME}.";
-  override readonly operations = {
-    test_connection: testConnectionOperation,
-    list_tables: listTablesOperation,
-    table_schema: tableSchemaOperation,
-    query: queryOperation,
-  };
-  readonly inputModel = operationsInputModel(this.operations);
+  constructor() {
+    super({
+      name: "sql",
+      title: "SQL Database",
+      icon: "database",
+      domain: "database",
+      description:
+        "Read a SQL database (PostgreSQL or SQLite): list its tables, describe a table's columns, and run read-only queries. Only SELECT, WITH, EXPLAIN, SHOW and DESCRIBE run; describe tables before querying them.",
+      operations: {
+        test_connection: testConnectionOperation,
+        list_tables: listTablesOperation,
+        table_schema: tableSchemaOperation,
+        query: queryOperation,
+      },
+      capabilities: ["db.connect", "db.schema", "db.query"],
+      secretInputs: ["dsn"],
+      credentialHelp:
+        "A connection URL for the database: postgresql://user:password@host:5432/database for PostgreSQL (a password with @, : or / must be percent-encoded), or sqlite:///absolute/path/to/file.db for a SQLite file. Prefer a user that may only read. Store it in Settings → Secrets and reference it as ${NAME}.",
+    });
+  }
 
   override checkSecret(name: string, value: string): string {
     if (name !== "dsn") return super.checkSecret(name, value);
