@@ -79,7 +79,7 @@ export class PostgresCommitGroup {
 }
 
 /** Runs one commit's writes in order on `runner` (inside its transaction), failing on a write that had to change a row and did not. */
-export async function applyWrites(runner: StatementRunner, writes: Write[]): Promise<void> {
+async function applyWrites(runner: StatementRunner, writes: Write[]): Promise<void> {
   for (const write of writes) {
     const { changed } = await runner.run(postgresPlaceholders(write.sql), write.values);
     if (write.mustChange && changed === 0) throw new Error(write.mustChange);

@@ -1,7 +1,8 @@
 /**
  * Creating a run: the run, its steps (pending, kept or left out) and what it
- * is recorded with (a webhook delivery's key, a schedule's slot, its job), in
- * one transaction, answered as GET /api/runs/{id} would answer.
+ * is recorded with (a webhook delivery's key, a schedule's slot, the request
+ * that a worker drive it), in one statement or transaction, answered as GET
+ * /api/runs/{id} would answer.
  */
 import { NO_USAGE } from "@/lib/contracts/usage";
 import type { RunDetail, RunLoop, RunPermissions, RunSourceKind, RunSourceLink } from "@/lib/contracts/run";
@@ -9,10 +10,10 @@ import { PERSON_TRIGGER, triggerColumns, type RunTrigger } from "@/lib/contracts
 import type { CarriedStep } from "@/lib/workflow/carry-over";
 import type { WorkflowDefinition } from "@/lib/workflow/definition";
 import { runDefinitionOf } from "@/lib/workflow/run-definition";
-import { BUSY_TRANSACTION, getDatabase, postgresStatements, sqliteWriter, type StudioDatabase } from "./database";
+import { BUSY_TRANSACTION, getDatabase, postgresStatements, providerOf, sqliteWriter, type StudioDatabase } from "./database";
+import { combineWrites } from "./combined-statement";
 import { newId } from "./ids";
-import { applyWrites } from "./postgres-commit-group";
-import { postgresDate, prismaExecutor, statementExecutor, type SqlExecutor } from "./postgres-statements";
+import { postgresDate, postgresPlaceholders } from "./postgres-statements";
 import { sqliteDate } from "./prepared";
 import { isUniqueViolation } from "./prisma-errors";
 import { POSTGRES_STEP_COLUMN_TYPES, type Write } from "./run-commit-writes";
@@ -53,8 +54,11 @@ export interface RunStart {
    * nothing here; a slot the overlap policy holds back is recorded without a run. Either way SlotNotStarted says so.
    */
   firing?: SlotFiring;
-  /** Whatever must commit with the run (the job that drives it), sent through the run's own transaction. */
-  withinTransaction?: (transaction: SqlExecutor, runId: string) => Promise<void>;
+  /**
+   * Rows that must commit with the run (the request that a worker drive it): written with it, in the run's own
+   * statement on PostgreSQL's hot path (one round trip), else in its transaction. SQL with `?` placeholders.
+   */
+  alongWith?: (runId: string) => Write[];
   /** The run this one came from, and how (an error workflow's run: the failed run; a retry: the run it repeats), linked both ways on their pages. */
   source?: RunSourceLink;
   /** Steps kept from the source run (a retry from the failure) or from pins (a test run): written succeeded, with their results, never run here. */
@@ -93,7 +97,8 @@ export async function insertRun(
   const inputOf = (nodeId: string) => (nodeId === trigger.nodeId ? payloadText : null);
   // A firing decides in Prisma's transaction (it reads before it writes); once per slot, not a hot path. The SQLite
   // writer's thread cannot run a caller's statements in its transaction: what must commit with the run goes by Prisma.
-  const writer = start.firing || start.withinTransaction ? null : sqliteWriter(database);
+  const writer = start.firing || start.alongWith ? null : sqliteWriter(database);
+  const alongWith = start.alongWith?.(runId) ?? [];
   const statements = start.firing ? null : postgresStatements(database);
   const sourceRunId = start.source?.id ?? null;
   const sourceKind: RunSourceKind | null = start.source?.kind ?? null;
@@ -152,17 +157,14 @@ export async function insertRun(
       if (deliveryRow) writes.push({ sql: INSERT_DELIVERY, values: [deliveryRow.id, deliveryRow.workflowId, deliveryRow.hookId, deliveryRow.idempotencyKey, runId, stored] });
       if (writer) await writer.commit(writes);
       else {
-        // The run, its steps and whatever must exist with it (the job that drives it) in one transaction of prepared statements.
-        const alsoDo = start.withinTransaction;
-        await statements!.transaction(async (runner) => {
-          await applyWrites(runner, writes);
-          if (alsoDo) await alsoDo(statementExecutor(runner), runId);
-        });
+        // The run, its steps and whatever must exist with it (the request that drives it) in one prepared statement.
+        const { text, values } = combineWrites([...writes, ...alongWith]);
+        await statements!.run(text, values);
       }
     } else {
-      // The run and whatever must exist with it (the job that drives it, the delivery's key, the slot) commit together or not at all.
-      const alsoDo = start.withinTransaction;
+      // The run and whatever must exist with it (the request that drives it, the delivery's key, the slot) commit together or not at all.
       const firing = start.firing;
+      const placeholders = providerOf(database) === "postgresql" ? postgresPlaceholders : (sql: string) => sql;
       await database.$transaction(async (transaction) => {
         if (firing) {
           const admitted = await admitFiring(transaction, database, firing, runId);
@@ -175,7 +177,7 @@ export async function insertRun(
         await transaction.run.create({ data: runRow });
         await transaction.step.createMany({ data: stepRows() });
         if (deliveryRow) await transaction.webhookDelivery.create({ data: deliveryRow });
-        if (alsoDo) await alsoDo(prismaExecutor(transaction), runId);
+        for (const write of alongWith) await transaction.$executeRawUnsafe(placeholders(write.sql), ...write.values);
       }, BUSY_TRANSACTION);
     }
   } catch (error) {

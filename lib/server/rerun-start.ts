@@ -8,7 +8,7 @@ import { stepsToCarryOver } from "@/lib/workflow/carry-over";
  * entry it started at, and for a retry with the steps it keeps. Pure; the
  * inputs are the source's.
  */
-export function rerunStart(source: RunDetail, version: RunnableVersion, kind: RerunKind): Omit<RunStart, "withinTransaction"> {
+export function rerunStart(source: RunDetail, version: RunnableVersion, kind: RerunKind): Omit<RunStart, "alongWith"> {
   return {
     trigger: triggerFor(source, version),
     triggerPayload: triggerPayloadOf(source),

@@ -15,7 +15,7 @@ import type { RunQueue } from "./queue/run-queue";
  */
 export interface RunDriver {
   /** Creates the run of `version` and sees that it is driven. */
-  start(version: RunnableVersion, inputs: Record<string, unknown>, start?: Omit<RunStart, "withinTransaction">): Promise<RunDetail>;
+  start(version: RunnableVersion, inputs: Record<string, unknown>, start?: Omit<RunStart, "alongWith">): Promise<RunDetail>;
   /** Cancels a run and resolves once it has stopped; false when it had already finished. */
   cancel(runId: string, by: string | null): Promise<boolean>;
   /**
@@ -34,7 +34,7 @@ export class LocalRunDriver implements RunDriver {
     private readonly database: StudioDatabase,
   ) {}
 
-  async start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "withinTransaction"> = {}): Promise<RunDetail> {
+  async start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "alongWith"> = {}): Promise<RunDetail> {
     const run = await insertRun(version, inputs, this.database, start);
     await this.engine.start(run.id, {
       workflowId: version.workflowId,
@@ -72,8 +72,8 @@ export class QueuedRunDriver implements RunDriver {
     private readonly bus: RunEventBus,
   ) {}
 
-  start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "withinTransaction"> = {}): Promise<RunDetail> {
-    return insertRun(version, inputs, this.database, { ...start, withinTransaction: (transaction, runId) => this.queue.sendThrough(transaction, runId) });
+  start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "alongWith"> = {}): Promise<RunDetail> {
+    return insertRun(version, inputs, this.database, { ...start, alongWith: (runId) => this.queue.requestWrites(runId) });
   }
 
   async cancel(runId: string, by: string | null): Promise<boolean> {

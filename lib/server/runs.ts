@@ -25,7 +25,7 @@ export async function startRun(workflowId: string, body: StartRunBody, trigger: 
 export async function startCheckedRun(
   version: RunnableVersion,
   given: Record<string, unknown>,
-  start: Omit<RunStart, "withinTransaction">,
+  start: Omit<RunStart, "alongWith">,
   runningNodes?: ReadonlySet<string>,
 ): Promise<RunDetail> {
   const studio = await startStudio();

@@ -25,7 +25,7 @@ const pool = defaultPool();
 class CreatingDriver implements RunDriver {
   readonly created: string[] = [];
   constructor(private readonly database: StudioDatabase) {}
-  async start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "withinTransaction"> = {}) {
+  async start(version: RunnableVersion, inputs: Record<string, unknown>, start: Omit<RunStart, "alongWith"> = {}) {
     const run = await insertRun(version, inputs, this.database, start);
     this.created.push(run.id);
     return run;

@@ -11,17 +11,16 @@
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
 /**
- * Asks for a drive of run $1 and announces it on channel $2, in the caller's
- * transaction (both take effect on its commit, or neither). A run already
- * asked for stays asked for once (at the earlier of the two times); a run
- * being driven now is driven again when that drive ends.
+ * Asks for a drive of run ?, written in the caller's statement or transaction
+ * (with ANNOUNCE_DRIVE: both take effect on its commit, or neither). A run
+ * already asked for stays asked for once (at the earlier of the two times); a
+ * run being driven now is driven again when that drive ends.
  */
-export const REQUEST_DRIVE = `WITH requested AS (
-  INSERT INTO "RunDrive" ("runId", "requested", "dueAt", "attempts") VALUES ($1, true, ${NOW}, 0)
-  ON CONFLICT ("runId") DO UPDATE SET "requested" = true, "dueAt" = LEAST("RunDrive"."dueAt", EXCLUDED."dueAt")
-  RETURNING "runId"
-)
-SELECT 1 AS "sent" FROM requested, LATERAL (SELECT pg_notify($2, requested."runId")) AS notified`;
+export const REQUEST_DRIVE = `INSERT INTO "RunDrive" ("runId", "requested", "dueAt", "attempts") VALUES (?, true, ${NOW}, 0)
+  ON CONFLICT ("runId") DO UPDATE SET "requested" = true, "dueAt" = LEAST("RunDrive"."dueAt", EXCLUDED."dueAt")`;
+
+/** Tells the working process listening on channel ? that run ? was asked for (delivered on commit). */
+export const ANNOUNCE_DRIVE = `SELECT pg_notify(?, ?)`;
 
 /**
  * Takes up to $1 runs to drive, oldest due first, for a lease of $2 seconds:

@@ -212,32 +212,22 @@ describe("RunQueue", () => {
   });
 });
 
-describe("RunQueue.sendThrough and sendWithin: the drive is asked for with the row that needs it, or neither is", () => {
-  it("a run whose transaction fails after its drive was asked for leaves neither; a committed run has its drive, which a worker takes", async () => {
-    const failed = newId();
-    const failing = insertRun(version, {}, database, {
-      runId: failed,
-      withinTransaction: async (transaction, runId) => {
-        await queue.sendThrough(transaction, runId);
-        throw new AfterTheSend();
-      },
-    });
-    await expect(failing).rejects.toBeInstanceOf(AfterTheSend);
-    expect(await database.run.count({ where: { id: failed } })).toBe(0);
-    expect(await driveRow(failed)).toBeNull();
+describe("RunQueue.requestWrites and sendWithin: the drive is asked for with the row that needs it, or neither is", () => {
+  it("a run whose statement fails asks for no drive; a run created with its request has its drive, which a worker takes", async () => {
+    // The run's own statement fails (its id is taken) after the request is a part of it: the request goes with it.
+    const existing = await newRun();
+    const failing = insertRun(version, {}, database, { runId: existing, alongWith: (runId) => queue.requestWrites(runId) });
+    await expect(failing).rejects.toThrow();
+    expect(await driveRow(existing)).toBeNull();
 
-    const release = hold("pending");
-    const run = await insertRun(version, {}, database, {
-      withinTransaction: async (transaction, runId) => {
-        heldRuns.set(runId, heldRuns.get("pending")!);
-        await queue.sendThrough(transaction, runId);
-      },
-    });
+    const runId = newId();
+    const release = hold(runId);
+    const run = await insertRun(version, {}, database, { runId, alongWith: (id) => queue.requestWrites(id) });
     expect(await database.run.count({ where: { id: run.id } })).toBe(1);
+    // Announced to this process with the run (the backstop is off).
     await expect.poll(() => driven(run.id), { timeout: 15_000 }).toBe(true);
     expect(await driveRow(run.id)).toMatchObject({ requested: false, takenBy: drivesOf(run.id)[0]!.driver });
     release();
-    heldRuns.delete(run.id);
   });
 
   it("a decision whose transaction fails after the run's drive was asked for leaves the approval pending and no drive; a recorded one asks for one", async () => {

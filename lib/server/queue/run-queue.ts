@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { postgresStatements, type StudioDatabase } from "@/lib/persistence/database";
 import { prismaExecutor, statementExecutor, type SqlExecutor, type StatementRunner } from "@/lib/persistence/postgres-statements";
-import { COUNT_DRIVES, END_DRIVE, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, RENEW_LEASES, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
+import { combineWrites } from "@/lib/persistence/combined-statement";
+import type { Write } from "@/lib/persistence/run-commit-writes";
+import { ANNOUNCE_DRIVE, COUNT_DRIVES, END_DRIVE, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, RENEW_LEASES, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
 
 /**
  * The queue that drives runs when several processes share a PostgreSQL
@@ -125,10 +127,21 @@ export class RunQueue {
     return this.sendThrough(prismaExecutor(transaction), runId);
   }
 
-  /** The same through any transaction that runs SQL (the statement pool's, on the run creation path). */
+  /** The same through any transaction that runs SQL (one statement). */
   async sendThrough(db: SqlExecutor, runId: string): Promise<void> {
-    // The notification is delivered on commit, with the row.
-    await db.executeSql(REQUEST_DRIVE, [runId, this.nextWorkerChannel()]);
+    const { text, values } = combineWrites(this.requestWrites(runId));
+    await db.executeSql(text, values);
+  }
+
+  /**
+   * The writes that ask for a drive of `runId` and announce it to the next working process (the notification is
+   * delivered on commit, with the row): for a run's creation, which writes them in its own statement.
+   */
+  requestWrites(runId: string): Write[] {
+    return [
+      { sql: REQUEST_DRIVE, values: [runId] },
+      { sql: ANNOUNCE_DRIVE, values: [this.nextWorkerChannel(), runId] },
+    ];
   }
 
   /** The same outside any transaction (a run copied in while running, by scripts/copy-database.ts). */
