@@ -48,8 +48,9 @@ export interface PrismaRunStoreOptions {
   /**
    * Several processes share the database (PostgreSQL with workers): every
    * commit that stores events also says so with `pg_notify` on
-   * RUN_EVENTS_CHANNEL, in the same transaction (ids only; the events are read
-   * from their table), and every decision runs `afterDecision` in the
+   * RUN_EVENTS_CHANNEL, in the same transaction (with the events themselves
+   * when they fit, else their numbers only, to be read from their table), and
+   * every decision runs `afterDecision` in the
    * transaction that records it (the job that resumes the run is sent there).
    */
   shared?: {
@@ -59,7 +60,8 @@ export interface PrismaRunStoreOptions {
 
 /**
  * The channel that tells every process a run's events were stored: payload `<runId> <first seq> <last seq> <end|more>`,
- * the last word saying whether one of them ends the run (a process that hears only runs' ends reads no others).
+ * the last word saying whether one of them ends the run (a process that hears only runs' ends reads no others), then,
+ * when the whole payload fits in NOTIFICATION_CARRIES_BYTES, a space and the events as JSON (as readEvents returns them).
  */
 export const RUN_EVENTS_CHANNEL = "studio_run_events";
 /** The channel that tells every process an approval was decided, or changed while it waits (a vote, an escalation, a notification, a view): payload its id. */
@@ -119,11 +121,21 @@ export class PrismaRunStore implements RunStore {
     else await this.db.run.updateMany({ where: { id: runId }, data: { driver } });
   }
 
-  /** The pg_notify that tells every process a commit's events are stored, sent (or undone) with them. */
+  /**
+   * The pg_notify that tells every process a commit's events are stored, sent (or undone) with them: their run and
+   * numbers, and the events themselves when they fit (most commits), so a process that streams or counts them need
+   * not read them back. PostgreSQL refuses a payload of 8,000 bytes or more.
+   */
   private eventsStored(runId: string, commit: RunCommit): Announcement {
     const seqs = commit.events.map((event) => event.seq);
     const ending = commit.events.some((event) => RUN_ENDING_EVENT_TYPES.has(event.type));
-    return { channel: RUN_EVENTS_CHANNEL, payload: `${runId} ${seqs[0]} ${Math.max(...seqs)} ${ending ? "end" : "more"}` };
+    const head = `${runId} ${seqs[0]} ${Math.max(...seqs)} ${ending ? "end" : "more"}`;
+    // As readEvents gives them back (runId, seq, type, nodeId, payload, createdAt), in order.
+    const events = JSON.stringify(
+      [...commit.events].sort((a, b) => a.seq - b.seq).map(({ seq, type, nodeId, payload, createdAt }) => ({ runId, seq, type, nodeId, payload, createdAt })),
+    );
+    const carried = `${head} ${events}`;
+    return { channel: RUN_EVENTS_CHANNEL, payload: Buffer.byteLength(carried) <= NOTIFICATION_CARRIES_BYTES ? carried : head };
   }
 
   private async commitWithPrisma(runId: string, commit: RunCommit): Promise<void> {
@@ -320,6 +332,8 @@ const LOAD_RUN_WITH_STEPS_AND_GRANTS = `SELECT "Run".*, "WorkflowVersion"."versi
      FROM "Grant" g WHERE g."workflowId" = "Run"."workflowId") AS "grants"
   FROM "Run" JOIN "WorkflowVersion" ON "WorkflowVersion"."id" = "Run"."versionId" WHERE "Run"."id" = ?`;
 const CLAIM_RUN = `UPDATE "Run" SET "driver" = ? WHERE "id" = ?`;
+/** The largest events notification that carries its events (PostgreSQL's limit is 8,000 bytes, a margin kept). */
+export const NOTIFICATION_CARRIES_BYTES = 7_500;
 
 interface GrantRow {
   root: string;

@@ -172,7 +172,7 @@ async function boot(role: StudioRole): Promise<Studio> {
   const jobsChannel = role === "web" ? undefined : newWorkerChannel();
   const relay = new EventRelay(bus, (runId, afterSeq, limit) => readEvents(runId, afterSeq, limit, database), log);
   const notifications: RunNotifications = await listenForRunNotifications(url, {
-    eventsStored: (runId, first, last, ending) => relay.eventsStored(runId, first, last, ending),
+    eventsStored: (runId, first, last, ending, inline) => relay.eventsStored(runId, first, last, ending, inline),
     decided: (approvalId) => void engine.noticeDecision(approvalId).catch((error: unknown) => log("could not wake a step for its decision", error)),
     cancelRequested: (runId) => {
       if (!engine.isActive(runId)) return;

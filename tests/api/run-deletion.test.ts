@@ -121,6 +121,8 @@ describe("DELETE /api/runs/{id}", () => {
     const workflow = await api.createWorkflow(writeFileWorkflow(workFolder(), { name: "Waiting run" }));
     const run = await api.startRun(workflow.id, { text: "wait" });
     await api.waitForApproval(run.id);
+    // The approval is stored before the run announces it and waits: snapshot the rows once it does.
+    await api.waitForRun(run.id, ["awaiting_input"]);
     const rows = await rowsOf([run.id]);
     const counts = await api.counts();
     const entries = (await auditEntries()).length;

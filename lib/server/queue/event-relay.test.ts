@@ -77,4 +77,40 @@ describe("EventRelay", () => {
     await expect.poll(() => followed).toEqual([1, 2]);
     expect(reads.map(([runId]) => runId)).toEqual(["r", "s", "t"]);
   });
+
+  it("publishes the events a notification carries without reading them, when they are next in line", async () => {
+    const stored = [event("r", 1), event("r", 2), event("r", 3, "run-succeeded")];
+    const { read, reads } = table(stored);
+    const bus = new RunEventBus();
+    const seen: string[] = [];
+    bus.subscribe("r", (each) => seen.push(`${each.seq}:${each.type}`));
+    const relay = new EventRelay(bus, read, () => undefined);
+
+    relay.eventsStored("r", 1, 2, false, JSON.stringify(stored.slice(0, 2)));
+    relay.eventsStored("r", 3, 3, true, JSON.stringify(stored.slice(2)));
+    await expect.poll(() => seen).toEqual(["1:node-progress", "2:node-progress", "3:run-succeeded"]);
+    expect(reads).toEqual([]);
+  });
+
+  it("reads from the table instead when what a notification carries does not follow what was published, or is not what it announced", async () => {
+    const stored = [1, 2, 3, 4, 5, 6].map((seq) => event("r", seq));
+    const { read, reads } = table(stored);
+    const bus = new RunEventBus();
+    const seen: number[] = [];
+    bus.subscribe("r", (each) => seen.push(each.seq));
+    const relay = new EventRelay(bus, read, () => undefined);
+
+    relay.eventsStored("r", 1, 2, false, JSON.stringify(stored.slice(0, 2)));
+    await expect.poll(() => seen).toEqual([1, 2]);
+    // Events 3 and 4 were announced where this process missed it (its connection broke): 5 and 6 carried are not next.
+    relay.eventsStored("r", 5, 6, false, JSON.stringify(stored.slice(4, 6)));
+    await expect.poll(() => seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(reads).toEqual([["r", 2, 4]]);
+    // Carried text that does not match the numbers it came with (or is not JSON): read.
+    const more = [7, 8].map((seq) => event("r", seq));
+    stored.push(...more);
+    relay.eventsStored("r", 7, 8, false, JSON.stringify(more.slice(0, 1)));
+    await expect.poll(() => seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(reads).toEqual([["r", 2, 4], ["r", 6, 2]]);
+  });
 });

@@ -23,10 +23,13 @@ export class EventRelay {
     private readonly log: (message: string, error?: unknown) => void,
   ) {}
 
-  /** `ending`: whether the events include one that ends the run (undefined: not said, by a process of an earlier version). */
-  eventsStored(runId: string, firstSeq: number, lastSeq: number, ending?: boolean): void {
+  /**
+   * `ending`: whether the events include one that ends the run (undefined: not said, by a process of an earlier
+   * version). `inline`: the events themselves as JSON, when the notification could carry them (a small commit's).
+   */
+  eventsStored(runId: string, firstSeq: number, lastSeq: number, ending?: boolean, inline?: string): void {
     const previous = this.chains.get(runId) ?? Promise.resolve();
-    const next = previous.then(() => this.relay(runId, firstSeq, lastSeq, ending)).catch((error: unknown) => this.log(`could not relay the events of run ${runId}`, error));
+    const next = previous.then(() => this.relay(runId, firstSeq, lastSeq, ending, inline)).catch((error: unknown) => this.log(`could not relay the events of run ${runId}`, error));
     this.chains.set(runId, next);
     void next.finally(() => {
       if (this.chains.get(runId) === next) this.chains.delete(runId);
@@ -42,7 +45,7 @@ export class EventRelay {
     }
   }
 
-  private async relay(runId: string, firstSeq: number, lastSeq: number, ending: boolean | undefined): Promise<void> {
+  private async relay(runId: string, firstSeq: number, lastSeq: number, ending: boolean | undefined, inline: string | undefined): Promise<void> {
     // Nobody here would hear them (a worker hears only runs' ends): not read, as if published.
     if (!this.bus.wants(runId, ending)) {
       if (ending) this.cursors.delete(runId);
@@ -50,6 +53,15 @@ export class EventRelay {
       return;
     }
     let cursor = this.cursors.get(runId) ?? firstSeq - 1;
+    // Carried by the notification and next in line: published as they came, nothing read. Otherwise (events missed
+    // before them, or some of them published already) the table says what comes next.
+    const carried = inline !== undefined && cursor === firstSeq - 1 ? carriedEvents(inline, runId, firstSeq, lastSeq) : null;
+    if (carried) {
+      for (const event of carried) this.bus.publish(event);
+      if (carried.some((event) => RUN_ENDING_EVENT_TYPES.has(event.type))) this.cursors.delete(runId);
+      else this.cursors.set(runId, lastSeq);
+      return;
+    }
     while (cursor < lastSeq) {
       const events = await this.read(runId, cursor, Math.min(500, lastSeq - cursor));
       if (events.length === 0) break;
@@ -64,4 +76,17 @@ export class EventRelay {
     }
     this.cursors.set(runId, cursor);
   }
+}
+
+/** The events a notification carried, when they are exactly `firstSeq`..`lastSeq` of `runId` in order; else null (read them). */
+function carriedEvents(inline: string, runId: string, firstSeq: number, lastSeq: number): RunEvent[] | null {
+  let events: unknown;
+  try {
+    events = JSON.parse(inline);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(events) || events.length !== lastSeq - firstSeq + 1) return null;
+  const inOrder = (events as Partial<RunEvent>[]).every((event, index) => event?.runId === runId && event.seq === firstSeq + index && typeof event.type === "string");
+  return inOrder ? (events as RunEvent[]) : null;
 }

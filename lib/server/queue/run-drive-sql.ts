@@ -55,13 +55,17 @@ WHERE drive."runId" = held."runId" AND drive."takenBy" = held."driver"
 RETURNING drive."takenBy" AS "driver"`;
 
 /**
- * Drive $2 of run $1 ended: the row goes, unless another drive was asked for
- * meanwhile, which is then free for any worker to take (due already).
+ * Drives ended ($1 run ids, $2 drive ids, the ends that came together): each
+ * row goes, unless another drive was asked for meanwhile, which is then free
+ * for any worker to take (due already).
  */
-export const END_DRIVE = `WITH ended AS (
-  DELETE FROM "RunDrive" WHERE "runId" = $1 AND "takenBy" = $2 AND NOT "requested" RETURNING "runId"
+export const END_DRIVES = `WITH ended AS (
+  SELECT * FROM unnest($1::text[], $2::text[]) AS ended("runId", "driver")
+), removed AS (
+  DELETE FROM "RunDrive" AS drive USING ended WHERE drive."runId" = ended."runId" AND drive."takenBy" = ended."driver" AND NOT drive."requested"
 )
-UPDATE "RunDrive" SET "takenBy" = NULL, "leaseUntil" = NULL, "attempts" = 0 WHERE "runId" = $1 AND "takenBy" = $2 AND "requested"`;
+UPDATE "RunDrive" AS drive SET "takenBy" = NULL, "leaseUntil" = NULL, "attempts" = 0
+FROM ended WHERE drive."runId" = ended."runId" AND drive."takenBy" = ended."driver" AND drive."requested"`;
 
 /**
  * Drive $2 of run $1 failed (an infrastructure error, or its process is

@@ -12,8 +12,11 @@ import { isWorkerChannel, JOBS_CHANNEL } from "./run-queue";
  * reconnect `reconnected` is called so what was missed meanwhile is read.
  */
 export interface RunNotificationHandlers {
-  /** `ending`: whether they include an event that ends the run; undefined when the sender did not say. */
-  eventsStored(runId: string, firstSeq: number, lastSeq: number, ending: boolean | undefined): void;
+  /**
+   * `ending`: whether they include an event that ends the run; undefined when the sender did not say. `inline`: the
+   * events as JSON, when the notification carries them (a small commit's; parsed only by a process that wants them).
+   */
+  eventsStored(runId: string, firstSeq: number, lastSeq: number, ending: boolean | undefined, inline: string | undefined): void;
   decided(approvalId: string): void;
   cancelRequested(runId: string): void;
   testListenChanged(listenId: string): void;
@@ -42,8 +45,11 @@ export async function listenForRunNotifications(url: string, handlers: RunNotifi
   const dispatch = (message: pg.Notification) => {
     const payload = message.payload ?? "";
     if (message.channel === RUN_EVENTS_CHANNEL) {
-      const [runId, first, last, ending] = payload.split(" ");
-      if (runId && first && last) handlers.eventsStored(runId, Number(first), Number(last), ending === "end" ? true : ending === "more" ? false : undefined);
+      // `<run> <first> <last> <end|more>`, then, when it fits, a space and the events as JSON.
+      const [runId, first, last, ending] = payload.split(" ", 4);
+      const head = [runId, first, last, ending].join(" ");
+      const inline = payload.length > head.length + 1 ? payload.slice(head.length + 1) : undefined;
+      if (runId && first && last) handlers.eventsStored(runId, Number(first), Number(last), ending === "end" ? true : ending === "more" ? false : undefined, inline);
     } else if (message.channel === DECISIONS_CHANNEL) handlers.decided(payload);
     else if (message.channel === CANCELS_CHANNEL) handlers.cancelRequested(payload);
     else if (message.channel === WEBHOOK_TESTS_CHANNEL) handlers.testListenChanged(payload);

@@ -3,7 +3,8 @@ import { postgresStatements, type StudioDatabase } from "@/lib/persistence/datab
 import { prismaExecutor, statementExecutor, type SqlExecutor, type StatementRunner } from "@/lib/persistence/postgres-statements";
 import { combineWrites } from "@/lib/persistence/combined-statement";
 import type { Write } from "@/lib/persistence/run-commit-writes";
-import { ANNOUNCE_DRIVE, COUNT_DRIVES, END_DRIVE, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, RENEW_LEASES, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
+import { DriveEnds } from "./drive-ends";
+import { ANNOUNCE_DRIVE, COUNT_DRIVES, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, RENEW_LEASES, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
 
 /**
  * The queue that drives runs when several processes share a PostgreSQL
@@ -103,11 +104,15 @@ export class RunQueue {
   private listing = false;
   /** This process's own jobs channel, once it works on runs (`work`). */
   private ownChannel: string | null = null;
+  /** The ends of this process's drives, written together. */
+  private readonly driveEnds: DriveEnds;
 
   constructor(
     private readonly statements: StatementRunner,
     private readonly options: RunQueueOptions,
-  ) {}
+  ) {
+    this.driveEnds = new DriveEnds(statements);
+  }
 
   /** The queue of a PostgreSQL database opened with `openDatabase` (its statement pool). */
   static of(database: StudioDatabase, options: RunQueueOptions): RunQueue {
@@ -252,7 +257,7 @@ export class RunQueue {
       failure = error;
     }
     try {
-      if (failure === undefined) await this.statements.run(END_DRIVE, [runId, driver]);
+      if (failure === undefined) await this.driveEnds.end({ runId, driver });
       else {
         this.options.log(`run ${runId} is driven again after a backoff`, failure);
         await this.statements.run(FAIL_DRIVE, [runId, driver, MAX_BACKOFF_SECONDS]);
