@@ -3,8 +3,8 @@ import { postgresStatements, type StudioDatabase } from "@/lib/persistence/datab
 import { prismaExecutor, statementExecutor, type SqlExecutor, type StatementRunner } from "@/lib/persistence/postgres-statements";
 import { combineWrites } from "@/lib/persistence/combined-statement";
 import type { Write } from "@/lib/persistence/run-commit-writes";
-import { DriveEnds } from "./drive-ends";
-import { ANNOUNCE_DRIVE, COUNT_DRIVES, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, RENEW_LEASES, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
+import { DriveWrites } from "./drive-writes";
+import { ANNOUNCE_DRIVE, COUNT_DRIVES, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY, REQUEST_DRIVE, TAKE_DRIVES, type TakenDrive } from "./run-drive-sql";
 
 /**
  * The queue that drives runs when several processes share a PostgreSQL
@@ -104,14 +104,14 @@ export class RunQueue {
   private listing = false;
   /** This process's own jobs channel, once it works on runs (`work`). */
   private ownChannel: string | null = null;
-  /** The ends of this process's drives, written together. */
-  private readonly driveEnds: DriveEnds;
+  /** The ends and lease renewals of this process's drives, one statement at a time. */
+  private readonly driveWrites: DriveWrites;
 
   constructor(
     private readonly statements: StatementRunner,
     private readonly options: RunQueueOptions,
   ) {
-    this.driveEnds = new DriveEnds(statements);
+    this.driveWrites = new DriveWrites(statements);
   }
 
   /** The queue of a PostgreSQL database opened with `openDatabase` (its statement pool). */
@@ -257,7 +257,7 @@ export class RunQueue {
       failure = error;
     }
     try {
-      if (failure === undefined) await this.driveEnds.end({ runId, driver });
+      if (failure === undefined) await this.driveWrites.end({ runId, driver });
       else {
         this.options.log(`run ${runId} is driven again after a backoff`, failure);
         await this.statements.run(FAIL_DRIVE, [runId, driver, MAX_BACKOFF_SECONDS]);
@@ -274,8 +274,7 @@ export class RunQueue {
     if (held.length === 0) return;
     let renewed: Set<string>;
     try {
-      const { rows } = await this.statements.run<{ driver: string }>(RENEW_LEASES, [held.map((drive) => drive.runId), held.map((drive) => drive.driver), LEASE_SECONDS]);
-      renewed = new Set(rows.map((row) => row.driver));
+      renewed = await this.driveWrites.renew(held, LEASE_SECONDS);
     } catch (error) {
       // Nothing learned: the drives go on (their writes wait for the database too) and the next renewal tries again.
       this.options.log("could not renew the leases of the runs driven here", error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StatementRunner } from "@/lib/persistence/postgres-statements";
-import { DriveEnds } from "./drive-ends";
+import { DriveWrites } from "./drive-writes";
 
 /** A statement runner that records what it was asked and answers when the test says (or fails when told to). */
 function slowRunner() {
@@ -15,10 +15,10 @@ function slowRunner() {
   return { runner, calls, answer: (error?: Error) => answers.shift()!(error) };
 }
 
-describe("DriveEnds", () => {
+describe("DriveWrites", () => {
   it("writes the ends that come while one statement is on its way together, in the next", async () => {
     const { runner, calls, answer } = slowRunner();
-    const ends = new DriveEnds(runner);
+    const ends = new DriveWrites(runner);
     const first = ends.end({ runId: "a", driver: "da" });
     const second = ends.end({ runId: "b", driver: "db" });
     const third = ends.end({ runId: "c", driver: "dc" });
@@ -33,7 +33,7 @@ describe("DriveEnds", () => {
 
   it("rejects every end of a statement that failed, and goes on with the next", async () => {
     const { runner, calls, answer } = slowRunner();
-    const ends = new DriveEnds(runner);
+    const ends = new DriveWrites(runner);
     const first = ends.end({ runId: "a", driver: "da" });
     const second = ends.end({ runId: "b", driver: "db" });
     answer();
@@ -45,5 +45,20 @@ describe("DriveEnds", () => {
     await expect.poll(() => calls.length).toBe(3);
     answer();
     await third;
+  });
+
+  it("renews leases only between two writes of ends, never beside one, and says which drives it renewed", async () => {
+    const { runner, calls, answer } = slowRunner();
+    const writes = new DriveWrites(runner);
+    const ended = writes.end({ runId: "a", driver: "da" });
+    const renewed = writes.renew([{ runId: "b", driver: "db" }], 10);
+    // The end's statement is on its way: the renewal waits for it.
+    expect(calls).toEqual([[["a"], ["da"]]]);
+    answer();
+    await ended;
+    await expect.poll(() => calls.length).toBe(2);
+    expect(calls[1]).toEqual([["b"], ["db"], 10]);
+    answer();
+    expect(await renewed).toEqual(new Set());
   });
 });
