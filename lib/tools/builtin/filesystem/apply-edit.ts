@@ -1,25 +1,10 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
-import { fileChangePreview } from "../../permissions/file-change-preview";
-import type { ApprovalPreview } from "../../permissions/approval-preview";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
 import { ApprovedWriteTool, type ReadyPlan, type WritePlan } from "./approved-write-tool";
-import { writeFileAtomic } from "./atomic-write";
-import {
-  decodeText,
-  describeFileError,
-  formatBytes,
-  looksBinary,
-  MAX_FILE_BYTES,
-  readExisting,
-  rootOf,
-  sha256,
-  snapshotOf,
-  specialFileError,
-} from "./file-content";
+import { decodeText, describeFileError, formatBytes, looksBinary, MAX_FILE_BYTES, readExisting, rootOf, sha256, specialFileError } from "./file-content";
 import { unifiedDiff } from "./unified-diff";
 
 /** How much of the diff the model gets back to confirm the edit. */
@@ -49,8 +34,8 @@ const ApplyEditArgs = z.object({
 type ApplyEditArgs = z.infer<typeof ApplyEditArgs>;
 type Edit = z.infer<typeof Edit>;
 
-/** The edit as worked out against the file: checked for the approval, and again before writing. */
-type EditReady = { before: string; after: string; replacements: number; byteOrderMark: boolean };
+/** The edit as worked out against the file (`after`, its text once edited): checked for the approval, and again before writing. */
+type EditReady = { before: string; replacements: number; byteOrderMark: boolean };
 type EditPlan = WritePlan<EditReady>;
 
 /** Replaces exact pieces of text in a file, all or nothing, refusing a file that changed since it was read. */
@@ -71,15 +56,9 @@ export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
     });
   }
 
-  protected preview(_args: ApplyEditArgs, plan: ReadyPlan<EditReady>): ApprovalPreview {
-    return fileChangePreview(plan.relativePath, plan.before, plan.after);
-  }
-
   protected async write(args: ApplyEditArgs, plan: ReadyPlan<EditReady>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
     // decodeText() dropped the byte-order mark; a file that had one keeps it.
-    const written = Buffer.from(plan.byteOrderMark ? `\uFEFF${plan.after}` : plan.after, "utf8");
-    await writeFileAtomic(args.path, written);
-    ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
+    await this.writeAndNote(args, Buffer.from(plan.byteOrderMark ? `\uFEFF${plan.after}` : plan.after, "utf8"), ctx);
     const count = args.edits.length;
     const diff = unifiedDiff(plan.relativePath, plan.before, plan.after, RESULT_DIFF_CHARACTERS);
     return ToolResult.ok(
@@ -128,7 +107,7 @@ export class ApplyEditTool extends ApprovedWriteTool<ApplyEditArgs, EditReady> {
     if (!applied.ok) return applied;
     const byteOrderMark = existing.bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]));
     // The content's digest: a touched but unchanged file is still the one approved.
-    return { ok: true, relativePath, fingerprint: hash, before, after: applied.text, replacements: applied.replacements, byteOrderMark };
+    return { ok: true, relativePath, fingerprint: hash, existing, before, after: applied.text, replacements: applied.replacements, byteOrderMark };
   }
 }
 

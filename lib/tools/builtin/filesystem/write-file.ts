@@ -2,25 +2,12 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { relativeToRoot } from "../../confinement";
-import type { ApprovalPreview } from "../../permissions/approval-preview";
-import { fileChangePreview, fileReplacePreview } from "../../permissions/file-change-preview";
 import type { ToolContext } from "../../tool-context";
 import { ToolResult } from "../../tool-result";
 import type { WorkingDirectorySettings } from "../shared/working-directory";
 import { ApprovedWriteTool, type ReadyPlan, type WritePlan } from "./approved-write-tool";
-import { ensureParentFolder, writeFileAtomic } from "./atomic-write";
-import {
-  decodeText,
-  describeFileError,
-  errorCode,
-  identityOf,
-  looksBinary,
-  readExisting,
-  rootOf,
-  snapshotOf,
-  specialFileError,
-  type ExistingFile,
-} from "./file-content";
+import { ensureParentFolder } from "./atomic-write";
+import { describeFileError, errorCode, identityOf, readExisting, rootOf, specialFileError } from "./file-content";
 
 const WriteFileArgs = z.object({
   path: z
@@ -35,12 +22,8 @@ const WriteFileArgs = z.object({
 });
 type WriteFileArgs = z.infer<typeof WriteFileArgs>;
 
-/** The target as found before writing: checked for the approval, and again before writing. */
-type TargetFound = { existing: ExistingFile };
-type WriteTarget = WritePlan<TargetFound>;
-
 /** Creates or overwrites a file with the given content, atomically. */
-export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound> {
+export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs> {
   constructor() {
     super({
       name: "write_file",
@@ -56,15 +39,10 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
     });
   }
 
-  protected preview(args: WriteFileArgs, target: ReadyPlan<TargetFound>): ApprovalPreview {
-    return previewOf(target.relativePath, target.existing, args.content);
-  }
-
-  protected async write(args: WriteFileArgs, { relativePath, existing }: ReadyPlan<TargetFound>, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
+  protected async write(args: WriteFileArgs, { relativePath, existing }: ReadyPlan, ctx: ToolContext<WorkingDirectorySettings>): Promise<ToolResult> {
     if (args.createDirectories) await ensureParentFolder(args.path);
-    await writeFileAtomic(args.path, args.content);
     const written = Buffer.from(args.content, "utf8");
-    ctx.fileState.set(args.path, snapshotOf(written, await stat(args.path)));
+    await this.writeAndNote(args, written, ctx);
     const previousSize = existing.kind === "file" ? existing.bytes.length : existing.kind === "too-large" ? existing.size : null;
     const text =
       previousSize === null
@@ -73,7 +51,7 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
     return ToolResult.ok(text, { path: relativePath, created: previousSize === null, bytes: written.length });
   }
 
-  protected async plan(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WriteTarget> {
+  protected async plan(args: WriteFileArgs, ctx: ToolContext<WorkingDirectorySettings>): Promise<WritePlan> {
     const relativePath = relativeToRoot(rootOf(ctx), args.path);
     try {
       const existing = await readExisting(args.path);
@@ -86,7 +64,7 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
         const problem = await this.folderProblem(args, relativePath);
         if (problem) return { ok: false, error: problem };
       }
-      return { ok: true, relativePath, fingerprint: identityOf(existing), existing };
+      return { ok: true, relativePath, fingerprint: identityOf(existing), existing, after: args.content };
     } catch (error) {
       return { ok: false, error: describeFileError(error, "path", relativePath) };
     }
@@ -104,21 +82,5 @@ export class WriteFileTool extends ApprovedWriteTool<WriteFileArgs, TargetFound>
       if (args.createDirectories) return null;
       return `\`path\`: the folder "${folder}" does not exist. Set createDirectories to true to create it, or write somewhere else.`;
     }
-  }
-}
-
-/** What a person approving the write reads: every changed line when both sides are text. */
-function previewOf(relativePath: string, existing: ExistingFile, content: string): ApprovalPreview {
-  switch (existing.kind) {
-    case "missing":
-    case "directory":
-    case "special":
-      return fileChangePreview(relativePath, null, content);
-    case "too-large":
-      return fileReplacePreview(relativePath, "too-large", existing.size, content);
-    case "file":
-      return looksBinary(existing.bytes)
-        ? fileReplacePreview(relativePath, "binary", existing.bytes.length, content)
-        : fileChangePreview(relativePath, decodeText(existing.bytes), content);
   }
 }
