@@ -23,10 +23,6 @@ import { startStudio, type Studio } from "./studio";
  * output node's value. Stateless streamable HTTP: a fresh server per request.
  */
 
-/** A call waits this long for its run before giving up (the run itself goes on). */
-export const SERVED_CALL_TIMEOUT_MS = 30 * 60_000;
-const POLL_MS = 1_000;
-const PROGRESS_EVERY_MS = 10_000;
 const MAX_NAME_LENGTH = 64;
 
 interface ServedWorkflow {
@@ -183,6 +179,11 @@ function buildServer(studio: Studio, caller: McpCaller, httpRequest: Request): M
   });
   return mcp;
 }
+
+/** A call waits this long for its run before giving up (the run itself goes on). */
+export const SERVED_CALL_TIMEOUT_MS = 30 * 60_000;
+const POLL_MS = 1_000;
+const PROGRESS_EVERY_MS = 10_000;
 
 /**
  * Waits for the run, reporting progress (when the caller asked for it with a
