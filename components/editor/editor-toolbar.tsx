@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { memo, useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
-import { workflowStatus } from "@/lib/editor/workflow-status";
+import { workflowStatus, type ProblemCounts } from "@/lib/editor/workflow-status";
 import { MoreCommands } from "./more-commands";
 
 interface EditorToolbarProps {
@@ -11,10 +11,8 @@ interface EditorToolbarProps {
   version: number;
   dirty: boolean;
   saving: boolean;
-  problemCount: number;
-  /** Warnings: they do not stop a run, but the cards show them, so the status line counts them too. */
-  warningCount: number;
-  checking: boolean;
+  /** The last check's errors and warnings (warnings do not stop a run, but the cards show them, so the status line counts them too). */
+  problems: ProblemCounts;
   canUndo: boolean;
   canRedo: boolean;
   running: boolean;
@@ -53,9 +51,9 @@ const SHORTCUT = "Ctrl/⌘+";
 
 /** The editor's header: which workflow and version, whether it is saved, and its commands. */
 export const EditorToolbar = memo(function EditorToolbar(props: EditorToolbarProps) {
-  const { name, version, dirty, saving, problemCount, warningCount, checking } = props;
+  const { name, version, dirty, saving } = props;
   // A read-only view is not checked (checking is for those who change it): it claims no state.
-  const status = props.readOnly ? null : workflowStatus({ errors: problemCount, warnings: warningCount, checking });
+  const status = props.readOnly ? null : workflowStatus(props.problems);
   const savedState = useRef<HTMLSpanElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   // Saving disables the Save button, which would drop keyboard focus on the page's body: it goes to the saved state instead.

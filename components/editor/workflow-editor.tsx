@@ -45,6 +45,7 @@ import { useWorkflowSaving } from "./use-workflow-saving";
 import { ReadOnlyContext } from "./read-only-context";
 import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
 import { nodeAddedText } from "@/lib/editor/announcements";
+import { problemCounts } from "@/lib/editor/workflow-status";
 import { ArchitectPanel } from "./architect/architect-panel";
 import { useEditorArchitect, useFitToProposal } from "./architect/use-editor-architect";
 
@@ -301,8 +302,6 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     () => mapEdges(shown.edges, selectedEdges, (edge) => edgeLabel(inspectorNames, edge), preview?.edgeMarks),
     [mapEdges, shown.edges, selectedEdges, inspectorNames, preview],
   );
-  const errorCount = validation.problems.filter((problem) => problem.severity === "error").length;
-  const warningCount = validation.problems.length - errorCount;
   const nodeChoices = useMemo<NodeChoice[]>(
     () => (goToOpen ? flowNodes.map((node) => ({ id: node.id, name: node.ariaLabel ?? node.data.title })) : []),
     [goToOpen, flowNodes],
@@ -318,9 +317,7 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
           version={version}
           dirty={dirty}
           saving={saving}
-          problemCount={errorCount}
-          warningCount={warningCount}
-          checking={validation.checking}
+          problems={problemCounts(validation)}
           canUndo={document.canUndo}
           canRedo={document.canRedo}
           running={startingRun}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { workflowStatus } from "./workflow-status";
+import { problemCounts, workflowStatus } from "./workflow-status";
 
 describe("workflowStatus", () => {
   it("says Ready to run only when the cards show no problem and no warning", () => {
@@ -15,5 +15,13 @@ describe("workflowStatus", () => {
 
   it("says nothing while a check with no known problem is under way", () => {
     expect(workflowStatus({ errors: 0, warnings: 0, checking: true })).toBeNull();
+  });
+});
+
+describe("problemCounts", () => {
+  it("counts a check's errors, and the rest as warnings", () => {
+    const problems = [{ severity: "error" as const }, { severity: "warning" as const }, { severity: "error" as const }];
+    expect(problemCounts({ problems, checking: true })).toEqual({ errors: 2, warnings: 1, checking: true });
+    expect(problemCounts({ problems: [], checking: false })).toEqual({ errors: 0, warnings: 0, checking: false });
   });
 });
