@@ -42,17 +42,24 @@ interface InspectorPanelProps {
   selectedCount: number;
   problemsByNode: ReadonlyMap<string, readonly WorkflowProblem[]>;
   generalProblems: readonly WorkflowProblem[];
-  onNodeChange: (node: WorkflowNode) => void;
-  onDeleteSelection: () => void;
   names: NodeNames;
-  onConnect: (connection: Connection) => string | null;
-  onRemoveEdge: (edgeId: string) => void;
-  onSettingsChange: <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => void;
+  edits: InspectorEdits;
+}
+
+/** What the inspector changes (components/editor/use-inspector-edits.ts makes them). */
+export interface InspectorEdits {
+  /** Replaces the selected node with its edited version. */
+  changeNode: (node: WorkflowNode) => void;
+  deleteSelection: () => void;
+  /** Adds the edge, or says why it cannot. */
+  connect: (connection: Connection) => string | null;
+  removeEdge: (edgeId: string) => void;
+  changeSettings: <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => void;
 }
 
 /** The right panel: the selected node's inspector, a note for several, else the workflow's own settings. */
 export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanelProps) {
-  const { definition, node, selectedCount } = props;
+  const { definition, node, selectedCount, edits } = props;
   if (node) {
     return (
       <NodeInspector
@@ -61,11 +68,11 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
         definition={definition}
         tools={props.tools}
         problems={(props.problemsByNode.get(node.id) as WorkflowProblem[] | undefined) ?? NO_PROBLEMS}
-        onChange={props.onNodeChange}
-        onDelete={props.onDeleteSelection}
+        onChange={edits.changeNode}
+        onDelete={edits.deleteSelection}
         names={props.names}
-        onConnect={props.onConnect}
-        onRemoveEdge={props.onRemoveEdge}
+        onConnect={edits.connect}
+        onRemoveEdge={edits.removeEdge}
       />
     );
   }
@@ -76,7 +83,7 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
           {selectedCount} {selectedCount === 1 ? "item" : "items"} selected
         </h2>
         <p className="text-xs text-muted">Select a single node to configure it. Press Delete to remove the selection.</p>
-        <Button variant="danger" size="sm" onClick={props.onDeleteSelection}>
+        <Button variant="danger" size="sm" onClick={edits.deleteSelection}>
           Delete {selectedCount === 1 ? "it" : `${selectedCount} items`}
         </Button>
       </section>
@@ -97,7 +104,7 @@ export const InspectorPanel = memo(function InspectorPanel(props: InspectorPanel
         traceContent: definition.traceContent,
       }}
       problems={props.generalProblems}
-      onChange={props.onSettingsChange}
+      onChange={edits.changeSettings}
     />
   );
 });

@@ -5,7 +5,7 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { edgeLabel } from "@/lib/editor/connection-choices";
 import { CARD_HEIGHT, CARD_WIDTH, clearOfOtherCards, type Point } from "@/lib/editor/auto-layout";
-import { addNode, createNode, replaceNode, type PaletteItem } from "@/lib/editor/definition-edits";
+import { addNode, createNode, type PaletteItem } from "@/lib/editor/definition-edits";
 import {
   createFlowEdgeMapper,
   createFlowNodeMapper,
@@ -22,7 +22,6 @@ import { EditorToolbar } from "./editor-toolbar";
 import { ShareDialog } from "./share-dialog";
 import { GoToNodeDialog } from "./go-to-node-dialog";
 import { InspectorPanel, preloadNodeInspector } from "./inspector-panel";
-import type { WorkflowSettings } from "./workflow-settings-panel";
 import { LeaveGuard } from "./leave-guard";
 import { NodePalette } from "./node-palette";
 import { RunDialog } from "./run-dialog";
@@ -41,6 +40,7 @@ import { useCanvasChanges } from "./use-canvas-changes";
 import { useCanvasView } from "./use-canvas-view";
 import { useCardNames } from "./use-card-names";
 import { useEditorShortcuts } from "./use-editor-shortcuts";
+import { useInspectorEdits } from "./use-inspector-edits";
 import { useWorkflowSaving } from "./use-workflow-saving";
 import { ReadOnlyContext } from "./read-only-context";
 import { LiveRegion, useAnnouncer } from "@/components/ui/announcer";
@@ -270,27 +270,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
     const [id] = selectedNodes;
     return definition.nodes.find((node) => node.id === id);
   }, [selectedNodes, definition.nodes]);
-  const selectedId = selectedNode?.id;
 
-  const onNodeChange = useCallback(
-    (node: WorkflowNode) => {
-      if (selectedId === undefined) return;
-      commit((current) => replaceNode(current, selectedId, node), `node:${selectedId}`);
-      if (node.id !== selectedId) select(new Set([node.id]));
-    },
-    [selectedId, commit, select],
-  );
-
-  const removeEdge = useCallback((edgeId: string) => deleteElements(NONE, new Set([edgeId])), [deleteElements]);
-
-  const deleteSelection = useCallback(() => deleteElements(selectedNodes, selectedEdges), [deleteElements, selectedNodes, selectedEdges]);
-
-  const onSettingsChange = useCallback(
-    <Key extends keyof WorkflowSettings>(key: Key, value: WorkflowSettings[Key]) => {
-      commit((current) => (current[key] === value ? current : { ...current, [key]: value }), `workflow:${key}`);
-    },
-    [commit],
-  );
+  const inspectorEdits = useInspectorEdits({ selectedId: selectedNode?.id, selectedNodes, selectedEdges, commit, select, connect, deleteElements });
 
   // Joined into a string first, so the palette (memoised) sees a new list only when the list changes, not on every move.
   const kindsAtLimitKey = kindsAtLimit(definition.nodes).join(" ");
@@ -424,12 +405,8 @@ function EditorShell({ workflowId, version: loadedVersion, publishedVersion: loa
                 selectedCount={selectedNodes.size + selectedEdges.size}
                 problemsByNode={validation.byNode}
                 generalProblems={validation.general}
-                onNodeChange={onNodeChange}
-                onDeleteSelection={deleteSelection}
                 names={inspectorNames}
-                onConnect={connect}
-                onRemoveEdge={removeEdge}
-                onSettingsChange={onSettingsChange}
+                edits={inspectorEdits}
               />
               </fieldset>
             </ReadOnlyContext.Provider>
