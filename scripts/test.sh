@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> %s (%s)\n' "$*" "$(date +%T)"; }
 
 step "Node and dependencies"
 # shellcheck source=scripts/node-runtime.sh
@@ -88,4 +88,4 @@ fi
 step "nothing left behind: no test server, worker or database process, no test database or folder"
 node scripts/test-leftovers.mjs check "$STUDIO_TEST_RUN_ID"
 
-printf '\nAll checks passed.\n'
+printf '\nAll checks passed (%s).\n' "$(date +%T)"

@@ -1,5 +1,5 @@
 import { notificationLine } from "@/lib/contracts/notifications";
-import { toVisibleString } from "@/lib/tools";
+import { toVisibleString } from "@/lib/tools/permissions/visible-text";
 import type { ApprovalSummary } from "@/lib/contracts/approval";
 import type { RunEvent } from "@/lib/contracts/run-event";
 import { formatDuration } from "@/lib/run-view/format-time";

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RunDetail } from "@/lib/contracts/run";
 import type { WorkflowChoicesResponse } from "@/lib/contracts/workflow-list";
 import type { RunEvent } from "@/lib/contracts/run-event";
-import { toVisibleString } from "@/lib/tools";
+import { toVisibleString } from "@/lib/tools/permissions/visible-text";
 import { describeEvent, displayValue } from "./event-lines";
 import type { CliStreams } from "./run-workflow-file";
 import { followRunEvents, StudioRefusal, studioRequest, type StudioAccess } from "./studio-client";

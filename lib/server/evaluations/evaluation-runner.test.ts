@@ -129,7 +129,7 @@ describe.each(BOTH_PROVIDERS)("the evaluation runner on %s", (provider) => {
       expect(done.averages[0]).toMatchObject({ average: 0.8, passed: 4, failed: 1 });
       expect(log).toEqual([]);
     } finally {
-      runner.stop();
+      await runner.stop();
     }
   });
 
@@ -155,7 +155,7 @@ describe.each(BOTH_PROVIDERS)("the evaluation runner on %s", (provider) => {
       expect(await database.run.count({ where: { workflowId } })).toBe(2);
       expect(log).toEqual([]);
     } finally {
-      for (const runner of runners) runner.stop();
+      await Promise.all(runners.map((runner) => runner.stop()));
     }
   });
 });

@@ -57,6 +57,8 @@ const DEFAULT_EVERY_MS = 2_000;
 export class EvaluationRunner {
   /** Evaluations with a pass under way here, and whether another was asked for meanwhile. */
   private readonly passing = new Map<string, { again: boolean }>();
+  /** The passes under way (each evaluation's loop of passes), for stop() to wait on. */
+  private readonly passes = new Set<Promise<void>>();
   /** Runs of rows this process knows of, to their evaluation: a run's end wakes it. */
   private readonly rowRuns = new Map<string, string>();
   /** Runs this process is creating now: a pass that finds no run yet must not create it too. */
@@ -78,10 +80,12 @@ export class EvaluationRunner {
     void this.wakeAll();
   }
 
-  stop(): void {
+  /** Starts no more passes; resolves once the passes under way have ended, so the database may be closed after it. */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe?.();
+    await Promise.all(this.passes);
   }
 
   /** Looks at an evaluation now (a new one, a row's end); a pass under way runs once more after it. */
@@ -94,7 +98,7 @@ export class EvaluationRunner {
     }
     const fresh = { again: false };
     this.passing.set(evaluationId, fresh);
-    void (async () => {
+    const passes = (async () => {
       try {
         do {
           fresh.again = false;
@@ -106,6 +110,8 @@ export class EvaluationRunner {
         this.passing.delete(evaluationId);
       }
     })();
+    this.passes.add(passes);
+    void passes.finally(() => this.passes.delete(passes));
   }
 
   private async wakeAll(): Promise<void> {
