@@ -271,7 +271,6 @@ async function startScheduler(options: ConstructorParameters<typeof Scheduler>[0
   return scheduler;
 }
 
-
 /** Waits for `done`, for `ms` at most. */
 async function withinMs(done: Promise<void> | undefined, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
