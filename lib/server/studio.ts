@@ -212,14 +212,13 @@ async function boot(role: StudioRole): Promise<Studio> {
   // Driven where runs are driven; of several processes' passes each row starts and is scored once (the store's conditional updates).
   const evaluations = role === "web" ? null : startEvaluations({ database, runs, bus, pool, secrets, log });
   const shutdown = async (graceMs: number) => {
-    // Its passes end within the runs' grace, before the database is closed below.
-    const evaluationsStopped = evaluations?.stop();
     schedules?.stop();
     retention?.stop();
     deadlines?.stop();
     notifying?.stop();
-    // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile.
-    await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000), withinMs(evaluationsStopped, graceMs)]);
+    // In-flight steps finish (up to graceMs), then each run goes back to the queue; the queue stops meanwhile, and the
+    // evaluations' passes end (up to graceMs) before the database is closed below.
+    await Promise.all([engine.handBackAll(graceMs), queue.stop(graceMs + 5_000), evaluations?.stop(graceMs)]);
     await notifications.close();
     await tracing?.flush();
     // Prisma's connections and the run hot path's pool: nothing of this process stays on the server.
@@ -269,11 +268,4 @@ async function startScheduler(options: ConstructorParameters<typeof Scheduler>[0
   const scheduler = new Scheduler(options);
   await scheduler.start();
   return scheduler;
-}
-
-/** Waits for `done`, for `ms` at most. */
-async function withinMs(done: Promise<void> | undefined, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

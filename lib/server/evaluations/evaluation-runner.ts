@@ -80,12 +80,20 @@ export class EvaluationRunner {
     void this.wakeAll();
   }
 
-  /** Starts no more passes; resolves once the passes under way have ended, so the database may be closed after it. */
-  async stop(): Promise<void> {
+  /**
+   * Starts no more passes; resolves once the passes under way have ended (so the database may be closed after it), or
+   * after `graceMs`, whichever comes first: a pass may be waiting on a judge's model.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe?.();
-    await Promise.all(this.passes);
+    let late: ReturnType<typeof setTimeout> | undefined;
+    const waitedLongEnough = new Promise<void>((resolve) => {
+      if (Number.isFinite(graceMs)) late = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([Promise.all(this.passes), waitedLongEnough]);
+    clearTimeout(late);
   }
 
   /** Looks at an evaluation now (a new one, a row's end); a pass under way runs once more after it. */
