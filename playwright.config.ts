@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "./lib/tools/builtin/web/chromium";
+import { CHROMIUM_ARGS, chromiumPath } from "./lib/tools/builtin/web/chromium";
 import { folderPrefix, newRunId, SERVER_MARKER } from "./scripts/test-leftovers.mjs";
 
 /**
@@ -55,7 +55,8 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     launchOptions: {
-      executablePath: DEFAULT_CHROMIUM_PATH,
+      // The headless shell where installed (scripts/ensure-services.sh installs it): half the CPU of full Chromium.
+      executablePath: chromiumPath(),
       args: CHROMIUM_ARGS,
     },
     viewport: { width: 1440, height: 900 },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests need are present and running:
 #   - PostgreSQL on 127.0.0.1:5432 with trust auth and a database `test`
-#   - Chromium at /usr/bin/chromium (Playwright drives it; it cannot download its own)
+#   - Chromium at /usr/bin/chromium, and its headless shell at /usr/bin/chromium-headless-shell (Playwright
+#     and the browse tool drive the shell, which takes half the CPU; Playwright cannot download its own)
 #   - curl (the webhook browser test sends its deliveries with it, as a person would)
 # Idempotent: on a machine where all are ready it only checks and says so.
 # Works as root (CI on a fresh Debian) or as a user with sudo.
@@ -10,6 +11,7 @@ set -euo pipefail
 PG_HOST=127.0.0.1
 PG_PORT=5432
 CHROMIUM=/usr/bin/chromium
+HEADLESS_SHELL=/usr/bin/chromium-headless-shell
 
 say() { printf '[ensure-services] %s\n' "$*"; }
 fail() {
@@ -175,15 +177,17 @@ ensure_postgres() {
   ensure_database test
 }
 
+# Both from one apt-get install: the shell depends on the very version of chromium-common that chromium does.
 ensure_chromium() {
-  if [ -x "$CHROMIUM" ]; then
-    say "Chromium found at $CHROMIUM"
+  if [ -x "$CHROMIUM" ] && [ -x "$HEADLESS_SHELL" ]; then
+    say "Chromium found at $CHROMIUM, its headless shell at $HEADLESS_SHELL"
     return 0
   fi
-  say "Chromium is missing at $CHROMIUM: installing it"
-  apt_install chromium
+  say "Chromium or its headless shell is missing ($CHROMIUM, $HEADLESS_SHELL): installing them"
+  apt_install chromium chromium-headless-shell
   [ -x "$CHROMIUM" ] || fail "chromium installed but $CHROMIUM is still missing."
-  say "Chromium installed at $CHROMIUM"
+  [ -x "$HEADLESS_SHELL" ] || fail "chromium-headless-shell installed but $HEADLESS_SHELL is still missing."
+  say "Chromium installed at $CHROMIUM, its headless shell at $HEADLESS_SHELL"
 }
 
 ensure_curl() {

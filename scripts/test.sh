@@ -59,7 +59,7 @@ step "unit and integration tests: vitest run"
 npx vitest run
 
 # Browser tests hook: runs once e2e/ holds Playwright specs and a Playwright
-# config exists (they drive /usr/bin/chromium; see STACK.md for launch args).
+# config exists (they drive Debian's Chromium headless shell, see playwright.config.ts).
 shopt -s nullglob
 e2e_specs=(e2e/*.spec.ts)
 e2e_configs=(playwright.config.ts playwright.config.mts playwright.config.js playwright.config.mjs)
