@@ -1,9 +1,10 @@
-import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures/test";
 import { blockingViolations, COLOUR_RULES, contrastRatio, SCREEN_SIZES, sidewaysOverflow, switchColorScheme, type ScreenSize } from "./fixtures/accessibility";
 import { pendingApprovalIds, runStatus, startRun } from "./fixtures/approvals";
 import { cancelRun } from "./fixtures/cancel-run";
 import { createWorkflow, whenHydrated, workspace, writeWorkflow } from "./fixtures/studio";
+import type { WorkerStudio } from "./fixtures/worker-studio";
 
 /**
  * Every page and state of the studio through axe-core (WCAG 2.2 AA), in the
@@ -186,23 +187,23 @@ async function makeFixtures(request: APIRequestContext): Promise<Fixtures> {
   return { waitingWorkflowId, waitingRunId, finishedRunId, failedRunId };
 }
 
-test.beforeAll(async ({ playwright }, testInfo) => {
-  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL, storageState: process.env.E2E_SIGNED_IN_STATE });
+test.beforeAll(async ({ playwright, studio }) => {
+  const request = await playwright.request.newContext({ baseURL: studio.url, storageState: studio.signedInState });
   fixtures = await makeFixtures(request);
   await request.dispose();
 });
 
-test.afterAll(async ({ playwright }, testInfo) => {
+test.afterAll(async ({ playwright, studio }) => {
   if (!fixtures) return;
-  const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL, storageState: process.env.E2E_SIGNED_IN_STATE });
+  const request = await playwright.request.newContext({ baseURL: studio.url, storageState: studio.signedInState });
   await cancelRun(request, fixtures.waitingRunId);
   await request.dispose();
 });
 
-async function checkSize(browser: Browser, size: ScreenSize, testInfo: TestInfo): Promise<string[]> {
+async function checkSize(browser: Browser, size: ScreenSize, studio: WorkerStudio): Promise<string[]> {
   const findings: string[] = [];
-  const signedIn = await browser.newContext({ ...SCREEN_SIZES[size], storageState: process.env.E2E_SIGNED_IN_STATE, baseURL: testInfo.project.use.baseURL });
-  const signedOut = await browser.newContext({ ...SCREEN_SIZES[size], baseURL: testInfo.project.use.baseURL });
+  const signedIn = await browser.newContext({ ...SCREEN_SIZES[size], storageState: studio.signedInState, baseURL: studio.url });
+  const signedOut = await browser.newContext({ ...SCREEN_SIZES[size], storageState: { cookies: [], origins: [] }, baseURL: studio.url });
   try {
     let page: Page | null = null;
     for (const state of STATES) {
@@ -235,9 +236,9 @@ async function checkSize(browser: Browser, size: ScreenSize, testInfo: TestInfo)
 }
 
 for (const size of Object.keys(SCREEN_SIZES) as ScreenSize[]) {
-  test(`no serious or critical axe finding on any page or state at ${size}${size === "desktop" ? ", light and dark" : ""}`, async ({ browser }, testInfo) => {
+  test(`no serious or critical axe finding on any page or state at ${size}${size === "desktop" ? ", light and dark" : ""}`, async ({ browser, studio }) => {
     test.setTimeout(150_000);
-    const findings = await checkSize(browser, size, testInfo);
+    const findings = await checkSize(browser, size, studio);
     expect(findings, `axe findings, titles and sideways scrolling at ${size}:\n${findings.join("\n")}`).toEqual([]);
   });
 }

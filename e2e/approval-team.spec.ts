@@ -6,9 +6,9 @@ import { createWorkflow, readWorkspaceFile, snap, uniqueName, whenHydrated } fro
 
 let mail: TestMailServer;
 
-test.beforeAll(async () => {
-  // The port the studio mails to (playwright.config.ts): a real SMTP server, here only while this spec runs.
-  mail = await startMailServer({ port: Number(process.env.E2E_MAIL_PORT) });
+test.beforeAll(async ({ studio }) => {
+  // The port this worker's studio mails to (e2e/fixtures/worker-studio.ts): a real SMTP server, here only while this spec runs.
+  mail = await startMailServer({ port: studio.mailPort });
 });
 test.afterAll(async () => {
   await mail?.close();
