@@ -24,12 +24,13 @@ const LAUNCH_TIMEOUT_MS = 30_000;
  * Chromium installed while the studio runs still shows up soon after.
  */
 const CHROMIUM_RECHECK_MS = 5_000;
-let chromiumSeen: { path: string; present: boolean; at: number } | null = null;
+let chromiumSeen: { configured: string | undefined; present: boolean; at: number } | null = null;
 function chromiumPresent(): boolean {
   const now = Date.now();
-  const path = chromiumPath();
-  if (!chromiumSeen || chromiumSeen.path !== path || now - chromiumSeen.at > CHROMIUM_RECHECK_MS) {
-    chromiumSeen = { path, present: existsSync(/*turbopackIgnore: true*/ path), at: now };
+  // Keyed by the setting, not the path: finding the path looks on disk for the headless shell, which is this cache's job.
+  const configured = process.env.CHROMIUM_PATH;
+  if (!chromiumSeen || chromiumSeen.configured !== configured || now - chromiumSeen.at > CHROMIUM_RECHECK_MS) {
+    chromiumSeen = { configured, present: existsSync(/*turbopackIgnore: true*/ chromiumPath()), at: now };
   }
   return chromiumSeen.present;
 }
