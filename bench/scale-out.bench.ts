@@ -15,6 +15,11 @@
 //                PostgreSQL's backends of the configuration's database (from /proc), and PostgreSQL's commits and rows
 //                written per run (pg_stat_database): the figures issue 35 drives down, steadier than runs/s here.
 //
+// busy core   BENCH_BUSY_CORE=1 (the default; 0 leaves it out) runs the 1-worker configuration again beside a process that
+//              only spins (a whole core's worth of CPU, no memory or I/O): what a run costs once the machine is
+//              saturated by something that is not the studio, beside what a second worker costs (issue 35: where
+//              the second worker's cost comes from, the studio's design or a full machine).
+//
 // BENCH_PROFILE=1 adds a pass with 4 workers on the 10-step workflow (BENCH_PROFILE_WORKERS, BENCH_PROFILE_STEPS: 0 for 1-step), the web process and one worker under
 // `node --cpu-prof`, and prints where their CPU went (self time) and the machine's CPU split, to say what bounds
 // the scaling ratio. It is a pass of its own so the profiler's overhead stays out of the table.
@@ -23,6 +28,7 @@
 // trust auth). Run: npx tsx bench/scale-out.bench.ts      Knobs: BENCH_SECONDS, BENCH_DECISIONS, BENCH_PROFILE=1,
 // BENCH_WORKERS (the worker counts, default "1 2 4"), BENCH_TWO_WEB_WORKERS (worker counts behind two web processes,
 // default "2"; "" for none), BENCH_SQLITE=0 (leave out SQLite embedded).
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -44,6 +50,7 @@ const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? "1 2 4").split(/[\s,]+/).fil
 /** The worker counts to run behind two web processes (the README's several web processes behind one address). */
 const TWO_WEB_WORKER_COUNTS = (process.env.BENCH_TWO_WEB_WORKERS ?? "2").split(/[\s,]+/).filter(Boolean).map(Number);
 const WITH_SQLITE = process.env.BENCH_SQLITE !== "0";
+const WITH_BUSY_CORE = process.env.BENCH_BUSY_CORE !== "0";
 const FINISHED = ["succeeded", "failed", "cancelled"];
 
 /** Undo steps for everything started or made, run last-first in `finally` and on Ctrl-C, so a failure leaves nothing behind. */
@@ -129,6 +136,14 @@ async function startPostgresStudio(workers: number, { profileDir, webs = 1 }: { 
     }),
   );
   return { web, webs: [web, ...moreWebs], workers: started, database: connect(url), work: subfolder(folder, "work") };
+}
+
+/** A process that keeps one core busy and touches nothing else, for as long as the configuration runs. */
+function spinOneCore(): void {
+  const spinner = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
+  undo.push(() => {
+    spinner.kill("SIGKILL");
+  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -435,6 +450,15 @@ async function main(): Promise<void> {
   if (WITH_SQLITE) rows.push(await benchConfiguration("SQLite embedded", startSqliteStudio));
   for (const workers of WORKER_COUNTS) {
     rows.push(await benchConfiguration(`PostgreSQL, ${workers} worker${workers > 1 ? "s" : ""}`, () => startPostgresStudio(workers)));
+  }
+  if (WITH_BUSY_CORE) {
+    rows.push(
+      await benchConfiguration("PostgreSQL, 1 worker, busy core", async () => {
+        const studio = await startPostgresStudio(1);
+        spinOneCore();
+        return studio;
+      }),
+    );
   }
   for (const workers of TWO_WEB_WORKER_COUNTS) {
     rows.push(await benchConfiguration(`PostgreSQL, 2 web, ${workers} worker${workers > 1 ? "s" : ""}`, () => startPostgresStudio(workers, { webs: 2 })));

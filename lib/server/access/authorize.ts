@@ -1,4 +1,4 @@
-import { ROLE_TITLES, type Scope } from "@/lib/contracts/roles";
+import { ROLE_TITLES, seesEveryWorkflow, type Scope } from "@/lib/contracts/roles";
 import { getDatabase, NotFoundError, type StudioDatabase } from "@/lib/persistence";
 import { workflowIdOf } from "@/lib/persistence/access-queries";
 import { recordAudit } from "@/lib/persistence/audit-store";
@@ -33,6 +33,11 @@ export async function authorize(
     case "workflow": {
       if (access.alsoStudio && !principal.scopes.has(access.alsoStudio)) await refuse(principal, access.alsoStudio, null, request, database);
       const id = pathId(String(params.id ?? ""), access.from);
+      if (access.handlerFindsWorkflow && access.from === "workflow" && seesEveryWorkflow(principal.role)) {
+        // Theirs to see if it exists, which the handler's own read of it says (a 404 like the one below).
+        if (!principal.scopes.has(access.scope)) await refuse(principal, access.scope, id, request, database);
+        return;
+      }
       const workflowId = await workflowOf(access.from, id, database);
       if (workflowId === null) throw new NotFoundError(access.from, id);
       await requireWorkflowScope(principal, workflowId, access.scope, request, database, { kind: access.from, id });

@@ -17,11 +17,17 @@ import type { Scope, WorkflowScope } from "@/lib/contracts/roles";
  *   lists only what belongs to workflows they may see with it.
  * - `in-body`: the workflow is named in the body; the handler checks it with
  *   `requireWorkflowScope` after parsing.
+ *
+ * `handlerFindsWorkflow` (a `workflow` route on its `[id]`): the handler reads
+ * the workflow anyway and answers a missing one with the same 404, so for a
+ * caller who sees every workflow (owners, admins) the check reads nothing and
+ * the handler's own read says whether it exists: one round trip less on a
+ * route called for every run.
  */
 export type RouteAccess =
   | { kind: "signed-in" }
   | { kind: "studio"; scope: Scope }
-  | { kind: "workflow"; scope: WorkflowScope; from: "workflow" | "run" | "approval"; alsoStudio?: Scope }
+  | { kind: "workflow"; scope: WorkflowScope; from: "workflow" | "run" | "approval"; alsoStudio?: Scope; handlerFindsWorkflow?: true }
   | { kind: "listed"; scope: Scope }
   | { kind: "in-body"; scope: WorkflowScope };
 
@@ -132,7 +138,8 @@ export const ROUTE_ACCESS = {
   "GET /api/workflows/[id]/notification-webhook": onWorkflow("workflow:edit"),
   "PUT /api/workflows/[id]/notification-webhook": onWorkflow("workflow:edit"),
   "DELETE /api/workflows/[id]/notification-webhook": onWorkflow("workflow:edit"),
-  "POST /api/workflows/[id]/runs": onWorkflow("workflow:run"),
+  // startRun reads the workflow's version, and 404s a missing one.
+  "POST /api/workflows/[id]/runs": { ...onWorkflow("workflow:run"), handlerFindsWorkflow: true },
   "GET /api/workflows/[id]/samples": onWorkflow("workflow:read"),
   "GET /api/workflows/[id]/shares": onWorkflow("workflow:read"),
   // And the workflow is the caller's, or they are an owner or admin (the handler checks): an editor it was shared with
