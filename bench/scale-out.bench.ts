@@ -27,7 +27,8 @@
 // Needs a built studio (`npx next build`) and PostgreSQL at TEST_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432,
 // trust auth). Run: npx tsx bench/scale-out.bench.ts      Knobs: BENCH_SECONDS, BENCH_DECISIONS, BENCH_PROFILE=1,
 // BENCH_WORKERS (the worker counts, default "1 2 4"), BENCH_TWO_WEB_WORKERS (worker counts behind two web processes,
-// default "2"; "" for none), BENCH_SQLITE=0 (leave out SQLite embedded).
+// default "2"; "" for none), BENCH_SQLITE=0 (leave out SQLite embedded), BENCH_WORKER_CONCURRENCY (each worker's
+// STUDIO_WORKER_CONCURRENCY, the runs it drives at once; default the studio's).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -51,6 +52,7 @@ const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? "1 2 4").split(/[\s,]+/).fil
 const TWO_WEB_WORKER_COUNTS = (process.env.BENCH_TWO_WEB_WORKERS ?? "2").split(/[\s,]+/).filter(Boolean).map(Number);
 const WITH_SQLITE = process.env.BENCH_SQLITE !== "0";
 const WITH_BUSY_CORE = process.env.BENCH_BUSY_CORE !== "0";
+const WORKER_CONCURRENCY: Record<string, string> = process.env.BENCH_WORKER_CONCURRENCY ? { STUDIO_WORKER_CONCURRENCY: process.env.BENCH_WORKER_CONCURRENCY } : {};
 const FINISHED = ["succeeded", "failed", "cancelled"];
 
 /** Undo steps for everything started or made, run last-first in `finally` and on Ctrl-C, so a failure leaves nothing behind. */
@@ -130,7 +132,7 @@ async function startPostgresStudio(workers: number, { profileDir, webs = 1 }: { 
   );
   const started = await Promise.all(
     Array.from({ length: workers }, async (_, index) => {
-      const worker = await startWorker({ ...shared, STUDIO_DATA_DIR: subfolder(folder, `worker-${index}`) }, index === 0 ? profiled("worker") : []);
+      const worker = await startWorker({ ...shared, ...WORKER_CONCURRENCY, STUDIO_DATA_DIR: subfolder(folder, `worker-${index}`) }, index === 0 ? profiled("worker") : []);
       undo.push(() => worker.stop());
       return worker;
     }),
@@ -362,7 +364,8 @@ function formatRow(row: Row): string {
 }
 
 function printHeader(): void {
-  console.log(`scale-out: ${CLIENTS} clients, ${SECONDS} s per workflow, ${DECISIONS} decisions (node ${process.version}, ${os.availableParallelism()} cores)`);
+  const concurrency = process.env.BENCH_WORKER_CONCURRENCY ? `${process.env.BENCH_WORKER_CONCURRENCY} runs at once per worker` : "the default runs at once per worker";
+  console.log(`scale-out: ${CLIENTS} clients, ${SECONDS} s per workflow, ${DECISIONS} decisions, ${concurrency} (node ${process.version}, ${os.availableParallelism()} cores)`);
   console.log(line(["  configuration", "1-step runs/s", "10-step runs/s", "decision→resumed p50/p95 ms", "decision→finished p50/p95 ms", "CPU 10-step"]));
 }
 
@@ -397,6 +400,10 @@ function printProfile(title: string, summary: ProfileSummary): void {
   const share = (ms: number) => `${((ms / summary.windowMs) * 100).toFixed(1).padStart(5)}%`;
   console.log(`  ${title}: busy ${share(summary.busyMs)} of ${(summary.windowMs / 1000).toFixed(1)} s`);
   console.log("    by area:     " + summary.areas.slice(0, 6).map((area) => `${area.name} ${share(area.ms).trim()}`).join(", "));
+  // What moving to another Prisma would change at most: its runtime and query compiler's own time. (In the web
+  // process its runtime is bundled into the .next chunks, so only the query compiler's WebAssembly counts there.)
+  const prisma = summary.areas.filter((area) => /prisma/i.test(area.name));
+  console.log(`    Prisma:      ${share(prisma.reduce((sum, area) => sum + area.ms, 0)).trim()} (${prisma.map((area) => area.name).join(", ") || "none sampled"})`);
   for (const entry of summary.functions.slice(0, 12)) console.log(`    ${share(entry.ms)}  ${entry.name}`);
 }
 

@@ -32,7 +32,9 @@ import { ANNOUNCE_DRIVE, COUNT_DRIVES, FAIL_DRIVE, LIST_WORKER_CHANNELS, NOTIFY,
  * in its listening connection's application_name, so a sender lists them from
  * pg_stat_activity and takes them in turn. The process fetches for its idle
  * slots; with none idle it passes the request on to every process
- * (JOBS_CHANNEL). A slot that ends a drive fetches again at once. Polling is
+ * (JOBS_CHANNEL), one notification for all it could not take within
+ * PASS_ON_GATHER_MS (whoever hears it fetches every due drive it has slots
+ * for, not one). A slot that ends a drive fetches again at once. Polling is
  * the backstop (every second while a slot is idle) for what no notification
  * announces: a drive asked for while the run was driven, a retry coming due, a
  * dead process's run, a process that died with its notification.
@@ -67,6 +69,13 @@ const WORKER_CHANNEL = new RegExp(`^${WORKER_CHANNEL_PREFIX}[0-9a-f]{16}$`);
 export function isWorkerChannel(name: string): boolean {
   return WORKER_CHANNEL.test(name);
 }
+
+/**
+ * A process with every slot busy passes the drives announced to it on to every process, the first at once and those
+ * that follow within this long in one more notification. A saturated worker was passing on every run it was sent: a
+ * notification (a commit, and a wake-up of every listening connection of the database) per run.
+ */
+const PASS_ON_GATHER_MS = 25;
 
 /** How often an idle process looks for drives nobody announced (the backstop). */
 const BACKSTOP_POLL_MS = 1_000;
@@ -104,6 +113,10 @@ export class RunQueue {
   private listing = false;
   /** This process's own jobs channel, once it works on runs (`work`). */
   private ownChannel: string | null = null;
+  /** While set, drives announced here that no slot could take wait for one notification passing them all on. */
+  private passOnTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A drive was announced here and not passed on since the last notification (sent when the timer fires). */
+  private passOnPending: string | null = null;
   /** The ends and lease renewals of this process's drives, one statement at a time. */
   private readonly driveWrites: DriveWrites;
 
@@ -165,6 +178,36 @@ export class RunQueue {
     if (!toThisProcess || this.slots === 0) return;
     // The only working process (as last listed): nobody else could take it, and a slot here fetches again as it finishes.
     if (this.onlyWorkingProcess()) return;
+    this.passOn(runId);
+  }
+
+  /**
+   * Tells every process that a drive waits: at once when nothing was passed on in the last PASS_ON_GATHER_MS, else
+   * once that time is up, for every drive announced here meanwhile. A process that hears it takes the oldest due
+   * drives, as many as it has idle slots, whichever run the notification names.
+   */
+  private passOn(runId: string): void {
+    if (this.passOnTimer) {
+      this.passOnPending = runId;
+      return;
+    }
+    this.notifyAll(runId);
+    const gathered = () => {
+      const pending = this.passOnPending;
+      this.passOnPending = null;
+      if (pending === null) {
+        this.passOnTimer = null;
+        return;
+      }
+      this.notifyAll(pending);
+      this.passOnTimer = setTimeout(gathered, PASS_ON_GATHER_MS);
+      this.passOnTimer.unref();
+    };
+    this.passOnTimer = setTimeout(gathered, PASS_ON_GATHER_MS);
+    this.passOnTimer.unref();
+  }
+
+  private notifyAll(runId: string): void {
     this.statements.run(NOTIFY, [JOBS_CHANNEL, runId]).catch((error: unknown) => this.options.log(`could not pass on the drive of run ${runId}`, error));
   }
 
@@ -195,6 +238,11 @@ export class RunQueue {
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
     if (this.backstop) clearInterval(this.backstop);
+    // What waits to be passed on goes now: nobody here will take it.
+    if (this.passOnTimer) clearTimeout(this.passOnTimer);
+    this.passOnTimer = null;
+    if (this.passOnPending !== null) this.notifyAll(this.passOnPending);
+    this.passOnPending = null;
     const late = setTimeout(() => {
       for (const drive of this.held.values()) drive.controller.abort(new Error("the process is shutting down"));
     }, graceMs);
