@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseProvider, type StudioDatabase } from "@/lib/persistence";
 import { createEmptyPostgresDatabase, createPostgresDatabase, createSqliteDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
+import { launchStudio, signalGroup, startCommand as startCommandIn, studioEnvironment, waitUntilAnswering, type LaunchedStudio } from "../support/studio-launch";
 import { testRunFolder, testRunMarker } from "../support/test-run";
 import { ApiClient } from "./api-client";
 
@@ -47,19 +48,6 @@ const BUILD_ID = path.join(REPO_ROOT, ".next/BUILD_ID");
 
 /** What the production build is made of: a change to any of these makes `.next` stale. */
 const BUILD_INPUTS = ["app", "lib", "components", "public", "prisma", "instrumentation.ts", "proxy.ts", "next.config.ts", "package.json"];
-
-/** The environment variables the studio reads; the caller's own values never leak into a test server. */
-const STUDIO_VARIABLES = [
-  "STUDIO_DATA_DIR",
-  "DATABASE_URL",
-  "STUDIO_SECRET_KEY",
-  "STUDIO_PASSWORD",
-  "STUDIO_TOKEN",
-  "STUDIO_PUBLIC_URL",
-  "STUDIO_ALLOWED_HOSTS",
-  "PORT",
-  "HOST",
-];
 
 export interface StudioServerOptions {
   /** The data folder; default a fresh temporary folder, removed by `stop()`. */
@@ -115,40 +103,25 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const environment: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of STUDIO_VARIABLES) delete environment[name];
-  // Nor the caller's OpenTelemetry settings: a test server exports traces only where its test says.
-  for (const name of Object.keys(environment)) if (name.startsWith("OTEL_")) delete environment[name];
+  const environment = studioEnvironment({});
   const provider = options.database ?? testDatabaseProvider();
   const ownsDatabase = provider === "postgresql" && options.env?.DATABASE_URL === undefined;
   const databaseUrl = options.env?.DATABASE_URL ?? (await freshDatabase(provider, dataDir, options.emptyDatabase === true));
   environment.DATABASE_URL = databaseUrl;
   const givenToken = options.tokenFile ? null : (options.env?.STUDIO_TOKEN ?? `test-${randomBytes(24).toString("base64url")}`);
-  Object.assign(environment, { NEXT_TELEMETRY_DISABLED: "1", STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port), ...testRunMarker() });
+  Object.assign(environment, { STUDIO_DATA_DIR: dataDir, ...options.env, PORT: String(port), ...testRunMarker() });
   if (givenToken !== null) environment.STUDIO_TOKEN = givenToken;
 
   let output = "";
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
+  let studio: LaunchedStudio | null = null;
 
   const launch = async () => {
-    const [command, ...args] = startCommand();
-    // A process group of its own: stopping it for good takes whatever it started too.
-    const spawned = spawn(command!, args, { cwd: REPO_ROOT, env: environment, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    child = spawned;
-    spawned.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
-    spawned.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
-    let exitCode: number | null | undefined;
-    exited = new Promise((resolve) =>
-      spawned.once("exit", (code) => {
-        exitCode = code;
-        resolve();
-      }),
-    );
+    const launched = launchStudio(REPO_ROOT, environment, (text) => (output += text));
+    studio = launched;
     try {
-      await waitUntilAnswering(url, options.startTimeoutMs ?? defaultStartTimeoutMs(), () =>
-        exitCode === undefined ? null : `the server exited (code ${exitCode}) before answering`,
-      );
+      // Any HTTP answer (401 with a password set) means the server is up.
+      const exitedEarly = () => (launched.running() ? null : `the server exited (code ${launched.exitCode()}) before answering`);
+      await waitUntilAnswering(`${url}/api/auth/logout`, options.startTimeoutMs ?? defaultStartTimeoutMs(), exitedEarly, { method: "POST" });
     } catch (error) {
       await killGroup();
       throw new Error(`${(error as Error).message}. What it printed:\n${tail(output)}`);
@@ -156,8 +129,8 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   };
 
   const running = () => {
-    const current = child;
-    return current && current.exitCode === null && current.signalCode === null ? current : null;
+    const current = studio;
+    return current?.running() ? current.child : null;
   };
 
   /** Signals the server process alone, as the operating system would kill it, and waits until it has exited. */
@@ -165,19 +138,14 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
     const current = running();
     if (!current) return;
     process.kill(current.pid!, signal);
-    await exited;
+    await studio?.exited;
   };
 
   /** SIGKILLs the server's whole process group (what it started and did not stop too) and waits for the server's exit. */
   const killGroup = async () => {
-    const pid = child?.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // the group is gone already
-    }
-    await exited;
+    if (!studio) return;
+    signalGroup(studio.child.pid, "SIGKILL");
+    await studio.exited;
   };
 
   const stopGracefully = async () => {
@@ -214,7 +182,7 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
     token,
     client: () => new ApiClient(url, { token }),
     get pid() {
-      return child?.pid ?? -1;
+      return studio?.child.pid ?? -1;
     },
     logs: () => output,
     kill,
@@ -330,21 +298,9 @@ export function setupStudioServer(options: StudioServerOptions | (() => StudioSe
   };
 }
 
-/**
- * The package's own `start` script as an argument list, so the tests start the
- * server as `npm start` does; HOST and PORT come from the environment, as they
- * do for a person. The script runs `node scripts/serve.mjs` through
- * scripts/with-node.sh, which only makes sure of a Node 24 or newer and its
- * dependencies: the tests already run on one, so they leave that wrapper out
- * and run the script's command on their own Node (process.execPath).
- */
+/** `npm start`'s command, as the tests run it (tests/support/studio-launch.ts). */
 export function startCommand(): string[] {
-  const script = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
-    .start;
-  if (!script) throw new Error('package.json has no "start" script.');
-  let words = script.trim().split(/\s+/);
-  if (words[0] === "bash" && words[1] === "scripts/with-node.sh") words = words.slice(2);
-  return words[0] === "node" ? [process.execPath, ...words.slice(1)] : words;
+  return startCommandIn(REPO_ROOT);
 }
 
 async function postgresText(url: string): Promise<string> {
@@ -384,22 +340,6 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function waitUntilAnswering(url: string, timeoutMs: number, failure: () => string | null): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reason = failure();
-    if (reason) throw new Error(reason);
-    try {
-      // Any HTTP answer (401 with a password set) means the server is up; boot runs before the first request.
-      await fetch(`${url}/api/auth/logout`, { method: "POST", signal: AbortSignal.timeout(2_000) });
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`The studio at ${url} did not answer within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
 
 /**
