@@ -14,11 +14,13 @@
 //   cost         per configuration and workflow: CPU ms per completed run in the web process, the workers and
 //                PostgreSQL's backends of the configuration's database (from /proc), and PostgreSQL's commits and rows
 //                written per run (pg_stat_database): the figures issue 35 drives down, steadier than runs/s here.
-//
-// busy core   BENCH_BUSY_CORE=1 (the default; 0 leaves it out) runs the 1-worker configuration again beside a process that
-//              only spins (a whole core's worth of CPU, no memory or I/O): what a run costs once the machine is
-//              saturated by something that is not the studio, beside what a second worker costs (issue 35: where
-//              the second worker's cost comes from, the studio's design or a full machine).
+//                When the server loads pg_stat_statements (shared_preload_libraries; it adds a little to every
+//                statement), also the statements per run by kind: the studio's own (prepared, on the hot path),
+//                Prisma's, and BEGIN/COMMIT. Each is a round trip: nothing is pipelined.
+//   busy core    BENCH_BUSY_CORE=1 (the default; 0 leaves it out) runs the 1-worker configuration again beside a
+//                process that only spins (a core's worth of CPU, no memory or I/O): what a run costs once the machine
+//                is saturated by something that is not the studio, beside what a second worker costs (issue 35:
+//                where the second worker's cost comes from, the studio's design or a full machine).
 //
 // BENCH_PROFILE=1 adds a pass with 4 workers on the 10-step workflow (BENCH_PROFILE_WORKERS, BENCH_PROFILE_STEPS: 0 for 1-step), the web process and one worker under
 // `node --cpu-prof`, and prints where their CPU went (self time) and the machine's CPU split, to say what bounds
@@ -118,6 +120,7 @@ async function startPostgresStudio(workers: number, { profileDir, webs = 1 }: { 
   const folder = tempFolder();
   const url = await createEmptyPostgresDatabase();
   undo.push(() => dropPostgresDatabase(url));
+  await createStatementStatistics(url);
   const shared = { DATABASE_URL: url, STUDIO_SECRET_KEY: randomBytes(32).toString("base64") };
   const profiled = (name: string) => (profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
   // The web process first: it migrates the empty database, which the workers then find done.
@@ -146,6 +149,18 @@ function spinOneCore(): void {
   undo.push(() => {
     spinner.kill("SIGKILL");
   });
+}
+
+/** pg_stat_statements' view in the configuration's database, when the server has the module (its counts need it loaded). */
+async function createStatementStatistics(url: string): Promise<void> {
+  const database = openDatabase(url);
+  try {
+    await database.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  } catch {
+    // Not installed on this server: the bench prints no statement counts.
+  } finally {
+    await database.$disconnect();
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -184,12 +199,37 @@ interface CostPerRun {
   postgresMs: number | null;
   commits: number | null;
   rowsWritten: number | null;
+  /** Statements per run by kind (STATEMENT_KINDS); null when pg_stat_statements is not loaded. */
+  statements: Record<StatementKind, number> | null;
+}
+
+const STATEMENT_KINDS = ["ours", "Prisma", "BEGIN/COMMIT"] as const;
+type StatementKind = (typeof STATEMENT_KINDS)[number];
+
+/** Which side sent a statement, by its text: Prisma names every table with its schema, the studio's own SQL does not. */
+function statementKind(query: string): StatementKind {
+  if (/^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION|SAVEPOINT|RELEASE)\b/i.test(query)) return "BEGIN/COMMIT";
+  return query.includes('"public".') ? "Prisma" : "ours";
 }
 
 interface PostgresCounters {
   backends: Map<number, number>;
   commits: number;
   rowsWritten: number;
+  /** Calls so far of each statement this database ran (pg_stat_statements' queryid → kind and calls); null without it. */
+  statements: Map<string, { kind: StatementKind; calls: number }> | null;
+}
+
+/** pg_stat_statements' counts for this database, or null when the server does not load the module. */
+async function statementCalls(database: StudioDatabase): Promise<Map<string, { kind: StatementKind; calls: number }> | null> {
+  try {
+    const rows = await database.$queryRawUnsafe<{ id: string; query: string; calls: bigint }[]>(
+      "SELECT queryid::text AS id, query, calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    );
+    return new Map(rows.map((row) => [row.id, { kind: statementKind(row.query), calls: Number(row.calls) }]));
+  } catch {
+    return null;
+  }
 }
 
 /** This database's backends with their CPU seconds so far, and its commits and rows written so far; null on SQLite. */
@@ -202,7 +242,15 @@ async function postgresCounters(database: StudioDatabase, known: Map<number, num
   const [stats] = await database.$queryRawUnsafe<{ commits: bigint; written: bigint }[]>(
     "SELECT xact_commit AS commits, tup_inserted + tup_updated + tup_deleted AS written FROM pg_stat_database WHERE datname = current_database()",
   );
-  return { backends, commits: Number(stats?.commits ?? 0), rowsWritten: Number(stats?.written ?? 0) };
+  return { backends, commits: Number(stats?.commits ?? 0), rowsWritten: Number(stats?.written ?? 0), statements: await statementCalls(database) };
+}
+
+/** Statements per run by kind between two counts. */
+function statementsPerRun(before: PostgresCounters["statements"], after: PostgresCounters["statements"], runs: number): Record<StatementKind, number> | null {
+  if (!before || !after) return null;
+  const perKind = Object.fromEntries(STATEMENT_KINDS.map((kind) => [kind, 0])) as Record<StatementKind, number>;
+  for (const [id, { kind, calls }] of after) perKind[kind] += (calls - (before.get(id)?.calls ?? 0)) / runs;
+  return perKind;
 }
 
 /** Starts counting what the studio's processes and its database spend; the function returned stops and divides by `runs`. */
@@ -230,6 +278,7 @@ async function costMeter(studio: Studio): Promise<(runs: number) => Promise<Cost
       postgresMs: postgresMs === null ? null : postgresMs / runs,
       commits: postgresBefore && postgresAfter ? (postgresAfter.commits - postgresBefore.commits) / runs : null,
       rowsWritten: postgresBefore && postgresAfter ? (postgresAfter.rowsWritten - postgresBefore.rowsWritten) / runs : null,
+      statements: postgresBefore && postgresAfter ? statementsPerRun(postgresBefore.statements, postgresAfter.statements, runs) : null,
     };
   };
 }
@@ -379,7 +428,8 @@ function printCosts(rows: Row[]): void {
       const all = cost.webMs + cost.workersMs + (cost.postgresMs ?? 0);
       console.log(
         `  ${`${row.name}, ${workflow}`.padEnd(40)} ${ms(cost.webMs).padStart(6)} + ${ms(cost.workersMs).padStart(6)} + ${ms(cost.postgresMs).padStart(6)} = ${ms(all).padStart(6)} ms;` +
-          ` ${count(cost.commits).padStart(5)} commits, ${count(cost.rowsWritten).padStart(6)} rows written`,
+          ` ${count(cost.commits).padStart(5)} commits, ${count(cost.rowsWritten).padStart(6)} rows written` +
+          (cost.statements ? `; statements ${STATEMENT_KINDS.map((kind) => `${kind} ${cost.statements![kind].toFixed(1)}`).join(", ")}` : ""),
       );
     }
   }
