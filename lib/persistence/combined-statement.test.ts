@@ -57,8 +57,23 @@ describe("combineWrites", () => {
     expect((await client.query("SELECT id FROM child WHERE id IN ('c2', 'c3')")).rows).toEqual([]);
   });
 
-  it("refuses a write with its own WITH or one that must change a row", () => {
+  it("refuses a write with its own WITH", () => {
     expect(() => combineWrites([{ sql: "WITH x AS (SELECT 1) SELECT * FROM x", values: [] }])).toThrow(/WITH/);
-    expect(() => combineWrites([{ sql: "UPDATE parent SET id = ?", values: ["x"], mustChange: "gone" }])).toThrow(/must change/);
+  });
+
+  it("says which write that must change a row changed none, and a transaction it throws in keeps nothing of the statement", async () => {
+    await client.query("INSERT INTO parent (id) VALUES ('fenced')");
+    const rename = (from: string, to: string, message: string) => ({ sql: `UPDATE parent SET id = ? WHERE id = ?`, values: [to, from], mustChange: message });
+    const changed = combineWrites([rename("fenced", "renamed", "first"), child("c4", "renamed")]);
+    expect(changed.text).toMatch(/^SELECT \(SELECT count\(\*\) FROM "write_0"\) AS "changed_0", 1 AS "done"$/m);
+    const first = await client.query(changed.text, changed.values);
+    expect(changed.unchanged(first.rows[0])).toBeNull();
+    const missed = combineWrites([child("c5", "renamed"), rename("nobody", "x", "the row is gone"), announce("combined", "never")]);
+    await client.query("BEGIN");
+    const second = await client.query(missed.text, missed.values);
+    expect(missed.unchanged(second.rows[0])).toBe("the row is gone");
+    // What the caller does with that message: throw, and the transaction (with the child the statement wrote) is undone.
+    await client.query("ROLLBACK");
+    expect((await client.query("SELECT id FROM child WHERE id IN ('c4', 'c5') ORDER BY id")).rows).toEqual([{ id: "c4" }]);
   });
 });

@@ -11,22 +11,41 @@ import type { Write } from "./run-commit-writes";
  * whether or not anything reads it; a SELECT (a `pg_notify`) runs because the
  * final SELECT counts its rows. Writes use `?` placeholders (numbered here)
  * and must not hold a WITH of their own (PostgreSQL allows data-modifying
- * CTEs only at the top level), nor `mustChange` (a CTE's changed rows are not
- * reported).
+ * CTEs only at the top level).
+ *
+ * A write that must change a row (`mustChange`: the run's update fenced by
+ * its drive) returns what it changed, counted first in the final SELECT (so
+ * it runs before the writes nobody reads); `unchanged` reads the answer's row
+ * and gives the message of the first such write that changed nothing, for the
+ * caller to throw, which undoes the statement with its transaction.
  */
-export function combineWrites(writes: readonly Write[]): { text: string; values: unknown[] } {
+export interface CombinedStatement {
+  text: string;
+  values: unknown[];
+  /** The `mustChange` message of a write that changed no row, from the statement's answer; null when all did. */
+  unchanged(row: Record<string, unknown> | undefined): string | null;
+}
+
+export function combineWrites(writes: readonly Write[]): CombinedStatement {
   let placeholder = 0;
   const values: unknown[] = [];
   const parts: string[] = [];
   const selected: string[] = [];
+  const mustChange: { column: string; message: string }[] = [];
   writes.forEach((write, index) => {
-    if (write.mustChange) throw new Error("combineWrites: a write that must change a row cannot be a part of a statement");
     if (/^\s*WITH\b/i.test(write.sql)) throw new Error("combineWrites: a write with its own WITH cannot be a part of a statement");
     const name = `write_${index}`;
-    parts.push(`"${name}" AS (${write.sql.replace(/\?/g, () => `$${++placeholder}`)})`);
+    const sql = write.sql.replace(/\?/g, () => `$${++placeholder}`);
+    parts.push(`"${name}" AS (${write.mustChange ? `${sql} RETURNING 1` : sql})`);
     values.push(...write.values);
-    if (/^\s*SELECT\b/i.test(write.sql)) selected.push(`(SELECT count(*) FROM "${name}")`);
+    if (write.mustChange) mustChange.push({ column: `changed_${index}`, message: write.mustChange });
+    else if (/^\s*SELECT\b/i.test(write.sql)) selected.push(`(SELECT count(*) FROM "${name}")`);
   });
   const done = selected.length === 0 ? "1" : selected.join(" + ");
-  return { text: `WITH ${parts.join(",\n")}\nSELECT ${done} AS "done"`, values };
+  const counts = mustChange.map(({ column }) => `(SELECT count(*) FROM "${column.replace("changed_", "write_")}") AS "${column}", `).join("");
+  return {
+    text: `WITH ${parts.join(",\n")}\nSELECT ${counts}${done} AS "done"`,
+    values,
+    unchanged: (row) => mustChange.find(({ column }) => Number(row?.[column] ?? 0) === 0)?.message ?? null,
+  };
 }

@@ -1,5 +1,5 @@
+import { combineWrites } from "./combined-statement";
 import type { PostgresStatements, StatementRunner } from "./postgres-statements";
-import { postgresPlaceholders } from "./postgres-statements";
 import type { Write } from "./run-commit-writes";
 
 interface QueuedCommit {
@@ -78,10 +78,14 @@ export class PostgresCommitGroup {
   }
 }
 
-/** Runs one commit's writes in order on `runner` (inside its transaction), failing on a write that had to change a row and did not. */
+/**
+ * Runs one commit's writes on `runner` (inside its transaction) as one statement, one round trip where they took one
+ * each (the run's fenced update, its steps, its events with their notification, usage), failing when a write that had
+ * to change a row did not: the error undoes the statement with the transaction.
+ */
 async function applyWrites(runner: StatementRunner, writes: Write[]): Promise<void> {
-  for (const write of writes) {
-    const { changed } = await runner.run(postgresPlaceholders(write.sql), write.values);
-    if (write.mustChange && changed === 0) throw new Error(write.mustChange);
-  }
+  const statement = combineWrites(writes);
+  const { rows } = await runner.run<Record<string, unknown>>(statement.text, statement.values);
+  const unchanged = statement.unchanged(rows[0]);
+  if (unchanged) throw new Error(unchanged);
 }

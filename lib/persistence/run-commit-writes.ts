@@ -82,8 +82,8 @@ const INSERT_EVENTS = `INSERT INTO "RunEvent" ("runId", "seq", "type", "nodeId",
   SELECT ?, "seq", "type", "nodeId", "payload", "createdAt" FROM unnest(?::integer[], ?::text[], ?::text[], ?::text[], ?::timestamp(3)[])
   AS "event" ("seq", "type", "nodeId", "payload", "createdAt")`;
 
-/** The same, and the notification that says they are stored, in one statement (one round trip less per commit). */
-const INSERT_EVENTS_AND_NOTIFY = `WITH "inserted" AS (${INSERT_EVENTS} RETURNING 1) SELECT pg_notify(?, ?) FROM (SELECT count(*) FROM "inserted") AS "stored"`;
+/** The notification that says a commit's events are stored: a part of the commit's one statement (combineWrites). */
+const NOTIFY = `SELECT pg_notify(?, ?)`;
 
 export const POSTGRES_COMMITS: CommitDialect = {
   date: postgresDate,
@@ -97,8 +97,8 @@ export const POSTGRES_COMMITS: CommitDialect = {
       events.map((event) => JSON.stringify(event.payload)),
       events.map((event) => postgresDate(event.createdAt)),
     ];
-    if (announcement) return [{ sql: INSERT_EVENTS_AND_NOTIFY, values: [...values, announcement.channel, announcement.payload] }];
-    return [{ sql: INSERT_EVENTS, values }];
+    const insert = { sql: INSERT_EVENTS, values };
+    return announcement ? [insert, { sql: NOTIFY, values: [announcement.channel, announcement.payload] }] : [insert];
   },
   // Each statement is a round trip to the server: the steps that set the same columns go in one, from arrays.
   upsertSteps: (runId, steps) =>
