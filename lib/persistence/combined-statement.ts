@@ -31,18 +31,18 @@ export function combineWrites(writes: readonly Write[]): CombinedStatement {
   const values: unknown[] = [];
   const parts: string[] = [];
   const selected: string[] = [];
-  const mustChange: { column: string; message: string }[] = [];
+  const mustChange: { name: string; column: string; message: string }[] = [];
   writes.forEach((write, index) => {
     if (/^\s*WITH\b/i.test(write.sql)) throw new Error("combineWrites: a write with its own WITH cannot be a part of a statement");
     const name = `write_${index}`;
     const sql = write.sql.replace(/\?/g, () => `$${++placeholder}`);
     parts.push(`"${name}" AS (${write.mustChange ? `${sql} RETURNING 1` : sql})`);
     values.push(...write.values);
-    if (write.mustChange) mustChange.push({ column: `changed_${index}`, message: write.mustChange });
+    if (write.mustChange) mustChange.push({ name, column: `changed_${index}`, message: write.mustChange });
     else if (/^\s*SELECT\b/i.test(write.sql)) selected.push(`(SELECT count(*) FROM "${name}")`);
   });
   const done = selected.length === 0 ? "1" : selected.join(" + ");
-  const counts = mustChange.map(({ column }) => `(SELECT count(*) FROM "${column.replace("changed_", "write_")}") AS "${column}", `).join("");
+  const counts = mustChange.map(({ name, column }) => `(SELECT count(*) FROM "${name}") AS "${column}", `).join("");
   return {
     text: `WITH ${parts.join(",\n")}\nSELECT ${counts}${done} AS "done"`,
     values,

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type DatabaseProvider, type StudioDatabase } from "@/lib/persistence";
 import { createEmptyPostgresDatabase, createPostgresDatabase, createSqliteDatabase, dropPostgresDatabase } from "@/lib/persistence/temp-database";
-import { launchStudio, signalGroup, startCommand as startCommandIn, studioEnvironment, waitUntilAnswering, type LaunchedStudio } from "../support/studio-launch";
+import { launchStudio, signalGroup, startCommand as startCommandIn, stopStudio, studioEnvironment, waitUntilAnswering, type LaunchedStudio } from "../support/studio-launch";
 import { testRunFolder, testRunMarker } from "../support/test-run";
 import { ApiClient } from "./api-client";
 
@@ -149,13 +149,7 @@ export async function startStudioServer(options: StudioServerOptions = {}): Prom
   };
 
   const stopGracefully = async () => {
-    const current = running();
-    if (current) {
-      const timer = setTimeout(() => current.pid && process.kill(current.pid, "SIGKILL"), 5_000);
-      await kill("SIGTERM");
-      clearTimeout(timer);
-    }
-    await killGroup();
+    if (studio) await stopStudio(studio, 5_000);
   };
 
   const removeOwned = async () => {

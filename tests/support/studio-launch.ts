@@ -98,6 +98,27 @@ export async function waitUntilAnswering(url: string, timeoutMs: number, failure
   }
 }
 
+/**
+ * Stops a launched studio as a person's Ctrl+C would: SIGTERM to the server, which lets its steps in flight finish,
+ * and SIGKILL to its whole group after `graceMs` if it is still there; then whatever it started and left in its group
+ * (a shell, an MCP server) goes too, also when the server had already exited. Resolves once the server has exited.
+ */
+export async function stopStudio(studio: LaunchedStudio, graceMs: number): Promise<void> {
+  const pid = studio.child.pid;
+  if (studio.running() && pid !== undefined) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // It exited meanwhile.
+    }
+    const late = setTimeout(() => signalGroup(pid, "SIGKILL"), graceMs);
+    await studio.exited;
+    clearTimeout(late);
+  }
+  signalGroup(pid, "SIGKILL");
+  await studio.exited;
+}
+
 /** Sends `signal` to the process group `pid` leads; nothing when it is gone. */
 export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;

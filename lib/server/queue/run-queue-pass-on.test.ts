@@ -67,7 +67,7 @@ describe("RunQueue: a process with every slot busy passes on what it is sent", (
     expect(passedOn).toEqual(["sent-1", "sent-5", "sent-6"]);
   });
 
-  it("passes on what waits at once when it stops, and nothing of what every process was told", async () => {
+  it("passes on what waits at once when it stops, and each sent later at once, and nothing of what every process was told", async () => {
     const { queue, passedOn } = await busyQueue();
     queue.jobSent("sent-1", true);
     queue.jobSent("sent-2", true);
@@ -78,5 +78,10 @@ describe("RunQueue: a process with every slot busy passes on what it is sent", (
     void queue.stop(0);
     await vi.advanceTimersByTimeAsync(0);
     expect(passedOn).toEqual(["sent-1", "sent-2"]);
+    // Stopping, it gathers nothing: each goes at once, while its connections are still open.
+    queue.jobSent("late-1", true);
+    queue.jobSent("late-2", true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passedOn).toEqual(["sent-1", "sent-2", "late-1", "late-2"]);
   });
 });

@@ -113,9 +113,9 @@ export class RunQueue {
   private listing = false;
   /** This process's own jobs channel, once it works on runs (`work`). */
   private ownChannel: string | null = null;
-  /** While set, drives announced here that no slot could take wait for one notification passing them all on. */
+  /** Set for PASS_ON_GATHER_MS after a notification passing drives on: those announced meanwhile wait for its end. */
   private passOnTimer: ReturnType<typeof setTimeout> | null = null;
-  /** A drive was announced here and not passed on since the last notification (sent when the timer fires). */
+  /** The latest drive announced while the timer ran, passed on (standing for all of them) when it ends. */
   private passOnPending: string | null = null;
   /** The ends and lease renewals of this process's drives, one statement at a time. */
   private readonly driveWrites: DriveWrites;
@@ -192,18 +192,14 @@ export class RunQueue {
       return;
     }
     this.notifyAll(runId);
-    const gathered = () => {
+    // A stopping process gathers nothing: what it is sent now goes at once, before its connections close.
+    if (this.stopping) return;
+    this.passOnTimer = setTimeout(() => {
+      this.passOnTimer = null;
       const pending = this.passOnPending;
       this.passOnPending = null;
-      if (pending === null) {
-        this.passOnTimer = null;
-        return;
-      }
-      this.notifyAll(pending);
-      this.passOnTimer = setTimeout(gathered, PASS_ON_GATHER_MS);
-      this.passOnTimer.unref();
-    };
-    this.passOnTimer = setTimeout(gathered, PASS_ON_GATHER_MS);
+      if (pending !== null) this.passOn(pending);
+    }, PASS_ON_GATHER_MS);
     this.passOnTimer.unref();
   }
 
